@@ -1,0 +1,185 @@
+"""Analysis of a holding against a card: every line ranked, with its reading.
+
+For each line: its distance (tiles away), the best reading (actual suits
+and numbers), which tiles it uses, which are missing and whether a joker
+may fill each (J1, J2), which tiles it leaves unused, and, given the
+tiles already seen, whether the reading is dead and how many live outs it
+has. Lines rank by distance, then live outs, then value.
+
+Live outs: the unseen tiles (not on the player's rack, not in their
+exposures, not seen) that would bring the reading one tile closer if
+drawn. A reading is dead when its missing tiles can no longer all come
+from the unseen tiles: a missing single or pair tile needs a natural, a
+missing slot in a group of three or more a natural or a joker. A dead
+reading has no live outs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from coach import tiles
+from coach.card import Card, Line, Reading
+from coach.tiles_away import OUT_OF_REACH, CardTables, Fill, Holding, fill, tables_for
+
+
+@dataclass(frozen=True)
+class LineResult:
+    line: Line
+    distance: int | None  # None: out of reach
+    reading: Reading | None
+    dead: bool
+    live_outs: int
+    holding: Holding
+    order: int  # position of the line on the card
+
+    @cached_property
+    def fill(self) -> Fill | None:
+        if self.reading is None:
+            return None
+        return fill(self.reading, self.holding, self.line.concealed)
+
+    @property
+    def reason(self) -> str | None:
+        """Why an out-of-reach line is out of reach, in plain words."""
+        if self.distance is not None:
+            return None
+        if self.line.concealed and self.holding.exposures:
+            return "a concealed line allows no exposures before Mah Jongg (H4)"
+        return "your exposures fit no group of this line (H1, H2)"
+
+    def to_json(self) -> dict:
+        line = self.line
+        data: dict = {
+            "id": line.id,
+            "section": line.section,
+            "distance": self.distance,
+            "value": line.value,
+            "concealed": line.concealed,
+            "note": line.note,
+            "pattern": line.pattern,
+            "dead": self.dead,
+            "live_outs": self.live_outs,
+        }
+        f = self.fill
+        if f is None or self.reading is None:
+            data.update(reading=None, uses=[], missing=[], unused=[], reason=self.reason)
+            return data
+        data["reading"] = {
+            "suits": dict(self.reading.suits),
+            "shift": self.reading.shift,
+            "tiles": self.reading.printed(),
+        }
+        data["uses"] = [tiles.CODES[t] for t in sorted(f.used)]
+        data["missing"] = [
+            {"tile": tiles.CODES[m.tile], "count": m.count, "group": m.group.kind, "joker_ok": m.joker_ok}
+            for m in f.missing
+        ]
+        data["unused"] = [tiles.CODES[t] for t in f.unused]
+        return data
+
+
+@dataclass(frozen=True)
+class Analysis:
+    card: Card
+    holding: Holding
+    seen: tuple[int, ...]
+    lines: tuple[LineResult, ...]  # ranked, nearest first
+
+    @property
+    def nearest(self) -> LineResult:
+        return self.lines[0]
+
+    def result(self, line_id: str) -> LineResult:
+        for r in self.lines:
+            if r.line.id == line_id:
+                return r
+        raise KeyError(line_id)
+
+    def to_json(self) -> dict:
+        return {"card": self.card.name, "hands": [r.to_json() for r in self.lines]}
+
+
+def unseen(holding: Holding, seen: tuple[int, ...] | None = None) -> np.ndarray:
+    """Copies of each kind the player has not seen: the set less own tiles and seen tiles."""
+    pool = np.array(tiles.COPIES, dtype=np.int16)
+    pool -= np.array(tiles.counts(holding.all_tiles()), dtype=np.int16)
+    if seen:
+        pool -= np.array(seen, dtype=np.int16)
+    return np.maximum(pool, 0)
+
+
+def outs_and_dead(tables: CardTables, holding: Holding, pool: np.ndarray, distances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Live outs and deadness of every reachable reading (see module doc)."""
+    count = len(tables.readings)
+    outs = np.zeros(count, dtype=np.int64)
+    dead = np.zeros(count, dtype=bool)
+    idx = np.flatnonzero(distances != OUT_OF_REACH)
+    if not len(idx):
+        return outs, dead
+    need = tables.need[idx]
+    if holding.exposures:
+        less = np.zeros(tiles.NATURALS, dtype=np.int16)
+        for e in holding.exposures:
+            less[e.tile] += e.size
+        need = need - less
+    small = tables.small[idx]
+    rack = np.array(holding.rack[: tiles.NATURALS], dtype=np.int16)
+    jokers = holding.jokers
+    naturals = np.minimum(rack, need)
+    big_empty = (need - small) - np.maximum(naturals - small, 0)  # slots of 3+ no natural filled
+    room = big_empty.sum(axis=1)
+    joker_short = jokers < room  # a drawn joker would still find a place
+    helps = (rack < small) | ((rack < need) & joker_short[:, None])
+    pool_naturals = pool[: tiles.NATURALS]
+    pool_jokers = int(pool[tiles.JOKER])
+    reading_outs = helps.astype(np.int64) @ pool_naturals.astype(np.int64) + joker_short * pool_jokers
+    missing_small = np.maximum(small - rack, 0)
+    spare = np.maximum(pool_naturals - missing_small, 0)
+    short_naturals = np.any(missing_small > pool_naturals, axis=1)
+    still_empty = room - np.minimum(jokers, room)
+    short_groups = np.minimum(spare, big_empty).sum(axis=1) + pool_jokers < still_empty
+    reading_dead = (short_naturals | short_groups) & (distances[idx] > 0)
+    outs[idx] = np.where(reading_dead, 0, reading_outs)
+    dead[idx] = reading_dead
+    return outs, dead
+
+
+def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None) -> Analysis:
+    """Rank every line of the card for this holding."""
+    tables = tables_for(card)
+    distances = tables.reading_distances(holding).astype(np.int64)
+    pool = unseen(holding, seen)
+    outs, dead = outs_and_dead(tables, holding, pool, distances)
+    count = len(tables.readings)
+    # Best reading of each line: nearest, then alive, then most outs, then card order.
+    key = ((distances * 2 + dead) * 1024 + (1023 - np.minimum(outs, 1023))) * count + np.arange(count)
+    best = np.minimum.reduceat(key, tables.starts) % count
+    results = []
+    for n, line in enumerate(tables.lines):
+        h = int(best[n])
+        d = int(distances[h])
+        reachable = d != OUT_OF_REACH
+        results.append(
+            LineResult(
+                line=line,
+                distance=d if reachable else None,
+                reading=tables.readings[h] if reachable else None,
+                dead=bool(dead[h]),
+                live_outs=int(outs[h]),
+                holding=holding,
+                order=n,
+            )
+        )
+    results.sort(
+        key=lambda r: (
+            r.distance if r.distance is not None else OUT_OF_REACH,
+            -r.live_outs,
+            -r.line.value,
+            r.order,
+        )
+    )
+    return Analysis(card, holding, tuple(seen or (0,) * tiles.KINDS), tuple(results))

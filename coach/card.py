@@ -1,0 +1,388 @@
+"""Cards: the YAML card format of `card-format.md`, validated and expanded.
+
+A card line is a pattern with suit letters and, for some lines, a number
+shift. Expanding it gives its readings: every concrete hand a player could
+hold to win on that line (a list of groups, each a tile and a size).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from coach import tiles
+from coach.yamlfile import YamlError, line_of
+from coach.yamlfile import load as load_yaml
+
+HOUSE_CARD = Path(__file__).parent / "cards" / "house-2026.yaml"
+
+DECORATION = set("+=-x")
+SUIT_LETTERS = ("a", "b", "c")
+SYMBOLS = set("0123456789DRGNEWSF")
+NEEDS_SUIT = set("123456789D")
+TAKES_SUIT = NEEDS_SUIT | {"0"}
+NAMED = {"R": "RD", "G": "GD", "N": "N", "E": "E", "W": "W", "S": "S", "F": "F", "0": "WD"}
+GROUP_NAMES = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
+MAX_GROUP = 6
+
+CARD_KEYS = {"name", "year", "sections"}
+SECTION_KEYS = {"name", "hands"}
+HAND_KEYS = {"id", "pattern", "value", "concealed", "numbers", "note"}
+
+
+class CardError(ValueError):
+    """A card that breaks the format; every problem names where it is."""
+
+    def __init__(self, problems: list[str]):
+        self.problems = problems
+        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        super().__init__(problems[0] + more)
+
+
+@dataclass(frozen=True)
+class Group:
+    """Identical tiles standing together (H2): a single up to a sextet."""
+
+    tile: int
+    size: int
+
+    @property
+    def takes_jokers(self) -> bool:
+        # J1, J2: jokers only in a pung, kong, quint or sextet.
+        return self.size >= 3
+
+    @property
+    def kind(self) -> str:
+        return GROUP_NAMES[self.size]
+
+    def describe(self) -> str:
+        if self.size == 1:
+            return f"single {tiles.name(self.tile)}"
+        return f"{self.kind} of {tiles.plural(self.tile, self.size).split(' ', 1)[1]}"
+
+
+@dataclass(frozen=True)
+class Part:
+    """One printed token of a line, read with actual suits and numbers."""
+
+    tiles: tuple[int, ...]
+    is_group: bool
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        if self.is_group:
+            return (Group(self.tiles[0], len(self.tiles)),)
+        return tuple(Group(t, 1) for t in self.tiles)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """A concrete hand: one assignment of suits to letters and one shift."""
+
+    parts: tuple[Part, ...]
+    suits: tuple[tuple[str, str], ...]  # (letter, suit) pairs
+    shift: int
+
+    @property
+    def groups(self) -> tuple[Group, ...]:
+        return tuple(g for part in self.parts for g in part.groups)
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        return tuple(t for part in self.parts for t in part.tiles)
+
+    def describe(self) -> str:
+        """ "a = Dots, b = Bams": how the printed letters were read."""
+        words = [f"{letter} = {tiles.SUIT_PLURALS[suit]}" for letter, suit in self.suits]
+        return ", ".join(words)
+
+    def printed(self) -> list[list[str]]:
+        """The hand in the card's order, token by token, as tile codes."""
+        return [[tiles.CODES[t] for t in part.tiles] for part in self.parts]
+
+
+@dataclass(frozen=True)
+class Line:
+    id: str
+    section: str
+    pattern: str
+    value: int
+    concealed: bool
+    numbers: str | tuple[int, ...]
+    note: str
+    readings: tuple[Reading, ...] = field(repr=False)
+    source_line: int = 0
+
+    @property
+    def singles_and_pairs(self) -> bool:
+        """No group of three or more: no jokers at all, no jokerless bonus (J2, P4)."""
+        return all(g.size <= 2 for g in self.readings[0].groups)
+
+    @property
+    def takes_jokers(self) -> bool:
+        return not self.singles_and_pairs
+
+
+@dataclass(frozen=True)
+class Section:
+    name: str
+    lines: tuple[Line, ...]
+
+
+@dataclass(frozen=True)
+class Card:
+    name: str
+    year: int | None
+    sections: tuple[Section, ...]
+
+    @property
+    def lines(self) -> tuple[Line, ...]:
+        return tuple(line for section in self.sections for line in section.lines)
+
+    def line(self, line_id: str) -> Line:
+        for line in self.lines:
+            if line.id == line_id:
+                return line
+        raise KeyError(f'there is no line "{line_id}" on {self.name}')
+
+
+@dataclass(frozen=True)
+class Token:
+    symbols: str
+    suit: str | None
+
+    @property
+    def is_group(self) -> bool:
+        return len(set(self.symbols)) == 1
+
+
+def parse_token(text: str) -> Token | None:
+    """One pattern token, or None for decoration. Raises ValueError."""
+    if set(text) <= DECORATION:
+        return None
+    suit = None
+    body = text
+    if body[-1].lower() in SUIT_LETTERS:
+        suit, body = body[-1].lower(), body[:-1]
+    body = body.upper()
+    if not body:
+        raise ValueError(f'"{text}" has a suit letter but no tiles')
+    unknown = sorted(set(body) - SYMBOLS)
+    if unknown:
+        raise ValueError(f'"{text}" has an unknown symbol "{unknown[0]}"')
+    if suit is None and set(body) & NEEDS_SUIT:
+        raise ValueError(f'"{text}" needs a suit letter (a, b or c) for its numbers or D')
+    if suit is not None and not set(body) & TAKES_SUIT:
+        raise ValueError(f'"{text}": the suit letter "{suit}" has no number or D to apply to')
+    token = Token(body, suit)
+    if token.is_group and len(body) > MAX_GROUP:
+        raise ValueError(f'"{text}" is a group of {len(body)}; a group holds 1 to {MAX_GROUP} tiles')
+    return token
+
+
+def parse_pattern(pattern: str) -> list[Token]:
+    tokens = [parse_token(word) for word in pattern.split()]
+    found = [t for t in tokens if t is not None]
+    size = sum(len(t.symbols) for t in found)
+    if size != 14:
+        raise ValueError(f'pattern "{pattern}" has {size} tiles, not 14')
+    return found
+
+
+def shifts_for(tokens: list[Token], numbers: str | tuple[int, ...]) -> list[int]:
+    """The number shifts a line allows (card-format.md, "Numbers")."""
+    digits = [int(s) for t in tokens for s in t.symbols if s in "123456789"]
+    if numbers == "fixed" or not digits:
+        return [0]
+    low, high = min(digits), max(digits)
+    if numbers == "any":
+        return list(range(1 - low, 10 - high))
+    for k in numbers:
+        if not (1 <= low + k and high + k <= 9):
+            bad = low + k if low + k < 1 else high + k
+            raise ValueError(f"shift {k} moves a number to {bad}, outside 1-9")
+    return list(dict.fromkeys(numbers))
+
+
+def _symbol_tile(symbol: str, suit: str | None, shift: int) -> int:
+    if symbol in NAMED:
+        return tiles.INDEX[NAMED[symbol]]
+    assert suit is not None
+    if symbol == "D":
+        return tiles.INDEX[tiles.DRAGON_OF_SUIT[suit]]
+    return tiles.suited(int(symbol) + shift, suit)
+
+
+def completable(groups: tuple[Group, ...]) -> bool:
+    """Can a real 152-tile set make this hand? Singles and pairs need
+    naturals; the rest of each tile's shortfall needs jokers (J1, J2)."""
+    need = [0] * tiles.KINDS
+    small = [0] * tiles.KINDS
+    for g in groups:
+        need[g.tile] += g.size
+        if not g.takes_jokers:
+            small[g.tile] += g.size
+    jokers = 0
+    for t in range(tiles.NATURALS):
+        if small[t] > tiles.COPIES[t]:
+            return False
+        jokers += max(0, need[t] - tiles.COPIES[t])
+    return jokers <= tiles.COPIES[tiles.JOKER]
+
+
+def expand(tokens: list[Token], numbers: str | tuple[int, ...]) -> tuple[Reading, ...]:
+    """Every concrete hand of a line; identical ones count once."""
+    letters = sorted({t.suit for t in tokens if t.suit})
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    readings: list[Reading] = []
+    for suits in itertools.permutations(tiles.SUITS, len(letters)):
+        assignment = dict(zip(letters, suits))
+        for shift in shifts_for(tokens, numbers):
+            parts = tuple(
+                Part(
+                    tuple(_symbol_tile(s, assignment.get(t.suit or ""), shift) for s in t.symbols),
+                    t.is_group,
+                )
+                for t in tokens
+            )
+            reading = Reading(parts, tuple(assignment.items()), shift)
+            key = tuple(sorted((g.tile, g.size) for g in reading.groups))
+            if key in seen or not completable(reading.groups):
+                continue
+            seen.add(key)
+            readings.append(reading)
+    return tuple(readings)
+
+
+def _numbers(value: object) -> str | tuple[int, ...]:
+    if isinstance(value, str) and value.strip().lower() in ("fixed", "any"):
+        return value.strip().lower()
+    if isinstance(value, list) and value and all(
+        isinstance(k, int) and not isinstance(k, bool) for k in value
+    ):
+        return tuple(value)
+    raise ValueError(f'"numbers" must be fixed, any or a list of whole-number shifts, not {value!r}')
+
+
+def _build_line(raw: object, section: str) -> Line:
+    if not isinstance(raw, dict):
+        raise ValueError("a hand must be a mapping with id, pattern and value")
+    unknown = sorted(set(map(str, raw)) - HAND_KEYS)
+    if unknown:
+        raise ValueError(f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(HAND_KEYS))})')
+    for key in ("id", "pattern", "value"):
+        if key not in raw:
+            raise ValueError(f'"{key}" is missing')
+    pattern = raw["pattern"]
+    if not isinstance(pattern, str) or not pattern.strip():
+        raise ValueError('"pattern" must be text such as "FF 2026a 2222b 2222c"')
+    value = raw["value"]
+    if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+        raise ValueError(f'"value" must be a positive whole number, not {value!r}')
+    concealed = raw.get("concealed", False)
+    if not isinstance(concealed, bool):
+        raise ValueError(f'"concealed" must be true or false, not {concealed!r}')
+    note = raw.get("note", "")
+    if note is None:
+        note = ""
+    if not isinstance(note, (str, int, float)):
+        raise ValueError('"note" must be text')
+    numbers = _numbers(raw.get("numbers", "fixed"))
+    tokens = parse_pattern(pattern)
+    shifts_for(tokens, numbers)  # reports bad shift lists before expansion
+    readings = expand(tokens, numbers)
+    if not readings:
+        raise ValueError(
+            "no tile set can complete it: it needs more of one tile as singles or pairs "
+            "than a set holds, or more than 8 jokers"
+        )
+    return Line(
+        id=str(raw["id"]),
+        section=section,
+        pattern=" ".join(pattern.split()),
+        value=value,
+        concealed=concealed,
+        numbers=numbers,
+        note=str(note),
+        readings=readings,
+        source_line=line_of(raw),
+    )
+
+
+def parse_card(text: str, source: str = "card") -> Card:
+    """Load and validate a card from YAML text; raise CardError listing every problem."""
+    try:
+        data = load_yaml(text)
+    except YamlError as error:
+        raise CardError([f"{source}: {error}"]) from None
+    if not isinstance(data, dict):
+        raise CardError([f"{source}: a card is a mapping with name and sections"])
+    problems: list[str] = []
+    unknown = sorted(set(map(str, data)) - CARD_KEYS)
+    if unknown:
+        problems.append(f'{source}: unknown key "{unknown[0]}" at the top (allowed: name, year, sections)')
+    card_name = data.get("name")
+    if not isinstance(card_name, (str, int)) or not str(card_name).strip():
+        problems.append(f'{source}: the card needs a "name"')
+    year = data.get("year")
+    if year is not None and (not isinstance(year, int) or isinstance(year, bool)):
+        problems.append(f'{source}: "year" must be a whole number, not {year!r}')
+    raw_sections = data.get("sections")
+    if not isinstance(raw_sections, list) or not raw_sections:
+        problems.append(f'{source}: "sections" must be a list of sections, each with name and hands')
+        raise CardError(problems)
+    sections: list[Section] = []
+    seen_ids: dict[str, str] = {}
+    for s_index, raw_section in enumerate(raw_sections, start=1):
+        where = f"{source}, line {line_of(raw_section, line_of(data))}"
+        if not isinstance(raw_section, dict):
+            problems.append(f"{where}: section {s_index} must be a mapping with name and hands")
+            continue
+        s_name = str(raw_section.get("name", "")).strip()
+        label = f'section "{s_name}"' if s_name else f"section {s_index}"
+        s_unknown = sorted(set(map(str, raw_section)) - SECTION_KEYS)
+        if s_unknown:
+            problems.append(f'{where}, {label}: unknown key "{s_unknown[0]}" (allowed: name, hands)')
+        if not s_name:
+            problems.append(f'{where}, {label}: the section needs a "name"')
+        raw_hands = raw_section.get("hands")
+        if not isinstance(raw_hands, list) or not raw_hands:
+            problems.append(f'{where}, {label}: "hands" must be a non-empty list')
+            continue
+        lines: list[Line] = []
+        for h_index, raw_hand in enumerate(raw_hands, start=1):
+            hand_where = f"{source}, line {line_of(raw_hand, line_of(raw_section))}, {label}"
+            hand_id = raw_hand.get("id") if isinstance(raw_hand, dict) else None
+            hand_label = f'hand "{hand_id}"' if hand_id is not None else f"hand {h_index}"
+            try:
+                line = _build_line(raw_hand, s_name)
+            except ValueError as error:
+                problems.append(f"{hand_where}, {hand_label}: {error}")
+                continue
+            if line.id in seen_ids:
+                problems.append(f'{hand_where}, {hand_label}: duplicate id, already used in {seen_ids[line.id]}')
+                continue
+            seen_ids[line.id] = label
+            lines.append(line)
+        sections.append(Section(s_name, tuple(lines)))
+    if problems:
+        raise CardError(problems)
+    return Card(name=str(card_name).strip(), year=year, sections=tuple(sections))
+
+
+def load_card(path: str | Path) -> Card:
+    """Read a card file; unreadable files become a CardError too."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise CardError([f"{path}: cannot read the card file ({reason})"]) from None
+    return parse_card(text, source=path.name)
+
+
+@lru_cache(maxsize=1)
+def house_card() -> Card:
+    return load_card(HOUSE_CARD)

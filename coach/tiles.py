@@ -1,0 +1,202 @@
+"""Tiles: codes, names, aliases and the 152-tile set (rules T1-T4).
+
+Inside the core a tile is a small integer, so that racks become count
+vectors the analysis can add up quickly; at every boundary (parsing,
+JSON, explanations) it is the canonical code of `card-format.md`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+SUITS: tuple[str, ...] = ("D", "B", "C")
+SUIT_NAMES = {"D": "Dot", "B": "Bam", "C": "Crak"}
+SUIT_PLURALS = {"D": "Dots", "B": "Bams", "C": "Craks"}
+WINDS: tuple[str, ...] = ("N", "E", "W", "S")
+WIND_NAMES = {"N": "North", "E": "East", "W": "West", "S": "South"}
+# T2: each dragon goes with one suit.
+DRAGON_OF_SUIT = {"C": "RD", "B": "GD", "D": "WD"}
+SUIT_OF_DRAGON = {dragon: suit for suit, dragon in DRAGON_OF_SUIT.items()}
+DRAGON_NAMES = {"RD": "Red Dragon", "GD": "Green Dragon", "WD": "Soap"}
+
+CODES: tuple[str, ...] = (
+    tuple(f"{n}{s}" for s in SUITS for n in range(1, 10))
+    + WINDS
+    + ("RD", "GD", "WD", "F", "J")
+)
+INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
+NATURALS = 35  # every tile but the joker: 27 suit tiles, 4 winds, 3 dragons, flower
+FLOWER = INDEX["F"]
+JOKER = INDEX["J"]
+SOAP = INDEX["WD"]
+KINDS = len(CODES)  # 36
+
+# T1 and T3: four of each suit, wind and dragon tile; eight flowers (all one
+# tile); eight jokers.
+COPIES: tuple[int, ...] = tuple(8 if code in ("F", "J") else 4 for code in CODES)
+SET_SIZE = sum(COPIES)
+assert SET_SIZE == 152
+
+
+class TileError(ValueError):
+    """Bad tile input; the message names the token and where it stands."""
+
+
+def suited(number: int, suit: str) -> int:
+    """Index of a number tile, e.g. suited(5, "D") is 5 Dot."""
+    return INDEX[f"{number}{suit}"]
+
+
+def suit_of(tile: int) -> str | None:
+    """The suit letter of a number tile, None for honours, flowers, jokers."""
+    return SUITS[tile // 9] if tile < 27 else None
+
+
+def number_of(tile: int) -> int | None:
+    return tile % 9 + 1 if tile < 27 else None
+
+
+def name(tile: int | str) -> str:
+    """The name a player says: "5 Dot", "North", "Red Dragon", "Soap"."""
+    code = CODES[tile] if isinstance(tile, int) else tile
+    if code[0].isdigit():
+        return f"{code[0]} {SUIT_NAMES[code[1]]}"
+    if code in WIND_NAMES:
+        return WIND_NAMES[code]
+    if code in DRAGON_NAMES:
+        return DRAGON_NAMES[code]
+    return {"F": "Flower", "J": "Joker"}[code]
+
+
+def plural(tile: int | str, count: int) -> str:
+    """ "two 5 Dots", "one Flower"; counts of tiles read naturally."""
+    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]
+    label = name(tile)
+    if count != 1:
+        label = {"Soap": "Soaps"}.get(label, label + "s")
+    amount = words[count] if count < len(words) else str(count)
+    return f"{amount} {label}"
+
+
+def kind(tile: int) -> str:
+    """The tile's kind, as the explanations say it (T1-T3)."""
+    code = CODES[tile]
+    if tile < 27:
+        return f"a number tile of the {SUIT_PLURALS[code[1]]} suit"
+    if code in WIND_NAMES:
+        return "a Wind"
+    if code == "WD":
+        return "the White Dragon, called Soap; it goes with Dots and is also zero"
+    if code in DRAGON_NAMES:
+        return f"a Dragon; it goes with {SUIT_PLURALS[SUIT_OF_DRAGON[code]]}"
+    if code == "F":
+        return "a Flower; all eight Flowers are the same tile"
+    return "a Joker; it stands in for a tile in a group of three or more"
+
+
+def _aliases() -> dict[str, str]:
+    table: dict[str, str] = {code.lower(): code for code in CODES}
+    number_words = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine"]
+    suit_words = {
+        "D": ["dot", "dots", "circle", "circles"],
+        "B": ["bam", "bams", "bamboo", "bamboos"],
+        "C": ["crak", "craks", "crack", "cracks", "character", "characters"],
+    }
+    for suit, words in suit_words.items():
+        for n in range(1, 10):
+            code = f"{n}{suit}"
+            for word in words:
+                for number in (str(n), number_words[n - 1]):
+                    table[f"{number} {word}"] = code
+                table[f"{n}{word}"] = code
+    for code, wind in WIND_NAMES.items():
+        table[wind.lower()] = code
+    table.update(
+        {
+            "red": "RD", "red dragon": "RD",
+            "green": "GD", "green dragon": "GD",
+            "white": "WD", "white dragon": "WD", "soap": "WD", "0": "WD",
+            "flower": "F", "flowers": "F",
+            "joker": "J", "jokers": "J",
+        }
+    )
+    return table
+
+
+ALIASES: dict[str, str] = _aliases()
+_WORD = re.compile(r"[^\s,]+")
+
+
+def code_of(text: str) -> str:
+    """The canonical code of one tile written any accepted way."""
+    key = " ".join(text.lower().split())
+    if key not in ALIASES:
+        raise TileError(f'"{text}" is not a tile. Use codes like 5D, 7B, 3C, N, RD, WD, F, J.')
+    return ALIASES[key]
+
+
+def parse(text: str, what: str = "rack") -> list[str]:
+    """Parse tiles separated by spaces or commas into canonical codes.
+
+    Two-word aliases ("5 dot", "red dragon") are read as one tile; the
+    first word that is no tile is reported with its position.
+    """
+    if not isinstance(text, str):
+        raise TileError(f"{what}: expected tiles as text, got {type(text).__name__}")
+    words = [(m.group(), m.start()) for m in _WORD.finditer(text)]
+    codes: list[str] = []
+    i = 0
+    while i < len(words):
+        word, start = words[i]
+        if i + 1 < len(words):
+            nxt, nxt_start = words[i + 1]
+            between = text[start + len(word):nxt_start]
+            pair = f"{word} {nxt}".lower()
+            if "," not in between and pair in ALIASES:
+                codes.append(ALIASES[pair])
+                i += 2
+                continue
+        code = ALIASES.get(word.lower())
+        if code is None:
+            raise TileError(
+                f'{what}: "{word}" is not a tile (tile {len(codes) + 1}, '
+                f"character {start + 1}). Use codes like 5D, 7B, 3C, N, RD, WD, F, J."
+            )
+        codes.append(code)
+        i += 1
+    return codes
+
+
+def counts(codes: Iterable[str | int]) -> list[int]:
+    """A count vector over the 36 kinds (index JOKER holds the jokers)."""
+    vector = [0] * KINDS
+    for tile in codes:
+        vector[INDEX[tile] if isinstance(tile, str) else tile] += 1
+    return vector
+
+
+def check_supply(parts: Sequence[tuple[str, Iterable[str | int]]]) -> None:
+    """Reject tiles that need more copies than a 152-tile set holds (T1).
+
+    `parts` names each source ("rack", "exposure 1", "seen") so the message
+    can say where the extra copies come from.
+    """
+    per_part = [(label, counts(tiles)) for label, tiles in parts]
+    for i in range(KINDS):
+        total = sum(vector[i] for _, vector in per_part)
+        if total > COPIES[i]:
+            holders = [label for label, vector in per_part if vector[i]]
+            where = " and ".join(holders)
+            verb = "holds" if len(holders) == 1 else "hold"
+            raise TileError(
+                f"{where} {verb} {total} × {name(i)}, but a set has only {COPIES[i]}"
+            )
+
+
+def format_tiles(tiles: Iterable[int | str]) -> str:
+    return " ".join(CODES[t] if isinstance(t, int) else t for t in tiles)
+
+
+def sort_key(code: str) -> int:
+    return INDEX[code]

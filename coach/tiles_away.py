@@ -1,0 +1,371 @@
+"""Tiles away: how many tiles a player still needs for a hand (card-format.md).
+
+The definition, for concealed tiles R and exposures E against a concrete
+hand H:
+
+1. a concealed line (H4) is out of reach once anything is exposed;
+2. each exposure sits on its own group of H with the same tile and size,
+   or H is out of reach;
+3. the groups left are filled from R: naturals fill slots of their own
+   tile, singles and pairs first; jokers fill any empty slot of a group of
+   three or more, never a single or a pair (J1, J2);
+4. distance = 14 - tiles in E - tiles of R placed.
+
+`fill` follows those steps literally, slot by slot, and says which tiles
+went where. `CardTables` computes the same number for every reading of a
+card at once: because naturals go to singles and pairs first, the count
+placed for one tile depends only on how many of it the rack holds, so a
+rack becomes a 0/1 "at least k copies" vector and the whole card one
+matrix product. Tests hold the two to the same answers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from coach import tiles
+from coach.card import Card, Group, Reading
+
+HAND_SIZE = 14
+OUT_OF_REACH = 99  # a distance no reading can have; shown as None at the edges
+
+
+class HoldingError(ValueError):
+    """A rack or exposure that no real player could hold."""
+
+
+@dataclass(frozen=True)
+class Exposure:
+    """An exposed group: `size` tiles of `tile`, `jokers` of them jokers."""
+
+    tile: int
+    size: int
+    jokers: int = 0
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        return (self.tile,) * (self.size - self.jokers) + (tiles.JOKER,) * self.jokers
+
+    @property
+    def codes(self) -> list[str]:
+        return [tiles.CODES[t] for t in self.tiles]
+
+    def describe(self) -> str:
+        group = Group(self.tile, self.size).describe()
+        if self.jokers:
+            return f"{group} ({self.jokers} as joker{'s' if self.jokers > 1 else ''})"
+        return group
+
+
+def parse_exposure(text: str | Sequence[str], number: int = 1) -> Exposure:
+    """One exposure from tile text ("5D 5D J") or a list of codes (K2)."""
+    label = f"exposure {number}"
+    if isinstance(text, str):
+        codes = tiles.parse(text, what=label)
+    elif isinstance(text, (list, tuple)):
+        codes = [tiles.code_of(c) if isinstance(c, str) else _bad(label) for c in text]
+    else:
+        raise HoldingError(f"{label}: expected tiles such as \"5D 5D J\"")
+    naturals = sorted(set(c for c in codes if c != "J"), key=tiles.sort_key)
+    if not naturals:
+        raise HoldingError(f"{label} has no natural tile: an exposed group shows at least one real tile")
+    if len(naturals) > 1:
+        names = " and ".join(tiles.name(c) for c in naturals)
+        raise HoldingError(
+            f"{label} mixes {names}: an exposure is one group of identical tiles, jokers allowed (H2)"
+        )
+    if not 3 <= len(codes) <= 6:
+        raise HoldingError(
+            f"{label} has {len(codes)} tiles: an exposure is a pung, kong, quint or sextet, 3 to 6 tiles (K2)"
+        )
+    return Exposure(tiles.INDEX[naturals[0]], len(codes), codes.count("J"))
+
+
+def _bad(label: str) -> str:
+    raise HoldingError(f"{label}: tiles must be text codes such as \"5D\"")
+
+
+@dataclass(frozen=True)
+class Holding:
+    """What a player holds: concealed counts (36 kinds) and exposures."""
+
+    rack: tuple[int, ...]
+    exposures: tuple[Exposure, ...] = ()
+
+    @classmethod
+    def of(cls, rack: Iterable[int | str], exposures: Iterable[Exposure] = ()) -> Holding:
+        return cls(tuple(tiles.counts(rack)), tuple(exposures))
+
+    @property
+    def jokers(self) -> int:
+        return self.rack[tiles.JOKER]
+
+    @property
+    def size(self) -> int:
+        return sum(self.rack) + sum(e.size for e in self.exposures)
+
+    @property
+    def exposed_tiles(self) -> int:
+        return sum(e.size for e in self.exposures)
+
+    def rack_tiles(self) -> list[int]:
+        return [t for t, c in enumerate(self.rack) for _ in range(c)]
+
+    def all_tiles(self) -> list[int]:
+        return self.rack_tiles() + [t for e in self.exposures for t in e.tiles]
+
+
+def read_holding(
+    rack: str | Sequence[str],
+    exposed: Sequence[str | Sequence[str]] = (),
+    seen: str | Sequence[str] = "",
+    sizes: tuple[int, ...] = (13, 14),
+) -> tuple[Holding, tuple[int, ...]]:
+    """Parse user input into a holding and the seen-tile counts.
+
+    Checks everything a typed rack can get wrong: unknown tiles, bad
+    exposures, more copies than a set holds (T1), and a tile count a
+    player cannot have (`sizes`, counting exposures, H1).
+    """
+    if isinstance(rack, str):
+        rack_codes = tiles.parse(rack, what="rack")
+    else:
+        rack_codes = [tiles.code_of(c) for c in rack]
+    exposures = tuple(parse_exposure(e, n) for n, e in enumerate(exposed, start=1))
+    seen_codes = tiles.parse(seen, what="seen") if isinstance(seen, str) else [tiles.code_of(c) for c in seen]
+    parts: list[tuple[str, list[str]]] = [("the rack", rack_codes)]
+    parts += [(f"exposure {n}", e.codes) for n, e in enumerate(exposures, start=1)]
+    parts.append(("the seen tiles", seen_codes))
+    tiles.check_supply(parts)
+    holding = Holding.of(rack_codes, exposures)
+    if sizes and holding.size not in sizes:
+        allowed = " or ".join(str(s) for s in sizes)
+        exposed_note = f" ({sum(holding.rack)} on the rack, {holding.exposed_tiles} exposed)" if exposures else ""
+        raise HoldingError(f"a hand holds {allowed} tiles, this one has {holding.size}{exposed_note}")
+    return holding, tuple(tiles.counts(seen_codes))
+
+
+# ---------------------------------------------------------------------------
+# The definition, slot by slot.
+
+
+@dataclass(frozen=True)
+class Missing:
+    """Tiles a reading still lacks for one of its groups."""
+
+    tile: int
+    count: int
+    group: Group
+    joker_ok: bool  # J1/J2: only a group of three or more takes a joker
+
+
+@dataclass(frozen=True)
+class Fill:
+    """How a holding fills one reading, and what it lacks."""
+
+    reading: Reading
+    distance: int
+    used: tuple[int, ...]  # rack tiles placed (jokers included)
+    missing: tuple[Missing, ...]
+    unused: tuple[int, ...]  # rack tiles the reading has no place for
+    exposed_groups: tuple[int, ...]  # index in reading.groups of each exposure
+
+    @property
+    def reachable(self) -> bool:
+        return self.distance != OUT_OF_REACH
+
+
+def assign_exposures(groups: Sequence[Group], exposures: Sequence[Exposure]) -> list[int] | None:
+    """Each exposure onto its own group of the same tile and size, or None."""
+    taken: list[int] = []
+    for e in exposures:
+        for i, g in enumerate(groups):
+            if i not in taken and g.tile == e.tile and g.size == e.size:
+                taken.append(i)
+                break
+        else:
+            return None
+    return taken
+
+
+def fill(reading: Reading, holding: Holding, concealed: bool = False) -> Fill:
+    """Fill one reading from a holding, following the definition step by step."""
+    groups = reading.groups
+    unreachable = Fill(reading, OUT_OF_REACH, (), (), tuple(holding.rack_tiles()), ())
+    if concealed and holding.exposures:  # step 1 (H4)
+        return unreachable
+    exposed = assign_exposures(groups, holding.exposures)  # step 2
+    if exposed is None:
+        return unreachable
+    open_groups = [i for i in range(len(groups)) if i not in exposed]
+    filled = {i: 0 for i in open_groups}
+    left = list(holding.rack)
+    used: list[int] = []
+    # Step 3: naturals, singles and pairs first, then the groups of 3+.
+    for small_first in (True, False):
+        for i in open_groups:
+            g = groups[i]
+            if g.takes_jokers == small_first:
+                continue
+            placed = min(left[g.tile], g.size - filled[i])
+            filled[i] += placed
+            left[g.tile] -= placed
+            used += [g.tile] * placed
+    # Jokers fill the empty slots of groups of three or more (J1, J2).
+    for i in open_groups:
+        g = groups[i]
+        if g.takes_jokers:
+            placed = min(left[tiles.JOKER], g.size - filled[i])
+            filled[i] += placed
+            left[tiles.JOKER] -= placed
+            used += [tiles.JOKER] * placed
+    missing = tuple(
+        Missing(groups[i].tile, groups[i].size - filled[i], groups[i], groups[i].takes_jokers)
+        for i in open_groups
+        if filled[i] < groups[i].size
+    )
+    distance = HAND_SIZE - holding.exposed_tiles - len(used)  # step 4
+    unused = tuple(t for t, c in enumerate(left) for _ in range(c))
+    return Fill(reading, distance, tuple(used), missing, unused, tuple(exposed))
+
+
+# ---------------------------------------------------------------------------
+# The same numbers for every reading of a card at once.
+
+
+def _cap(tile: int) -> int:
+    return tiles.COPIES[tile]
+
+
+# Feature f stands for "the rack holds at least LEVEL[f] copies of TILE[f]".
+FEATURE_TILE = np.array([t for t in range(tiles.NATURALS) for _ in range(_cap(t))], dtype=np.intp)
+FEATURE_LEVEL = np.array([k for t in range(tiles.NATURALS) for k in range(1, _cap(t) + 1)], dtype=np.int16)
+FEATURE_START = np.concatenate(([0], np.cumsum([_cap(t) for t in range(tiles.NATURALS)])))
+# v = naturals placed + SPILL * naturals placed in groups of 3+ (both <= 14)
+SPILL = 32
+
+
+class CardTables:
+    """A card compiled for fast tiles-away over all its readings."""
+
+    def __init__(self, card: Card):
+        self.card = card
+        self.lines = card.lines
+        readings: list[Reading] = []
+        line_of: list[int] = []
+        starts: list[int] = []
+        for n, line in enumerate(self.lines):
+            starts.append(len(readings))
+            readings.extend(line.readings)
+            line_of.extend([n] * len(line.readings))
+        self.readings = readings
+        self.line_of = np.array(line_of, dtype=np.intp)
+        self.starts = np.array(starts, dtype=np.intp)
+        self.concealed = np.array([self.lines[n].concealed for n in line_of], dtype=bool)
+        self.values = np.array([line.value for line in self.lines], dtype=np.int64)
+        count = len(readings)
+        need = np.zeros((count, tiles.NATURALS), dtype=np.int16)
+        small = np.zeros((count, tiles.NATURALS), dtype=np.int16)
+        big_sizes: dict[tuple[int, int], int] = {}
+        for h, reading in enumerate(readings):
+            for g in reading.groups:
+                need[h, g.tile] += g.size
+                if not g.takes_jokers:
+                    small[h, g.tile] += g.size
+                else:
+                    big_sizes.setdefault((g.tile, g.size), len(big_sizes))
+        self.need = need
+        self.small = small
+        self.big = need - small
+        self.big_total = self.big.sum(axis=1).astype(np.int16)
+        # How many of each (tile, size) group of 3+ every reading has, for
+        # matching exposures (step 2) without a Python loop per reading.
+        self.group_columns = big_sizes
+        self.group_counts = np.zeros((count, max(1, len(big_sizes))), dtype=np.int8)
+        for h, reading in enumerate(readings):
+            for g in reading.groups:
+                if g.takes_jokers:
+                    self.group_counts[h, big_sizes[(g.tile, g.size)]] += 1
+        level = FEATURE_LEVEL[:, None]
+        need_f = need.T[FEATURE_TILE]  # (features, readings)
+        small_f = small.T[FEATURE_TILE]
+        placed = level <= need_f
+        spill = placed & (level > small_f)
+        table = placed.astype(np.int16) + SPILL * spill.astype(np.int16)
+        self.table = np.ascontiguousarray(table)
+        self.table_f32 = self.table.astype(np.float32)
+
+    # -- one holding -------------------------------------------------------
+
+    def reading_distances(self, holding: Holding) -> np.ndarray:
+        """Distance of every reading (OUT_OF_REACH where it cannot be reached)."""
+        if holding.exposures:
+            return self._with_exposures(holding)
+        rack = holding.rack
+        rows = [FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(rack[t])]
+        if rows:
+            v = self.table[rows].sum(axis=0, dtype=np.int16)
+        else:
+            v = np.zeros(len(self.readings), dtype=np.int16)
+        return self._decode(v, holding.jokers, 0)
+
+    def _decode(self, v: np.ndarray, jokers: np.ndarray | int, exposed: int) -> np.ndarray:
+        naturals = v & (SPILL - 1)
+        room = self.big_total - (v >> 5)
+        placed = naturals + np.minimum(jokers, room)
+        return (HAND_SIZE - exposed) - placed
+
+    def _with_exposures(self, holding: Holding) -> np.ndarray:
+        out = np.full(len(self.readings), OUT_OF_REACH, dtype=np.int16)
+        wanted = np.zeros(self.group_counts.shape[1], dtype=np.int8)
+        need_less = np.zeros(tiles.NATURALS, dtype=np.int16)
+        for e in holding.exposures:
+            column = self.group_columns.get((e.tile, e.size))
+            if column is None:  # no reading has such a group
+                return out
+            wanted[column] += 1
+            need_less[e.tile] += e.size
+        fits = ~self.concealed & np.all(self.group_counts >= wanted, axis=1)
+        idx = np.flatnonzero(fits)
+        if not len(idx):
+            return out
+        rack = np.array(holding.rack[: tiles.NATURALS], dtype=np.int16)
+        need = self.need[idx] - need_less
+        small = self.small[idx]
+        naturals = np.minimum(rack, need)
+        spill = np.maximum(naturals - small, 0)
+        room = (need - small).sum(axis=1) - spill.sum(axis=1)
+        placed = naturals.sum(axis=1) + np.minimum(holding.jokers, room)
+        out[idx] = HAND_SIZE - holding.exposed_tiles - placed
+        return out
+
+    def line_distances(self, holding: Holding) -> np.ndarray:
+        return np.minimum.reduceat(self.reading_distances(holding), self.starts)
+
+    # -- many racks at once (no exposures) ---------------------------------
+
+    def batch_reading_distances(self, racks: np.ndarray) -> np.ndarray:
+        """Distances for many concealed racks: `racks` is (n, 36) counts."""
+        racks = np.asarray(racks)
+        features = (racks[:, FEATURE_TILE] >= FEATURE_LEVEL).astype(np.float32)
+        v = (features @ self.table_f32).astype(np.int16)
+        return self._decode(v, racks[:, tiles.JOKER : tiles.JOKER + 1].astype(np.int16), 0)
+
+    def batch_line_distances(self, racks: np.ndarray) -> np.ndarray:
+        return np.minimum.reduceat(self.batch_reading_distances(racks), self.starts, axis=1)
+
+
+_TABLES: dict[int, CardTables] = {}
+
+
+def tables_for(card: Card) -> CardTables:
+    """Compiled tables, built once per card object."""
+    key = id(card)
+    cached = _TABLES.get(key)
+    if cached is None or cached.card is not card:
+        cached = CardTables(card)
+        _TABLES[key] = cached
+    return cached
