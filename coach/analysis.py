@@ -26,7 +26,7 @@ from coach.card import Card, Line, Reading
 from coach.tiles_away import OUT_OF_REACH, CardTables, Fill, Holding, fill, tables_for
 
 
-@dataclass(frozen=True)
+@dataclass
 class LineResult:
     line: Line
     distance: int | None  # None: out of reach
@@ -112,14 +112,10 @@ def unseen(holding: Holding, seen: tuple[int, ...] | None = None) -> np.ndarray:
     return np.maximum(pool, 0)
 
 
-def outs_and_dead(tables: CardTables, holding: Holding, pool: np.ndarray, distances: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Live outs and deadness of every reachable reading (see module doc)."""
-    count = len(tables.readings)
-    outs = np.zeros(count, dtype=np.int64)
-    dead = np.zeros(count, dtype=bool)
-    idx = np.flatnonzero(distances != OUT_OF_REACH)
-    if not len(idx):
-        return outs, dead
+def outs_and_dead(
+    tables: CardTables, holding: Holding, pool: np.ndarray, idx: np.ndarray, distances: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Live outs and deadness of the reachable readings `idx` (see module doc)."""
     need = tables.need[idx]
     if holding.exposures:
         less = np.zeros(tiles.NATURALS, dtype=np.int16)
@@ -136,16 +132,14 @@ def outs_and_dead(tables: CardTables, holding: Holding, pool: np.ndarray, distan
     helps = (rack < small) | ((rack < need) & joker_short[:, None])
     pool_naturals = pool[: tiles.NATURALS]
     pool_jokers = int(pool[tiles.JOKER])
-    reading_outs = helps.astype(np.int64) @ pool_naturals.astype(np.int64) + joker_short * pool_jokers
+    outs = helps.astype(np.int64) @ pool_naturals.astype(np.int64) + joker_short * pool_jokers
     missing_small = np.maximum(small - rack, 0)
     spare = np.maximum(pool_naturals - missing_small, 0)
     short_naturals = np.any(missing_small > pool_naturals, axis=1)
     still_empty = room - np.minimum(jokers, room)
     short_groups = np.minimum(spare, big_empty).sum(axis=1) + pool_jokers < still_empty
-    reading_dead = (short_naturals | short_groups) & (distances[idx] > 0)
-    outs[idx] = np.where(reading_dead, 0, reading_outs)
-    dead[idx] = reading_dead
-    return outs, dead
+    dead = (short_naturals | short_groups) & (distances > 0)
+    return np.where(dead, 0, outs), dead
 
 
 def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None) -> Analysis:
@@ -153,33 +147,35 @@ def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None) -
     tables = tables_for(card)
     distances = tables.reading_distances(holding).astype(np.int64)
     pool = unseen(holding, seen)
-    outs, dead = outs_and_dead(tables, holding, pool, distances)
     count = len(tables.readings)
+    # Outs and deadness only matter among each line's nearest readings.
+    nearest = np.minimum.reduceat(distances, tables.starts)[tables.line_of]
+    idx = np.flatnonzero((distances == nearest) & (distances != OUT_OF_REACH))
+    outs = np.zeros(count, dtype=np.int64)
+    dead = np.zeros(count, dtype=bool)
+    outs[idx], dead[idx] = outs_and_dead(tables, holding, pool, idx, distances[idx])
     # Best reading of each line: nearest, then alive, then most outs, then card order.
     key = ((distances * 2 + dead) * 1024 + (1023 - np.minimum(outs, 1023))) * count + np.arange(count)
     best = np.minimum.reduceat(key, tables.starts) % count
+    line_distance = distances[best]
+    line_outs = outs[best]
+    # Rank: nearest first, then most live outs, then highest value, then card order.
+    order = np.lexsort((np.arange(len(best)), -tables.values, -line_outs, line_distance))
+    best_list, distance_list = best.tolist(), line_distance.tolist()
+    outs_list, dead_list = line_outs.tolist(), dead[best].tolist()
     results = []
-    for n, line in enumerate(tables.lines):
-        h = int(best[n])
-        d = int(distances[h])
+    for n in order.tolist():
+        h, d = best_list[n], distance_list[n]
         reachable = d != OUT_OF_REACH
         results.append(
             LineResult(
-                line=line,
-                distance=d if reachable else None,
-                reading=tables.readings[h] if reachable else None,
-                dead=bool(dead[h]),
-                live_outs=int(outs[h]),
-                holding=holding,
-                order=n,
+                tables.lines[n],
+                d if reachable else None,
+                tables.readings[h] if reachable else None,
+                dead_list[n],
+                outs_list[n],
+                holding,
+                n,
             )
         )
-    results.sort(
-        key=lambda r: (
-            r.distance if r.distance is not None else OUT_OF_REACH,
-            -r.live_outs,
-            -r.line.value,
-            r.order,
-        )
-    )
     return Analysis(card, holding, tuple(seen or (0,) * tiles.KINDS), tuple(results))

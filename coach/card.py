@@ -84,10 +84,11 @@ class Reading:
     parts: tuple[Part, ...]
     suits: tuple[tuple[str, str], ...]  # (letter, suit) pairs
     shift: int
+    groups: tuple[Group, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def groups(self) -> tuple[Group, ...]:
-        return tuple(g for part in self.parts for g in part.groups)
+    def __post_init__(self) -> None:
+        # Computed once: the analysis walks these groups for every rack.
+        object.__setattr__(self, "groups", tuple(g for part in self.parts for g in part.groups))
 
     @property
     def tiles(self) -> tuple[int, ...]:
@@ -356,16 +357,15 @@ def parse_card(text: str, source: str = "card") -> Card:
             hand_where = f"{source}, line {line_of(raw_hand, line_of(raw_section))}, {label}"
             hand_id = raw_hand.get("id") if isinstance(raw_hand, dict) else None
             hand_label = f'hand "{hand_id}"' if hand_id is not None else f"hand {h_index}"
+            if hand_id is not None and str(hand_id) in seen_ids:
+                problems.append(f"{hand_where}, {hand_label}: duplicate id, already used in {seen_ids[str(hand_id)]}")
+                continue
+            if hand_id is not None:
+                seen_ids[str(hand_id)] = label
             try:
-                line = _build_line(raw_hand, s_name)
+                lines.append(_build_line(raw_hand, s_name))
             except ValueError as error:
                 problems.append(f"{hand_where}, {hand_label}: {error}")
-                continue
-            if line.id in seen_ids:
-                problems.append(f'{hand_where}, {hand_label}: duplicate id, already used in {seen_ids[line.id]}')
-                continue
-            seen_ids[line.id] = label
-            lines.append(line)
         sections.append(Section(s_name, tuple(lines)))
     if problems:
         raise CardError(problems)

@@ -91,6 +91,11 @@ def _row(r: LineResult) -> tuple[str, str, str, str, str, str]:
 def _holding_from_json(obj: object, sizes: tuple[int, ...]) -> tuple[Holding, tuple[int, ...]]:
     if not isinstance(obj, dict):
         raise ValueError('each line must be a JSON object such as {"rack": "1D 2D ..."}')
+    for key in ("rack", "seen"):
+        if key in obj and obj[key] is not None and not isinstance(obj[key], (str, list)):
+            raise ValueError(f'"{key}" must be tiles as text such as "1D 2D N", or a list of codes')
+    if obj.get("rack") is None:
+        raise ValueError('"rack" must be tiles as text such as "1D 2D N"')
     return read_holding(obj["rack"], obj.get("exposed") or (), obj.get("seen") or "", sizes)
 
 
@@ -115,6 +120,8 @@ def _batch(stdin: TextIO, stdout: TextIO, answer: Callable[[dict], dict]) -> int
             reply = answer(obj)
         except json.JSONDecodeError as error:
             reply = {"error": f"not valid JSON ({error.msg} at column {error.colno})"}
+        except RecursionError:
+            reply = {"error": "not valid input: the JSON is nested too deeply"}
         except KeyError as error:
             reply = {"error": f"{error.args[0]!r} is missing"}
         except (ValueError, TypeError) as error:
@@ -233,5 +240,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         return 2
     except KeyboardInterrupt:
         return 130
+    except RecursionError:
+        print(f"{PROG}: error: the input is nested too deeply", file=sys.stderr)
+        return 2
     except BrokenPipeError:
         return 0

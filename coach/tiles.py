@@ -130,6 +130,8 @@ _WORD = re.compile(r"[^\s,]+")
 
 def code_of(text: str) -> str:
     """The canonical code of one tile written any accepted way."""
+    if not isinstance(text, str):
+        raise TileError(f"{text!r} is not a tile: write tiles as text codes such as 5D, N, RD")
     key = " ".join(text.lower().split())
     if key not in ALIASES:
         raise TileError(f'"{text}" is not a tile. Use codes like 5D, 7B, 3C, N, RD, WD, F, J.')

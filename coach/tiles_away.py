@@ -194,41 +194,40 @@ def assign_exposures(groups: Sequence[Group], exposures: Sequence[Exposure]) -> 
 def fill(reading: Reading, holding: Holding, concealed: bool = False) -> Fill:
     """Fill one reading from a holding, following the definition step by step."""
     groups = reading.groups
-    unreachable = Fill(reading, OUT_OF_REACH, (), (), tuple(holding.rack_tiles()), ())
     if concealed and holding.exposures:  # step 1 (H4)
-        return unreachable
-    exposed = assign_exposures(groups, holding.exposures)  # step 2
+        exposed = None
+    else:
+        exposed = assign_exposures(groups, holding.exposures)  # step 2
     if exposed is None:
-        return unreachable
+        return Fill(reading, OUT_OF_REACH, (), (), tuple(holding.rack_tiles()), ())
     open_groups = [i for i in range(len(groups)) if i not in exposed]
-    filled = {i: 0 for i in open_groups}
+    filled = [0] * len(groups)
     left = list(holding.rack)
     used: list[int] = []
-    # Step 3: naturals, singles and pairs first, then the groups of 3+.
-    for small_first in (True, False):
-        for i in open_groups:
-            g = groups[i]
-            if g.takes_jokers == small_first:
-                continue
-            placed = min(left[g.tile], g.size - filled[i])
-            filled[i] += placed
-            left[g.tile] -= placed
-            used += [g.tile] * placed
-    # Jokers fill the empty slots of groups of three or more (J1, J2).
-    for i in open_groups:
-        g = groups[i]
-        if g.takes_jokers:
-            placed = min(left[tiles.JOKER], g.size - filled[i])
+    # Step 3: naturals, singles and pairs first, then the groups of 3+ (J1, J2).
+    small = [i for i in open_groups if groups[i].size < 3]
+    big = [i for i in open_groups if groups[i].size >= 3]
+    for i in small + big:
+        tile, size = groups[i].tile, groups[i].size
+        placed = min(left[tile], size)
+        if placed:
+            filled[i] = placed
+            left[tile] -= placed
+            used += [tile] * placed
+    # Jokers fill the empty slots of groups of three or more, never a single or pair.
+    for i in big:
+        placed = min(left[tiles.JOKER], groups[i].size - filled[i])
+        if placed:
             filled[i] += placed
             left[tiles.JOKER] -= placed
             used += [tiles.JOKER] * placed
     missing = tuple(
-        Missing(groups[i].tile, groups[i].size - filled[i], groups[i], groups[i].takes_jokers)
+        Missing(groups[i].tile, groups[i].size - filled[i], groups[i], groups[i].size >= 3)
         for i in open_groups
         if filled[i] < groups[i].size
     )
     distance = HAND_SIZE - holding.exposed_tiles - len(used)  # step 4
-    unused = tuple(t for t, c in enumerate(left) for _ in range(c))
+    unused = tuple(t for t, c in enumerate(left) if c for _ in range(c))
     return Fill(reading, distance, tuple(used), missing, unused, tuple(exposed))
 
 

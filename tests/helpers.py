@@ -1,0 +1,26 @@
+"""Small builders shared by the tests."""
+
+from __future__ import annotations
+
+from coach import tiles
+from coach.card import Card, parse_card
+from coach.tiles_away import Holding, parse_exposure
+
+
+def make_card(*lines: tuple, name: str = "Test Card") -> Card:
+    """A card from (id, pattern, value[, concealed[, numbers]]) tuples, one section."""
+    hands = []
+    for spec in lines:
+        line_id, pattern, value, *rest = spec
+        concealed = rest[0] if rest else False
+        numbers = rest[1] if len(rest) > 1 else "fixed"
+        hands.append(
+            f'      - {{id: "{line_id}", pattern: "{pattern}", value: {value}, '
+            f"concealed: {str(concealed).lower()}, numbers: {numbers}}}"
+        )
+    text = f"name: {name}\nsections:\n  - name: Test\n    hands:\n" + "\n".join(hands) + "\n"
+    return parse_card(text)
+
+
+def holding(rack: str, *exposed: str) -> Holding:
+    return Holding.of(tiles.parse(rack), [parse_exposure(e, n) for n, e in enumerate(exposed, 1)])
