@@ -103,10 +103,15 @@ class Analysis:
         return {"card": self.card.name, "hands": [r.to_json() for r in self.lines]}
 
 
+COPIES = np.array(tiles.COPIES, dtype=np.int16)
+
+
 def unseen(holding: Holding, seen: tuple[int, ...] | None = None) -> np.ndarray:
     """Copies of each kind the player has not seen: the set less own tiles and seen tiles."""
-    pool = np.array(tiles.COPIES, dtype=np.int16)
-    pool -= np.array(tiles.counts(holding.all_tiles()), dtype=np.int16)
+    pool = COPIES - np.array(holding.rack, dtype=np.int16)
+    for e in holding.exposures:
+        pool[e.tile] -= e.size - e.jokers
+        pool[tiles.JOKER] -= e.jokers
     if seen:
         pool -= np.array(seen, dtype=np.int16)
     return np.maximum(pool, 0)
@@ -125,20 +130,19 @@ def outs_and_dead(
     small = tables.small[idx]
     rack = np.array(holding.rack[: tiles.NATURALS], dtype=np.int16)
     jokers = holding.jokers
-    naturals = np.minimum(rack, need)
-    big_empty = (need - small) - np.maximum(naturals - small, 0)  # slots of 3+ no natural filled
-    room = big_empty.sum(axis=1)
-    joker_short = jokers < room  # a drawn joker would still find a place
-    helps = (rack < small) | ((rack < need) & joker_short[:, None])
     pool_naturals = pool[: tiles.NATURALS]
     pool_jokers = int(pool[tiles.JOKER])
-    outs = helps.astype(np.int64) @ pool_naturals.astype(np.int64) + joker_short * pool_jokers
-    missing_small = np.maximum(small - rack, 0)
-    spare = np.maximum(pool_naturals - missing_small, 0)
-    short_naturals = np.any(missing_small > pool_naturals, axis=1)
-    still_empty = room - np.minimum(jokers, room)
-    short_groups = np.minimum(spare, big_empty).sum(axis=1) + pool_jokers < still_empty
-    dead = (short_naturals | short_groups) & (distances > 0)
+    naturals = np.minimum(rack, need)
+    # Empty slots in groups of 3+ once naturals are placed: where jokers may go.
+    room = (need - small).sum(axis=1) - np.maximum(naturals - small, 0).sum(axis=1)
+    joker_short = jokers < room  # a drawn joker (or a natural for a group of 3+) still has a place
+    helps = (rack < small) | ((rack < need) & joker_short[:, None])
+    outs = helps.view(np.int8) @ pool_naturals + joker_short * pool_jokers
+    # Dead: a single or pair short of naturals, or more empty slots than jokers to fill them.
+    reachable = rack + pool_naturals
+    short_naturals = (small > reachable).any(axis=1)
+    jokers_needed = (need - np.minimum(need, reachable)).sum(axis=1)
+    dead = (short_naturals | (jokers_needed > jokers + pool_jokers)) & (distances > 0)
     return np.where(dead, 0, outs), dead
 
 

@@ -221,14 +221,14 @@ def fill(reading: Reading, holding: Holding, concealed: bool = False) -> Fill:
             filled[i] += placed
             left[tiles.JOKER] -= placed
             used += [tiles.JOKER] * placed
-    missing = tuple(
-        Missing(groups[i].tile, groups[i].size - filled[i], groups[i], groups[i].size >= 3)
-        for i in open_groups
-        if filled[i] < groups[i].size
-    )
+    missing = []
+    for i in open_groups:
+        g = groups[i]
+        if filled[i] < g.size:
+            missing.append(Missing(g.tile, g.size - filled[i], g, g.size >= 3))
     distance = HAND_SIZE - holding.exposed_tiles - len(used)  # step 4
-    unused = tuple(t for t, c in enumerate(left) if c for _ in range(c))
-    return Fill(reading, distance, tuple(used), missing, unused, tuple(exposed))
+    unused = [t for t, c in enumerate(left) if c for _ in range(c)]
+    return Fill(reading, distance, tuple(used), tuple(missing), tuple(unused), tuple(exposed))
 
 
 # ---------------------------------------------------------------------------

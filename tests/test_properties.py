@@ -180,11 +180,14 @@ def mah_jongg(draw: st.DrawFn, line: Line | None = None, expose: bool = True) ->
                 jokers[i] += take
                 excess -= take
         assert excess <= 0
-    # Optional extra jokers in groups of 3+.
+    # Optional extra jokers in groups of 3+; sometimes as many as the set has,
+    # which makes hands that read as more than one line (H5).
+    greedy = draw(st.booleans())
     for i, g in enumerate(groups):
         spare = tiles.COPIES[JOKER] - sum(jokers)
-        if g.takes_jokers and spare > 0 and draw(st.booleans()):
-            jokers[i] += draw(st.integers(0, min(spare, g.size - jokers[i])))
+        if g.takes_jokers and spare > 0 and (greedy or draw(st.booleans())):
+            most = min(spare, g.size - jokers[i])
+            jokers[i] += most if greedy else draw(st.integers(0, most))
     rack: list[int] = []
     shown: list[Exposure] = []
     for i, g in enumerate(groups):
@@ -271,12 +274,14 @@ def test_laid_out_reading_is_mah_jongg(case: tuple[Line, Reading, Holding]) -> N
     assert f.missing == () and f.unused == ()
     n = LINES.index(line)
     assert TABLES.line_distances(holding)[n] == 0
-    assert line in [w.line for w in winning_lines(CARD, holding)]
+    wins = winning_lines(CARD, holding)
+    assert line in [w.line for w in wins]
     for win in WINS:
         payment = score(CARD, holding, win)
         assert payment.line is not None, (line.id, win)
         # H5: paid as the line that pays most, so at least what this line pays.
         assert payment.total >= pay(line, win, payment.jokerless)[2]
+        assert payment.total == max(pay(w.line, win, payment.jokerless)[2] for w in wins)
 
 
 @st.composite
@@ -357,6 +362,17 @@ def test_every_line_first_reading_scores_at_least_its_value() -> None:
             assert payment.total >= pay(line, win, payment.jokerless)[2], (line.id, win)
             best = max(pay(w.line, win, payment.jokerless)[2] for w in wins)
             assert payment.total == best
+
+
+def test_hand_reading_as_two_lines_is_paid_as_the_better_one() -> None:
+    """H5, a fixed example: four Reds, two 1 Bams and eight jokers complete
+    QUINT-3 (FFFFF RRRRR 1111B, 40) and QUINT-5 (RRRRR GGGGG 1111B, 45)."""
+    holding = Holding.of(tiles.parse("RD RD RD RD 1B 1B J J J J J J J J"))
+    assert {w.line.id for w in winning_lines(CARD, holding)} == {"QUINT-3", "QUINT-5"}
+    for win in WINS:
+        payment = score(CARD, holding, win)
+        assert payment.line is not None and payment.line.id == "QUINT-5"
+        assert "H5" in payment.rules
 
 
 # ---------------------------------------------------------------------------
