@@ -241,13 +241,10 @@ def expand(tokens: list[Token], numbers: str | tuple[int, ...]) -> tuple[Reading
     for suits in itertools.permutations(tiles.SUITS, len(letters)):
         assignment = dict(zip(letters, suits))
         for shift in shifts_for(tokens, numbers):
-            parts = tuple(
-                Part(
-                    tuple(_symbol_tile(s, assignment.get(t.suit or ""), shift) for s in t.symbols),
-                    t.is_group,
-                )
-                for t in tokens
-            )
+            concrete = [tuple(_symbol_tile(s, assignment.get(t.suit or ""), shift) for s in t.symbols) for t in tokens]
+            # A token whose tiles are all the same tile is one group (so `D0a`
+            # read with Dots is a pair of Soaps); any other token is singles.
+            parts = tuple(Part(c, len(set(c)) == 1 and len(c) <= MAX_GROUP) for c in concrete)
             reading = Reading(parts, tuple(assignment.items()), shift)
             key = tuple(sorted((g.tile, g.size) for g in reading.groups))
             if key in seen or not completable(reading.groups):

@@ -97,7 +97,10 @@ class Holding:
 
     @classmethod
     def of(cls, rack: Iterable[int | str], exposures: Iterable[Exposure] = ()) -> Holding:
-        return cls(tuple(tiles.counts(rack)), tuple(exposures))
+        counts = tiles.counts(rack)
+        if any(c > cap for c, cap in zip(counts, tiles.COPIES)):
+            raise HoldingError("a rack cannot hold more copies of a tile than the set has")
+        return cls(tuple(counts), tuple(exposures))
 
     @property
     def jokers(self) -> int:

@@ -100,3 +100,13 @@ def test_a_won_hand_reads_distance_zero_and_nothing_missing():
     card = make_card(("W1", "NNN EEE WWW SSS FF", 25))
     r = analyze(card, holding("N N N E E E W W W S S J F F")).result("W1")
     assert r.distance == 0 and r.fill.missing == () and r.fill.unused == ()
+
+
+def test_best_reading_prefers_a_live_one_among_equals():
+    card = make_card(("P", "11a NNNN EEEE SSSS", 25))
+    h = holding("N N N N E E E E S S S S 9C")
+    seen = seen_counts("1D 1D 1D 1D 1B 1B 1B")
+    r = analyze(card, h, seen).result("P")
+    assert r.distance == 2 and not r.dead
+    assert dict(r.reading.suits) == {"a": "C"}
+    assert r.live_outs == 4

@@ -303,3 +303,11 @@ def test_duplicate_id_is_reported_even_when_the_first_hand_is_bad():
         parse_card(text)
     assert any("duplicate id" in p for p in error.value.problems)
     assert any("has 6 tiles, not 14" in p for p in error.value.problems)
+
+
+def test_a_token_is_a_group_when_its_tiles_are_the_same_tile():
+    # "D0a" read with Dots is two Soaps: a pair. With Bams it is Green Dragon and Soap: two singles.
+    line = one_line("D0a 1111a 2222a NNNN")
+    by_suit = {dict(r.suits)["a"]: r for r in line.readings}
+    assert [(tiles.CODES[g.tile], g.size) for g in by_suit["D"].parts[0].groups] == [("WD", 2)]
+    assert [(tiles.CODES[g.tile], g.size) for g in by_suit["B"].parts[0].groups] == [("GD", 1), ("WD", 1)]
