@@ -1,0 +1,100 @@
+"""The drill protocol: every drill is a module with
+
+    NAME: str                      # "name-the-tile": URL and API name
+    TITLE: str                     # "Name the tile"
+    LEVELS: tuple[Level, ...]      # numbered from 1
+    generate(seed: int, level: int, card: Card) -> Question
+    grade(question: Question, answer: object) -> Verdict
+
+A question is rebuilt from (drill, seed, level, card) alone, so the web
+layer never has to trust a client for what was asked: it signs those four
+and regenerates the question to grade an answer.
+
+`answer` is what the learner sent, already decoded from JSON or a form:
+the drill checks its shape and raises AnswerError with a message that
+names the problem. `None` means "I don't know, show me": graded as not
+correct, with the full explanation and the best answer.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class AnswerError(ValueError):
+    """An answer of the wrong shape for its drill (the web layer's 400)."""
+
+
+@dataclass(frozen=True)
+class Level:
+    number: int
+    title: str
+    description: str
+
+
+@dataclass(frozen=True)
+class Question:
+    drill: str
+    seed: int
+    level: int
+    card: str  # the card's name
+    prompt: str
+    rack: tuple[str, ...] = ()  # tile codes shown as the learner's rack
+    exposed: tuple[tuple[str, ...], ...] = ()  # the learner's exposures, tile codes
+    choices: tuple[str, ...] = ()  # answer choices, where the drill has them
+    tile: str | None = None  # one tile shown on its own (name-the-tile)
+    items: tuple[str, ...] = ()  # finer skills this question exercises: "tile:5D", "rule:J2"
+    key: Any = field(default=None, repr=False, compare=False)  # the drill's own answer key, never shown
+
+    def public(self) -> dict[str, Any]:
+        """What a page or the API may show: never the answer key."""
+        data: dict[str, Any] = {
+            "drill": self.drill,
+            "seed": self.seed,
+            "level": self.level,
+            "card": self.card,
+            "prompt": self.prompt,
+        }
+        if self.rack:
+            data["rack"] = list(self.rack)
+        if self.exposed:
+            data["exposed"] = [list(e) for e in self.exposed]
+        if self.choices:
+            data["choices"] = list(self.choices)
+        if self.tile:
+            data["tile"] = self.tile
+        return data
+
+
+@dataclass(frozen=True)
+class Verdict:
+    correct: bool
+    score: float  # 0 to 1
+    explanation: tuple[str, ...]  # short sentences for a beginner, each citing its rule id
+    rules: tuple[str, ...]  # rule ids of rules.md the verdict rests on
+    best: Any  # the best answer, in the API's answer shape
+    answer: Any = None  # the learner's answer, normalised (None for "show me")
+    items: tuple[tuple[str, bool], ...] = ()  # per finer skill: right or wrong
+    detail: dict[str, Any] = field(default_factory=dict, compare=False)  # extra for pages (highlights...)
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "correct": self.correct,
+            "score": round(self.score, 3),
+            "explanation": list(self.explanation),
+            "rules": list(self.rules),
+            "best": self.best,
+        }
+
+
+def rng_for(drill: str, seed: int, level: int) -> random.Random:
+    """The question's random source: same drill, seed and level, same question."""
+    return random.Random(f"{drill}:{level}:{seed}")
+
+
+def check_level(levels: tuple[Level, ...], level: int) -> None:
+    if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= len(levels):
+        raise AnswerError(f"level must be a whole number from 1 to {len(levels)}")
+
