@@ -1,4 +1,4 @@
-"""The command line: `python -m coach analyze | score | check-card | bench`.
+"""The command line: `python -m coach analyze | score | pass | discard | check-card | bench`.
 
 Every error exits with status 2 and one line on standard error that
 names the problem. Batch mode (no --rack) reads one JSON object a line
@@ -14,11 +14,15 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
+from dataclasses import dataclass
+
 from coach import tiles
 from coach.analysis import Analysis, LineResult, analyze
 from coach.card import Card, CardError, house_card, load_card
-from coach.mahjong import WINS, score
-from coach.tiles_away import Fill, Holding, HoldingError, read_holding
+from coach.charleston import PASSES, PassAdvice, PassError, evaluate_pass, explain_pass
+from coach.discard import DiscardAdvice, advise_discard
+from coach.mahjong import WINS, Payment, score
+from coach.tiles_away import Fill, Holding, HoldingError, parse_exposure, read_holding
 
 PROG = "mahjong-coach"
 
@@ -88,27 +92,187 @@ def _row(r: LineResult) -> tuple[str, str, str, str, str, str]:
 # -- commands ---------------------------------------------------------------
 
 
-def _holding_from_json(obj: object, sizes: tuple[int, ...]) -> tuple[Holding, tuple[int, ...]]:
-    if not isinstance(obj, dict):
-        raise ValueError('each line must be a JSON object such as {"rack": "1D 2D ..."}')
-    for key in ("rack", "seen"):
-        if key in obj and obj[key] is not None and not isinstance(obj[key], (str, list)):
-            raise ValueError(f'"{key}" must be tiles as text such as "1D 2D N", or a list of codes')
-    if obj.get("rack") is None:
-        raise ValueError('"rack" must be tiles as text such as "1D 2D N"')
-    return read_holding(obj["rack"], obj.get("exposed") or (), obj.get("seen") or "", sizes)
+# -- requests: the same fields from flags or from a JSON line ----------------
 
 
-def _check_keys(obj: object, allowed: set[str]) -> None:
-    if isinstance(obj, dict):
-        unknown = sorted(set(obj) - allowed)
-        if unknown:
-            raise ValueError(f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(allowed))})')
-        if "rack" not in obj:
-            raise ValueError('"rack" is missing')
-        exposed = obj.get("exposed")
-        if exposed is not None and not isinstance(exposed, list):
-            raise ValueError('"exposed" must be a list such as ["5D 5D J"]')
+def _tiles_field(request: dict, key: str) -> str | list:
+    value = request.get(key)
+    if value is None:
+        return ""
+    if not isinstance(value, (str, list)):
+        raise ValueError(f'"{key}" must be tiles as text such as "1D 2D N", or a list of codes')
+    return value
+
+
+def _exposures_field(request: dict, key: str) -> list:
+    value = request.get(key)
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValueError(f'"{key}" must be a list of groups such as ["5D 5D J"]')
+    return value
+
+
+def _holding(request: dict, sizes: tuple[int, ...], extra_seen: Sequence[str] = ()) -> tuple[Holding, tuple[int, ...]]:
+    rack = _tiles_field(request, "rack")
+    if rack == "" and "rack" not in request:
+        raise ValueError('"rack" is missing')
+    seen = _tiles_field(request, "seen")
+    seen_codes = tiles.parse(seen, what="seen") if isinstance(seen, str) else [tiles.code_of(c) for c in seen]
+    return read_holding(rack, _exposures_field(request, "exposed"), seen_codes + list(extra_seen), sizes)
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command that answers one request: from flags, or per JSON line in batch."""
+
+    keys: frozenset[str]
+    solve: Callable[[Card, dict], object]
+    to_json: Callable[[object], dict]
+    render: Callable[[object, argparse.Namespace], str]
+
+
+def _solve_analyze(card: Card, request: dict) -> Analysis:
+    holding, seen = _holding(request, (13, 14))
+    return analyze(card, holding, seen)
+
+
+def _solve_score(card: Card, request: dict) -> Payment:
+    win = request.get("win")
+    if win not in WINS:
+        raise ValueError(f'"win" must be one of {", ".join(WINS)}')
+    holding, _ = _holding(request, (14,))
+    return score(card, holding, win)
+
+
+def _seed(request: dict) -> int:
+    seed = request.get("seed", 0)
+    if seed is None:
+        return 0
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError('"seed" must be a whole number')
+    return seed
+
+
+def _solve_pass(card: Card, request: dict) -> tuple[PassAdvice, list[str]]:
+    which = request.get("which") or "first-right"
+    if which not in PASSES:
+        raise ValueError(f'"which" must be one of {", ".join(PASSES)}')
+    holding, seen = _holding(request, (13, 14))
+    if holding.exposures:
+        raise ValueError("the Charleston comes before any exposure: give the rack only")
+    advice = evaluate_pass(card, holding.rack_tiles(), which, seed=_seed(request), seen=seen)
+    return advice, explain_pass(advice, advice.best)
+
+
+def _pass_json(result: object) -> dict:
+    advice, explanation = result  # type: ignore[misc]
+    return {
+        "which": advice.which,
+        "best": advice.best.codes,
+        "blind": advice.best.blind,
+        "current": advice.current,
+        "ranked": [
+            {
+                "tiles": o.codes,
+                "blind": o.blind,
+                "expected": round(o.expected, 4),
+                "stderr": round(o.stderr, 4),
+                "behind": round(o.behind, 4),
+                "samples": o.samples,
+                "flexibility": None if o.flexibility is None else round(o.flexibility, 2),
+            }
+            for o in advice.options
+        ],
+        "explanation": explanation,
+    }
+
+
+def _pass_text(result: object, args: argparse.Namespace) -> str:
+    advice, explanation = result  # type: ignore[misc]
+    direction = PASSES[advice.which][1]
+    out = [f"{advice.which} pass ({direction}); you are {advice.current} tiles away now.", ""]
+    out.append(f"{'pass':<34} {'expected':>8} {'± se':>6} {'behind':>7}")
+    for o in advice.options[: args.top]:
+        out.append(f"{o.label():<34} {o.expected:>8.2f} {o.stderr:>6.2f} {o.behind:>7.2f}")
+    out.append("")
+    out += [f"- {line}" for line in explanation]
+    return "\n".join(out)
+
+
+def _other_players(request: dict) -> list[list]:
+    """Other players' exposures: one entry a player, groups split by "|" or given as a list."""
+    players = []
+    for n, entry in enumerate(_exposures_field(request, "others"), start=1):
+        groups = entry.split("|") if isinstance(entry, str) else entry
+        if not isinstance(groups, list):
+            raise ValueError('"others" must list each player\'s exposures, e.g. ["5D 5D 5D | N N N"]')
+        players.append([parse_exposure(g, n) for g in groups])
+    return players
+
+
+def _solve_discard(card: Card, request: dict) -> DiscardAdvice:
+    others = _other_players(request)
+    shown = [c for player in others for e in player for c in e.codes]
+    # The others' tiles join the supply check; the advisor counts them as seen itself.
+    holding, seen = _holding(request, (14,), extra_seen=shown)
+    discards = list(seen)
+    for code in shown:
+        discards[tiles.INDEX[code]] -= 1
+    late = request.get("late", False)
+    if not isinstance(late, bool):
+        raise ValueError('"late" must be true or false')
+    return advise_discard(card, holding, discards, others, late=late)
+
+
+def _discard_json(result: object) -> dict:
+    advice: DiscardAdvice = result  # type: ignore[assignment]
+    return {
+        "best": tiles.CODES[advice.best.tile],
+        "ranked": [
+            {
+                "tile": tiles.CODES[o.tile],
+                "distance": o.distance,
+                "live_outs": o.live_outs,
+                "hot": o.hot,
+                "safe": o.safe,
+                "note": o.note,
+            }
+            for o in advice.options
+        ],
+        "explanation": list(advice.explanation),
+    }
+
+
+def _discard_text(result: object, args: argparse.Namespace) -> str:
+    advice: DiscardAdvice = result  # type: ignore[assignment]
+    out = [f"{'discard':<14} {'away':>4} {'outs':>5}  note"]
+    for o in advice.options[: args.top]:
+        flag = "HOT " if o.hot else ("safe " if o.safe else "")
+        out.append(f"{tiles.name(o.tile):<14} {o.distance:>4} {o.live_outs:>5}  {flag}{o.note}".rstrip())
+    out.append("")
+    out += [f"- {line}" for line in advice.explanation]
+    return "\n".join(out)
+
+
+COMMANDS = {
+    "analyze": Command(
+        frozenset({"rack", "exposed", "seen"}),
+        _solve_analyze,
+        lambda r: r.to_json(),  # type: ignore[attr-defined]
+        lambda r, args: render_analysis(r, args.top),  # type: ignore[arg-type]
+    ),
+    "score": Command(
+        frozenset({"rack", "exposed", "win"}),
+        _solve_score,
+        lambda r: r.to_json(),  # type: ignore[attr-defined]
+        lambda r, args: "\n".join(r.explanation),  # type: ignore[attr-defined]
+    ),
+    "pass": Command(frozenset({"rack", "seen", "seed", "which"}), _solve_pass, _pass_json, _pass_text),
+    "discard": Command(
+        frozenset({"rack", "exposed", "seen", "others", "late"}), _solve_discard, _discard_json, _discard_text
+    ),
+}
 
 
 def _batch(stdin: TextIO, stdout: TextIO, answer: Callable[[dict], dict]) -> int:
@@ -116,14 +280,11 @@ def _batch(stdin: TextIO, stdout: TextIO, answer: Callable[[dict], dict]) -> int
         if not raw.strip():
             continue
         try:
-            obj = json.loads(raw)
-            reply = answer(obj)
+            reply = answer(json.loads(raw))
         except json.JSONDecodeError as error:
             reply = {"error": f"not valid JSON ({error.msg} at column {error.colno})"}
         except RecursionError:
             reply = {"error": "not valid input: the JSON is nested too deeply"}
-        except KeyError as error:
-            reply = {"error": f"{error.args[0]!r} is missing"}
         except (ValueError, TypeError) as error:
             reply = {"error": str(error)}
         stdout.write(json.dumps(reply) + "\n")
@@ -131,44 +292,27 @@ def _batch(stdin: TextIO, stdout: TextIO, answer: Callable[[dict], dict]) -> int
     return 0
 
 
-def cmd_analyze(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+def run_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    command = COMMANDS[args.command]
     card = _card(args.card)
     if args.rack is None:
-        def answer(obj: dict) -> dict:
-            _check_keys(obj, {"rack", "exposed", "seen"})
-            holding, seen = _holding_from_json(obj, (13, 14))
-            return analyze(card, holding, seen).to_json()
+        def answer(obj: object) -> dict:
+            if not isinstance(obj, dict):
+                raise ValueError('each line must be a JSON object such as {"rack": "1D 2D ..."}')
+            unknown = sorted(set(obj) - command.keys)
+            if unknown:
+                raise ValueError(f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(command.keys))})')
+            return command.to_json(command.solve(card, obj))
 
         return _batch(stdin, stdout, answer)
-    holding, seen = read_holding(args.rack, args.exposed or (), args.seen or "")
-    result = analyze(card, holding, seen)
-    if args.json:
-        stdout.write(json.dumps(result.to_json()) + "\n")
-    else:
-        stdout.write(render_analysis(result, args.top) + "\n")
-    return 0
-
-
-def cmd_score(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    card = _card(args.card)
-    if args.rack is None:
-        def answer(obj: dict) -> dict:
-            _check_keys(obj, {"rack", "exposed", "win"})
-            win = obj.get("win")
-            if win not in WINS:
-                raise ValueError(f'"win" must be one of {", ".join(WINS)}')
-            holding, _ = _holding_from_json(obj, (14,))
-            return score(card, holding, win).to_json()
-
-        return _batch(stdin, stdout, answer)
-    if args.win is None:
+    request = {key: getattr(args, key) for key in command.keys if getattr(args, key, None) is not None}
+    if args.command == "score" and "win" not in request:
         raise UsageError("score needs --win self, discard or exchange")
-    holding, _ = read_holding(args.rack, args.exposed or (), "", (14,))
-    payment = score(card, holding, args.win)
+    result = command.solve(card, request)
     if args.json:
-        stdout.write(json.dumps(payment.to_json()) + "\n")
+        stdout.write(json.dumps(command.to_json(result)) + "\n")
     else:
-        stdout.write("\n".join(payment.explanation) + "\n")
+        stdout.write(command.render(result, args) + "\n")
     return 0
 
 
@@ -204,7 +348,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seen", metavar="TILES", help="tiles seen: discards and other players' exposures")
     p.add_argument("--json", action="store_true", help="answer in JSON")
     p.add_argument("--top", type=int, default=10, help="lines shown in the table (default 10)")
-    p.set_defaults(func=cmd_analyze)
+    p.set_defaults(func=run_command)
 
     p = commands.add_parser("score", help="is it Mah Jongg, and who pays what")
     p.add_argument("--card", metavar="FILE")
@@ -212,7 +356,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exposed", action="append", metavar="TILES")
     p.add_argument("--win", choices=WINS, help="self-picked, on a discard, or by a joker exchange (P6)")
     p.add_argument("--json", action="store_true")
-    p.set_defaults(func=cmd_score)
+    p.set_defaults(func=run_command)
+
+    p = commands.add_parser("pass", help="score every legal Charleston pass and explain the best")
+    p.add_argument("--card", metavar="FILE")
+    p.add_argument("--rack", help="13 or 14 tiles; without it, read JSON lines from stdin")
+    p.add_argument("--which", choices=list(PASSES), default="first-right", help="which pass (default first-right)")
+    p.add_argument("--seen", metavar="TILES")
+    p.add_argument("--seed", type=int, default=0, help="seed of the sampled incoming tiles (default 0)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--top", type=int, default=10)
+    p.set_defaults(func=run_command)
+
+    p = commands.add_parser("discard", help="which tile to throw, with hot and safe tiles (D1)")
+    p.add_argument("--card", metavar="FILE")
+    p.add_argument("--rack", help="your tiles after the draw; with exposures, 14 in all")
+    p.add_argument("--exposed", action="append", metavar="TILES", help="your own exposures (repeatable)")
+    p.add_argument("--others", action="append", metavar="TILES", help="another player's exposure (repeatable)")
+    p.add_argument("--seen", metavar="TILES", help="the discards on the table")
+    p.add_argument("--late", action="store_true", help="late in the hand: defence first (D1)")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--top", type=int, default=14)
+    p.set_defaults(func=run_command)
 
     p = commands.add_parser("check-card", help="validate a card file and list every problem")
     p.add_argument("file")
@@ -232,9 +397,9 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise UsageError("choose a command: analyze, score, check-card or bench (--help for more)")
+            raise UsageError("choose a command: analyze, score, pass, discard, check-card or bench (--help for more)")
         return args.func(args, stdin, stdout)
-    except (UsageError, CardError, HoldingError, tiles.TileError, ValueError) as error:
+    except (UsageError, CardError, HoldingError, PassError, tiles.TileError, ValueError) as error:
         message = " ".join(str(error).split()) or type(error).__name__
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2
