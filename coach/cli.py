@@ -331,6 +331,13 @@ def cmd_check_card(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
     return 0
 
 
+def cmd_simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach import simulate
+
+    args.progress = sys.stderr if args.verbose else None
+    return simulate.run(args, stdout)
+
+
 def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach import bench
 
@@ -378,6 +385,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.add_argument("--top", type=int, default=14)
     p.set_defaults(func=run_command)
+
+    p = commands.add_parser("simulate-charleston", help="the coach's passes against simple policies on real deals")
+    p.add_argument("--deals", type=int, default=200, help="deals to play (default 200)")
+    p.add_argument("--draws", type=int, default=60, help="draws after the Charleston before giving up (default 60)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    p.add_argument("--samples", type=int, default=64, help="the coach's first-stage samples per pass (default 64)")
+    p.add_argument("--card", metavar="FILE")
+    p.add_argument("--verbose", action="store_true", help="progress on standard error")
+    p.set_defaults(func=cmd_simulate)
 
     p = commands.add_parser("check-card", help="validate a card file and list every problem")
     p.add_argument("file")

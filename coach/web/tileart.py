@@ -1,7 +1,7 @@
 """Tile faces as standalone SVG documents, one per tile code.
 
 Every face is drawn from plain shapes and a little text, so the pictures
-need no image files, fonts or scripts and can be served, inlined or put in
+need no image files, web fonts or scripts and can be served, inlined or put in
 an <img> as they are. All faces share one viewBox so a rack lines up.
 """
 
@@ -46,7 +46,7 @@ def _attrs(**attrs: float | str) -> str:
     parts = []
     for key, value in attrs.items():
         text = _n(value) if isinstance(value, (int, float)) else value
-        parts.append(f'{key.rstrip("_").replace("_", "-")}="{text}"')
+        parts.append(f'{key.replace("_", "-")}="{text}"')
     return " ".join(parts)
 
 
