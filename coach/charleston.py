@@ -39,6 +39,9 @@ PASSES = {
 }
 # C5: the last pass of each Charleston may forward tiles just received, unseen.
 BLIND_PASSES = ("first-left", "second-right")
+SAMPLES = 96  # stage one: every legal pass
+REFINE = 16  # stage two: this many leaders ...
+REFINE_SAMPLES = 480  # ... on this many more samples
 REACH_MARGIN = 2  # a line "within reach": at most this many tiles behind the best line
 CHUNK = 4096
 
@@ -186,9 +189,9 @@ def evaluate_pass(
     which: str = "first-right",
     seed: int = 0,
     seen: Sequence[int] | None = None,
-    samples: int = 96,
-    refine: int = 16,
-    refine_samples: int = 480,
+    samples: int = SAMPLES,
+    refine: int = REFINE,
+    refine_samples: int = REFINE_SAMPLES,
 ) -> PassAdvice:
     """Score every legal pass for `rack` (13 or 14 tiles); best first.
 
@@ -296,10 +299,15 @@ def second_charleston_vote(card: Card, rack: Sequence[int], seed: int = 0, seen:
     advice = evaluate_pass(card, rack, "second-left", seed=seed, seen=seen)
     gain = advice.current - advice.best.expected
     stop = gain < STOP_BELOW
-    if stop:
+    if stop and gain <= 0:
+        text = (
+            f"Stop the second Charleston: your rack is {advice.current} away and every pass is "
+            "expected to leave you further away. Any one player may stop it (C2)."
+        )
+    elif stop:
         text = (
             f"Stop the second Charleston: your rack is {advice.current} away and even the best pass "
-            f"is expected to gain only {max(gain, 0):.2f} tiles. Any one player may stop it (C2)."
+            f"is expected to gain only {gain:.2f} tiles. Any one player may stop it (C2)."
         )
     else:
         text = (

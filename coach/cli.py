@@ -388,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = commands.add_parser("simulate-charleston", help="the coach's passes against simple policies on real deals")
     p.add_argument("--deals", type=int, default=200, help="deals to play (default 200)")
-    p.add_argument("--draws", type=int, default=60, help="draws after the Charleston before giving up (default 60)")
+    p.add_argument("--draws", type=int, default=80, help="draws after the Charleston before a wall game (default 80)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
     p.add_argument("--samples", type=int, default=64, help="the coach's first-stage samples per pass (default 64)")
     p.add_argument("--card", metavar="FILE")

@@ -1,0 +1,141 @@
+"""Charleston pass advice: C1-C5, determinism, explanations, the stop vote."""
+
+import pytest
+
+from coach import tiles
+from coach.card import house_card
+from coach.charleston import (
+    BLIND_PASSES,
+    PASSES,
+    PassError,
+    candidate_passes,
+    check_pass,
+    courtesy_advice,
+    evaluate_pass,
+    explain_pass,
+    second_charleston_vote,
+)
+
+CARD = house_card()
+
+
+def rack(text: str) -> list[int]:
+    return [tiles.INDEX[c] for c in tiles.parse(text)]
+
+
+NEAR_WD2 = rack("F F F N N N N GD GD S S 5D 9C 2B")  # WD-2 is FFF NNNN GGG SSSS
+WITH_JOKER = rack("F F F N N N N GD GD J S S 5D 9C")
+
+
+def test_C4_no_candidate_ever_passes_a_joker():
+    for which in PASSES:
+        for own, blind in candidate_passes(WITH_JOKER, which):
+            assert tiles.JOKER not in own
+    advice = evaluate_pass(CARD, WITH_JOKER, seed=1)
+    assert all(tiles.JOKER not in o.tiles for o in advice.options)
+    with pytest.raises(PassError, match=r"C4"):
+        check_pass(WITH_JOKER, rack("J 5D 9C"))
+
+
+def test_C1_a_charleston_pass_moves_exactly_three_tiles():
+    for own, blind in candidate_passes(NEAR_WD2, "first-right"):
+        assert len(own) == 3 and blind == 0
+    with pytest.raises(PassError, match="exactly three"):
+        check_pass(NEAR_WD2, rack("5D 9C"))
+    with pytest.raises(PassError, match="exactly three"):
+        check_pass(NEAR_WD2, rack("5D 9C 2B F"))
+    check_pass(NEAR_WD2, rack("5D 9C 2B"))
+
+
+def test_C1_C2_directions():
+    assert [PASSES[p][1] for p in ("first-right", "first-across", "first-left")] == ["right", "across", "left"]
+    assert [PASSES[p][1] for p in ("second-left", "second-across", "second-right")] == ["left", "across", "right"]
+
+
+def test_only_tiles_held_can_be_passed():
+    with pytest.raises(PassError, match="your rack holds 0"):
+        check_pass(NEAR_WD2, rack("1D 1D 1D"))
+    with pytest.raises(PassError, match="unknown pass"):
+        check_pass(NEAR_WD2, rack("5D 9C 2B"), which="sideways")
+
+
+def test_C5_blind_passes_only_on_the_last_pass_of_each_charleston():
+    assert BLIND_PASSES == ("first-left", "second-right")
+    blind = {b for _, b in candidate_passes(NEAR_WD2, "first-left")}
+    assert blind == {0, 1, 2, 3}
+    assert {b for _, b in candidate_passes(NEAR_WD2, "first-across")} == {0}
+    with pytest.raises(PassError, match="C5"):
+        check_pass(NEAR_WD2, rack("5D"), which="first-right", blind=2)
+    check_pass(NEAR_WD2, rack("5D"), which="first-left", blind=2)
+    for own, b in candidate_passes(NEAR_WD2, "second-right"):
+        assert len(own) + b == 3  # three tiles still move
+
+
+def test_C3_courtesy_pass_moves_zero_to_three():
+    sizes = {len(own) for own, _ in candidate_passes(NEAR_WD2, "courtesy")}
+    assert sizes == {0, 1, 2, 3}
+    with pytest.raises(PassError, match="C3"):
+        check_pass(NEAR_WD2, rack("5D 9C 2B F"), which="courtesy")
+    advice = courtesy_advice(CARD, NEAR_WD2, seed=2)
+    assert sorted(advice.best.codes) == ["2B", "5D", "9C"]
+
+
+def test_best_pass_gives_away_the_tiles_the_hand_does_not_need():
+    advice = evaluate_pass(CARD, NEAR_WD2, seed=3)
+    assert sorted(advice.best.codes) == ["2B", "5D", "9C"]
+    assert advice.current == 3
+    assert advice.best.expected < advice.current
+    assert advice.options[1].behind > 0.5  # breaking the hand costs most of a tile
+
+
+def test_same_seed_same_advice():
+    one = evaluate_pass(CARD, WITH_JOKER, seed=11)
+    two = evaluate_pass(CARD, WITH_JOKER, seed=11)
+    assert one.options == two.options
+
+
+def test_standard_errors_are_reported_and_small_for_the_leaders():
+    advice = evaluate_pass(CARD, rack("3D 3D 4D 7D 1B 4B 1C 2C 6C 7C 9C N WD F"), seed=5)
+    for o in advice.options[:16]:
+        assert o.samples > 500 and 0 < o.stderr < 0.05
+        assert o.flexibility is not None
+    assert all(o.samples < 500 for o in advice.options[16:])
+    expected = [o.expected for o in advice.options[:16]]
+    assert expected == sorted(expected)
+
+
+def test_blind_pass_is_scored_when_allowed():
+    advice = evaluate_pass(CARD, WITH_JOKER, "first-left", seed=3)
+    assert any(o.blind for o in advice.options)
+    option = advice.option(rack("5D 9C"), blind=1)
+    assert option.blind == 1
+    text = explain_pass(advice, option)
+    assert any("C5" in line for line in text)
+
+
+def test_explanations_name_tiles_and_compare_with_the_best():
+    advice = evaluate_pass(CARD, NEAR_WD2, seed=3)
+    best = explain_pass(advice, advice.best)
+    assert any("5 Dot" in line for line in best)
+    assert best[-1].startswith("This is the best pass")
+    worse = advice.option(rack("F N S"))
+    text = explain_pass(advice, worse)
+    assert text[-1].startswith("The best pass, 2 Bam, 5 Dot, 9 Crak") or "tiles worse" in text[-1]
+    assert "tiles worse" in text[-1]
+    assert any("Flower" in line for line in text)
+    joker_text = explain_pass(evaluate_pass(CARD, WITH_JOKER, seed=1), evaluate_pass(CARD, WITH_JOKER, seed=1).best)
+    assert any("C4" in line for line in joker_text)
+
+
+def test_C2_stop_the_second_charleston_when_the_rack_is_ready():
+    ready = rack("F F F N N N N GD GD GD S S S")  # one away from WD-2
+    vote = second_charleston_vote(CARD, ready, seed=1)
+    assert vote.stop and "C2" in vote.explanation[0]
+    scattered = rack("3D 3D 4D 7D 1B 4B 1C 2C 6C 7C 9C N WD")
+    vote = second_charleston_vote(CARD, scattered, seed=1)
+    assert not vote.stop and vote.gain > 0.25
+
+
+def test_a_rack_of_jokers_only_cannot_pass():
+    with pytest.raises(PassError, match="C4"):
+        evaluate_pass(CARD, [tiles.JOKER] * 8 + rack("1D 2D"), seed=1)

@@ -1,0 +1,75 @@
+"""The discard advisor: offence by tiles away and outs, defence by D1; J3."""
+
+import pytest
+
+from coach import tiles
+from coach.card import house_card
+from coach.discard import advise_discard, wanted_share
+from coach.tiles_away import HoldingError, parse_exposure
+from tests.helpers import holding, make_card
+
+CARD = house_card()
+
+
+def test_throws_the_tile_the_hand_does_not_need():
+    h = holding("F F F N N N N GD GD GD S S S 9C")  # WD-2 is FFF NNNN GGG SSSS
+    advice = advise_discard(CARD, h)
+    assert tiles.CODES[advice.best.tile] == "9C"
+    assert advice.best.distance == 1
+    assert "9 Crak" in advice.explanation[0]
+
+
+def test_every_distinct_tile_is_an_option():
+    h = holding("F F F N N N N GD GD GD S S S 9C")
+    options = {tiles.CODES[o.tile] for o in advise_discard(CARD, h).options}
+    assert options == {"F", "N", "GD", "S", "9C"}
+
+
+def test_needs_fourteen_tiles():
+    with pytest.raises(HoldingError, match="14 tiles"):
+        advise_discard(CARD, holding("F F F N N N N GD GD GD S S S"))
+
+
+def test_J3_a_joker_may_be_thrown_when_it_has_no_place():
+    # A Singles & Pairs line never takes a joker: with it one away, the joker is dead weight.
+    card = make_card(("SP", "NN EE WW SS 11a 22a 33a", 50, True))
+    h = holding("N N E E W W S S 1D 1D 2D 2D 3D J")
+    advice = advise_discard(card, h)
+    assert advice.best.tile == tiles.JOKER
+    assert any("J3" in line for line in advice.explanation)
+
+
+def test_D1_safe_when_thrown_twice_without_a_call():
+    h = holding("F F F N N N N GD GD GD S S 9C 1B")
+    seen = tiles.counts(["1B", "1B"])
+    by_tile = {tiles.CODES[o.tile]: o for o in advise_discard(CARD, h, seen).options}
+    assert by_tile["1B"].safe and "thrown twice" in by_tile["1B"].note
+    assert not by_tile["9C"].safe
+
+
+def test_D1_hot_tile_from_another_players_exposures():
+    card = make_card(
+        ("A", "1111a 2222a 333a FFF", 25),
+        ("B", "1111a 2222a 333a NNN", 25),
+        ("C", "1111a 5555b 666c FFF", 25),
+    )
+    share = wanted_share(card, [parse_exposure("1D 1D 1D 1D")])
+    assert share[tiles.INDEX["2D"]] == pytest.approx(2 / 3)
+    assert share[tiles.INDEX["N"]] == pytest.approx(1 / 3)
+    h = holding("2D N 9C 9C 9C 8B 8B 8B 7C 7C 7C 6B 6B 6B")
+    others = [[parse_exposure("1D 1D 1D 1D")]]
+    early = advise_discard(card, h, None, others)
+    late = advise_discard(card, h, None, others, late=True)
+    hot = [o for o in early.options if o.hot]
+    assert [tiles.CODES[o.tile] for o in hot] == ["2D"]
+    assert late.options[-1].tile == tiles.INDEX["2D"]  # defence first late in the hand
+    assert any("D1" in line for line in late.explanation)
+    safe = {tiles.CODES[o.tile] for o in early.options if o.safe}
+    assert "9C" in safe  # no line the 1 Dot kong allows uses 9 Crak
+
+
+def test_other_players_exposures_count_as_seen_for_outs():
+    h = holding("F F F N N N N GD GD GD S S S 9C")
+    alone = advise_discard(CARD, h).best.live_outs
+    shown = advise_discard(CARD, h, None, [[parse_exposure("F F F J")]]).best.live_outs
+    assert shown == alone - 1  # the joker in their exposure can no longer be drawn
