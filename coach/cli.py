@@ -1,4 +1,4 @@
-"""The command line: `python -m coach analyze | score | pass | discard | check-card | bench`.
+"""The command line: `python -m coach analyze | score | pass | discard | serve | check-card | bench`.
 
 Every error exits with status 2 and one line on standard error that
 names the problem. Batch mode (no --rack) reads one JSON object a line
@@ -338,6 +338,13 @@ def cmd_simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
     return simulate.run(args, stdout)
 
 
+def cmd_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.web.serve import serve
+
+    serve(host=args.host, port=args.port)
+    return 0
+
+
 def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach import bench
 
@@ -395,6 +402,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="progress on standard error")
     p.set_defaults(func=cmd_simulate)
 
+    p = commands.add_parser("serve", help="serve the web app")
+    p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=5000, help="port (default 5000)")
+    p.set_defaults(func=cmd_serve)
+
     p = commands.add_parser("check-card", help="validate a card file and list every problem")
     p.add_argument("file")
     p.set_defaults(func=cmd_check_card)
@@ -413,7 +425,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise UsageError("choose a command: analyze, score, pass, discard, check-card or bench (--help for more)")
+            raise UsageError("choose a command: analyze, score, pass, discard, serve, check-card or bench (--help for more)")
         return args.func(args, stdin, stdout)
     except (UsageError, CardError, HoldingError, PassError, tiles.TileError, ValueError) as error:
         message = " ".join(str(error).split()) or type(error).__name__
