@@ -76,6 +76,8 @@ def tile_note(card: Card, analysis: Analysis, tile: int, passing: bool = False) 
         return f"{name} helps only {ids}, not your nearest line {nearest[0].line.id}."
     role = _role(users[0], tile)
     assert role is not None
+    if passing:
+        return role[:-1] + ", so passing it costs a tile there."
     return role
 
 

@@ -1,0 +1,163 @@
+"""Choose the first pass: which three tiles go right in the first Charleston pass?
+
+The rack is dealt from a shuffled 152-tile wall (13 tiles, or 14 as East,
+S3). The answer is three tiles of the rack; jokers may never be passed
+(C4). It is graded with the pass evaluation of `coach.charleston`: every
+legal pass is scored by the tiles-away it is expected to leave once three
+unseen tiles come back, on the same seeded samples for every pass. Full
+marks for the best pass (or one the samples cannot tell from it); partial
+credit falls by how many tiles worse the pass is expected to leave you.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from coach import tiles
+from coach.analysis import analyze
+from coach.card import Card
+from coach.charleston import PassAdvice, PassError, check_pass, evaluate_pass, explain_pass
+from coach.explain import NEAREST, tile_note
+from coach.rules import cite
+from coach.tiles_away import Holding
+from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+
+NAME = "first-pass"
+TITLE = "Choose the first pass"
+LEVELS: tuple[Level, ...] = (
+    Level(1, "Clear throwaways", "Racks with at least three tiles that none of your nearest lines use."),
+    Level(2, "Fresh from the deal", "Any 13-tile rack straight from the deal."),
+    Level(3, "East's fourteen", "East's rack of 14 tiles, jokers and all."),
+)
+WALL: tuple[int, ...] = tuple(t for t, copies in enumerate(tiles.COPIES) for _ in range(copies))
+MAX_DEALS = 200
+
+_CACHE: OrderedDict[tuple, PassAdvice] = OrderedDict()
+_CACHE_SIZE = 256
+_LOCK = threading.Lock()
+
+
+def _throwaways(card: Card, rack: list[int]) -> int:
+    """Tiles of the rack that none of its nearest lines place."""
+    analysis = analyze(card, Holding.of(rack))
+    used: set[int] = set()
+    for r in analysis.lines[:NEAREST]:
+        if r.fill is not None:
+            used.update(r.fill.used)
+    return sum(1 for t in rack if t not in used and t != tiles.JOKER)
+
+
+def _deal(rng: random.Random, level: int, card: Card) -> list[int]:
+    wall = list(WALL)
+    size = 14 if level == 3 else 13
+    for _ in range(MAX_DEALS):
+        rng.shuffle(wall)
+        rack = sorted(wall[:size])
+        if sum(1 for t in rack if t != tiles.JOKER) < 3:
+            continue
+        if level != 1 or _throwaways(card, rack) >= 3:
+            return rack
+    raise RuntimeError("no rack fits this level")  # not reached: most deals have throwaways
+
+
+def generate(seed: int, level: int, card: Card) -> Question:
+    check_level(LEVELS, level)
+    rack = _deal(rng_for(NAME, seed, level), level, card)
+    who = "You are East with 14 tiles. " if len(rack) == 14 else ""
+    return Question(
+        drill=NAME,
+        seed=seed,
+        level=level,
+        card=card.name,
+        prompt=f"{who}Choose three tiles to pass to the right: the first pass of the Charleston.",
+        rack=tuple(tiles.CODES[t] for t in rack),
+        items=("rule:C1", "rule:C4"),
+        key={"card": card, "rack": tuple(rack)},
+    )
+
+
+def advice_for(card: Card, rack: tuple[int, ...], seed: int) -> PassAdvice:
+    """The pass evaluation for this rack, computed once per question."""
+    key = (id(card), card.name, rack, seed)
+    with _LOCK:
+        cached = _CACHE.get(key)
+        if cached is not None:
+            _CACHE.move_to_end(key)
+            return cached
+    # Fewer samples than the command line: the paired comparison with the
+    # best pass stays fair, and a verdict comes back in well under a second.
+    advice = evaluate_pass(card, list(rack), "first-right", seed=seed, samples=64, refine=12, refine_samples=320)
+    with _LOCK:
+        _CACHE[key] = advice
+        while len(_CACHE) > _CACHE_SIZE:
+            _CACHE.popitem(last=False)
+    return advice
+
+
+def _parse(answer: object) -> list[int]:
+    if not isinstance(answer, list) or len(answer) != 3 or not all(isinstance(a, str) for a in answer):
+        raise AnswerError('the answer must be a list of three tile codes, such as ["7C", "N", "9B"] (or null for "show me")')
+    try:
+        return [tiles.INDEX[tiles.code_of(a)] for a in answer]
+    except tiles.TileError as error:
+        raise AnswerError(str(error)) from None
+
+
+def grade(question: Question, answer: object) -> Verdict:
+    card: Card = question.key["card"]
+    rack: tuple[int, ...] = question.key["rack"]
+    advice = advice_for(card, rack, question.seed)
+    best = advice.best
+    passed = None if answer is None else _parse(answer)
+    lines: list[str] = []
+    if passed is not None and tiles.JOKER in passed:
+        option = None
+        lines.append("A joker can never be passed, in any Charleston pass (C4). Keep it: it can stand in a pung or more.")
+    elif passed is not None:
+        try:
+            check_pass(rack, passed, "first-right")
+        except PassError as error:
+            raise AnswerError(str(error)) from None
+        option = advice.option(passed)
+    else:
+        option = None
+    if option is not None:
+        if option.as_good_as_best:
+            lines.append(f"Good pass: {option.label()} is as good as any pass for this rack.")
+        else:
+            lines.append(f"{option.label()} works, but another pass leaves you closer.")
+        lines += explain_pass(advice, option)
+    if option is None or not option.as_good_as_best:
+        lines.append(f"Best: pass {best.label()}.")
+        lines += [line for line in explain_pass(advice, best) if line not in lines]
+    lines.append("The first pass of the first Charleston goes to the right, three tiles (C1).")
+    if tiles.JOKER in rack:
+        lines.append(cite("C4"))
+    correct = option is not None and option.as_good_as_best
+    score = 1.0 if correct else (max(0.0, 1.0 - option.behind) if option is not None else 0.0)
+    analysis = analyze(card, Holding.of(list(rack)))
+    notes = {tiles.CODES[t]: tile_note(card, analysis, t, passing=True) for t in dict.fromkeys(rack) if t != tiles.JOKER}
+    detail: dict[str, Any] = {
+        "rack": list(question.rack),
+        "pick": [tiles.CODES[t] for t in passed] if passed is not None else None,
+        "best": best.codes,
+        "expected": round(option.expected, 2) if option is not None else None,
+        "best_expected": round(best.expected, 2),
+        "behind": round(option.behind, 2) if option is not None else None,
+        "current": advice.current,
+        "notes": notes,
+    }
+    rules = ["C1"] + (["C4"] if tiles.JOKER in rack or (passed and tiles.JOKER in passed) else [])
+    return Verdict(
+        correct=correct,
+        score=score,
+        explanation=tuple(lines),
+        rules=tuple(rules),
+        best=best.codes,
+        answer=detail["pick"],
+        items=tuple((item, correct) for item in question.items),
+        detail=detail,
+    )

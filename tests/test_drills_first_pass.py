@@ -1,0 +1,94 @@
+"""The first-pass drill: C1, C4, grading by the pass evaluation."""
+
+import pytest
+
+from coach import tiles
+from coach.card import house_card
+from drills import first_pass
+from drills.base import AnswerError
+
+CARD = house_card()
+
+
+def question(seed=3, level=2):
+    return first_pass.generate(seed, level, CARD)
+
+
+def test_same_seed_same_question():
+    assert question(5).rack == question(5).rack
+    assert question(5).rack != question(6).rack
+
+
+def test_levels_deal_the_racks_they_promise():
+    for seed in range(6):
+        assert len(question(seed, 2).rack) == 13
+        assert len(question(seed, 3).rack) == 14
+        q = question(seed, 1)
+        assert first_pass._throwaways(CARD, list(q.key["rack"])) >= 3
+    with pytest.raises(AnswerError):
+        first_pass.generate(1, 4, CARD)
+
+
+def test_public_question_shows_the_rack_not_the_answer():
+    data = question().public()
+    assert data["drill"] == "first-pass" and len(data["rack"]) == 13
+    assert "key" not in data and "best" not in data
+
+
+def test_C1_the_best_pass_gets_full_marks():
+    q = question(8)
+    best = first_pass.grade(q, None).best
+    verdict = first_pass.grade(q, best)
+    assert verdict.correct and verdict.score == 1.0
+    assert "C1" in verdict.rules
+    assert any("(C1)" in line for line in verdict.explanation)
+
+
+def test_a_worse_pass_gets_partial_credit_by_tiles_worse():
+    q = question(8)
+    advice = first_pass.advice_for(CARD, q.key["rack"], q.seed)
+    worst = advice.options[-1]
+    verdict = first_pass.grade(q, worst.codes)
+    assert not verdict.correct
+    assert verdict.score == pytest.approx(max(0.0, 1 - worst.behind))
+    assert any("tiles worse" in line for line in verdict.explanation)
+    assert verdict.best == advice.best.codes
+
+
+def test_show_me_is_not_correct_and_gives_the_best():
+    verdict = first_pass.grade(question(4), None)
+    assert not verdict.correct and verdict.score == 0.0
+    assert verdict.explanation[0].startswith("Best: pass")
+
+
+def test_C4_passing_a_joker_is_wrong_and_says_why():
+    for seed in range(200):
+        q = question(seed, 3)
+        if "J" in q.rack:
+            break
+    others = [c for c in q.rack if c != "J"][:2]
+    verdict = first_pass.grade(q, ["J"] + others)
+    assert not verdict.correct and verdict.score == 0.0
+    assert "C4" in verdict.rules
+    assert "(C4)" in verdict.explanation[0]
+
+
+@pytest.mark.parametrize(
+    "answer, words",
+    [
+        ("7C N 9B", "list of three tile codes"),
+        (["7C", "N"], "list of three tile codes"),
+        ([1, 2, 3], "list of three tile codes"),
+        (["7X", "N", "9B"], "is not a tile"),
+    ],
+)
+def test_answers_of_the_wrong_shape(answer, words):
+    with pytest.raises(AnswerError, match=words):
+        first_pass.grade(question(), answer)
+
+
+def test_tiles_not_on_the_rack_are_rejected():
+    q = question()
+    missing = next(c for c in tiles.CODES[:27] if c not in q.rack)
+    with pytest.raises(AnswerError, match="your rack holds 0"):
+        first_pass.grade(q, [missing] + list(q.rack[:2]))
