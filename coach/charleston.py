@@ -296,7 +296,11 @@ STOP_BELOW = 0.25  # tiles: a smaller expected gain is not worth breaking a read
 
 def second_charleston_vote(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None) -> StopVote:
     """Should this player stop the second Charleston (C2)?"""
-    advice = evaluate_pass(card, rack, "second-left", seed=seed, seen=seen)
+    return stop_vote(evaluate_pass(card, rack, "second-left", seed=seed, seen=seen))
+
+
+def stop_vote(advice: PassAdvice) -> StopVote:
+    """Stop the second Charleston when its best pass is expected to gain too little (C2)."""
     gain = advice.current - advice.best.expected
     stop = gain < STOP_BELOW
     if stop and gain <= 0:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from coach import tiles
 from coach.analysis import Analysis, LineResult, analyze
 from coach.card import Card, CardError, house_card, load_card
-from coach.charleston import PASSES, PassAdvice, PassError, evaluate_pass, explain_pass
+from coach.charleston import PASSES, PassAdvice, PassError, evaluate_pass, explain_pass, stop_vote
 from coach.discard import DiscardAdvice, advise_discard
 from coach.mahjong import WINS, Payment, score
 from coach.tiles_away import Fill, Holding, HoldingError, parse_exposure, read_holding
@@ -162,12 +162,17 @@ def _solve_pass(card: Card, request: dict) -> tuple[PassAdvice, list[str]]:
     if holding.exposures:
         raise ValueError("the Charleston comes before any exposure: give the rack only")
     advice = evaluate_pass(card, holding.rack_tiles(), which, seed=_seed(request), seen=seen)
-    return advice, explain_pass(advice, advice.best)
+    explanation = explain_pass(advice, advice.best)
+    if which == "second-left":  # before the second Charleston, anyone may stop it (C2)
+        explanation = list(stop_vote(advice).explanation) + explanation
+    return advice, explanation
 
 
 def _pass_json(result: object) -> dict:
     advice, explanation = result  # type: ignore[misc]
+    extra = {"stop": stop_vote(advice).stop} if advice.which == "second-left" else {}
     return {
+        **extra,
         "which": advice.which,
         "best": advice.best.codes,
         "blind": advice.best.blind,

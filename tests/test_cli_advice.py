@@ -92,3 +92,12 @@ def test_baseline_policies_pass_three_legal_tiles():
             left = list(rack)
             for t in chosen:
                 left.remove(t)  # raises if a tile is not on the rack
+
+
+def test_second_charleston_pass_carries_the_stop_vote():
+    code, out = run(["pass", "--rack", "F F F N N N N GD GD GD S S S", "--which", "second-left", "--json"])
+    data = json.loads(out)
+    assert code == 0 and data["stop"] is True
+    assert "C2" in data["explanation"][0]
+    code, out = run(["pass", "--rack", NEAR, "--json"])
+    assert "stop" not in json.loads(out)
