@@ -1,28 +1,52 @@
 # Quick start: `make run` serves the coach, `make test` runs every test.
-# Both build their own virtual environment in .venv from pyproject.toml.
+# Both build their own virtual environment in .venv from pyproject.toml,
+# and fetch htmx (pinned in package.json / package-lock.json) with npm,
+# to be served from the app's own static files.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+TEST_STAMP := $(VENV)/.installed-test
+HTMX := static/vendor/htmx.min.js
+CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test bench install clean
+.PHONY: run test bench install install-test assets browser clean
 
 $(STAMP): pyproject.toml
-	$(PYTHON) -m venv $(VENV)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test]'
+	$(PY) -m pip install --quiet -e .
 	touch $(STAMP)
+
+$(TEST_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test]'
+	touch $(TEST_STAMP)
 
 install: $(STAMP)
 
-run: $(STAMP)
-	$(PY) -m coach analyze --rack "2B 2B 0 2C 6C 6C 2D 2D J F F N E"
+install-test: $(TEST_STAMP)
 
-test: $(STAMP)
+node_modules/.package-lock.json: package.json package-lock.json
+	npm ci --no-audit --no-fund
+
+$(HTMX): node_modules/.package-lock.json
+	mkdir -p static/vendor
+	cp node_modules/htmx.org/dist/htmx.min.js $(HTMX)
+
+assets: $(HTMX)
+
+# Debian's Chromium for the browser tests; Playwright never downloads one.
+browser:
+	@if [ ! -x $(CHROMIUM) ]; then apt-get update && apt-get install -y chromium; fi
+
+run: $(STAMP) $(HTMX)
+	$(PY) -m coach serve
+
+test: $(TEST_STAMP) $(HTMX) browser
 	$(PY) -m pytest
 
 bench: $(STAMP)
 	$(PY) -m coach bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info node_modules static/vendor

@@ -1,0 +1,95 @@
+"""The web app: drills in the browser (htmx) and a JSON API.
+
+`create_app` is an application factory in the manner of the Flask
+tutorial: configuration, the instance folder, the card, and three
+blueprints kept in small modules:
+
+- `pages`: the HTML screens, with partials that htmx swaps in;
+- `api`: the JSON API under /api (no CSRF form token, JSON bodies only);
+- `tiles`: the tile faces as SVG under /tiles/<code>.svg.
+
+Settings (environment variables):
+
+- COACH_SECRET_KEY: the signing key. Without it the key is read from the
+  instance folder's `secret_key` file, created on first run.
+- COACH_DATA_DIR: where the instance folder is (default: ./instance).
+- COACH_CARD: a card file (YAML) to drill on instead of the house card.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from flask_wtf.csrf import CSRFProtect
+
+from coach.card import Card, house_card, load_card
+
+ROOT = Path(__file__).resolve().parents[2]
+csrf = CSRFProtect()
+
+
+def _secret_key(instance: Path) -> str:
+    """The instance's own key, made on first run and kept out of the repo."""
+    path = instance / "secret_key"
+    try:
+        key = path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        key = ""
+    if key:
+        return key
+    key = secrets.token_hex(32)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as handle:
+        handle.write(key + "\n")
+    return key
+
+
+def _card(path: str | None) -> Card:
+    return load_card(path) if path else house_card()
+
+
+def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    data_dir = os.environ.get("COACH_DATA_DIR")
+    app = Flask(
+        __name__,
+        instance_path=str(Path(data_dir).resolve()) if data_dir else str(ROOT / "instance"),
+        instance_relative_config=True,
+        template_folder=str(ROOT / "templates"),
+        static_folder=str(ROOT / "static"),
+    )
+    app.config.from_mapping(
+        SECRET_KEY=os.environ.get("COACH_SECRET_KEY") or None,
+        COACH_CARD=os.environ.get("COACH_CARD") or None,
+        MAX_CONTENT_LENGTH=64 * 1024,
+        # A drill page may stay open for a long while: the CSRF token lives
+        # as long as the session instead of one hour.
+        WTF_CSRF_TIME_LIMIT=None,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        # Static files carry a version in their URL (see `static_url`).
+        SEND_FILE_MAX_AGE_DEFAULT=31536000,
+    )
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    if not app.config["SECRET_KEY"]:
+        app.config["SECRET_KEY"] = _secret_key(instance)
+    app.json.sort_keys = False
+
+    from coach.web import api, errors, pages, tiles
+    from coach.web.drilling import Drilling
+
+    app.extensions["coach"] = Drilling(_card(app.config["COACH_CARD"]), app.config["SECRET_KEY"])
+    csrf.init_app(app)
+    csrf.exempt(api.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(tiles.bp)
+    pages.install(app)
+    errors.install(app)
+    return app

@@ -1,0 +1,102 @@
+"""The JSON API, for tests and other tools.
+
+    GET  /api/drills                    {"drills": [{"name", "title", "levels"}]}
+    POST /api/drills/<name>/questions   {"seed"?, "level"?} -> 201 {"token", ...question}
+    POST /api/drills/<name>/answers     {"token", "answer"} -> {"correct", "score", ...}
+
+Bodies must be JSON sent as `Content-Type: application/json` (415
+otherwise), which a cross-site HTML form cannot send; so the API takes
+no CSRF form token. Every error answers {"error": "..."} with 400, 404,
+405 or 415, and anything unexpected a JSON 500 without a traceback.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+
+from coach.web.drilling import DrillError, Drilling
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+class BodyError(DrillError):
+    pass
+
+
+def _drilling() -> Drilling:
+    return current_app.extensions["coach"]
+
+
+def _error(message: str, status: int):
+    return jsonify(error=message), status
+
+
+def error_response(message: str, status: int):
+    """The API's error shape, also used by the app-wide handlers for /api."""
+    return _error(message, status)
+
+
+def _body(allowed: set[str]) -> dict[str, Any]:
+    """The request's JSON object, checked for content type, syntax and keys."""
+    if request.mimetype != "application/json":
+        raise BodyError("send the body as JSON with Content-Type: application/json", 415)
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        raise BodyError("the body is empty: send a JSON object such as {}")
+    try:
+        data = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise BodyError(f"the body is not valid JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise BodyError("the body must be a JSON object, such as {\"level\": 1}")
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise BodyError(f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(allowed))})')
+    return data
+
+
+@bp.errorhandler(DrillError)
+def _drill_error(error: DrillError):
+    return _error(error.message, error.status)
+
+
+@bp.get("/drills")
+def list_drills():
+    import drills
+
+    return jsonify(
+        drills=[
+            {
+                "name": module.NAME,
+                "title": module.TITLE,
+                "levels": [
+                    {"number": level.number, "title": level.title, "description": level.description}
+                    for level in module.LEVELS
+                ],
+            }
+            for module in drills.DRILLS.values()
+        ]
+    )
+
+
+@bp.post("/drills/<name>/questions")
+def new_question(name: str):
+    _drilling().drill(name)  # an unknown drill is a 404 before the body is read
+    data = _body({"seed", "level"})
+    asked = _drilling().ask(name, seed=data.get("seed"), level=data.get("level"))
+    return jsonify(token=asked.token, **asked.question.public()), 201
+
+
+@bp.post("/drills/<name>/answers")
+def answer(name: str):
+    _drilling().drill(name)
+    data = _body({"token", "answer"})
+    if "token" not in data:
+        raise BodyError('"token" is missing: send the token of the question you answer')
+    if "answer" not in data:
+        raise BodyError('"answer" is missing: send your answer, or null for "show me"')
+    _, verdict = _drilling().grade(name, data["token"], data["answer"])
+    return jsonify(verdict.public())

@@ -1,0 +1,185 @@
+"""The HTML screens: home, one page per drill, the rules.
+
+Each drill page shows a question (its token in the form, never its
+answer key) and grades answers through htmx: the answer form posts to
+/drills/<name>/answer and the server answers with the verdict partial,
+swapped in without a page load. Without JavaScript the same forms post
+normally and the whole page comes back with the verdict. "Next
+question" fetches a new stage partial and pushes its URL (with the
+seed) so that reload and back show the same question.
+
+A drill's screen is `templates/<name>.html` (extending drill_layout.html)
+with `partials/<name>_stage.html` and `partials/<name>_verdict.html`,
+<name> being the drill's NAME with underscores. The answer form posts
+`token` and `answer`; a form whose answer is several values (checkboxes)
+adds a hidden `answer_list` field and the drill gets the list.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from flask import Blueprint, Flask, current_app, render_template, request, url_for
+
+import drills
+from coach import rules, tiles
+from coach.web.drilling import Asked, DrillError, Drilling
+from coach.web.errors import page_error
+
+bp = Blueprint("pages", __name__)
+
+BLURBS = {
+    "name-the-tile": "Dots, Bams and Craks, Winds and Dragons, Flowers, Jokers and Soap: know every tile at a glance.",
+    "nearest-hand": "Read a rack against the card and find the line you are closest to, jokers and all.",
+    "first-pass": "Choose the three tiles to pass right in the first Charleston.",
+}
+
+
+def _drilling() -> Drilling:
+    return current_app.extensions["coach"]
+
+
+def template_base(module: ModuleType) -> str:
+    """ "nearest-hand" -> "nearest_hand": the drill's page and partials."""
+    return module.NAME.replace("-", "_")
+
+
+def pattern_tokens(pattern: str) -> list[dict[str, str]]:
+    """A card pattern as printed tokens, each with its suit letter for colour.
+
+    The card prints suits in colours rather than letters; the letter stays
+    in `suit` for the colour and in `label` for screen readers."""
+    out = []
+    for word in pattern.split():
+        if set(word) <= set("+=-x"):
+            out.append({"text": word, "suit": "", "label": word})
+            continue
+        body, suit = word, ""
+        if word[-1].lower() in "abc" and len(word) > 1:
+            body, suit = word[:-1], word[-1].lower()
+        label = f"{body} in suit {suit}" if suit else body
+        out.append({"text": body, "suit": suit, "label": label})
+    return out
+
+
+def _static_url(filename: str) -> str:
+    """A static URL carrying the file's modification time, so that a long
+    browser cache never serves a stale file after an update."""
+    folder = current_app.static_folder or ""
+    try:
+        version = int((Path(folder) / filename).stat().st_mtime)
+    except OSError:
+        version = 0
+    return url_for("static", filename=filename, v=version)
+
+
+def _int_arg(name: str) -> int | None:
+    raw = request.args.get(name)
+    if raw is None or raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        raise DrillError(f'"{name}" must be a whole number, not "{raw}"') from None
+
+
+def _render_drill(asked: Asked, verdict: Any = None, answer: Any = None, partial: str | None = None, **extra):
+    base = template_base(asked.module)
+    context = dict(
+        drill=asked.module,
+        q=asked.question,
+        token=asked.token,
+        verdict=verdict,
+        answer=answer,
+        card=_drilling().card,
+        base=base,
+        **extra,
+    )
+    name = f"partials/{base}_{partial}.html" if partial else f"{base}.html"
+    return render_template(name, **context)
+
+
+@bp.app_errorhandler(DrillError)
+def _drill_error(error: DrillError):
+    title = "No such drill" if error.status == 404 else "That did not work"
+    return page_error(error.status, title, error.message)
+
+
+@bp.get("/")
+def home():
+    return render_template("home.html", blurbs=BLURBS)
+
+
+@bp.get("/rules")
+def rules_page():
+    topics: dict[str, list[rules.Rule]] = {}
+    for rule in rules.RULES.values():
+        topics.setdefault(rule.topic, []).append(rule)
+    return render_template("rules.html", topics=topics, table_rules=rules.TABLE_RULES)
+
+
+@bp.get("/drills/<name>")
+def drill_page(name: str):
+    asked = _drilling().ask(name, seed=_int_arg("seed"), level=_int_arg("level"))
+    return _render_drill(asked)
+
+
+@bp.get("/drills/<name>/next")
+def next_question(name: str):
+    """A new question's stage, for htmx; its URL (with the seed) is pushed."""
+    asked = _drilling().ask(name, level=_int_arg("level"))
+    q = asked.question
+    body = _render_drill(asked, partial="stage")
+    url = url_for("pages.drill_page", name=q.drill, level=q.level, seed=q.seed)
+    return body, 200, {"HX-Push-Url": url}
+
+
+@bp.post("/drills/<name>/answer")
+def answer(name: str):
+    form = request.form
+    show = "show" in form
+    if show:
+        answer: Any = None
+    elif "answer_list" in form:  # a drill whose answer is several picks (checkboxes)
+        answer = form.getlist("answer")
+    else:
+        answer = form.get("answer", "")
+    if not show and not (answer if isinstance(answer, list) else answer.strip()):
+        asked = _drilling().from_token(name, form.get("token"))
+        message = "Pick an answer first, or press \u201cI don't know, show me\u201d."
+        if request.headers.get("HX-Request") == "true":
+            return render_template("partials/problem.html", title="No answer yet", message=message), 422
+        return _render_drill(asked, problem=message), 422
+    asked, verdict = _drilling().grade(name, form.get("token"), answer)
+    if request.headers.get("HX-Request") == "true":
+        return _render_drill(asked, verdict=verdict, answer=answer, partial="verdict")
+    return _render_drill(asked, verdict=verdict, answer=answer)
+
+
+def install(app: Flask) -> None:
+    """Template helpers and response headers for the pages."""
+
+    # Globals rather than a context processor: imported macros see them too.
+    app.jinja_env.globals.update(
+        all_drills=list(drills.DRILLS.values()),
+        static_url=_static_url,
+        tile_name=tiles.name,
+        tile_url=lambda code: url_for("tiles.face", code=code),
+        pattern_tokens=pattern_tokens,
+        rule=rules.rule,
+    )
+
+    @app.after_request
+    def security_headers(response):
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        if response.mimetype == "text/html":
+            response.headers.setdefault(
+                "Content-Security-Policy",
+                "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; "
+                "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+            )
+            response.headers.setdefault("X-Frame-Options", "DENY")
+        return response

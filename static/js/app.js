@@ -1,0 +1,79 @@
+/* Mahjong Coach: the little the pages need beyond htmx.
+   - the card's search box filters lines by id, section or note;
+   - a row of tiles is one tab stop, arrow keys move between its tiles;
+   - after htmx swaps in a verdict or a new question, focus follows it. */
+(function () {
+  "use strict";
+
+  function filterCard(input) {
+    var query = input.value.trim().toLowerCase();
+    var panel = document.getElementById(input.getAttribute("aria-controls"));
+    if (!panel) return;
+    var shown = 0;
+    panel.querySelectorAll("[data-section]").forEach(function (section) {
+      var inSection = 0;
+      section.querySelectorAll("[data-line]").forEach(function (line) {
+        var match = !query || line.dataset.line.indexOf(query) !== -1 ||
+          line.dataset.text.indexOf(query) !== -1;
+        line.hidden = !match;
+        if (match) inSection += 1;
+      });
+      section.hidden = inSection === 0;
+      if (query && inSection > 0) section.open = true;
+      shown += inSection;
+    });
+    var none = panel.querySelector("[data-no-match]");
+    if (none) none.hidden = shown > 0;
+  }
+
+  document.addEventListener("input", function (event) {
+    if (event.target.matches && event.target.matches("[data-card-search]")) {
+      filterCard(event.target);
+    }
+  });
+
+  // Enter in the search box picks the only line left instead of submitting.
+  document.addEventListener("keydown", function (event) {
+    var target = event.target;
+    if (target.matches && target.matches("[data-card-search]") && event.key === "Enter") {
+      event.preventDefault();
+      var panel = document.getElementById(target.getAttribute("aria-controls"));
+      var visible = Array.prototype.filter.call(
+        panel.querySelectorAll("[data-line]"), function (line) { return !line.hidden; });
+      if (visible.length >= 1) {
+        var radio = visible[0].querySelector("input[type=radio]");
+        radio.checked = true;
+        radio.focus();
+      }
+      return;
+    }
+    var row = target.closest && target.closest("[data-roving]");
+    if (!row || !target.classList.contains("tile")) return;
+    var items = Array.prototype.slice.call(row.querySelectorAll(".tile[tabindex]"));
+    var index = items.indexOf(target);
+    var next = null;
+    if (event.key === "ArrowRight" || event.key === "ArrowDown") next = items[index + 1];
+    else if (event.key === "ArrowLeft" || event.key === "ArrowUp") next = items[index - 1];
+    else if (event.key === "Home") next = items[0];
+    else if (event.key === "End") next = items[items.length - 1];
+    if (next) {
+      event.preventDefault();
+      target.setAttribute("tabindex", "-1");
+      next.setAttribute("tabindex", "0");
+      next.focus();
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target) return;
+    var focus = null;
+    if (target.id === "verdict") focus = target.querySelector("#verdict-card, .problem");
+    else if (target.id === "stage") focus = target.querySelector("#prompt");
+    if (focus) {
+      if (!focus.hasAttribute("tabindex")) focus.setAttribute("tabindex", "-1");
+      focus.focus({ preventScroll: true });
+      focus.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    }
+  });
+})();

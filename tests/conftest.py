@@ -1,0 +1,75 @@
+"""Shared fixtures: the Flask app and client, and a live server for the
+browser tests (pytest-playwright's `page` fixture with Debian's Chromium).
+
+Playwright never downloads a browser here: `browser_type_launch_args`
+points it at /usr/bin/chromium, which `make test` installs with apt when
+it is missing.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from waitress.server import create_server
+
+from coach.web import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TEST_SECRET = "test-secret-key-not-for-production"
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch):
+    monkeypatch.setenv("COACH_DATA_DIR", str(tmp_path / "instance"))
+    monkeypatch.delenv("COACH_SECRET_KEY", raising=False)
+    monkeypatch.delenv("COACH_CARD", raising=False)
+    return create_app({"TESTING": True, "SECRET_KEY": TEST_SECRET})
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory) -> Iterator[str]:
+    """The app under waitress on a free loopback port, for the whole session."""
+    instance: Path = tmp_path_factory.mktemp("live-instance")
+    mp = pytest.MonkeyPatch()
+    mp.setenv("COACH_DATA_DIR", str(instance))
+    mp.delenv("COACH_SECRET_KEY", raising=False)
+    mp.delenv("COACH_CARD", raising=False)
+    try:
+        application = create_app()
+    finally:
+        mp.undo()
+    server = create_server(application, host="127.0.0.1", port=0, threads=4, ident="coach-test")
+    thread = threading.Thread(target=server.run, name="live-server", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def base_url(live_server: str) -> str:
+    return live_server
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args() -> dict:
+    return {"executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
