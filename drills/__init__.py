@@ -10,13 +10,12 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from drills import name_the_tile, nearest_hand
+from drills import first_pass, name_the_tile, nearest_hand
 
-# The first-pass drill ("first-pass") joins after nearest-hand once the
-# pass evaluator lands: add its module to this tuple and nothing else.
 _TEACHING_ORDER: tuple[ModuleType, ...] = (
     name_the_tile,
     nearest_hand,
+    first_pass,
 )
 
 DRILLS: dict[str, ModuleType] = {module.NAME: module for module in _TEACHING_ORDER}

@@ -77,3 +77,20 @@
     }
   });
 })();
+
+/* The first pass: count the tiles chosen, three exactly (C1). */
+(function () {
+  "use strict";
+  function update(form) {
+    var picks = form.querySelectorAll("[data-pass-pick]:checked").length;
+    var count = form.querySelector("[data-pass-count]");
+    if (!count) return;
+    count.textContent = picks + " of 3 chosen" + (picks > 3 ? ": a pass is exactly three tiles" : "");
+    count.classList.toggle("is-full", picks === 3);
+    count.classList.toggle("is-over", picks > 3);
+  }
+  document.addEventListener("change", function (event) {
+    var form = event.target.closest && event.target.closest("[data-pass-form]");
+    if (form) update(form);
+  });
+})();
