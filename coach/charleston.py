@@ -183,6 +183,25 @@ def _scores(card: Card, after: np.ndarray, received: np.ndarray, flexibility: bo
     return best.reshape(shape), (reach.reshape(shape) if reach is not None else None)
 
 
+def _screen(
+    card: Card,
+    candidates: list[tuple[tuple[int, ...], int]],
+    after: np.ndarray,
+    keep: int,
+    include: Sequence[Sequence[int]],
+) -> tuple[list[tuple[tuple[int, ...], int]], np.ndarray]:
+    """The `keep` candidates whose kept tiles stand nearest a line, and `include`."""
+    lines = tables_for(card).batch_line_distances(after)
+    low = lines.min(axis=1)
+    close = (lines <= (low + REACH_MARGIN)[:, None]).sum(axis=1)
+    order = np.lexsort((np.arange(len(candidates)), -close, low))
+    chosen = set(order[:keep].tolist())
+    wanted = {tuple(sorted(p)) for p in include}
+    chosen |= {i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in wanted}
+    picked = sorted(chosen)
+    return [candidates[i] for i in picked], after[picked]
+
+
 def evaluate_pass(
     card: Card,
     rack: Sequence[int],
@@ -192,11 +211,16 @@ def evaluate_pass(
     samples: int = SAMPLES,
     refine: int = REFINE,
     refine_samples: int = REFINE_SAMPLES,
+    screen: int | None = None,
+    include: Sequence[Sequence[int]] = (),
 ) -> PassAdvice:
     """Score every legal pass for `rack` (13 or 14 tiles); best first.
 
     Stage one scores every candidate on `samples` draws; stage two scores
     the `refine` best again on `refine_samples` more, with flexibility.
+    With `screen`, only that many candidates reach stage one: those whose
+    remaining tiles stand nearest a line before anything comes back, plus
+    the passes in `include` (a learner's answer is always scored).
     """
     rack = list(rack)
     if which not in PASSES:
@@ -208,6 +232,8 @@ def evaluate_pass(
     pool = unseen_pool(rack, seen)
     base = np.array(tiles.counts(rack), dtype=np.int16)
     after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
+    if screen is not None and len(candidates) > screen:
+        candidates, after = _screen(card, candidates, after, screen, include)
     takes = np.array([len(own) for own, _ in candidates])
 
     def received(draws: np.ndarray) -> np.ndarray:

@@ -350,6 +350,16 @@ def cmd_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
+def cmd_load(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.web import load
+
+    names = [name.strip() for name in args.drills.split(",") if name.strip()]
+    if not names:
+        raise UsageError("--drills names at least one drill")
+    args.drills = names
+    return load.run(args, stdout)
+
+
 def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach import bench
 
@@ -411,6 +421,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     p.set_defaults(func=cmd_serve)
+
+    p = commands.add_parser("load", help="load-test the web API on loopback against a bare route")
+    p.add_argument("--clients", type=int, default=16, help="concurrent clients (default 16)")
+    p.add_argument("--seconds", type=float, default=5.0, help="length of each phase (default 5)")
+    p.add_argument("--drills", default="name-the-tile,nearest-hand,first-pass", help="drills, comma-separated")
+    p.add_argument("--port", type=int, help="test a server already running on 127.0.0.1:PORT instead of starting one")
+    p.set_defaults(func=cmd_load)
 
     p = commands.add_parser("check-card", help="validate a card file and list every problem")
     p.add_argument("file")

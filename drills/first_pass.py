@@ -79,9 +79,12 @@ def generate(seed: int, level: int, card: Card) -> Question:
     )
 
 
-def advice_for(card: Card, rack: tuple[int, ...], seed: int) -> PassAdvice:
-    """The pass evaluation for this rack, computed once per question."""
-    key = (id(card), card.name, rack, seed)
+SCREEN = 48  # candidate passes scored by Monte Carlo; the learner's own pass always is
+
+
+def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, ...] | None = None) -> PassAdvice:
+    """The pass evaluation for this rack (and the learner's pass), computed once."""
+    key = (id(card), card.name, rack, seed, include)
     with _LOCK:
         cached = _CACHE.get(key)
         if cached is not None:
@@ -89,7 +92,10 @@ def advice_for(card: Card, rack: tuple[int, ...], seed: int) -> PassAdvice:
             return cached
     # Fewer samples than the command line: the paired comparison with the
     # best pass stays fair, and a verdict comes back in well under a second.
-    advice = evaluate_pass(card, list(rack), "first-right", seed=seed, samples=64, refine=12, refine_samples=320)
+    advice = evaluate_pass(
+        card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=256,
+        screen=SCREEN, include=[include] if include else [],
+    )
     with _LOCK:
         _CACHE[key] = advice
         while len(_CACHE) > _CACHE_SIZE:
@@ -106,12 +112,18 @@ def _parse(answer: object) -> list[int]:
         raise AnswerError(str(error)) from None
 
 
+def _holds(rack: tuple[int, ...], passed: list[int]) -> bool:
+    held = tiles.counts(rack)
+    return all(c <= held[t] for t, c in enumerate(tiles.counts(passed)))
+
+
 def grade(question: Question, answer: object) -> Verdict:
     card: Card = question.key["card"]
     rack: tuple[int, ...] = question.key["rack"]
-    advice = advice_for(card, rack, question.seed)
-    best = advice.best
     passed = None if answer is None else _parse(answer)
+    legal = passed is not None and tiles.JOKER not in passed and _holds(rack, passed)
+    advice = advice_for(card, rack, question.seed, tuple(sorted(passed)) if legal else None)
+    best = advice.best
     lines: list[str] = []
     if passed is not None and tiles.JOKER in passed:
         option = None

@@ -70,7 +70,10 @@ def _play_on(rng: random.Random, tables, rack: list[int], rest: list[int], targe
     reading: Reading = tables.readings[rng.choice(aims)]
     concealed = tables.lines[int(tables.line_of[aims[0]])].concealed
     current = fill(reading, Holding.of(rack), concealed).distance
+    kinds = {g.tile for g in reading.groups}
     for drawn in rest:
+        if drawn != tiles.JOKER and drawn not in kinds:
+            continue  # a tile the reading has no place for cannot bring it closer
         trial = rack + [drawn]
         f = fill(reading, Holding.of(trial), concealed)
         if f.distance >= current:

@@ -139,3 +139,13 @@ def test_C2_stop_the_second_charleston_when_the_rack_is_ready():
 def test_a_rack_of_jokers_only_cannot_pass():
     with pytest.raises(PassError, match="C4"):
         evaluate_pass(CARD, [tiles.JOKER] * 8 + rack("1D 2D"), seed=1)
+
+
+def test_screening_keeps_the_nearest_candidates_and_the_included_pass():
+    rack_ = rack("3D 3D 4D 7D 1B 4B 1C 2C 6C 7C 9C N WD F")
+    learner = rack("3D 3D F")  # breaks the pair: unlikely to survive the screen on merit
+    advice = evaluate_pass(CARD, rack_, seed=2, screen=20, include=[learner])
+    assert 20 <= len(advice.options) <= 21
+    assert advice.option(learner).tiles == tuple(sorted(learner))
+    full = evaluate_pass(CARD, rack_, seed=2)
+    assert len(full.options) > len(advice.options)

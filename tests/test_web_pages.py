@@ -287,16 +287,54 @@ def test_a_bad_card_file_stops_the_app_at_start(tmp_path, monkeypatch):
         create_app({"SECRET_KEY": "x"})
 
 
-def test_serve_runs_the_app_under_waitress(tmp_path, monkeypatch):
-    from coach.web import serve as serve_module
+def test_serve_answers_from_every_worker_with_one_secret(tmp_path):
+    """`python -m coach serve` under gunicorn: tokens made by one worker are
+    good at every other (the app and its key are made before the fork)."""
+    import http.client
+    import json
+    import socket
+    import subprocess
+    import sys
+    import time
 
-    calls = []
-    monkeypatch.setenv("COACH_DATA_DIR", str(tmp_path / "data"))
-    monkeypatch.setattr(serve_module, "waitress_serve", lambda app, **options: calls.append((app, options)))
-    serve_module.serve(host="127.0.0.1", port=5055)
-    (app, options), = calls
-    assert options["host"] == "127.0.0.1" and options["port"] == 5055
-    assert app.test_client().get("/").status_code == 200
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = dict(os.environ, COACH_DATA_DIR=str(tmp_path / "data"))
+    env.pop("COACH_SECRET_KEY", None)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "coach", "serve", "--port", str(port)],
+        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    def call(method: str, path: str, body: dict | None = None) -> tuple[int, bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            headers = {"Content-Type": "application/json"} if body is not None else {}
+            conn.request(method, path, json.dumps(body) if body is not None else None, headers)
+            response = conn.getresponse()
+            return response.status, response.read()
+        finally:
+            conn.close()
+
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                assert call("GET", "/healthz") == (200, b"ok")
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "the server did not start"
+                time.sleep(0.2)
+        for seed in range(12):  # a connection each, so the workers take turns
+            status, body = call("POST", "/api/drills/name-the-tile/questions", {"seed": seed})
+            assert status == 201
+            token = json.loads(body)["token"]
+            assert call("POST", "/api/drills/name-the-tile/answers", {"token": token, "answer": "5D"})[0] == 200
+        assert call("GET", "/")[0] == 200
+    finally:
+        server.terminate()
+        server.wait(15)
+    assert (tmp_path / "data" / "secret_key").exists()
 
 
 def test_a_form_may_send_a_list_answer(client):

@@ -92,4 +92,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tiles.bp)
     pages.install(app)
     errors.install(app)
+
+    @app.get("/healthz")
+    def healthz() -> tuple[str, int, dict[str, str]]:
+        # For monitoring, and the bare baseline of the load script.
+        return "ok", 200, {"Content-Type": "text/plain; charset=utf-8"}
+
     return app
