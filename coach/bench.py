@@ -27,7 +27,7 @@ from coach.tiles_away import HAND_SIZE, Holding, tables_for
 def deal_racks(count: int, seed: int = 2026) -> list[list[int]]:
     """Racks of 13 tiles (14 for every fourth, as East) from shuffled walls."""
     rng = random.Random(seed)
-    wall = [t for t in range(tiles.KINDS) for _ in range(tiles.COPIES[t])]
+    wall = list(tiles.WALL)
     racks = []
     for n in range(count):
         rng.shuffle(wall)

@@ -110,7 +110,7 @@ POLICY_TEXT = {
 
 def deal(seed: int) -> tuple[list[list[int]], list[int]]:
     """Four racks (East first, 14 tiles) and the wall left to draw from."""
-    wall = [t for t in range(tiles.KINDS) for _ in range(tiles.COPIES[t])]
+    wall = list(tiles.WALL)
     random.Random(seed).shuffle(wall)
     racks = [wall[0:14], wall[14:27], wall[27:40], wall[40:53]]
     return racks, wall[53:]

@@ -37,6 +37,8 @@ KINDS = len(CODES)  # 36
 COPIES: tuple[int, ...] = tuple(8 if code in ("F", "J") else 4 for code in CODES)
 SET_SIZE = sum(COPIES)
 assert SET_SIZE == 152
+# The whole set, one entry a tile: what a wall is shuffled from.
+WALL: tuple[int, ...] = tuple(t for t, copies in enumerate(COPIES) for _ in range(copies))
 
 
 class TileError(ValueError):

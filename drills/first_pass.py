@@ -32,7 +32,6 @@ LEVELS: tuple[Level, ...] = (
     Level(2, "Fresh from the deal", "Any 13-tile rack straight from the deal."),
     Level(3, "East's fourteen", "East's rack of 14 tiles, jokers and all."),
 )
-WALL: tuple[int, ...] = tuple(t for t, copies in enumerate(tiles.COPIES) for _ in range(copies))
 MAX_DEALS = 200
 
 _CACHE: OrderedDict[tuple, PassAdvice] = OrderedDict()
@@ -51,7 +50,7 @@ def _throwaways(card: Card, rack: list[int]) -> int:
 
 
 def _deal(rng: random.Random, level: int, card: Card) -> list[int]:
-    wall = list(WALL)
+    wall = list(tiles.WALL)
     size = 14 if level == 3 else 13
     for _ in range(MAX_DEALS):
         rng.shuffle(wall)

@@ -287,17 +287,20 @@ def _tile_verdict(question: Question, picked: str | None, typed: str | None = No
     return _verdict(question, correct, lines, rules, best=code, answer=picked)
 
 
+def _pairing(dragon: str, suit: str, picked: str | None, correct: bool) -> str:
+    """The verdict's first line: which dragon goes with which suit (T2)."""
+    pair = f"the {_dragon_label(dragon)} goes with {tiles.SUIT_PLURALS[suit]}"
+    if picked is None:
+        return f"{_cap(pair)} (T2)."
+    return f"{'Right' if correct else 'Not quite'}: {pair} (T2)."
+
+
 def _dragon_verdict(question: Question, picked: str | None) -> Verdict:
     dragon = question.key["answer"]
     suit = tiles.SUIT_OF_DRAGON[dragon]
     correct = picked == dragon
-    pair = f"the {_dragon_label(dragon)} goes with {tiles.SUIT_PLURALS[suit]}"
-    if picked is None:
-        lines = [f"{_cap(pair)} (T2)."]
-    elif correct:
-        lines = [f"Right: {pair} (T2)."]
-    else:
-        lines = [f"Not quite: {pair} (T2)."]
+    lines = [_pairing(dragon, suit, picked, correct)]
+    if picked is not None and not correct:
         if picked in tiles.SUIT_OF_DRAGON:
             other = tiles.SUIT_PLURALS[tiles.SUIT_OF_DRAGON[picked]]
             lines.append(f"The {_dragon_label(picked)} goes with {other} (T2).")
@@ -311,16 +314,9 @@ def _suit_verdict(question: Question, picked: str | None) -> Verdict:
     suit = question.key["answer"]
     dragon = tiles.DRAGON_OF_SUIT[suit]
     correct = picked == suit
-    pair = f"the {_dragon_label(dragon)} goes with {tiles.SUIT_PLURALS[suit]}"
-    if picked is None:
-        lines = [f"{_cap(pair)} (T2)."]
-    elif correct:
-        lines = [f"Right: {pair} (T2)."]
-    else:
-        lines = [
-            f"Not quite: {pair} (T2).",
-            f"{tiles.SUIT_PLURALS[picked]} go with the {_dragon_label(tiles.DRAGON_OF_SUIT[picked])} (T2).",
-        ]
+    lines = [_pairing(dragon, suit, picked, correct)]
+    if picked is not None and not correct:
+        lines.append(f"{tiles.SUIT_PLURALS[picked]} go with the {_dragon_label(tiles.DRAGON_OF_SUIT[picked])} (T2).")
     lines += _dragon_facts()
     answer = tiles.SUIT_PLURALS[picked] if picked else None
     return _verdict(question, correct, lines, ["T2", "T4"], best=tiles.SUIT_PLURALS[suit], answer=answer)

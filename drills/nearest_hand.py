@@ -44,7 +44,6 @@ MAX_DEALS = 1000  # re-deals are cheap; no seed tried needs more than a handful
 
 CITED = re.compile(r"\b([A-Z]\d)\b(?=[^()]*\))")
 
-WALL: tuple[int, ...] = tuple(t for t, copies in enumerate(tiles.COPIES) for _ in range(copies))
 
 
 class DealError(RuntimeError):
@@ -93,7 +92,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
     how the rack came about (for the prompt)."""
     tables = tables_for(card)
     low, high = RANGES[level]
-    wall = list(WALL)
+    wall = list(tiles.WALL)
     for _ in range(MAX_DEALS):
         rng.shuffle(wall)
         east = level != 3 and rng.random() < 0.25
