@@ -112,7 +112,7 @@ def test_right_wrong_and_show_me_answers(client):
     right = answer(client, "name-the-tile", data["token"], data["tile"])
     assert right.status_code == 200
     verdict = right.get_json()
-    assert set(verdict) == {"correct", "score", "explanation", "rules", "best"}
+    assert set(verdict) == {"correct", "score", "explanation", "rules", "best", "counted"}
     assert verdict["correct"] is True and verdict["score"] == 1 and verdict["best"] == data["tile"]
     assert verdict["rules"] and all(isinstance(line, str) for line in verdict["explanation"])
     wrong_choice = next(c for c in data["choices"] if c != data["tile"])

@@ -14,6 +14,8 @@ Settings (environment variables):
   instance folder's `secret_key` file, created on first run.
 - COACH_DATA_DIR: where the instance folder is (default: ./instance).
 - COACH_CARD: a card file (YAML) to drill on instead of the house card.
+- COACH_DATABASE_URL: a database (e.g. PostgreSQL) instead of the SQLite
+  file `coach.sqlite3` in the instance folder.
 """
 
 from __future__ import annotations
@@ -70,6 +72,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         WTF_CSRF_TIME_LIMIT=None,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
+        REMEMBER_COOKIE_HTTPONLY=True,
+        REMEMBER_COOKIE_SAMESITE="Lax",
         # Static files carry a version in their URL (see `static_url`).
         SEND_FILE_MAX_AGE_DEFAULT=31536000,
     )
@@ -81,8 +85,15 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.sort_keys = False
 
-    from coach.web import api, errors, pages, tiles
+    from coach.store.db import database_url, make_engine, migrate
+    from coach.web import api, errors, learners, pages, tiles
     from coach.web.drilling import Drilling
+
+    store = make_engine(app.config.get("COACH_DATABASE_URL") or database_url(instance))
+    migrate(store)  # an upgrade brings the schema up to date before the first request
+    store.dispose()  # no connection crosses a fork into gunicorn's workers
+    app.extensions["store"] = store
+    learners.install(app)
 
     app.extensions["coach"] = Drilling(_card(app.config["COACH_CARD"]), app.config["SECRET_KEY"])
     csrf.init_app(app)

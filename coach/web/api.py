@@ -2,7 +2,8 @@
 
     GET  /api/drills                    {"drills": [{"name", "title", "levels"}]}
     POST /api/drills/<name>/questions   {"seed"?, "level"?} -> 201 {"token", ...question}
-    POST /api/drills/<name>/answers     {"token", "answer"} -> {"correct", "score", ...}
+    POST /api/drills/<name>/answers     {"token", "answer", "time_ms"?} -> {"correct", "score", ..., "counted"}
+    GET  /api/progress                  {"attempts", "correct", "streak", "skills": [...]}
 
 Bodies must be JSON sent as `Content-Type: application/json` (415
 otherwise), which a cross-site HTML form cannot send; so the API takes
@@ -17,6 +18,10 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
+from sqlmodel import Session
+
+from coach.store.progress import summary
+from coach.web import learners
 from coach.web.drilling import DrillError, Drilling
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -93,10 +98,21 @@ def new_question(name: str):
 @bp.post("/drills/<name>/answers")
 def answer(name: str):
     _drilling().drill(name)
-    data = _body({"token", "answer"})
+    data = _body({"token", "answer", "time_ms"})
     if "token" not in data:
         raise BodyError('"token" is missing: send the token of the question you answer')
     if "answer" not in data:
         raise BodyError('"answer" is missing: send your answer, or null for "show me"')
-    _, verdict = _drilling().grade(name, data["token"], data["answer"])
-    return jsonify(verdict.public())
+    asked, verdict = _drilling().grade(name, data["token"], data["answer"])
+    stored = learners.record(asked.question, verdict, data.get("time_ms"))
+    return jsonify(**verdict.public(), counted=stored)
+
+
+@bp.get("/progress")
+def progress():
+    """The learner's (or guest's) attempts, streak and skills."""
+    with Session(learners.engine()) as session:
+        learner = learners.current_learner(session)
+        if learner is None:
+            return jsonify(attempts=0, correct=0, streak=0, today=0, skills=[])
+        return jsonify(summary(session, learner))

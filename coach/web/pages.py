@@ -26,6 +26,7 @@ from flask import Blueprint, Flask, current_app, render_template, request, url_f
 import drills
 from coach import rules, tiles
 from coach.web.drilling import Asked, DrillError, Drilling
+from coach.web import learners
 from coach.web.errors import page_error
 
 bp = Blueprint("pages", __name__)
@@ -153,6 +154,7 @@ def answer(name: str):
             return render_template("partials/problem.html", title="No answer yet", message=message), 422
         return _render_drill(asked, problem=message), 422
     asked, verdict = _drilling().grade(name, form.get("token"), answer)
+    learners.record(asked.question, verdict, form.get("elapsed_ms"), form.get("tz"))
     if request.headers.get("HX-Request") == "true":
         return _render_drill(asked, verdict=verdict, answer=answer, partial="verdict")
     return _render_drill(asked, verdict=verdict, answer=answer)

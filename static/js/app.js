@@ -94,3 +94,33 @@
     if (form) update(form);
   });
 })();
+
+/* Progress: each answer says how long it took and the learner's time zone,
+   so streaks and daily goals follow the learner's own midnight. */
+(function () {
+  "use strict";
+  var shownAt = Date.now();
+  document.addEventListener("htmx:afterSwap", function (event) {
+    if (event.detail.target && event.detail.target.id === "stage") shownAt = Date.now();
+  });
+  function setField(form, name, value) {
+    var input = form.querySelector("input[type=hidden][name='" + name + "']");
+    if (!input) {
+      input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      form.appendChild(input);
+    }
+    input.value = value;
+  }
+  // Capture phase: the fields are in place before htmx reads the form.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var action = form.getAttribute && form.getAttribute("action");
+    if (!action || !/\/answer$/.test(action)) return;
+    setField(form, "elapsed_ms", String(Date.now() - shownAt));
+    try {
+      setField(form, "tz", Intl.DateTimeFormat().resolvedOptions().timeZone || "");
+    } catch (error) { /* an old browser: the server keeps UTC */ }
+  }, true);
+})();

@@ -1,0 +1,51 @@
+"""The database engine, and the migrations that bring it up to date."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlmodel import create_engine
+
+MIGRATIONS = Path(__file__).parent / "migrations"
+FILE_NAME = "coach.sqlite3"
+
+
+def database_url(instance: Path) -> str:
+    """COACH_DATABASE_URL, else a SQLite file in the instance folder."""
+    return os.environ.get("COACH_DATABASE_URL") or f"sqlite:///{instance / FILE_NAME}"
+
+
+def _sqlite_pragmas(connection: Any, _record: Any) -> None:
+    # WAL lets readers go on while an answer is written, and survives a kill
+    # between two answers; SQLite leaves foreign keys off unless asked.
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA synchronous=NORMAL")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        event.listen(engine, "connect", _sqlite_pragmas)
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def alembic_config(engine: Engine) -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    config.attributes["engine"] = engine
+    return config
+
+
+def migrate(engine: Engine) -> None:
+    """Apply every migration not yet applied (an empty database gets them all)."""
+    command.upgrade(alembic_config(engine), "head")

@@ -1,0 +1,71 @@
+"""The tables. Times are stored in UTC; a learner's own day comes from
+their time zone when streaks and daily goals are counted."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from sqlalchemy import Column, ForeignKey, Integer, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Learner(SQLModel, table=True):
+    """A learner; a guest until they sign up (email and password set)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    email: str | None = Field(default=None, unique=True, index=True, max_length=254)
+    password_hash: str | None = Field(default=None, max_length=255)
+    name: str = Field(default="", max_length=80)
+    guest: bool = Field(default=True)
+    role: str = Field(default="learner", max_length=16)
+    time_zone: str = Field(default="UTC", max_length=64)
+    daily_goal: int = Field(default=10)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Attempt(SQLModel, table=True):
+    """One graded answer. A question (drill, level, seed, card) counts once a learner."""
+
+    __table_args__ = (UniqueConstraint("learner_id", "question", name="uq_attempt_learner_question"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("learner.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    drill: str = Field(max_length=40, index=True)
+    level: int
+    seed: int
+    card: str = Field(max_length=120)
+    question: str = Field(max_length=240)  # "drill|level|seed|card": what counts once
+    answer: str  # the learner's answer as JSON (null: "show me")
+    correct: bool
+    score: float
+    items: str = Field(default="[]")  # JSON [[skill item, right?], ...]
+    explanation: str = Field(default="[]")  # JSON list of the verdict's lines
+    rules: str = Field(default="[]")  # JSON list of rule ids
+    best: str = Field(default="null")  # JSON best answer
+    time_taken_ms: int | None = Field(default=None)
+    answered_at: datetime = Field(default_factory=utcnow, index=True)
+
+
+class SkillState(SQLModel, table=True):
+    """A learner's review schedule for one skill (fsrs card), updated with each stored answer.
+
+    Skills are a drill at a level ("name-the-tile:2") and the finer items a
+    question exercises ("tile:5D", "rule:J2")."""
+
+    __table_args__ = (UniqueConstraint("learner_id", "skill", name="uq_skill_learner_skill"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("learner.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    skill: str = Field(max_length=80)
+    card: str  # the fsrs Card as JSON
+    due: datetime = Field(index=True)
+    reviews: int = Field(default=0)
+    updated_at: datetime = Field(default_factory=utcnow)

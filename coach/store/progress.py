@@ -1,0 +1,243 @@
+"""Recording graded answers, and reading a learner's progress back.
+
+An answer is stored with its verdict and the schedules of the skills it
+exercised, in one transaction: a server killed between two answers loses
+neither, and never keeps one without the other. A question (drill, level,
+seed, card) counts once per learner: a second answer to it is graded and
+shown, but not stored again, so "show me" followed by the right answer
+still counts as a miss.
+
+Skills are a drill at a level ("name-the-tile:2") and the finer items its
+questions exercise ("tile:5D", "rule:J2"). Each has an fsrs card that
+schedules its next review; mastery is read from the skill's recent answers,
+so it drops again after mistakes.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, timezone
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from fsrs import Card as FsrsCard
+from fsrs import Rating, Scheduler
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from coach.store.models import Attempt, Learner, SkillState
+from drills.base import Question, Verdict
+
+# Fuzzing only spreads reviews of many cards apart; without it a schedule is
+# reproducible, which the tests and the learners' "due" both rely on.
+SCHEDULER = Scheduler(enable_fuzzing=False)
+MASTERY = ("new", "attempted", "familiar", "proficient", "mastered")
+MASTERY_WORDS = {
+    "new": "Not tried yet",
+    "attempted": "Started",
+    "familiar": "Getting there",
+    "proficient": "Good",
+    "mastered": "Mastered",
+}
+
+
+def now_utc() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _utc(moment: datetime) -> datetime:
+    """An aware UTC time, as the tables store it (naive times are taken as UTC)."""
+    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+
+
+def question_key(question: Question) -> str:
+    return f"{question.drill}|{question.level}|{question.seed}|{question.card}"
+
+
+def drill_skill(drill: str, level: int) -> str:
+    return f"{drill}:{level}"
+
+
+def skills_of(question: Question, verdict: Verdict) -> list[tuple[str, bool]]:
+    """Every skill one answer exercised, with whether it was right there."""
+    skills = [(drill_skill(question.drill, question.level), verdict.correct)]
+    skills += [(item, bool(ok)) for item, ok in verdict.items]
+    return list(dict(skills).items())
+
+
+def rating(correct: bool) -> Rating:
+    return Rating.Good if correct else Rating.Again
+
+
+def record_answer(
+    session: Session,
+    learner: Learner,
+    question: Question,
+    verdict: Verdict,
+    time_taken_ms: int | None = None,
+    when: datetime | None = None,
+) -> bool:
+    """Store one graded answer; False when this question was already answered."""
+    when = when or now_utc()
+    key = question_key(question)
+    assert learner.id is not None
+    taken = session.exec(select(Attempt.id).where(Attempt.learner_id == learner.id, Attempt.question == key)).first()
+    if taken is not None:
+        return False
+    session.add(
+        Attempt(
+            learner_id=learner.id,
+            drill=question.drill,
+            level=question.level,
+            seed=question.seed,
+            card=question.card,
+            question=key,
+            answer=json.dumps(verdict.answer),
+            correct=verdict.correct,
+            score=float(verdict.score),
+            items=json.dumps([list(i) for i in verdict.items]),
+            explanation=json.dumps(list(verdict.explanation)),
+            rules=json.dumps(list(verdict.rules)),
+            best=json.dumps(verdict.best),
+            time_taken_ms=time_taken_ms,
+            answered_at=_utc(when),
+        )
+    )
+    for skill, correct in skills_of(question, verdict):
+        _review(session, learner.id, skill, correct, when)
+    try:
+        session.commit()
+    except IntegrityError:  # the same question answered twice at once: the first one counts
+        session.rollback()
+        return False
+    return True
+
+
+def _review(session: Session, learner_id: int, skill: str, correct: bool, when: datetime) -> None:
+    state = session.exec(
+        select(SkillState).where(SkillState.learner_id == learner_id, SkillState.skill == skill)
+    ).first()
+    card = FsrsCard.from_dict(json.loads(state.card)) if state else FsrsCard(due=when)
+    card, _ = SCHEDULER.review_card(card, rating(correct), when)
+    if state is None:
+        state = SkillState(learner_id=learner_id, skill=skill, card="", due=_utc(card.due))
+    state.card = json.dumps(card.to_dict())
+    state.due = _utc(card.due)
+    state.reviews += 1
+    state.updated_at = _utc(when)
+    session.add(state)
+
+
+# -- reading progress back --------------------------------------------------------
+
+
+def mastery(results: list[bool]) -> str:
+    """attempted, familiar, proficient or mastered, from the answers in order.
+
+    Windows of recent answers, so that mistakes pull the level down again."""
+    n = len(results)
+    if n == 0:
+        return "new"
+
+    def accuracy(last: int) -> float:
+        window = results[-last:]
+        return sum(window) / len(window)
+
+    if n >= 10 and accuracy(10) >= 0.9 and results[-1]:
+        return "mastered"
+    if n >= 6 and accuracy(8) >= 0.75:
+        return "proficient"
+    if n >= 3 and accuracy(5) >= 0.6:
+        return "familiar"
+    return "attempted"
+
+
+def zone(learner: Learner) -> ZoneInfo:
+    try:
+        return ZoneInfo(learner.time_zone)
+    except (ZoneInfoNotFoundError, ValueError):
+        return ZoneInfo("UTC")
+
+
+def local_day(moment: datetime, tz: ZoneInfo) -> date:
+    aware = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+    return aware.astimezone(tz).date()
+
+
+def streak(days: set[date], today: date) -> int:
+    """Days in a row with practice, up to today (or yesterday, if today has none yet)."""
+    day = today if today in days else today - timedelta(days=1)
+    count = 0
+    while day in days:
+        count += 1
+        day -= timedelta(days=1)
+    return count
+
+
+@dataclass(frozen=True)
+class SkillProgress:
+    skill: str
+    attempts: int
+    correct: int
+    mastery: str
+    due: datetime | None
+
+    @property
+    def accuracy(self) -> float:
+        return self.correct / self.attempts if self.attempts else 0.0
+
+
+def skill_progress(session: Session, learner: Learner) -> list[SkillProgress]:
+    """Every skill the learner has practised, with its mastery and next review."""
+    results: dict[str, list[bool]] = defaultdict(list)
+    attempts = session.exec(
+        select(Attempt).where(Attempt.learner_id == learner.id).order_by(Attempt.answered_at, Attempt.id)
+    ).all()
+    for a in attempts:
+        results[drill_skill(a.drill, a.level)].append(a.correct)
+        for item, ok in json.loads(a.items):
+            results[item].append(bool(ok))
+    states = {
+        s.skill: s for s in session.exec(select(SkillState).where(SkillState.learner_id == learner.id)).all()
+    }
+    out = []
+    for skill, answers in results.items():
+        state = states.get(skill)
+        out.append(
+            SkillProgress(skill, len(answers), sum(answers), mastery(answers), state.due if state else None)
+        )
+    return out
+
+
+def summary(session: Session, learner: Learner, now: datetime | None = None) -> dict[str, Any]:
+    """The progress API's answer for one learner."""
+    now = now or now_utc()
+    tz = zone(learner)
+    times = session.exec(select(Attempt.answered_at, Attempt.correct).where(Attempt.learner_id == learner.id)).all()
+    today = local_day(now, tz)
+    days = {local_day(t, tz) for t, _ in times}
+    done_today = sum(1 for t, _ in times if local_day(t, tz) == today)
+    skills = []
+    for s in skill_progress(session, learner):
+        drill, _, level = s.skill.rpartition(":")
+        skills.append(
+            {
+                "skill": s.skill if not level.isdigit() else drill,
+                "level": int(level) if level.isdigit() else None,
+                "attempts": s.attempts,
+                "accuracy": round(s.accuracy, 3),
+                "mastery": s.mastery,
+                "due": _utc(s.due).isoformat() if s.due else None,
+            }
+        )
+    return {
+        "attempts": len(times),
+        "correct": sum(1 for _, c in times if c),
+        "streak": streak(days, today),
+        "today": done_today,
+        "daily_goal": learner.daily_goal,
+        "time_zone": learner.time_zone,
+        "skills": skills,
+    }
