@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 HTMX := static/vendor/htmx.min.js
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test bench install install-test assets browser clean
+.PHONY: run test bench install install-test assets browser postgres clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -39,10 +39,15 @@ assets: $(HTMX)
 browser:
 	@if [ ! -x $(CHROMIUM) ]; then apt-get update && apt-get install -y chromium; fi
 
+# Debian's PostgreSQL for the tests that run the store on it (a private
+# throwaway server each run; nothing is left running).
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then apt-get update && apt-get install -y postgresql; fi
+
 run: $(STAMP) $(HTMX)
 	$(PY) -m coach serve
 
-test: $(TEST_STAMP) $(HTMX) browser
+test: $(TEST_STAMP) $(HTMX) browser postgres
 	$(PY) -m pytest
 
 bench: $(STAMP)

@@ -160,3 +160,12 @@ def test_summary_lists_skills_with_accuracy_and_due(engine, learner):
     drill = next(s for s in data["skills"] if s["skill"] == "name-the-tile")
     assert drill["level"] == 1 and drill["attempts"] == 2 and drill["accuracy"] == 0.5
     assert drill["due"].startswith("2026-11-29")
+
+
+def test_an_answer_time_in_any_zone_is_stored_in_utc(engine, learner):
+    from zoneinfo import ZoneInfo
+
+    when = datetime(2026, 11, 29, 4, 0, tzinfo=ZoneInfo("America/Los_Angeles"))
+    assert answer(engine, learner, seed=8, when=when) is True
+    with Session(engine) as session:
+        assert session.exec(select(Attempt)).one().answered_at == datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)

@@ -69,3 +69,21 @@ class SkillState(SQLModel, table=True):
     due: datetime = Field(index=True)
     reviews: int = Field(default=0)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+class DailySession(SQLModel, table=True):
+    """Today's practice for one learner: the questions planned and how far they got.
+
+    Planned once a day (the learner's own day), so a reload carries on
+    where they left off instead of planning again."""
+
+    __table_args__ = (UniqueConstraint("learner_id", "day", name="uq_daily_learner_day"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("learner.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    day: str = Field(max_length=10)  # the learner's local date, ISO
+    plan: str  # JSON [[drill, level, seed, why], ...]
+    position: int = Field(default=0)  # questions done or skipped
+    created_at: datetime = Field(default_factory=utcnow)

@@ -80,7 +80,7 @@ def record_answer(
     when: datetime | None = None,
 ) -> bool:
     """Store one graded answer; False when this question was already answered."""
-    when = when or now_utc()
+    when = _utc(when or now_utc())  # fsrs reviews in UTC only
     key = question_key(question)
     assert learner.id is not None
     taken = session.exec(select(Attempt.id).where(Attempt.learner_id == learner.id, Attempt.question == key)).first()

@@ -86,8 +86,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
 
     from coach.store.db import database_url, make_engine, migrate
-    from coach.web import api, errors, learners, pages, tiles
+    from coach.web import accounts, api, daily, errors, learners, pages, tiles
     from coach.web.drilling import Drilling
+    from coach.web.progress_page import bp as progress_bp
 
     store = make_engine(app.config.get("COACH_DATABASE_URL") or database_url(instance))
     migrate(store)  # an upgrade brings the schema up to date before the first request
@@ -101,6 +102,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(tiles.bp)
+    app.register_blueprint(progress_bp)
+    app.register_blueprint(accounts.bp)
+    daily.install(app)
     pages.install(app)
     errors.install(app)
 

@@ -8,6 +8,8 @@ API count for that learner.
 
 from __future__ import annotations
 
+import hmac
+from datetime import datetime, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -22,13 +24,38 @@ from drills.base import Question, Verdict
 
 login_manager = LoginManager()
 MAX_TIME_MS = 60 * 60 * 1000  # an hour: longer is a tab left open, not time spent
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
 
 class SignedIn(UserMixin):
-    """Flask-Login's view of a learner: only the id travels in the session."""
+    """Flask-Login's view of a learner: only the id (and a stamp) travel in the session.
 
-    def __init__(self, learner_id: int):
+    The session and the remember cookie hold "<id>:<stamp>", the stamp
+    taken from the row's creation time: SQLite may give a deleted
+    learner's id to the next new row, and a browser still signed in to the
+    deleted learner must not wake up as that stranger. `guest` is read
+    from the row on each request (the header offers "Sign in" to guests
+    and "Account" to accounts)."""
+
+    def __init__(self, learner_id: int, stamp: str, guest: bool = True):
         self.id = learner_id
+        self.stamp = stamp
+        self.guest = guest
+
+    @classmethod
+    def of(cls, learner: Learner) -> SignedIn:
+        assert learner.id is not None
+        return cls(learner.id, stamp(learner), learner.guest)
+
+    def get_id(self) -> str:
+        return f"{self.id}:{self.stamp}"
+
+
+def stamp(learner: Learner) -> str:
+    """The row's creation time in microseconds, in hex: what tells two rows with one id apart."""
+    created = learner.created_at
+    created = created.replace(tzinfo=timezone.utc) if created.tzinfo is None else created.astimezone(timezone.utc)
+    return format((created - EPOCH) // timedelta(microseconds=1), "x")
 
 
 def engine() -> Engine:
@@ -40,12 +67,16 @@ def install(app: Flask) -> None:
 
     @login_manager.user_loader
     def load(user_id: str) -> SignedIn | None:
+        number, _, given = user_id.partition(":")
         try:
-            learner_id = int(user_id)
+            learner_id = int(number)
         except ValueError:
             return None
         with Session(engine()) as session:
-            return SignedIn(learner_id) if session.get(Learner, learner_id) else None
+            learner = session.get(Learner, learner_id)
+            if learner is None or not given or not hmac.compare_digest(given, stamp(learner)):
+                return None
+            return SignedIn.of(learner)
 
 
 def current_learner(session: Session, create: bool = False) -> Learner | None:
@@ -61,7 +92,7 @@ def current_learner(session: Session, create: bool = False) -> Learner | None:
     session.commit()
     session.refresh(learner)
     assert learner.id is not None
-    login_user(SignedIn(learner.id), remember=True)
+    login_user(SignedIn.of(learner), remember=True)
     return learner
 
 
@@ -90,7 +121,9 @@ def record(question: Question, verdict: Verdict, time_ms: Any = None, time_zone:
         learner = current_learner(session, create=True)
         assert learner is not None
         zone = valid_zone(time_zone)
-        if zone and zone != learner.time_zone:
-            learner.time_zone = zone  # the browser knows the learner's day better than we do
+        if zone and zone != learner.time_zone and learner.guest:
+            # The browser knows a guest's day better than we do; an account
+            # keeps the zone chosen on its account page.
+            learner.time_zone = zone
             session.add(learner)
         return record_answer(session, learner, question, verdict, time_taken(time_ms))

@@ -155,9 +155,23 @@ def answer(name: str):
         return _render_drill(asked, problem=message), 422
     asked, verdict = _drilling().grade(name, form.get("token"), answer)
     learners.record(asked.question, verdict, form.get("elapsed_ms"), form.get("tz"))
+    extra = _session_context(form)
     if request.headers.get("HX-Request") == "true":
-        return _render_drill(asked, verdict=verdict, answer=answer, partial="verdict")
-    return _render_drill(asked, verdict=verdict, answer=answer)
+        return _render_drill(asked, verdict=verdict, answer=answer, partial="verdict", **extra)
+    return _render_drill(asked, verdict=verdict, answer=answer, **extra)
+
+
+def _session_context(form) -> dict[str, Any]:
+    """Inside today's practice, the verdict's "Next" moves the session on."""
+    if form.get("session") != "today":
+        return {}
+    try:
+        slot = int(form.get("slot", ""))
+    except ValueError:
+        return {}
+    from coach.web.daily import session_context
+
+    return session_context(slot)
 
 
 def install(app: Flask) -> None:

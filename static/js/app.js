@@ -124,3 +124,55 @@
     } catch (error) { /* an old browser: the server keeps UTC */ }
   }, true);
 })();
+
+/* Accounts: the browser's time zone for sign-up and an empty time-zone
+   field (with a one-click switch when the device's differs), and
+   "Show password". */
+(function () {
+  "use strict";
+  function browserZone() {
+    try { return Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (error) { return ""; }
+  }
+  function setUp() {
+    var here = browserZone();
+    if (!here) return;
+    document.querySelectorAll("input[data-browser-tz]").forEach(function (input) {
+      if (!input.value) input.value = here;
+    });
+    document.querySelectorAll("input[data-tz-field]").forEach(function (input) {
+      if (!input.value) input.value = here;
+      var use = input.parentNode.querySelector("[data-tz-use]");
+      if (!use || input.value === here) return;
+      use.textContent = "Use this device\u2019s time zone: " + here;
+      use.hidden = false;
+      use.addEventListener("click", function () {
+        input.value = here;
+        use.hidden = true;
+        input.focus();
+      });
+    });
+    document.querySelectorAll("[data-show-password]").forEach(function (label) {
+      var input = document.getElementById(label.getAttribute("data-show-password"));
+      var box = label.querySelector("input[type=checkbox]");
+      if (!input || !box) return;
+      label.hidden = false;
+      box.addEventListener("change", function () { input.type = box.checked ? "text" : "password"; });
+      // Sent as a password field, so the browser offers to save it.
+      if (input.form) input.form.addEventListener("submit", function () { input.type = "password"; });
+    });
+    // The current password is asked for only once the email changes.
+    document.querySelectorAll("input[data-email-field]").forEach(function (email) {
+      var password = email.form && email.form.querySelector("input[name=current_password]");
+      var field = password && password.closest(".field");
+      if (!field || field.classList.contains("field--error")) return;
+      var original = email.defaultValue.trim().toLowerCase();
+      function update() { field.hidden = email.value.trim().toLowerCase() === original; }
+      email.addEventListener("input", update);
+      update();
+    });
+    var summary = document.querySelector("[data-error-summary]");
+    if (summary) summary.focus();
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
+  else setUp();
+})();

@@ -28,7 +28,7 @@ def upgrade() -> None:
         sa.Column("role", sqlmodel.AutoString(length=16), nullable=False),
         sa.Column("time_zone", sqlmodel.AutoString(length=64), nullable=False),
         sa.Column("daily_goal", sa.Integer(), nullable=False),
-        sa.Column("created_at", sa.DateTime(), nullable=False),
+        sa.Column("created_at", sa.DateTime(timezone=True), nullable=False),
     )
     op.create_index("ix_learner_email", "learner", ["email"], unique=True)
     op.create_table(
@@ -48,7 +48,7 @@ def upgrade() -> None:
         sa.Column("rules", sqlmodel.AutoString(), nullable=False),
         sa.Column("best", sqlmodel.AutoString(), nullable=False),
         sa.Column("time_taken_ms", sa.Integer(), nullable=True),
-        sa.Column("answered_at", sa.DateTime(), nullable=False),
+        sa.Column("answered_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("learner_id", "question", name="uq_attempt_learner_question"),
     )
     op.create_index("ix_attempt_learner_id", "attempt", ["learner_id"])
@@ -60,9 +60,9 @@ def upgrade() -> None:
         sa.Column("learner_id", sa.Integer(), sa.ForeignKey("learner.id", ondelete="CASCADE"), nullable=False),
         sa.Column("skill", sqlmodel.AutoString(length=80), nullable=False),
         sa.Column("card", sqlmodel.AutoString(), nullable=False),
-        sa.Column("due", sa.DateTime(), nullable=False),
+        sa.Column("due", sa.DateTime(timezone=True), nullable=False),
         sa.Column("reviews", sa.Integer(), nullable=False),
-        sa.Column("updated_at", sa.DateTime(), nullable=False),
+        sa.Column("updated_at", sa.DateTime(timezone=True), nullable=False),
         sa.UniqueConstraint("learner_id", "skill", name="uq_skill_learner_skill"),
     )
     op.create_index("ix_skillstate_learner_id", "skillstate", ["learner_id"])

@@ -1,0 +1,76 @@
+"""Today's practice: one button, a short mixed session, the streak.
+
+The session page shows the current question of the day's plan with the
+drill's own stage; its forms carry `session=today` and the slot number,
+so the verdict's "Next" moves the session on instead of asking a
+question of the same drill.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template, request, url_for
+from sqlmodel import Session
+
+import drills
+from coach.store.daily import Today, advance, today
+from coach.store.progress import summary
+from coach.web import learners
+from coach.web.drilling import Drilling
+from coach.web.pages import template_base
+
+bp = Blueprint("daily", __name__)
+
+WHY = {"due": "Review due", "new": "New skill", "weak": "Weak spot"}
+
+
+def _drilling() -> Drilling:
+    return current_app.extensions["coach"]
+
+
+def session_context(slot: int) -> dict:
+    """What a drill's stage and verdict need to stay inside today's session."""
+    return {"in_session": True, "slot": slot, "next_url": url_for("daily.next_slot")}
+
+
+def _context(session: Session, learner, plan: Today) -> dict:
+    """The session step's template context: the plan, the streak, the current question."""
+    context: dict = {"plan": plan, "why": WHY, "progress": summary(session, learner)}
+    slot = plan.current
+    if slot is not None:
+        asked = _drilling().ask(slot.drill, seed=slot.seed, level=slot.level)
+        context.update(
+            drill=asked.module,
+            q=asked.question,
+            token=asked.token,
+            verdict=None,
+            answer=None,
+            card=_drilling().card,
+            base=template_base(asked.module),
+            **session_context(plan.position),
+        )
+    return context
+
+
+@bp.get("/today")
+def today_page():
+    with Session(learners.engine()) as session:
+        learner = learners.current_learner(session, create=True)
+        return render_template("daily.html", **_context(session, learner, today(session, learner)))
+
+
+@bp.post("/today/next")
+def next_slot():
+    try:
+        after = int(request.form.get("after", ""))
+    except ValueError:
+        after = -1  # nothing moves; the current question is shown again
+    with Session(learners.engine()) as session:
+        learner = learners.current_learner(session, create=True)
+        context = _context(session, learner, advance(session, learner, after))
+    page = "partials/daily_stage.html" if request.headers.get("HX-Request") == "true" else "daily.html"
+    return render_template(page, **context)
+
+
+def install(app) -> None:
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(daily_drills=drills.DRILLS)
