@@ -16,7 +16,7 @@ from coach.store.daily import Today, advance, today
 from coach.store.progress import summary
 from coach.web import learners
 from coach.web.drilling import Drilling
-from coach.web.pages import template_base
+from coach.web.pages import drill_context
 
 bp = Blueprint("daily", __name__)
 
@@ -38,16 +38,7 @@ def _context(session: Session, learner, plan: Today) -> dict:
     slot = plan.current
     if slot is not None:
         asked = _drilling().ask(slot.drill, seed=slot.seed, level=slot.level)
-        context.update(
-            drill=asked.module,
-            q=asked.question,
-            token=asked.token,
-            verdict=None,
-            answer=None,
-            card=_drilling().card,
-            base=template_base(asked.module),
-            **session_context(plan.position),
-        )
+        context.update(drill_context(asked, **session_context(plan.position)))
     return context
 
 

@@ -86,18 +86,23 @@ def _int_arg(name: str) -> int | None:
         raise DrillError(f'"{name}" must be a whole number, not "{raw}"') from None
 
 
-def _render_drill(asked: Asked, verdict: Any = None, answer: Any = None, partial: str | None = None, **extra):
-    base = template_base(asked.module)
-    context = dict(
+def drill_context(asked: Asked, verdict: Any = None, answer: Any = None, **extra: Any) -> dict[str, Any]:
+    """What a drill's page, stage and verdict templates need."""
+    return dict(
         drill=asked.module,
         q=asked.question,
         token=asked.token,
         verdict=verdict,
         answer=answer,
         card=_drilling().card,
-        base=base,
+        base=template_base(asked.module),
         **extra,
     )
+
+
+def _render_drill(asked: Asked, verdict: Any = None, answer: Any = None, partial: str | None = None, **extra):
+    context = drill_context(asked, verdict, answer, **extra)
+    base = context["base"]
     name = f"partials/{base}_{partial}.html" if partial else f"{base}.html"
     return render_template(name, **context)
 
