@@ -5,6 +5,8 @@
     LEVELS: tuple[Level, ...]      # numbered from 1
     generate(seed: int, level: int, card: Card) -> Question
     grade(question: Question, answer: object) -> Verdict
+    TEMPLATE: str                  # optional: "choice" for drills answered by picking one
+                                   # of `question.choices` (the shared page templates)
 
 A question is rebuilt from (drill, seed, level, card) alone, so the web
 layer never has to trust a client for what was asked: it signs those four
@@ -45,6 +47,7 @@ class Question:
     exposed: tuple[tuple[str, ...], ...] = ()  # the learner's exposures, tile codes
     choices: tuple[str, ...] = ()  # answer choices, where the drill has them
     tile: str | None = None  # one tile shown on its own (name-the-tile)
+    facts: tuple[str, ...] = ()  # the situation in short lines, for rules drills ("You are West.")
     items: tuple[str, ...] = ()  # finer skills this question exercises: "tile:5D", "rule:J2"
     key: Any = field(default=None, repr=False, compare=False)  # the drill's own answer key, never shown
 
@@ -65,6 +68,8 @@ class Question:
             data["choices"] = list(self.choices)
         if self.tile:
             data["tile"] = self.tile
+        if self.facts:
+            data["facts"] = list(self.facts)
         return data
 
 

@@ -43,8 +43,9 @@ def _drilling() -> Drilling:
 
 
 def template_base(module: ModuleType) -> str:
-    """ "nearest-hand" -> "nearest_hand": the drill's page and partials."""
-    return module.NAME.replace("-", "_")
+    """ "nearest-hand" -> "nearest_hand": the drill's page and partials; a
+    drill answered by picking one of its choices may share "choice"."""
+    return getattr(module, "TEMPLATE", None) or module.NAME.replace("-", "_")
 
 
 def pattern_tokens(pattern: str) -> list[dict[str, str]]:
