@@ -84,13 +84,13 @@ def generate(seed: int, level: int, card: Card) -> Question:
         rng.shuffle(choices)
         return Question(
             **common, prompt="Which tile is this?", tile=code, choices=tuple(choices),
-            items=(f"tile:{code}",), key=_key("name", code),
+            items=(f"tile:{code}", "rule:T1"), key=_key("name", code),
         )
     if level == 2:
         code = rng.choice(tiles.CODES)
         return Question(
             **common, prompt="Type the name of this tile.", tile=code,
-            items=(f"tile:{code}",), key=_key("type", code),
+            items=(f"tile:{code}", "rule:T1"), key=_key("type", code),
         )
     if level == 3:
         suit = rng.choice(tiles.SUITS)

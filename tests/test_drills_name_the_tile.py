@@ -73,7 +73,7 @@ def test_level_1_shows_the_tile_and_four_different_choices_T1():
         assert len(q.choices) == 4 and len(set(q.choices)) == 4
         assert q.tile in q.choices
         assert all(c in tiles.CODES for c in q.choices)
-        assert q.items == (f"tile:{q.tile}",)
+        assert q.items == (f"tile:{q.tile}", "rule:T1")
         assert "choices" in q.public() and q.public()["tile"] == q.tile
         seen.add(q.tile)
     assert len(seen) >= 30  # the whole set turns up, not a few favourites
@@ -83,11 +83,11 @@ def test_level_1_right_and_wrong_answers_T1():
     q = ask(1, 3)
     right = drill.grade(q, q.tile)
     assert right.correct and right.score == 1.0 and right.best == q.tile and right.answer == q.tile
-    assert right.items == ((f"tile:{q.tile}", True),)
+    assert right.items == ((f"tile:{q.tile}", True), ("rule:T1", True))
     wrong_code = next(c for c in q.choices if c != q.tile)
     wrong = drill.grade(q, wrong_code)
     assert not wrong.correct and wrong.score == 0.0 and wrong.best == q.tile
-    assert wrong.items == ((f"tile:{q.tile}", False),)
+    assert wrong.items == ((f"tile:{q.tile}", False), ("rule:T1", False))
     # the explanation names the tile, its suit or kind, and what the learner picked
     assert tiles.name(q.tile) in wrong.explanation[0]
     assert any(tiles.name(wrong_code) in line for line in wrong.explanation)
