@@ -2,20 +2,42 @@
 
 Each drill is a module following the protocol of `drills/base.py`
 (NAME, TITLE, LEVELS, generate, grade). The web app and the API list
-them in the order of `DRILLS`: first the tiles, then reading a rack
-against the card, then the first Charleston pass.
+them in the order of `DRILLS`, which is also the daily session's order
+for new skills.
 """
 
 from __future__ import annotations
 
 from types import ModuleType
 
-from drills import first_pass, name_the_tile, nearest_hand
-
-_TEACHING_ORDER: tuple[ModuleType, ...] = (
+from drills import (
+    calls,
+    charleston_rules,
+    dead_or_alive,
+    first_pass,
+    hot_or_safe,
+    jokers,
+    mahjong_or_not,
     name_the_tile,
     nearest_hand,
+    payment,
+    setup_and_turns,
+)
+
+# The tiles and the table first, then reading the card and jokers, then the
+# Charleston, then play: calls, defence, dead hands and who pays.
+_TEACHING_ORDER: tuple[ModuleType, ...] = (
+    name_the_tile,
+    setup_and_turns,
+    nearest_hand,
+    jokers,
+    mahjong_or_not,
     first_pass,
+    charleston_rules,
+    calls,
+    hot_or_safe,
+    dead_or_alive,
+    payment,
 )
 
 DRILLS: dict[str, ModuleType] = {module.NAME: module for module in _TEACHING_ORDER}

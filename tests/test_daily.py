@@ -22,7 +22,9 @@ def test_catalog_is_in_teaching_order():
     skills = catalog()
     assert skills[0] == ("name-the-tile", 1)
     drills_in_order = list(dict.fromkeys(name for name, _ in skills))
-    assert drills_in_order == ["name-the-tile", "nearest-hand", "first-pass"]
+    # the tiles before reading the card before the Charleston
+    order = [drills_in_order.index(n) for n in ("name-the-tile", "nearest-hand", "first-pass")]
+    assert order == sorted(order)
 
 
 def test_a_new_learner_starts_with_the_tiles():
@@ -39,8 +41,9 @@ def test_due_reviews_come_first_then_new_skills_then_weak_ones():
     practised[("name-the-tile", 3)] = 0.2
     slots = plan([("name-the-tile", 2)], practised, 7, DAY)
     assert [(s.drill, s.level, s.why) for s in slots[:2]] == [("name-the-tile", 2, "due")] * 2
-    assert [(s.drill, s.level, s.why) for s in slots[2:5]] == [("nearest-hand", 1, "new")] * 3
-    assert [(s.drill, s.level, s.why) for s in slots[5:8]] == [("nearest-hand", 2, "new")] * 3
+    first_new, second_new = [skill for skill in catalog() if skill not in practised][:2]
+    assert [(s.drill, s.level, s.why) for s in slots[2:5]] == [(*first_new, "new")] * 3
+    assert [(s.drill, s.level, s.why) for s in slots[5:8]] == [(*second_new, "new")] * 3
     assert (slots[8].drill, slots[8].level, slots[8].why) == ("name-the-tile", 3, "weak")
 
 

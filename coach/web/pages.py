@@ -35,6 +35,14 @@ BLURBS = {
     "name-the-tile": "Dots, Bams and Craks, Winds and Dragons, Flowers, Jokers and Soap: know every tile at a glance.",
     "nearest-hand": "Read a rack against the card and find the line you are closest to, jokers and all.",
     "first-pass": "Choose the three tiles to pass right in the first Charleston.",
+    "setup-and-turns": "Dice, walls, the deal and whose turn it is: the table before the first tile moves.",
+    "jokers": "Where a joker may stand, and when a joker exchange is legal.",
+    "mahjong-or-not": "Fourteen tiles on the rack: is it Mah Jongg, on which line, and if not, why not?",
+    "charleston-rules": "Which way each pass goes, blind passes, the courtesy pass and stopping the second Charleston.",
+    "calls": "May you call that discard, for what, and who gets it when two players want it?",
+    "hot-or-safe": "Late in the hand: which tile is safest to throw?",
+    "dead-or-alive": "Is this hand dead, and what follows when it is?",
+    "payment": "Who pays what: discards, self-picks, jokerless hands and joker exchanges.",
 }
 
 

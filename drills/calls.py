@@ -1,0 +1,923 @@
+"""Calls: may you call this discard, for what, and who gets it (K1-K7, J3, H4).
+
+Levels 1 and 2 show a discard, your rack and exposures, and the line you
+play, read with actual suits. The truth comes from the core: the line's
+reading says which groups of the discarded tile are still open (a call for
+an exposure must complete one of them with tiles already held, naturals or
+jokers, K2), and `winning_lines` says whether the tile completes a hand
+anywhere on the card (K3). A question is only asked when that truth is the
+situation it was built for, so the explanation always fits. The question
+is about the line shown: a player could switch aim (H3), so "may you call
+it" means "may you call it for this line".
+
+Level 3 asks who gets a tile two players call (K4, by League rules: the
+table variant and "first to speak" are named but never applied). Level 4
+asks what a call changes: who plays next and who loses a turn, that no
+tile is drawn after a call, and when a new exposure is locked (K5, K6).
+
+Answers are one of the question's choices, as text.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from coach import tiles
+from coach.card import GROUP_NAMES, Card, Group, Line, Reading
+from coach.mahjong import winning_lines
+from coach.rules import cite
+from coach.tiles_away import Exposure, Holding, fill
+from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+from drills.name_the_tile import label
+
+NAME = "calls"
+TITLE = "Calling a discard"
+TEMPLATE = "choice"
+LEVELS: tuple[Level, ...] = (
+    Level(1, "May you call it?", "A discard, your rack and your line: may you call it to expose a group, and is it still in time?"),
+    Level(2, "Mah Jongg and concealed hands", "Your winning tile, a single or pair, a concealed line, a discarded joker."),
+    Level(3, "Who gets the discard?", "Two players call the same tile: Mah Jongg or an exposure, and the order of the seats."),
+    Level(4, "After the call", "Who plays next, who loses a turn, no draw after a call, and when an exposure locks."),
+)
+
+SEATS = ("East", "South", "West", "North")  # turn order: play passes to the right (S5)
+HAND = 13  # tiles a player holds while another player discards
+NO = "No"
+MAH_JONGG = "Yes, for Mah Jongg"
+ATTEMPTS = 400  # deals tried per question; a few dozen at most are needed in practice
+CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
+
+
+class DealError(RuntimeError):
+    """No situation of the kind asked for after ATTEMPTS deals (a card too small for it)."""
+
+
+def exposure_for(rng: random.Random, tile: int, size: int, jokers: bool = True) -> Exposure:
+    """An exposed group as a real set can make it: jokers fill what four naturals cannot (J1)."""
+    wild = 1 if jokers and rng.random() < 0.3 else 0
+    return Exposure(tile, size, max(size - tiles.COPIES[tile], wild))
+
+
+def for_group(size: int) -> str:
+    return f"Yes, for a {GROUP_NAMES[size]}"
+
+
+# -- words ----------------------------------------------------------------------
+
+
+def of(tile: int) -> str:
+    """ "6 Bams", "Norths", "Soaps": a tile in the plural, as in "a pung of 6 Bams"."""
+    return tiles.plural(tile, 2).split(" ", 1)[1]
+
+
+def the(tile: int) -> str:
+    return "a Joker" if tile == tiles.JOKER else f"the {label(tiles.CODES[tile])}"
+
+
+def line_text(line: Line, reading: Reading) -> str:
+    """The line as read with actual suits: "2468-1, exposed (X): three 2 Dots; ..."."""
+    kind = "concealed (C)" if line.concealed else "exposed (X)"
+    parts = []
+    for part in reading.parts:
+        if part.is_group:
+            parts.append(tiles.plural(part.tiles[0], len(part.tiles)))
+        else:
+            parts.append(", ".join(tiles.name(t) for t in part.tiles))
+    return f"{line.id}, {kind}: {'; '.join(parts)}"
+
+
+def held_text(tile: int, naturals: int, jokers: int) -> str:
+    words = []
+    if naturals:
+        words.append(tiles.plural(tile, naturals))
+    if jokers:
+        words.append(tiles.plural(tiles.JOKER, jokers))
+    return " and ".join(words) or "none"
+
+
+def join(words: list[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def after(seat: str, steps: int = 1) -> str:
+    return SEATS[(SEATS.index(seat) + steps) % 4]
+
+
+def between(first: str, last: str) -> list[str]:
+    """The seats strictly after `first` and before `last` in turn order."""
+    out = []
+    seat = after(first)
+    while seat != last:
+        out.append(seat)
+        seat = after(seat)
+    return out
+
+
+# -- dealing a rack toward a line ---------------------------------------------------
+
+
+def _deal(
+    rng: random.Random,
+    reading: Reading,
+    target: int,
+    held: int,
+    exposed: tuple[int, ...],
+    discard: int,
+    complete: bool = False,
+    jokers: bool = True,
+    extra: tuple[int, ...] = (),
+) -> tuple[list[int], tuple[Exposure, ...]] | None:
+    """A 13-tile holding built on `reading`: the exposed groups laid down,
+    `held` tiles of the target group on the rack, and the other groups
+    either full (`complete`: one tile short of the hand) or partly held with
+    at least one tile the reading cannot use. None if the set runs short."""
+    groups = reading.groups
+    exposures = []
+    for i in exposed:
+        g = groups[i]
+        exposures.append(exposure_for(rng, g.tile, g.size, jokers))
+    rack = list(extra)
+    t = groups[target]
+    # The discard is the target group's tile too: leave a copy of it in the set.
+    part = _part(rng, t.tile, held, t.size, jokers, 0.4, reserve=1 if discard == t.tile else 0)
+    if part is None:
+        return None
+    rack += part
+    room = HAND - sum(e.size for e in exposures) - len(rack)
+    if room < (0 if complete else 1):
+        return None  # the exposures take too much of the 13 tiles
+    others = [i for i in range(len(groups)) if i != target and i not in exposed]
+    rng.shuffle(others)
+    for i in others:
+        g = groups[i]
+        take = g.size if complete else min(rng.randint(0, g.size), max(0, room - 1))
+        part = _part(rng, g.tile, take, g.size, jokers, 0.25)
+        if part is None:
+            return None
+        rack += part
+        room -= take
+    if complete and room != 0:
+        return None
+    useful = set(reading.tiles) | {discard, tiles.JOKER}
+    noise = [n for n in range(tiles.NATURALS) if n not in useful]
+    rack += [rng.choice(noise) for _ in range(room)]
+    counts = tiles.counts(rack + [discard] + [x for e in exposures for x in e.tiles])
+    if any(c > cap for c, cap in zip(counts, tiles.COPIES)):
+        return None
+    return rack, tuple(exposures)
+
+
+def _part(
+    rng: random.Random, tile: int, take: int, size: int, jokers: bool, odds: float, reserve: int = 0
+) -> list[int] | None:
+    """`take` tiles toward a group of `size`: naturals, with jokers where the
+    set runs out of naturals or now and then by chance; only groups of three
+    or more take jokers (J1, J2)."""
+    must = max(0, take + reserve - tiles.COPIES[tile])
+    wild = max(must, 1 if take >= 2 and rng.random() < odds else 0)
+    if wild and (not jokers or size < 3):
+        return None if must else [tile] * take
+    return [tile] * (take - wild) + [tiles.JOKER] * wild
+
+
+class Truth:
+    """What the core says about calling `discard` from this holding for this line."""
+
+    def __init__(self, card: Card, line: Line, reading: Reading, holding: Holding, discard: int):
+        self.line, self.reading, self.holding, self.discard = line, reading, holding, discard
+        placed = fill(reading, holding, line.concealed)
+        self.reachable = placed.reachable
+        open_groups = [g for i, g in enumerate(reading.groups) if i not in placed.exposed_groups]
+        mine = [g for g in open_groups if g.tile == discard]
+        self.sizes = sorted({g.size for g in mine if g.size >= 3})  # groups a call could complete (K2)
+        self.small = sorted({g.size for g in mine if g.size < 3})  # singles and pairs of it
+        self.naturals = holding.rack[discard] if discard != tiles.JOKER else 0
+        self.jokers = holding.jokers
+        self.legal = [s for s in self.sizes if self.naturals + self.jokers >= s - 1]
+        with_it = Holding.of(holding.rack_tiles() + [discard], holding.exposures)
+        self.wins = winning_lines(card, with_it)
+        self.after = fill(reading, with_it, line.concealed).distance
+
+    @property
+    def wins_line(self) -> bool:
+        return any(w.line is self.line for w in self.wins)
+
+    def answer(self, stale: bool = False) -> str:
+        """The right choice, rule by rule."""
+        if stale:  # K1
+            return NO
+        if self.discard == tiles.JOKER:  # J3
+            return NO
+        if self.wins:  # K3
+            return MAH_JONGG
+        if self.line.concealed:  # K7
+            return NO
+        if len(self.legal) == 1:  # K2
+            return for_group(self.legal[0])
+        return NO
+
+
+# -- levels 1 and 2: may you call it? --------------------------------------------------
+
+KINDS = {
+    1: ("expose", "short", "locked", "late", "in-time", "joker"),
+    2: ("mahjong", "pair", "concealed", "concealed-win", "joker-win"),
+}
+
+
+def _lines(card: Card, concealed: bool, with_big: bool) -> list[Line]:
+    return [
+        line for line in card.lines
+        if line.concealed == concealed and (not with_big or any(g.size >= 3 for g in line.readings[0].groups))
+    ]
+
+
+def _pick_group(rng: random.Random, reading: Reading, big: bool) -> int | None:
+    """A group of the reading whose tile appears in no other group of it."""
+    groups = reading.groups
+    options = [
+        i for i, g in enumerate(groups)
+        if (g.size >= 3) == big and g.tile != tiles.FLOWER
+        and sum(1 for h in groups if h.tile == g.tile) == 1
+    ]
+    return rng.choice(options) if options else None
+
+
+def _exposable(rng: random.Random, reading: Reading, target: int, most: int) -> tuple[int, ...]:
+    """Up to `most` groups of three or more, other than the target, to show as exposures."""
+    options = [i for i, g in enumerate(reading.groups) if g.size >= 3 and i != target]
+    rng.shuffle(options)
+    return tuple(sorted(options[: rng.randint(0, min(most, len(options)))]))
+
+
+def _situation(rng: random.Random, card: Card, kind: str) -> dict[str, Any] | None:
+    """One try at a situation of this kind; None when the deal does not fit."""
+    concealed = kind in ("concealed", "concealed-win")
+    big = kind in ("expose", "short", "locked", "late", "in-time", "joker", "concealed", "joker-win")
+    if kind == "concealed-win":
+        big = rng.random() < 0.4
+    lines = _lines(card, concealed, big)
+    if not lines:
+        return None
+    line = rng.choice(lines)
+    reading = rng.choice(line.readings)
+    target = _pick_group(rng, reading, big)
+    if target is None:
+        return None
+    g = reading.groups[target]
+    discard = g.tile
+    complete = kind in ("mahjong", "concealed-win", "joker-win")
+    held = g.size - 1
+    exposed: tuple[int, ...] = () if concealed else _exposable(rng, reading, target, 2)
+    extra: tuple[int, ...] = ()
+    jokers = True
+    if kind == "short":
+        held = rng.randint(max(0, g.size - 3), g.size - 2)
+        jokers = False  # a joker on the rack could make up the group, and the question would blur
+    elif kind == "locked":
+        if g.size != 3:
+            return None
+        exposed = tuple(sorted(set(exposed) | {target}))
+        held = 0
+        if rng.random() < 0.5:
+            extra = (g.tile,)  # the fourth tile stays on the rack (K6)
+    elif kind in ("joker", "joker-win"):
+        discard = tiles.JOKER
+    dealt = _deal(rng, reading, target, held, exposed, discard, complete, jokers, extra)
+    if dealt is None:
+        return None
+    rack, exposures = dealt
+    holding = Holding.of(rack, exposures)
+    truth = Truth(card, line, reading, holding, discard)
+    if not truth.reachable:
+        return None
+    expected = {
+        "expose": lambda: not truth.wins and truth.legal == [g.size],
+        "in-time": lambda: not truth.wins and truth.legal == [g.size],
+        "late": lambda: not truth.wins and truth.legal == [g.size],
+        "short": lambda: not truth.wins and truth.sizes == [g.size] and not truth.legal,
+        "locked": lambda: not truth.wins and not truth.sizes,
+        "joker": lambda: not truth.wins,
+        "mahjong": lambda: truth.wins_line and not truth.sizes,
+        "pair": lambda: not truth.wins and not truth.sizes and truth.small,
+        "concealed": lambda: not truth.wins and truth.legal == [g.size],
+        "concealed-win": lambda: truth.wins_line,
+        "joker-win": lambda: truth.wins_line,
+    }[kind]
+    if kind == "joker":
+        # The joker would complete a group the line needs: the tempting call.
+        if sum(1 for t in holding.all_tiles() if t == g.tile) >= tiles.COPIES[g.tile]:
+            return None
+        truth_for_group = Truth(card, line, reading, holding, g.tile)
+        if truth_for_group.wins or truth_for_group.legal != [g.size]:
+            return None
+    if not expected():
+        return None
+    return {"kind": kind, "line": line, "reading": reading, "group": g, "holding": holding, "truth": truth}
+
+
+def _holding_question(rng: random.Random, seed: int, level: int, card: Card) -> Question:
+    kind = rng.choice(KINDS[level])
+    # A card of the table's own may lack what a kind needs: then another kind of the level is asked.
+    for kind in [kind] + [k for k in KINDS[level] if k != kind]:
+        for _ in range(ATTEMPTS):
+            found = _situation(rng, card, kind)
+            if found is not None:
+                return _ask_call(rng, seed, level, card, found)
+    raise DealError(f"no level-{level} situation on {card.name} after {ATTEMPTS} deals of each kind")
+
+
+def _seats_for(rng: random.Random, kind: str) -> tuple[str, str]:
+    """(you, the discarder); for the timing questions the next player is someone else."""
+    you = rng.choice(SEATS)
+    options = [s for s in SEATS if s != you and (kind not in ("late", "in-time") or after(s) != you)]
+    return you, rng.choice(options)
+
+
+def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict[str, Any]) -> Question:
+    kind, line, reading, g = found["kind"], found["line"], found["reading"], found["group"]
+    holding: Holding = found["holding"]
+    truth: Truth = found["truth"]
+    d = truth.discard
+    you, thrower = _seats_for(rng, kind)
+    nxt = after(thrower)
+    facts = [f"You are {you}. {thrower} just threw {the(d)}."]
+    stale = kind == "late"
+    timing = None
+    if kind in ("late", "in-time"):
+        timing = rng.choice(("racked", "discarded", "older")) if stale else "drawn"
+        if timing == "older":
+            later = rng.choice([t for t in range(tiles.NATURALS) if t != d and not holding.rack[t]])
+            facts = [
+                f"You are {you}. {thrower} threw {the(d)}; then {nxt} drew and threw {the(later)}."
+            ]
+        else:
+            facts.append({
+                "racked": f"{nxt}, next to play, has drawn a tile and put it on the rack.",
+                "discarded": f"{nxt}, next to play, has drawn and already discarded.",
+                "drawn": f"{nxt}, next to play, has drawn a tile but not yet put it on the rack.",
+            }[timing])
+    facts.append(f"You play {line_text(line, reading)}.")
+    if holding.exposures:
+        facts.append(f"You have exposed {join(['a ' + e.describe() for e in holding.exposures])}.")
+    best = truth.answer(stale)
+    why = _call_reasons(_Call(kind, truth, g, nxt, timing))
+    assert best in why
+    choices = list(why)
+    rng.shuffle(choices)
+    items = {
+        "expose": ("K2",), "short": ("K2",), "locked": ("K2", "K6"), "late": ("K1", "K2"),
+        "in-time": ("K1", "K2"), "joker": ("J3",), "mahjong": ("K3", "K2"), "pair": ("K2", "K3"),
+        "concealed": ("K7", "H4"), "concealed-win": ("K7", "H4", "K3"), "joker-win": ("J3", "K3"),
+    }[kind]
+    return Question(
+        drill=NAME, seed=seed, level=level, card=card.name,
+        prompt=f"May you call {the(d)}, and for what?",
+        rack=tuple(tiles.CODES[t] for t in sorted(holding.rack_tiles())),
+        exposed=tuple(tuple(e.codes) for e in holding.exposures),
+        choices=tuple(choices), facts=tuple(facts),
+        items=tuple(f"rule:{r}" for r in items),
+        key={"best": best, "why": why, "rules": items, "notes": ()},
+    )
+
+
+@dataclass(frozen=True)
+class _Call:
+    """A call question of levels 1 and 2, as its reasons talk about it."""
+
+    kind: str
+    truth: Truth
+    group: Group  # the group of the line the discard's tile belongs to
+    nxt: str  # the player after the discarder
+    timing: str | None  # for the timing questions: "racked", "discarded", "older" or "drawn"
+
+    @property
+    def name(self) -> str:
+        return label(tiles.CODES[self.group.tile])
+
+    @property
+    def size(self) -> str:
+        return GROUP_NAMES[self.group.size]
+
+    @property
+    def wanted(self) -> str:
+        """ "kong of 6 Bams": the group the line wants."""
+        return f"{self.size} of {of(self.group.tile)}"
+
+    @property
+    def line(self) -> str:
+        return self.truth.line.id
+
+    @property
+    def held(self) -> str:
+        return held_text(self.group.tile, self.truth.naturals, self.truth.jokers)
+
+    @property
+    def not_last(self) -> str:
+        return (
+            f"The {self.name} is not the last tile you need: with it you would still be"
+            f" {self.truth.after} tiles from {self.line}, and no line of the card would be complete (K3)."
+        )
+
+
+def _call_reasons(call: _Call) -> dict[str, str]:
+    """Why each choice is right or wrong, each reason ending with its rule ids."""
+    return REASONS[call.kind](call)
+
+
+def _why_expose(c: _Call) -> dict[str, str]:
+    size = c.group.size
+    base = (
+        f"{c.line} needs a {c.wanted}; you hold the other {size - 1} ({c.held}),"
+        f" so the {c.name} completes it and you may call it to expose the {c.size} (K2)."
+    )
+    if c.kind == "in-time":
+        base = (
+            f"{c.nxt} has drawn but not yet racked the tile, so the {c.name} is still the latest discard"
+            f" and may be called (K1). " + base
+        )
+    wrong = size + 1 if size < 6 else size - 1
+    return {
+        for_group(size): base,
+        for_group(wrong): (
+            f"{c.line} needs a {c.wanted}, not a {GROUP_NAMES[wrong]}: a call must complete a group"
+            f" the card allows for your hand (K2)."
+        ),
+        MAH_JONGG: c.not_last,
+        NO: (
+            f"You may call it: the {c.name} completes a {c.wanted} your line needs, with tiles you"
+            f" already hold (K2)."
+            if c.kind == "expose"
+            else f"It is not too late: the time to call ends only once {c.nxt} racks the drawn tile or discards (K1)."
+        ),
+    }
+
+
+def _why_short(c: _Call) -> dict[str, str]:
+    size = c.group.size
+    why = {
+        NO: (
+            f"{c.line} needs a {c.wanted}: that takes {size - 1} tiles of yours besides the {c.name},"
+            f" and you hold {c.held}. A call must complete the group with tiles you already hold (K2)."
+        ),
+        for_group(size): f"A {c.size} needs {size - 1} tiles of yours besides the {c.name}; you hold {c.held} (K2).",
+    }
+    made = c.truth.naturals + c.truth.jokers + 1
+    if made >= 3 and made != size:
+        why[for_group(made)] = (
+            f"You could lay down a {GROUP_NAMES[made]}, but {c.line} has no {GROUP_NAMES[made]}"
+            f" of {of(c.group.tile)}: a call must complete a group the card allows for your hand (K2)."
+        )
+    why[MAH_JONGG] = c.not_last
+    return why
+
+
+def _why_locked(c: _Call) -> dict[str, str]:
+    return {
+        NO: (
+            f"Your {c.wanted} is already exposed, and after your discard it was locked:"
+            f" a pung never grows into a kong (K6). {c.line} has no other group of {of(c.group.tile)}"
+            f" for the {c.name} to complete (K2)."
+        ),
+        for_group(4): f"Your exposed pung of {of(c.group.tile)} is locked: a pung never grows into a kong (K6).",
+        MAH_JONGG: c.not_last,
+    }
+
+
+def _why_late(c: _Call) -> dict[str, str]:
+    too_late = {
+        "racked": f"{c.nxt} has already drawn and racked a tile, so the {c.name} can no longer be called (K1).",
+        "discarded": f"{c.nxt} has already discarded, so the {c.name} can no longer be called (K1).",
+        "older": f"The {c.name} is no longer the latest discard, and only the latest discard can be called (K1).",
+    }[c.timing or "racked"]
+    return {
+        NO: f"{too_late} Your rack could have completed the {c.size}, but the time to call is over.",
+        for_group(c.group.size): f"The {c.size} would fit your line, but it is too late: {too_late}",
+        MAH_JONGG: f"It is too late for any call: {too_late}",
+    }
+
+
+def _why_joker(c: _Call) -> dict[str, str]:
+    return {
+        NO: "A discarded joker can never be called, not even for Mah Jongg (J3).",
+        for_group(c.group.size): f"A joker would complete your {c.wanted}, but a discarded joker can never be called (J3).",
+        MAH_JONGG: (
+            "A joker would complete your hand, but a discarded joker can never be called,"
+            " not even for Mah Jongg (J3)."
+            if c.kind == "joker-win"
+            else "A discarded joker can never be called, not even for Mah Jongg (J3); and it would not finish your hand (K3)."
+        ),
+    }
+
+
+def _why_mahjong(c: _Call) -> dict[str, str]:
+    why = {
+        MAH_JONGG: (
+            f"The {c.name} is the last tile your hand needs: it completes {c.line} as your {c.size}."
+            f" A call for Mah Jongg may take any discard, a single or a pair too (K3)."
+        ),
+        NO: f"You may call it: it is the last tile you need, and Mah Jongg may take it even for a {c.size} (K3).",
+        for_group(3): (
+            f"{c.line} has no pung of {of(c.group.tile)}, so a call for an exposure is out (K2);"
+            f" call it for Mah Jongg, since it completes your hand (K3)."
+        ),
+    }
+    if c.group.size == 2:
+        why["Yes, for a pair"] = (
+            "A pair is never exposed on its own: a pair may be called only as the winning tile,"
+            " so call it for Mah Jongg (K2, K3)."
+        )
+    return why
+
+
+def _why_pair(c: _Call) -> dict[str, str]:
+    return {
+        NO: (
+            f"{c.line} wants the {c.name} only as a {c.size}. Outside Mah Jongg a call must complete"
+            f" a pung, kong, quint or sextet (K2); a single or pair may be called only as the"
+            f" winning tile (K3), and this is not your last tile."
+        ),
+        "Yes, for a pair": (
+            f"A single or pair may be called only as the last tile of your hand, and the {c.name} is not (K3)."
+        ),
+        for_group(3): (
+            f"{c.line} has no pung of {of(c.group.tile)}: a call must complete a group the card allows"
+            f" for your hand (K2)."
+        ),
+        MAH_JONGG: c.not_last,
+    }
+
+
+def _why_concealed(c: _Call) -> dict[str, str]:
+    return {
+        NO: (
+            f"{c.line} is concealed (C): you may call a discard only for Mah Jongg (K7), and the {c.name}"
+            f" is not your last tile. An exposure would put the line out of reach (H4)."
+        ),
+        for_group(c.group.size): (
+            f"Your rack would complete the {c.wanted}, but {c.line} is concealed: on a concealed line you"
+            f" may call only for Mah Jongg (K7), and an exposure would put it out of reach (H4)."
+        ),
+        MAH_JONGG: c.not_last,
+    }
+
+
+def _why_concealed_win(c: _Call) -> dict[str, str]:
+    expose = for_group(c.group.size) if c.group.size >= 3 else "Yes, for a pair"
+    return {
+        MAH_JONGG: (
+            f"The {c.name} is the last tile of {c.line}. On a concealed line the one call you may make"
+            f" is for Mah Jongg (K7), and winning on a discard is allowed (H4, K3)."
+        ),
+        NO: (
+            f"A concealed hand may still win on a discard: the {c.name} completes {c.line},"
+            f" so call it for Mah Jongg (H4, K7)."
+        ),
+        expose: (
+            f"On a concealed line you never call for an exposure (K7); the {c.name} completes"
+            f" {c.line}, so call it for Mah Jongg (K3)."
+        ),
+    }
+
+
+REASONS = {
+    "expose": _why_expose, "in-time": _why_expose, "short": _why_short, "locked": _why_locked,
+    "late": _why_late, "joker": _why_joker, "joker-win": _why_joker, "mahjong": _why_mahjong,
+    "pair": _why_pair, "concealed": _why_concealed, "concealed-win": _why_concealed_win,
+}
+
+
+# -- level 3: who gets the discard? --------------------------------------------------
+
+PURPOSES = ("Mah Jongg", "a pung", "a kong", "a quint")
+FIRST_TO_SPEAK = "Whoever spoke first"
+
+
+def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
+    thrower = rng.choice(SEATS)
+    callers = rng.sample([s for s in SEATS if s != thrower], 2)
+    case = rng.choice(("mj-vs-group", "mj-vs-group", "group-vs-group", "mj-vs-mj"))
+    if case == "mj-vs-group":
+        # Most often the caller for the exposure sits nearer: the case beginners get wrong.
+        near, far = sorted(callers, key=lambda s: _distance(thrower, s))
+        mj, other = (far, near) if rng.random() < 0.75 else (near, far)
+        purposes = {mj: "Mah Jongg", other: rng.choice(PURPOSES[1:])}
+    elif case == "group-vs-group":
+        purposes = {s: rng.choice(PURPOSES[1:]) for s in callers}
+    else:
+        purposes = {s: "Mah Jongg" for s in callers}
+    tile = rng.randrange(tiles.NATURALS)
+    winner = min(callers, key=lambda s: (purposes[s] != "Mah Jongg", _distance(thrower, s)))
+    loser = next(s for s in callers if s != winner)
+    order = [after(thrower, k) for k in (1, 2, 3)]
+    facts = (
+        f"{thrower} just threw {the(tile)}.",
+        f"{callers[0]} calls it for {purposes[callers[0]]}; {callers[1]} calls it for {purposes[callers[1]]}.",
+    )
+    if rng.random() < 0.7:
+        # Speed is the beginner's guess, so the quicker caller is the one who loses by the rules.
+        facts += (f"{loser} spoke first.",)
+    turn = f"after {thrower} come {join(order)}, in that order (S5)"
+    mah_jongg_beats = (purposes[winner] == "Mah Jongg") != (purposes[loser] == "Mah Jongg")
+    if mah_jongg_beats:
+        reason = (
+            f"{winner} gets it: a call for Mah Jongg beats a call for an exposure, wherever the seats are (K4)."
+        )
+        loser_why = f"{loser} calls for an exposure, and a call for Mah Jongg beats it wherever the seats are (K4)."
+        rules: tuple[str, ...] = ("K4",)
+    else:
+        purpose = "Mah Jongg" if purposes[winner] == "Mah Jongg" else "an exposure"
+        reason = (
+            f"{winner} gets it: both call it for {purpose}, and then the seat closest after the"
+            f" discarder in turn order wins (K4); {turn}."
+        )
+        loser_why = f"{loser} sits further from {thrower} in turn order: {turn}, and the closer seat wins (K4)."
+        rules = ("K4", "S5")
+    why = {
+        winner: reason,
+        loser: loser_why,
+        FIRST_TO_SPEAK: (
+            "Speed does not decide: \"first to speak takes it\" is a table rule, off unless your table"
+            " plays it (K4)."
+        ),
+    }
+    notes: tuple[str, ...] = ()
+    if not mah_jongg_beats:
+        notes = (
+            "Some tables play a variant: a caller who has already racked the tile or exposed for it keeps it."
+            " The League rule, used here, goes by the seats (K4).",
+        )
+    choices = list(why)
+    rng.shuffle(choices)
+    return Question(
+        drill=NAME, seed=seed, level=level, card=card.name,
+        prompt=f"Who gets {the(tile)}?",
+        choices=tuple(choices), facts=facts,
+        items=tuple(f"rule:{r}" for r in rules),
+        key={"best": winner, "why": why, "rules": rules, "notes": notes},
+    )
+
+
+def _distance(thrower: str, seat: str) -> int:
+    """How many turns after the thrower this seat plays (1 to 3)."""
+    return (SEATS.index(seat) - SEATS.index(thrower)) % 4
+
+
+# -- level 4: after the call -------------------------------------------------------
+
+AFTER_KINDS = ("next", "skipped", "draw", "rearrange", "locked-after")
+DISCARD = "Discard a tile"
+REPLACEMENT = "Draw a replacement tile, then discard"
+DRAW = "Draw from the wall, then discard"
+MAY = "Yes: before your discard it may be rearranged"
+LOCKED = "No: the exposure is locked"
+
+
+def _after_call(rng: random.Random, seed: int, level: int, card: Card) -> Question:
+    kind = rng.choice(AFTER_KINDS)
+    if kind in ("next", "skipped"):
+        return _turns(rng, seed, level, card, kind)
+    for _ in range(ATTEMPTS):
+        found = _called(rng, card, need_kong=kind != "draw")
+        if found is not None:
+            return _exposure_question(rng, seed, level, card, kind, found)
+    raise DealError(f"no called group on {card.name} after {ATTEMPTS} deals")
+
+
+def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> Question:
+    thrower = rng.choice(SEATS)
+    caller = rng.choice([s for s in SEATS if s != thrower])
+    tile = rng.randrange(tiles.NATURALS)
+    size = rng.choice((3, 4, 5))
+    facts = (
+        f"{thrower} threw {the(tile)}.",
+        f"{caller} called it for a {GROUP_NAMES[size]}, exposed the {GROUP_NAMES[size]} and discarded.",
+    )
+    order = f"after {caller} comes {after(caller)} (S5)"
+    if kind == "next":
+        best = after(caller)
+        why = {
+            best: f"A call takes the place of the caller's draw, and play continues to the caller's right (K5): {order}.",
+        }
+        for seat in SEATS:
+            if seat in (caller, best):
+                continue
+            if seat == after(thrower):
+                why[seat] = (
+                    f"{seat} would have played next without the call, but play now continues to the"
+                    f" caller's right (K5): {order}."
+                )
+            else:
+                why[seat] = f"Play continues to the caller's right (K5): {order}."
+        prompt = "Who plays next?"
+        rules: tuple[str, ...] = ("K5", "S5")
+    else:
+        lost = between(thrower, caller)
+        best = _seats_label(lost)
+        passes = f"from {thrower}, play passes to {join([after(thrower, k) for k in (1, 2, 3)])} (S5)"
+        if lost:
+            verb = "loses" if len(lost) == 1 else "lose"
+            best_why = (
+                f"Seats between the discarder and the caller lose their turn (K5): {passes},"
+                f" so {best} {verb} a turn."
+            )
+        else:
+            best_why = f"{caller} plays right after {thrower} anyway, so no seat is skipped (K5, S5)."
+        why = {best: best_why}
+        others = [s for s in SEATS if s not in (thrower, caller)]
+        for option in [_seats_label([]), _seats_label(between(caller, thrower))] + [_seats_label([s]) for s in others]:
+            if option not in why:
+                why[option] = (
+                    f"Only the seats between the discarder and the caller in turn order lose their turn (K5): {passes}."
+                )
+        prompt = "Whose turn is skipped?"
+        rules = ("K5", "S5")
+    choices = list(why)[:4]  # the best answer was put in first
+    rng.shuffle(choices)
+    return Question(
+        drill=NAME, seed=seed, level=level, card=card.name, prompt=prompt,
+        choices=tuple(choices), facts=facts,
+        items=tuple(f"rule:{r}" for r in rules),
+        key={"best": best, "why": why, "rules": rules, "notes": ()},
+    )
+
+
+def _seats_label(seats: list[str]) -> str:
+    return join(seats) if seats else "Nobody"
+
+
+def _called(rng: random.Random, card: Card, need_kong: bool) -> dict[str, Any] | None:
+    """You have just called a tile for a group of your exposed line; before your discard."""
+    line = rng.choice(_lines(card, concealed=False, with_big=True))
+    reading = rng.choice(line.readings)
+    options = [
+        i for i, g in enumerate(reading.groups)
+        if g.size >= 3 and g.tile != tiles.FLOWER and (g.size == 4 or not need_kong)
+        and sum(1 for h in reading.groups if h.tile == g.tile) == 1
+    ]
+    if not options:
+        return None
+    target = rng.choice(options)
+    g = reading.groups[target]
+    exposed = _exposable(rng, reading, target, 1)
+    dealt = _deal(rng, reading, target, g.size - 1, exposed, g.tile, jokers=False)
+    if dealt is None:
+        return None
+    rack, exposures = dealt
+    before = Holding.of(rack, exposures)
+    truth = Truth(card, line, reading, before, g.tile)
+    if truth.wins or truth.legal != [g.size]:
+        return None
+    return {"line": line, "reading": reading, "group": g, "rack": rack, "exposures": exposures}
+
+
+def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, kind: str, found: dict[str, Any]) -> Question:
+    line, reading, g = found["line"], found["reading"], found["group"]
+    rack: list[int] = list(found["rack"])
+    exposures: tuple[Exposure, ...] = found["exposures"]
+    thrower = rng.choice(SEATS)
+    you = rng.choice([s for s in SEATS if s != thrower])
+    name = label(tiles.CODES[g.tile])
+    facts = [f"You are {you}. {thrower} threw the {name}.", f"You play {line_text(line, reading)}."]
+    if kind == "draw":
+        for _ in range(g.size - 1):
+            rack.remove(g.tile)
+        shown = exposures + (Exposure(g.tile, g.size),)
+        facts.append(f"You called it and exposed a {GROUP_NAMES[g.size]} of {of(g.tile)}.")
+        best = DISCARD
+        why = {
+            DISCARD: (
+                "A call takes the place of your draw: you expose, then discard, and play goes on to your right."
+                " There is no replacement draw, not even for a kong (K5)."
+            ),
+            REPLACEMENT: (
+                "There is no replacement draw after a call, not even for a kong: the kong is part of your"
+                " fourteen tiles (K5)."
+            ),
+            DRAW: "The called tile was your draw for this turn: a call replaces the draw (K5).",
+        }
+        rules: tuple[str, ...] = ("K5",)
+        prompt = "What do you do now?"
+    else:
+        # Three of the four tiles went down; the fourth stayed on the rack.
+        rack.remove(g.tile)
+        rack.remove(g.tile)
+        shown = exposures + (Exposure(g.tile, 3),)
+        kong = Holding.of([t for t in rack if t != g.tile], exposures + (Exposure(g.tile, 4),))
+        allowed = fill(reading, kong, line.concealed).reachable  # the card allows the kong for this line
+        assert allowed
+        if kind == "locked-after":
+            rack.remove(rng.choice([t for t in rack if t != g.tile]))
+            facts.append(
+                f"You called it for your kong but laid down only three {of(g.tile)}, kept the fourth"
+                f" on your rack, and have already discarded."
+            )
+            best = LOCKED
+            why = {
+                LOCKED: (
+                    "After the discard that follows a call, the exposure is locked: a pung never grows into"
+                    " a kong, and the fourth tile stays on your rack (K6)."
+                ),
+                MAY: "Only before that discard may a new exposure be rearranged; yours is locked now (K6).",
+            }
+        else:
+            facts.append(
+                f"You called it for your kong but laid down only three {of(g.tile)}, keeping the fourth"
+                f" on your rack. You have not discarded yet."
+            )
+            best = MAY
+            why = {
+                MAY: (
+                    f"Before your discard you may rearrange the new exposure, as long as the called {name}"
+                    f" stays in it and the grouping is one the card allows: {line.id} has a kong of"
+                    f" {of(g.tile)} (K6)."
+                ),
+                LOCKED: "An exposure locks only with the discard that follows the call; you have not discarded yet (K6).",
+            }
+        rules = ("K6",)
+        prompt = f"May you add your fourth {name} to make the kong?"
+    choices = list(why)
+    rng.shuffle(choices)
+    return Question(
+        drill=NAME, seed=seed, level=level, card=card.name, prompt=prompt,
+        rack=tuple(tiles.CODES[t] for t in sorted(rack)),
+        exposed=tuple(tuple(e.codes) for e in shown),
+        choices=tuple(choices), facts=tuple(facts),
+        items=tuple(f"rule:{r}" for r in rules),
+        key={"best": best, "why": why, "rules": rules, "notes": ()},
+    )
+
+
+# -- the drill ----------------------------------------------------------------------
+
+
+def generate(seed: int, level: int, card: Card) -> Question:
+    check_level(LEVELS, level)
+    rng = rng_for(NAME, seed, level)
+    if level in (1, 2):
+        return _holding_question(rng, seed, level, card)
+    if level == 3:
+        return _contest(rng, seed, level, card)
+    return _after_call(rng, seed, level, card)
+
+
+def choice_of(question: Question, answer: object) -> str | None:
+    """The choice the learner picked, or None for "show me"; AnswerError otherwise."""
+    if answer is None:
+        return None
+    if not isinstance(answer, str):
+        kind = "a number" if isinstance(answer, (int, float)) else type(answer).__name__
+        if isinstance(answer, list):
+            kind = "a list"
+        raise AnswerError(f"the answer must be one of the choices as text (or null for \"show me\"), not {kind}")
+    wanted = " ".join(answer.split()).casefold()
+    for choice in question.choices:
+        if choice.casefold() == wanted:
+            return choice
+    listed = "; ".join(f'"{c}"' for c in question.choices)
+    raise AnswerError(f'"{answer.strip()}" is not one of the choices: {listed}')
+
+
+def cited(lines: list[str]) -> tuple[str, ...]:
+    """The rule ids cited in these lines, in order of first mention."""
+    ids: dict[str, None] = {}
+    for line in lines:
+        for group in CITED.findall(line):
+            for rule_id in group.split(", "):
+                ids[rule_id] = None
+    return tuple(ids)
+
+
+def verdict_for(question: Question, picked: str | None) -> Verdict:
+    """A verdict from a key of {best, why (a reason per choice), rules, notes, partial?}."""
+    key = question.key
+    best: str = key["best"]
+    correct = picked == best
+    reason = key["why"][best]
+    if picked is None:
+        lines = [f'The answer is "{best}". {reason}']
+    elif correct:
+        lines = [f"Right. {reason}"]
+    else:
+        lines = [f'Not quite: the answer is "{best}". {reason}', f'You picked "{picked}". {key["why"][picked]}']
+    lines += list(key["notes"])
+    lines += [cite(r) for r in key["rules"]]
+    score = 1.0 if correct else float(key.get("partial", {}).get(picked, 0.0))
+    return Verdict(
+        correct=correct,
+        score=score,
+        explanation=tuple(lines),
+        rules=cited(lines),
+        best=best,
+        answer=picked,
+        items=tuple((item, correct) for item in question.items),
+    )
+
+
+def grade(question: Question, answer: object) -> Verdict:
+    return verdict_for(question, choice_of(question, answer))

@@ -1,0 +1,703 @@
+"""The rules of the Charleston (C1-C6): not which tiles to pass, but how passing works.
+
+Level 1 asks which way a pass goes and in what order each Charleston runs
+(C1, C2). Level 2 puts the learner in a seat: who receives the tiles, who
+sends them, who is the courtesy partner (C1-C3 with S5: "right" is the next
+seat in turn order). Level 3 is what may be passed: blind passes (C5),
+jokers (C4) and whether a proposed pass from a dealt rack is legal at all,
+decided by `coach.charleston.check_pass`. Level 4 is the courtesy pass (C3),
+who may stop a Charleston (C1, C2) and the Air Mahjong table rule (C6),
+always asked as a table rule at a table that plays it, never assumed.
+
+Every question is answered by picking one of its choices; the answer key
+keeps, for each wrong choice, the sentence that says which rule rules it out.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from coach import tiles
+from coach.card import Card
+from coach.charleston import BLIND_PASSES, FIRST_CHARLESTON, PASSES, SECOND_CHARLESTON, PassError, check_pass
+from coach.rules import cite
+from coach.simulate import STEP
+from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+
+NAME = "charleston-rules"
+TITLE = "Charleston rules"
+TEMPLATE = "choice"
+LEVELS: tuple[Level, ...] = (
+    Level(1, "Which way?", "Right, across or left: the order of both Charlestons."),
+    Level(2, "To whom?", "From your seat: who gets your tiles, who sends you theirs, who is across."),
+    Level(3, "Blind passes and jokers", "What may be passed, passed unseen, or never passed at all."),
+    Level(4, "Courtesy pass and stopping", "How many tiles the courtesy pass moves, who may stop a Charleston, and a table rule."),
+)
+
+# S5: turn order goes to the right, so "right" is the next seat in this order
+# (coach.simulate.STEP counts the seats each direction moves).
+SEATS = ("East", "South", "West", "North")
+ORDINALS = ("first", "second", "third")
+CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
+CHARLESTON_RULE = {"first": "C1", "second": "C2", "courtesy": "C3"}
+ORDERS = ("Right, across, left", "Left, across, right", "Right, left, across", "Across, right, left")
+_CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A question before its choices are shuffled: the truth and why each wrong choice is wrong."""
+
+    prompt: str
+    facts: tuple[str, ...]
+    best: str
+    why: tuple[str, ...]  # the truth; the first line, lower-case, follows "Right: "
+    wrong: dict[str, str]  # wrong choice -> why it is wrong, citing the deciding rule
+    rules: tuple[str, ...]  # the rule ids the question exercises
+    rack: tuple[str, ...] = field(default=())
+
+
+# -- words ------------------------------------------------------------------------
+
+
+def pass_label(which: str) -> str:
+    """ "the first Charleston's left pass", "the courtesy pass"."""
+    charleston, direction = PASSES[which]
+    if charleston == "courtesy":
+        return "the courtesy pass"
+    return f"the {charleston} Charleston's {direction} pass"
+
+
+def pass_position(which: str) -> str:
+    """The pass named by its place, not its direction: "the second pass of the first Charleston"."""
+    charleston, direction = PASSES[which]
+    place = CHARLESTONS[charleston].index(direction)
+    return f"the {ORDINALS[place]} pass of the {charleston} Charleston"
+
+
+def seat_after(seat: str, direction: str) -> str:
+    return SEATS[(SEATS.index(seat) + STEP[direction]) % 4]
+
+
+def where(seat: str, other: str) -> str:
+    """Where `other` sits seen from `seat`: "on your right", "across from you"."""
+    direction = next(d for d in STEP if seat_after(seat, d) == other)
+    return "across from you" if direction == "across" else f"on your {direction}"
+
+
+def seat_before(seat: str, direction: str) -> str:
+    return SEATS[(SEATS.index(seat) - STEP[direction]) % 4]
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _tiles_word(n: int) -> str:
+    return f"{n} tile" + ("" if n == 1 else "s")
+
+
+def _count(n: int) -> str:
+    return ("None", "One", "Two", "Three", "Four")[n]
+
+
+# -- level 1: which way --------------------------------------------------------------
+
+
+def _direction(rng: random.Random) -> Draft:
+    which = rng.choice([k for k in PASSES if k != "courtesy"])
+    charleston, direction = PASSES[which]
+    rule = CHARLESTON_RULE[charleston]
+    order = ", then ".join(CHARLESTONS[charleston])
+    best = _cap(direction)
+    wrong = {
+        _cap(d): f"{_cap(pass_position(which))} goes {direction}, not {d}: the {charleston} Charleston passes {order} ({rule})."
+        for d in STEP if d != direction
+    }
+    return Draft(
+        prompt=f"Which way do the tiles go on {pass_position(which)}?",
+        facts=(f"The players are on {pass_position(which)}.", "Each player passes three tiles."),
+        best=best,
+        why=(f"the {charleston} Charleston passes {order}, so {pass_position(which)} goes {direction} ({rule}).", cite(rule)),
+        wrong=wrong,
+        rules=(rule,),
+    )
+
+
+def _next_pass(rng: random.Random) -> Draft:
+    charleston = rng.choice(("first", "second"))
+    order = CHARLESTONS[charleston]
+    place = rng.choice((0, 1))
+    done, coming = order[place], order[place + 1]
+    rule = CHARLESTON_RULE[charleston]
+    sequence = ", then ".join(order)
+    wrong = {
+        _cap(d): f"after the {done} pass the {charleston} Charleston goes {coming}, not {d}: it passes {sequence} ({rule})."
+        for d in STEP if d != coming
+    }
+    return Draft(
+        prompt="Which way does the next pass go?",
+        facts=(f"The {charleston} Charleston is under way.", f"Everyone has just passed {done}."),
+        best=_cap(coming),
+        why=(f"the {charleston} Charleston passes {sequence}, so after {done} comes {coming} ({rule}).", cite(rule)),
+        wrong={k: _cap(v) for k, v in wrong.items()},
+        rules=(rule,),
+    )
+
+
+def _order(rng: random.Random) -> Draft:
+    charleston = rng.choice(("first", "second"))
+    rule = CHARLESTON_RULE[charleston]
+    best = ", ".join(CHARLESTONS[charleston]).capitalize()
+    other = "second" if charleston == "first" else "first"
+    wrong = {}
+    for choice in ORDERS:
+        if choice == best:
+            continue
+        if choice == ", ".join(CHARLESTONS[other]).capitalize():
+            wrong[choice] = f"That is the order of the {other} Charleston; the {charleston} one passes {best.lower()} ({rule})."
+        else:
+            wrong[choice] = f"No Charleston passes in that order: the {charleston} one passes {best.lower()} ({rule})."
+    return Draft(
+        prompt=f"In which order does the {charleston} Charleston pass?",
+        facts=(f"The {charleston} Charleston is about to start.", "Each pass is three tiles."),
+        best=best,
+        why=(f"the {charleston} Charleston passes {best.lower()} ({rule}).", cite(rule)),
+        wrong=wrong,
+        rules=(rule,),
+    )
+
+
+# -- level 2: to whom ------------------------------------------------------------------
+
+
+def _receiver(rng: random.Random) -> Draft:
+    seat = rng.choice(SEATS)
+    which = rng.choice([k for k in PASSES if k != "courtesy"])
+    charleston, direction = PASSES[which]
+    rule = CHARLESTON_RULE[charleston]
+    to = seat_after(seat, direction)
+    wrong = {}
+    for other in SEATS:
+        if other in (seat, to):
+            continue
+        wrong[other] = f"{other} sits {where(seat, other)}, but {pass_position(which)} goes {direction} ({rule}, S5)."
+    return Draft(
+        prompt="Who receives your three tiles?",
+        facts=(f"You are {seat}.", f"It is {pass_position(which)}."),
+        best=to,
+        why=(
+            f"{pass_position(which)} goes {direction} ({rule}), and from {seat} the {direction} is {to} (S5).",
+            _seat_note(),
+            cite(rule),
+        ),
+        wrong=wrong,
+        rules=(rule, "S5"),
+    )
+
+
+def _sender(rng: random.Random) -> Draft:
+    seat = rng.choice(SEATS)
+    which = rng.choice([k for k in PASSES if k != "courtesy"])
+    charleston, direction = PASSES[which]
+    rule = CHARLESTON_RULE[charleston]
+    sender = seat_before(seat, direction)
+    wrong = {}
+    for other in SEATS:
+        if other in (seat, sender):
+            continue
+        gets = seat_after(other, direction)
+        wrong[other] = f"{other} passes {direction} to {gets}, not to you ({rule}, S5)."
+    return Draft(
+        prompt="Who passes three tiles to you?",
+        facts=(f"You are {seat}.", f"It is {pass_position(which)}."),
+        best=sender,
+        why=(
+            f"on {pass_position(which)} everyone passes {direction} ({rule}), and {sender} has you on the {direction} (S5).",
+            _seat_note(),
+            cite(rule),
+        ),
+        wrong=wrong,
+        rules=(rule, "S5"),
+    )
+
+
+def _courtesy_partner(rng: random.Random) -> Draft:
+    seat = rng.choice(SEATS)
+    partner = seat_after(seat, "across")
+    wrong = {
+        other: f"{other} sits {where(seat, other)}; the courtesy pass goes across, to {partner} (C3)."
+        for other in SEATS if other not in (seat, partner)
+    }
+    return Draft(
+        prompt="With whom may you make the courtesy pass?",
+        facts=(f"You are {seat}.", "Both Charlestons are over."),
+        best=partner,
+        why=(f"the courtesy pass goes across, and across from {seat} sits {partner} (C3).", _seat_note(), cite("C3")),
+        wrong=wrong,
+        rules=("C3", "S5"),
+    )
+
+
+def _seat_note() -> str:
+    return "Seats go East, South, West, North in turn order; play passes to the right, so your right is the next seat (S5)."
+
+
+# -- level 3: what may be passed ---------------------------------------------------------
+
+
+def _blind_which(rng: random.Random) -> Draft:
+    blind = rng.choice(BLIND_PASSES)
+    others = [k for k in PASSES if k not in BLIND_PASSES]
+    picks = [blind] + rng.sample(others, 3)
+    labels = {k: _cap(pass_label(k)[4:]) for k in picks}
+    wrong = {}
+    for k in picks[1:]:
+        if k == "courtesy":
+            wrong[labels[k]] = "The courtesy pass comes after both Charlestons; only the last pass of each Charleston may be blind (C5, C3)."
+        else:
+            wrong[labels[k]] = f"{_cap(pass_label(k))} is not the last pass of its Charleston, so nothing may be passed unseen on it (C5)."
+    return Draft(
+        prompt="On which of these passes may you pass on tiles you just received, unseen?",
+        facts=("A blind pass forwards tiles you just received without looking at them.",),
+        best=labels[blind],
+        why=(
+            "only the last pass of each Charleston may be blind: the first Charleston's left pass and the second's right pass (C5).",
+            cite("C5"),
+        ),
+        wrong=wrong,
+        rules=("C5",),
+    )
+
+
+def _blind_count(rng: random.Random) -> Draft:
+    which = rng.choice(BLIND_PASSES)
+    blind = rng.choice((1, 2, 3))
+    rack = _deal(rng)
+    naturals = [t for t in rack if t != tiles.JOKER]
+    # The core says which counts make a legal pass; exactly one does.
+    legal = []
+    for own in range(4):
+        try:
+            check_pass(rack, naturals[:own], which, blind=blind)
+        except PassError:
+            continue
+        legal.append(own)
+    if len(legal) != 1:
+        raise AssertionError(f"a blind pass of {blind} unseen tiles should allow one count, not {legal}")
+    own = legal[0]
+    wrong = {
+        _count(n): f"{_count(n)} of yours and {blind} unseen make {n + blind}; a blind pass still moves three tiles (C5)."
+        for n in range(4) if n != own
+    }
+    return Draft(
+        prompt="How many of your own tiles do you add?",
+        facts=(f"It is {pass_label(which)}.", f"You pass on {'all three' if blind == 3 else blind} of the three tiles you just received, unseen."),
+        best=_count(own),
+        why=(f"a blind pass still moves three tiles, so {blind} unseen and {own} of yours make three (C5).", cite("C5")),
+        wrong=wrong,
+        rules=("C5",),
+    )
+
+
+def _joker(rng: random.Random) -> Draft:
+    which = rng.choice(list(PASSES))
+    rack = _deal(rng, joker=True)
+    naturals = [t for t in rack if t != tiles.JOKER]
+    passed = [tiles.JOKER] + naturals[: (2 if which != "courtesy" else rng.choice((0, 1, 2)))]
+    try:
+        check_pass(rack, passed, which)
+    except PassError as error:
+        if "(C4)" not in str(error):
+            raise
+    else:
+        raise AssertionError("the core let a joker be passed")
+    best = "No, never"
+    wrong = {
+        "Yes": "Jokers are never passed, on any pass (C4).",
+        "Only on a blind pass": "Not even on a blind pass: jokers are never passed, in any pass (C4).",
+        "Only in the courtesy pass": (
+            "Not in the courtesy pass either (C4). Some tables allow it as a table rule, but the League does not."
+        ),
+    }
+    why = [f"jokers are never passed, in any Charleston pass or in the courtesy pass, so not on {pass_label(which)} (C4).", cite("C4")]
+    if which == "courtesy":
+        why.append("Some tables let a joker go in the courtesy pass: that is a table rule, off unless your table plays it (C4).")
+    return Draft(
+        prompt="May you pass your joker on this pass?",
+        facts=(f"It is {pass_label(which)}.", "You hold a joker you do not need."),
+        best=best,
+        why=tuple(why),
+        wrong=wrong,
+        rules=("C4",),
+        rack=tuple(tiles.CODES[t] for t in sorted(rack)),
+    )
+
+
+# The answers to "may you make this pass?", one per rule that can forbid it.
+OK = "Yes, it is allowed"
+NO_JOKER = "No: a joker may never be passed"
+NO_BLIND = "No: only the last pass of each Charleston may be blind"
+NO_THREE = "No: a Charleston pass moves three tiles"
+NO_COURTESY = "No: the courtesy pass moves 0 to 3 tiles"
+
+# Faults the question may plant, the passes each can be planted on, and the answer
+# that names it. Blind faults skip the first pass (nothing has been received yet);
+# count faults stay where the digest states the count (C1, C3, C5).
+FAULT_PASSES = {
+    None: tuple(PASSES),
+    "joker": tuple(PASSES),
+    "blind": ("first-across", "second-left", "second-across"),
+    "count": ("first-right", "first-across", "first-left", "second-right", "courtesy"),
+}
+
+
+def _legal_pass(rng: random.Random) -> Draft:
+    fault = rng.choice(list(FAULT_PASSES))
+    which = rng.choice(FAULT_PASSES[fault])
+    rack = _deal(rng, joker=fault == "joker" or rng.random() < 0.3)
+    naturals = [t for t in rack if t != tiles.JOKER]
+    rng.shuffle(naturals)
+    own, blind = _plan(rng, fault, which)
+    passed = ([tiles.JOKER] if fault == "joker" else []) + naturals[: own - (1 if fault == "joker" else 0)]
+    try:
+        check_pass(rack, passed, which, blind=blind)
+        legal = True
+    except PassError:
+        legal = False
+    if legal != (fault is None):
+        raise AssertionError(f"the core and the planted fault disagree on {which}: {fault}")
+    facts = [f"It is {pass_label(which)}.", "You want to pass " + _describe_pass(passed, blind) + "."]
+    choices = [OK, NO_JOKER, NO_BLIND, NO_THREE] + ([NO_COURTESY] if which == "courtesy" else [])
+    best = {None: OK, "joker": NO_JOKER, "blind": NO_BLIND, "count": NO_COURTESY if which == "courtesy" else NO_THREE}[fault]
+    notes = _pass_notes(which, passed, blind)
+    why = [notes[best][1]] + [cite(r) for r in notes[best][2]]
+    wrong = {c: notes[c][0] for c in choices if c != best}
+    rules = tuple(dict.fromkeys(r for c in choices for r in notes[c][2]))
+    return Draft(
+        prompt="May you make this pass?",
+        facts=tuple(facts),
+        best=best,
+        why=tuple(why),
+        wrong=wrong,
+        rules=rules,
+        rack=tuple(tiles.CODES[t] for t in sorted(rack)),
+    )
+
+
+def _plan(rng: random.Random, fault: str | None, which: str) -> tuple[int, int]:
+    """(own tiles, blind tiles) for a pass with this planted fault."""
+    if which == "courtesy":
+        if fault == "count":
+            return 4, 0
+        return rng.choice((1, 2, 3)), 0
+    if fault == "blind":
+        blind = rng.choice((1, 2, 3))
+        return 3 - blind, blind
+    blind = rng.choice((0, 1, 2)) if which in BLIND_PASSES and fault is None else 0
+    if fault == "count":
+        total = rng.choice((2, 4))
+        blind = rng.choice((0, 1)) if which in BLIND_PASSES else 0
+        return total - blind, blind
+    return 3 - blind, blind
+
+
+def _describe_pass(passed: list[int], blind: int) -> str:
+    names = ["a Joker" if t == tiles.JOKER else f"the {tiles.name(t)}" for t in passed]
+    if blind:
+        names.append(f"{blind} tile{'s' if blind > 1 else ''} you just received, unseen")
+    if not names:
+        return "nothing"
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _pass_notes(which: str, passed: list[int], blind: int) -> dict[str, tuple[str, str, tuple[str, ...]]]:
+    """For each answer: (why it is wrong here, why it is right here, the rules behind it)."""
+    count = len(passed) + blind
+    joker = tiles.JOKER in passed
+    courtesy = which == "courtesy"
+    may_blind = which in BLIND_PASSES
+    count_rule = "C3" if courtesy else ("C5" if blind else "C1")
+    count_ok = (0 <= count <= 3) if courtesy else count == 3
+    label = pass_label(which)
+    if courtesy:
+        count_text = f"{count} tile{'s' if count != 1 else ''} is {'within' if count_ok else 'more than'} the 0 to 3 the courtesy pass allows (C3)."
+    else:
+        count_text = f"this pass moves {count} tile{'s' if count != 1 else ''}, and every Charleston pass moves exactly three ({count_rule})."
+    if blind and not may_blind:
+        blind_text = f"{label} is not the last pass of a Charleston, so no tile may be passed unseen on it (C5)."
+    elif blind:
+        blind_text = f"{label} is the last pass of its Charleston, where passing tiles on unseen is allowed (C5)."
+    else:
+        blind_text = "no tile in this pass goes on unseen, so the blind-pass rule does not come into it (C5)."
+    joker_text = (
+        "a joker is in this pass, and jokers are never passed (C4)."
+        if joker else "there is no joker in this pass, so the joker rule does not stop it (C4)."
+    )
+    faults = [
+        (rule, text)
+        for rule, text, bad in (
+            ("C4", joker_text, joker),
+            ("C5", blind_text, bool(blind) and not may_blind),
+            (count_rule, count_text, not count_ok),
+        )
+        if bad
+    ]
+    fault_rules = tuple(rule for rule, _ in faults)
+    ok_rules = tuple(dict.fromkeys((count_rule, "C4") + (("C5",) if blind else ())))
+    unseen = ", and tiles go on unseen only on the last pass of a Charleston" if blind else ""
+    return {
+        OK: (
+            _cap(faults[0][1]) if faults else "",
+            f"{label} may move {count} tile{'s' if count != 1 else ''}, you pass no joker{unseen}: "
+            f"every rule is kept ({', '.join(ok_rules)}).",
+            fault_rules or ok_rules,
+        ),
+        NO_JOKER: (_cap(joker_text), joker_text, ("C4",)),
+        NO_BLIND: (_cap(blind_text), blind_text, ("C5",)),
+        NO_THREE: (
+            "The courtesy pass is not held to three: it moves 0 to 3 tiles (C3)." if courtesy else _cap(count_text),
+            count_text,
+            ("C3",) if courtesy else (count_rule,),
+        ),
+        NO_COURTESY: (
+            _cap(count_text) if courtesy else f"This is not the courtesy pass but {label} (C3).",
+            count_text,
+            ("C3",),
+        ),
+    }
+
+
+def _deal(rng: random.Random, joker: bool = False) -> list[int]:
+    """A 13-tile rack from a shuffled wall; with `joker`, one joker at least."""
+    wall = list(tiles.WALL)
+    rng.shuffle(wall)
+    rack = wall[:13]
+    naturals = [t for t in rack if t != tiles.JOKER]
+    if joker and tiles.JOKER not in rack:
+        rack[rack.index(naturals[0])] = tiles.JOKER
+    return rack
+
+
+# -- level 4: courtesy pass, stopping, a table rule ----------------------------------------
+
+
+def _courtesy_count(rng: random.Random) -> Draft:
+    seat = rng.choice(SEATS)
+    partner = seat_after(seat, "across")
+    mine, theirs = rng.sample(range(4), 2)
+    moves = min(mine, theirs)
+    word = _tiles_word
+    wrong = {}
+    for n in range(4):
+        if n == moves:
+            continue
+        if n == max(mine, theirs):
+            wrong[word(n)] = "When the two offer different numbers, the smaller number moves, not the larger (C3)."
+        else:
+            wrong[word(n)] = f"Nobody offered {n}: the smaller of the two offers, {moves}, is what moves (C3)."
+    return Draft(
+        prompt=f"How many tiles move between you and {partner}?",
+        facts=(f"You are {seat}; it is the courtesy pass.", f"You offer {word(mine)}; {partner} offers {word(theirs)}."),
+        best=word(moves),
+        why=(f"the two offers differ, so the smaller one moves: {word(moves)} each way (C3).", cite("C3")),
+        wrong=wrong,
+        rules=("C3",),
+    )
+
+
+def _courtesy_both(rng: random.Random) -> Draft:
+    seat = rng.choice(SEATS)
+    partner = seat_after(seat, "across")
+    others = [s for s in SEATS if s not in (seat, partner)]
+    best = f"{others[0]} and {others[1]} swap at the same time"
+    wrong = {
+        f"{others[0]} and {others[1]} wait until you are done": "Nobody waits: both pairs of opposite seats exchange at once (C3).",
+        f"{others[0]} and {others[1]} sit it out": (
+            f"The courtesy pass is for both pairs across: {others[0]} and {others[1]} sit across from each other and swap too (C3)."
+        ),
+        f"{others[0]} and {others[1]} pass to you": "The courtesy pass only goes across, never to the side (C3).",
+    }
+    return Draft(
+        prompt=f"What do {others[0]} and {others[1]} do meanwhile?",
+        facts=(f"You are {seat}.", f"You and {partner} are making the courtesy pass."),
+        best=best,
+        why=(
+            f"both pairs of opposite seats exchange at once, so {others[0]} and {others[1]} swap across while you do (C3).",
+            cite("C3"),
+        ),
+        wrong=wrong,
+        rules=("C3",),
+    )
+
+
+def _stop(rng: random.Random) -> Draft:
+    seat = rng.choice(SEATS)
+    charleston = rng.choice(("first", "second"))
+    rule = CHARLESTON_RULE[charleston]
+    yes, no = "Yes: any one player may stop it", "No: it must be played"
+    if charleston == "first":
+        facts = (f"You are {seat}.", "The tiles are dealt; the first Charleston is about to begin.", "You would rather not pass.")
+        best = no
+        why = ("the first Charleston is compulsory: everyone passes right, across and left (C1).", cite("C1"))
+        wrong = {
+            yes: "That is the second Charleston. The first one is compulsory: nobody may stop it (C1).",
+            "Only if the others agree": "Not even if everyone agrees: the first Charleston must be played (C1).",
+            "Only East may stop it": "Nobody may stop it, East included: the first Charleston is compulsory (C1).",
+        }
+    else:
+        want = [s for s in SEATS if s != seat]
+        facts = (
+            f"You are {seat}; the first Charleston is over.",
+            f"{', '.join(want[:2])} and {want[2]} want a second Charleston; you do not.",
+        )
+        best = yes
+        why = ("the second Charleston is optional, and any one player may stop it: there is none this hand (C2).", cite("C2"))
+        wrong = {
+            no: "Only the first Charleston must be played; the second is optional and any one player may stop it (C2).",
+            "Only if the others agree": "No vote is needed: any one player may stop the second Charleston (C2).",
+            "Only East may stop it": "Any one player may stop it, not only East (C2).",
+        }
+    return Draft(
+        prompt=f"May you stop the {charleston} Charleston?",
+        facts=facts,
+        best=best,
+        why=why,
+        wrong=wrong,
+        rules=(rule,),
+    )
+
+
+# C6 is a table rule (Air Mahjong), never a League rule: it is only asked at a
+# table said to play it, and the League default is named in the explanation.
+ENDS = "The Charleston ends: East discards, with no courtesy pass"
+
+
+def _air_mahjong(rng: random.Random) -> Draft:
+    which = rng.choice(BLIND_PASSES)
+    charleston = PASSES[which][0]
+    everyone = rng.random() < 0.5
+    holdout = rng.choice(SEATS)
+    if charleston == "first":
+        going_on = "The players decide on a second Charleston; any one may stop it"
+        again = "The first Charleston starts again"
+        next_rule = "C2"
+    else:
+        going_on = "The courtesy pass, for those who want it"
+        again = "The second Charleston starts again"
+        next_rule = "C3"
+    if everyone:
+        facts = (
+            "Your table plays Air Mahjong's table rule on blind passes (a table rule, not the League's).",
+            f"On {pass_label(which)} every player passed on all three tiles they had just received, unseen.",
+        )
+    else:
+        facts = (
+            "Your table plays Air Mahjong's table rule on blind passes (a table rule, not the League's).",
+            f"On {pass_label(which)}, {holdout} passed one tile of their own and two unseen.",
+            "The other three each passed on all three tiles they had just received, unseen.",
+        )
+    league = (
+        "Under League rules alone there is no such rule: an all-blind pass ends nothing, "
+        + ("and the second Charleston may follow (C2)." if charleston == "first" else "and the courtesy pass may follow (C3).")
+    )
+    if everyone:
+        best = ENDS
+        why = (
+            "at an Air Mahjong table, when every player blind-passes all three on a blind pass, "
+            "the Charleston ends there and there is no courtesy pass (C6).",
+            cite("C6"),
+            league,
+        )
+        wrong = {
+            going_on: "At this table an all-blind pass ends the Charleston at once: nothing more is passed (C6).",
+            again: "Nothing starts again: at this table an all-blind pass ends the Charleston (C6).",
+        }
+        rules = ("C6", "C5")
+    else:
+        nxt = "the players decide on the second Charleston" if charleston == "first" else "the courtesy pass follows"
+        best = going_on
+        why = (
+            f"the Air Mahjong rule needs every player to pass all three unseen; {holdout} did not, "
+            f"so the Charleston goes on and {nxt} (C6, {next_rule}).",
+            cite("C6"),
+            cite(next_rule),
+        )
+        wrong = {
+            ENDS: f"Not every player passed all three unseen ({holdout} passed one of their own), so the table rule does not end the Charleston (C6).",
+            again: f"The Charleston goes on from here, it does not start over: {nxt} ({next_rule}).",
+        }
+        rules = ("C6", "C5", next_rule)
+    return Draft(prompt="What comes next?", facts=facts, best=best, why=why, wrong=wrong, rules=rules)
+
+
+KINDS: dict[int, tuple[Callable[[random.Random], Draft], ...]] = {
+    1: (_direction, _next_pass, _order),
+    2: (_receiver, _sender, _courtesy_partner),
+    3: (_blind_which, _blind_count, _joker, _legal_pass, _legal_pass),
+    4: (_courtesy_count, _courtesy_both, _stop, _stop, _air_mahjong, _air_mahjong),
+}
+
+
+# -- the protocol -------------------------------------------------------------------------
+
+
+def generate(seed: int, level: int, card: Card) -> Question:
+    check_level(LEVELS, level)
+    rng = rng_for(NAME, seed, level)
+    draft = rng.choice(KINDS[level])(rng)
+    choices = [draft.best, *draft.wrong]
+    if len(set(choices)) != len(choices):
+        raise AssertionError(f"choices repeat: {choices}")
+    rng.shuffle(choices)
+    return Question(
+        drill=NAME,
+        seed=seed,
+        level=level,
+        card=card.name,
+        prompt=draft.prompt,
+        rack=draft.rack,
+        choices=tuple(choices),
+        facts=draft.facts,
+        items=tuple(f"rule:{r}" for r in dict.fromkeys(draft.rules)),
+        key={"best": draft.best, "why": draft.why, "wrong": dict(draft.wrong)},
+    )
+
+
+def _choice(question: Question, answer: object) -> str:
+    if not isinstance(answer, str):
+        kind = "true/false" if isinstance(answer, bool) else type(answer).__name__
+        raise AnswerError(f"the answer must be one of the choices as text (or null for \"show me\"), not {kind}")
+    wanted = " ".join(answer.split()).casefold()
+    for choice in question.choices:
+        if choice.casefold() == wanted:
+            return choice
+    raise AnswerError(f"\"{answer.strip()}\" is not one of the choices: {'; '.join(question.choices)}")
+
+
+def grade(question: Question, answer: object) -> Verdict:
+    key: dict[str, Any] = question.key
+    best, why = key["best"], list(key["why"])
+    picked = None if answer is None else _choice(question, answer)
+    correct = picked == best
+    if correct:
+        lines = [f"Right: {why[0]}", *why[1:]]
+    elif picked is None:
+        lines = [f"The answer is \"{best}\": {why[0]}", *why[1:]]
+    else:
+        lines = [f"Not quite. {key['wrong'][picked]}", f"The answer is \"{best}\": {why[0]}", *why[1:]]
+    cited = [r for line in lines for group in _CITED.findall(line) for r in group.split(", ")]
+    asked = [item[5:] for item in question.items if item.startswith("rule:")]
+    return Verdict(
+        correct=correct,
+        score=1.0 if correct else 0.0,
+        explanation=tuple(lines),
+        rules=tuple(dict.fromkeys(cited + asked)),
+        best=best,
+        answer=picked,
+        items=tuple((item, correct) for item in question.items),
+    )

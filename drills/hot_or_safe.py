@@ -1,0 +1,246 @@
+"""Hot or safe: late in a hand, which of these tiles is safest to throw? (D1)
+
+The other players' exposures and the discards so far are on the table.
+The truth comes from the core's discard advisor (`coach.discard`): a tile
+is hot when at least half of the lines an opponent's exposures allow still
+need it (`wanted_share`), and safe when it is not hot and was thrown twice
+already without a call, or fits no line the exposures on the table allow.
+A question offers three or four tiles of your rack and is asked only when
+exactly one of them is safe and every other one is hot, so the answer is
+plain by D1.
+
+Level 1: the safe tile fits no exposure on the table. Level 2: it was
+thrown twice without a call; where the table allows, it still fits some
+exposure, so the two throws are what make it safe. Level 3: the safe
+tile is one your own nearest line uses and the hot ones are tiles it has no
+place for: late in a hand, defence matters more than your own rack.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from coach import tiles
+from coach.analysis import analyze
+from coach.card import Card, Line
+from coach.discard import HOT_SHARE, advise_discard, wanted_share
+from coach.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
+from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.calls import SEATS, choice_of, exposure_for, join, verdict_for
+from drills.name_the_tile import label
+
+NAME = "hot-or-safe"
+TITLE = "Hot or safe?"
+TEMPLATE = "choice"
+LEVELS: tuple[Level, ...] = (
+    Level(1, "Fits no exposure", "One tile fits nothing the other players have exposed; the rest feed their exposures."),
+    Level(2, "Thrown twice", "One tile was already thrown twice and nobody called it; the rest are hot."),
+    Level(3, "Defence first", "Late in the hand: throw the safe tile even when your own line wants it."),
+)
+ATTEMPTS = 400  # deals tried per question; a few dozen at most are needed in practice
+RACK = 14  # your rack as you discard
+
+
+class DealError(RuntimeError):
+    """No table of the kind asked for after ATTEMPTS deals (a card too small for it)."""
+
+
+def _lines_allowed(card: Card, exposures: tuple[Exposure, ...]) -> list[Line]:
+    """The lines these exposures still allow (exposed lines with a group for each, H4)."""
+    tables = tables_for(card)
+    distances = tables.line_distances(Holding.of([], exposures))
+    return [tables.lines[n] for n, d in enumerate(distances.tolist()) if d != OUT_OF_REACH]
+
+
+def _exposed_lines(card: Card) -> list[Line]:
+    """Lines marked X with a group that can be exposed."""
+    return [ln for ln in card.lines if not ln.concealed and any(g.size >= 3 for g in ln.readings[0].groups)]
+
+
+def _opponents(rng: random.Random, card: Card, you: str) -> list[tuple[str, tuple[Exposure, ...]]]:
+    """One or two other players, each with one or two exposures from a real exposed line."""
+    seats = [s for s in SEATS if s != you]
+    rng.shuffle(seats)
+    shown = []
+    for seat in seats[: rng.choice((1, 2, 2))]:
+        line = rng.choice(_exposed_lines(card))
+        reading = rng.choice(line.readings)
+        big = [g for g in reading.groups if g.size >= 3]
+        groups = rng.sample(big, min(len(big), rng.choice((1, 2, 2))))
+        exposures = tuple(exposure_for(rng, g.tile, g.size) for g in groups)
+        shown.append((seat, exposures))
+    return shown
+
+
+def _table(rng: random.Random, card: Card, level: int) -> dict[str, Any] | None:
+    """One try at a late-hand table for this level; None when it does not fit."""
+    you = rng.choice(SEATS)
+    opponents = _opponents(rng, card, you)
+    shares = [(seat, exposures, wanted_share(card, exposures)) for seat, exposures in opponents]
+    on_table = {e.tile for _, exposures in opponents for e in exposures}
+    hot = [
+        t for t in range(tiles.NATURALS)
+        if t not in on_table and any(s[t] >= HOT_SHARE for _, _, s in shares)
+    ]
+    nothing = [t for t in range(tiles.NATURALS) if t not in on_table and all(s[t] == 0 for _, _, s in shares)]
+    partly = [
+        t for t in range(tiles.NATURALS)
+        if t not in on_table and all(s[t] < HOT_SHARE for _, _, s in shares) and t not in nothing
+    ]
+    if len(hot) < 2:
+        return None
+    rack: list[int] = []
+    mine = None
+    if level == 3:
+        rack = _own_rack(rng, card, hot) or []
+        if not rack:
+            return None
+        safe_pool = [t for t in nothing + partly if t in rack]
+    else:
+        safe_pool = nothing if level == 1 else (partly or nothing)
+    if not safe_pool:
+        return None
+    safe = rng.choice(safe_pool)
+    twice = level == 2 or (level == 3 and safe not in nothing)
+    count = rng.choice((2, 3)) if level == 1 else rng.choice((2, 3, 3))
+    hot_picks = rng.sample([t for t in hot if level != 3 or t not in rack], min(count, len(hot)))
+    if len(hot_picks) < 2:
+        return None
+    candidates = [safe] + hot_picks
+    discards = [safe, safe] if twice else []
+    if level == 2 and rng.random() < 0.5:
+        discards.append(hot_picks[0])  # once is not enough to make a tile safe
+    quiet = [t for t in range(tiles.NATURALS) if t not in candidates]
+    discards += [rng.choice(quiet) for _ in range(rng.randint(4, 7))]
+    rng.shuffle(discards)
+    if level == 3:
+        rack = rack + hot_picks
+    else:
+        rack = list(candidates)
+    filler = [t for t in tiles.WALL if t not in candidates]
+    while len(rack) < RACK:
+        rack.append(rng.choice(filler))
+    exposures = [e for _, exs in opponents for e in exs]
+    counts = tiles.counts(rack + discards + [t for e in exposures for t in e.tiles])
+    if any(c > cap for c, cap in zip(counts, tiles.COPIES)):
+        return None
+    seen = tuple(tiles.counts(discards))
+    holding = Holding.of(rack)
+    advice = advise_discard(card, holding, seen, [exs for _, exs in opponents], late=True)
+    options = {o.tile: o for o in advice.options if o.tile in candidates}
+    if not options[safe].safe or options[safe].hot or not all(options[t].hot for t in hot_picks):
+        return None
+    if level == 3:
+        nearest = analyze(card, holding, seen).nearest
+        used = list(nearest.fill.used) if nearest.fill else []
+        # Offence and defence disagree: your line keeps every copy of the safe
+        # tile and has no place for the hot ones.
+        if used.count(safe) < rack.count(safe) or any(t in used for t in hot_picks):
+            return None
+        mine = nearest
+    return {
+        "you": you, "opponents": shares, "safe": safe, "hot": hot_picks, "candidates": candidates,
+        "discards": discards, "rack": rack, "twice": twice, "mine": mine,
+    }
+
+
+def _own_rack(rng: random.Random, card: Card, hot: list[int]) -> list[int] | None:
+    """Most of a reading of an exposed line, a few tiles short, leaving room for the hot tiles."""
+    line = rng.choice(_exposed_lines(card))
+    reading = rng.choice(line.readings)
+    own = list(reading.tiles)
+    if any(t in hot for t in own):
+        return None
+    rng.shuffle(own)
+    return own[: rng.randint(9, 11)]
+
+
+def generate(seed: int, level: int, card: Card) -> Question:
+    check_level(LEVELS, level)
+    rng = rng_for(NAME, seed, level)
+    for _ in range(ATTEMPTS):
+        table = _table(rng, card, level)
+        if table is not None:
+            return _question(rng, seed, level, card, table)
+    raise DealError(f"no level-{level} table on {card.name} after {ATTEMPTS} deals")
+
+
+def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict[str, Any]) -> Question:
+    wall = rng.randint(4, 16)
+    facts = [f"Late in the hand: {wall} tiles are left on the wall. You are {table['you']}, and it is your turn to discard."]
+    for seat, exposures, _ in table["opponents"]:
+        facts.append(f"{seat} has exposed {join(['a ' + e.describe() for e in exposures])}.")
+    thrown = ", ".join(name(t) for t in table["discards"])
+    facts.append(f"Thrown so far, and nobody called any of them: {thrown}.")
+    mine = table["mine"]
+    if mine is not None:
+        facts.append(f"Your nearest line is {mine.line.id}, {mine.distance} tiles away.")
+    choices = [name(t) for t in table["candidates"]]
+    rng.shuffle(choices)
+    why = _reasons(card, table)
+    best = name(table["safe"])
+    prompt = "Which tile do you throw?" if level == 3 else "Which of these tiles is safest to throw?"
+    return Question(
+        drill=NAME, seed=seed, level=level, card=card.name, prompt=prompt,
+        rack=tuple(tiles.CODES[t] for t in sorted(table["rack"])),
+        exposed=tuple(tuple(e.codes) for _, exposures, _ in table["opponents"] for e in exposures),
+        choices=tuple(choices), facts=tuple(facts), items=("rule:D1",),
+        key={
+            "best": best, "why": why, "rules": ("D1",), "notes": (),
+            # The table as the truth was computed from it, for checking it again.
+            "opponents": tuple(
+                (seat, tuple(tuple(e.codes) for e in exposures)) for seat, exposures, _ in table["opponents"]
+            ),
+            "discards": tuple(tiles.CODES[t] for t in table["discards"]),
+        },
+    )
+
+
+def name(tile: int) -> str:
+    """The tile as the choices name it: "East Wind", so it never reads as a seat."""
+    return label(tiles.CODES[tile])
+
+
+def _reasons(card: Card, table: dict[str, Any]) -> dict[str, str]:
+    """Why each candidate is safe or hot, each reason ending with D1."""
+    safe = table["safe"]
+    opponents = table["opponents"]
+    mine = table["mine"]
+    seats = [seat for seat, _, _ in opponents]
+    whose = f"{seats[0]}'s exposures" if len(seats) == 1 else f"the exposures of {join(seats)}"
+    if table["twice"]:
+        reason = f"The {name(safe)} was thrown twice already and nobody called it, so it is safe (D1)."
+    else:
+        reason = f"The {name(safe)} fits no exposure on the table: no line that {whose} allow needs it, so it is safe (D1)."
+    if mine is not None:
+        reason += f" Your own {mine.line.id} uses it, but late in the hand defence matters more than your own rack (D1)."
+    why = {name(safe): reason}
+    for t in table["hot"]:
+        seat, need = _need(card, opponents, t)
+        text = f"The {name(t)} is hot: {need}, so it plainly helps {seat} (D1)."
+        if table["discards"].count(t) == 1:
+            text += " It was thrown only once: it takes two throws without a call to make a tile safe (D1)."
+        if mine is not None:
+            text += (
+                f" Your {mine.line.id} has no place for it, but late in the hand defence matters more"
+                f" than your own rack (D1)."
+            )
+        why[name(t)] = text
+    return why
+
+
+def _need(card: Card, opponents: list, tile: int) -> tuple[str, str]:
+    """The opponent the tile helps most, and how plainly, in words."""
+    seat, exposures, share = max(opponents, key=lambda o: o[2][tile])
+    allowed = _lines_allowed(card, exposures)
+    wanted = round(float(share[tile]) * len(allowed))
+    if len(allowed) == 1:
+        return seat, f"the only line {seat}'s exposures allow, {allowed[0].id}, needs it"
+    if wanted == len(allowed):
+        return seat, f"all {wanted} lines {seat}'s exposures allow ({', '.join(ln.id for ln in allowed)}) need it"
+    return seat, f"{wanted} of the {len(allowed)} lines {seat}'s exposures allow still need it"
+
+
+def grade(question: Question, answer: object) -> Verdict:
+    return verdict_for(question, choice_of(question, answer))

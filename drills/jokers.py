@@ -1,0 +1,560 @@
+"""Jokers: where a joker may stand, and when a joker exchange is legal (J1-J8, E3).
+
+Levels 1 and 2 show one group of a card line with a joker in place of one
+of its tiles and ask whether the joker may stand there: pungs, kongs,
+quints and sextets yes (J1); singles, pairs, the year's four digits,
+anything in a Singles & Pairs line and a pair of Flowers no; a pung of
+Flowers yes (J2). Level 2 adds the Flowers, the year, Singles & Pairs
+lines and a third choice for the belief that only exposed groups take
+jokers (J8).
+
+Levels 3 and 4 describe a moment of play and a joker exchange, and ask
+whether it is legal and, if not, which rule forbids it. Each situation is
+built with exactly one fault (or none), so exactly one choice is true:
+level 3 the turn itself (J4, and E3 when the exchange comes before the
+draw), the exact tile (J4), the exposure keeping its size (J7) and
+concealed hands (J8); level 4 exchanges around a call (J5) and the new
+exposure being fixed once an exchange starts (J6).
+
+Every group and exposure comes from a line of the given card, so the
+tiles are ones a player could meet.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from coach import tiles
+from coach.card import GROUP_NAMES, Card, Line, Reading, parse_pattern
+from coach.rules import cite
+from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+
+NAME = "jokers"
+TITLE = "Jokers: where and when"
+TEMPLATE = "choice"
+LEVELS: tuple[Level, ...] = (
+    Level(1, "May a joker stand here?", "Pungs and bigger groups take jokers; singles and pairs never do."),
+    Level(2, "Flowers, years and Singles & Pairs", "The places beginners get wrong: Flower pairs and pungs, the year's digits, Singles & Pairs lines."),
+    Level(3, "Is this exchange legal?", "Swapping a real tile for a joker: whose turn, which tile, what happens to the exposure."),
+    Level(4, "Exchanges around a call", "Calling a discard and swapping for a joker in the same turn."),
+)
+
+SEATS = ("East", "South", "West", "North")
+
+YES = "Yes: a joker may stand here"
+NO = "No: a joker may not stand here"
+EXPOSED_ONLY = "Only if the group is exposed"
+
+LEGAL = "Legal"
+TIME = "Not legal: only on your turn, after you draw or call"
+TILE = "Not legal: not the exact tile the joker stands for"
+SIZE = "Not legal: the exposure must keep its size"
+CALL = "Not legal: the call must stand on its own"
+FIXED = "Not legal: the new exposure is fixed once a swap starts"
+LEVEL_CHOICES = {3: (LEGAL, TIME, TILE, SIZE), 4: (LEGAL, TIME, TILE, CALL, FIXED)}
+
+
+@dataclass(frozen=True)
+class Spot:
+    """A place on a card line where a joker might be put: a group of the
+    line, or one single of a token such as NEWS or the year."""
+
+    line: Line
+    part: int  # index of the token in the line
+    index: int  # which single of the token; 0 for a group
+    kind: str  # "group", "pair", "single", "year"
+
+    def tiles_of(self, reading: Reading) -> tuple[int, ...]:
+        return reading.parts[self.part].tiles
+
+    def tile(self, reading: Reading) -> int:
+        return self.tiles_of(reading)[self.index]
+
+
+# -- where jokers may stand (levels 1 and 2) -----------------------------------
+
+
+def _spots(card: Card) -> list[Spot]:
+    """Every group and single of every line, sorted into the kinds the
+    rules tell apart. Spots are the same in every reading of a line (only
+    suits and numbers change), so the first reading classifies them."""
+    year = str(card.year) if card.year else None
+    found: list[Spot] = []
+    for line in card.lines:
+        tokens = parse_pattern(line.pattern)
+        for p, (token, part) in enumerate(zip(tokens, line.readings[0].parts)):
+            if part.is_group:
+                size = len(part.tiles)
+                found.append(Spot(line, p, 0, "group" if size >= 3 else "pair" if size == 2 else "single"))
+            else:
+                kind = "year" if token.symbols == year else "single"
+                found.extend(Spot(line, p, i, kind) for i in range(len(part.tiles)))
+    return found
+
+
+def _flower(spot: Spot) -> bool:
+    return spot.tile(spot.line.readings[0]) == tiles.FLOWER
+
+
+def _allowed(spot: Spot) -> bool:
+    """J1, J2: a joker only in a group of three or more, never on a Singles & Pairs line."""
+    return spot.kind == "group" and not spot.line.singles_and_pairs
+
+
+def _category(spot: Spot) -> str:
+    """The case the rules word separately, for picking a mix of questions."""
+    if spot.line.singles_and_pairs:
+        return "singles-and-pairs"
+    if spot.kind == "year":
+        return "year"
+    if _flower(spot) and spot.kind in ("group", "pair"):
+        return "flower-group" if spot.kind == "group" else "flower-pair"
+    if spot.kind == "group" and spot.line.concealed:
+        return "concealed-group"
+    if spot.kind == "group" and len(spot.line.readings[0].parts[spot.part].tiles) >= 5:
+        return "big-group"
+    return spot.kind
+
+
+LEVEL_CATEGORIES = {
+    1: {True: ("group", "big-group", "concealed-group"), False: ("pair", "single")},
+    2: {
+        True: ("flower-group", "big-group", "concealed-group"),
+        False: ("flower-pair", "year", "singles-and-pairs"),
+    },
+}
+
+
+def _pick_spot(rng: random.Random, card: Card, level: int) -> Spot:
+    spots = _spots(card)
+    wanted = rng.random() < 0.5
+    by_category: dict[str, list[Spot]] = {}
+    for spot in spots:
+        by_category.setdefault(_category(spot), []).append(spot)
+    categories = [c for c in LEVEL_CATEGORIES[level][wanted] if by_category.get(c)]
+    if not categories:  # a small card may lack a case: take the other answer's
+        categories = [c for c in LEVEL_CATEGORIES[level][not wanted] if by_category.get(c)]
+    if not categories:
+        categories = sorted(by_category)
+    return rng.choice(by_category[rng.choice(categories)])
+
+
+def _spot_name(spot: Spot, reading: Reading, year: int | None) -> str:
+    tile = spot.tile(reading)
+    size = len(spot.tiles_of(reading))
+    if spot.kind == "year":
+        digit = str(year)[spot.index]
+        return f"the {digit} of the year {year} (the {tiles.name(tile)})"
+    if spot.kind == "single":
+        return f"the single {tiles.name(tile)}"
+    return f"the {GROUP_NAMES[size]} of {tiles.plural(tile, size).split(' ', 1)[1]}"
+
+
+def _line_fact(line: Line, reading: Reading) -> str:
+    kind = "concealed (C)" if line.concealed else "exposed (X)"
+    suits = f", read as {reading.describe()}" if reading.suits else ""
+    return f"Line {line.id}: {line.pattern}, {kind}{suits}."
+
+
+def _spot_reason(spot: Spot, reading: Reading, year: int | None) -> tuple[list[str], list[str]]:
+    """Why a joker may or may not stand at this spot: lines and the rules cited."""
+    name = _spot_name(spot, reading, year)
+    line = spot.line
+    if line.singles_and_pairs:
+        return [f"{line.id} is a Singles & Pairs line: such a hand never holds a joker, not even in {name} (J2)."], ["J2"]
+    if spot.kind == "year":
+        return [f"The four digits of the year are four singles, and a joker is never a single: not {name} (J2)."], ["J2"]
+    if spot.kind == "single":
+        return [f"A joker may never stand as a single tile, such as {name} (J2)."], ["J2"]
+    if spot.kind == "pair":
+        extra = "; Flowers are all alike, yet a pair of them takes no joker either" if _flower(spot) else ""
+        return [f"A joker may never be part of a pair, such as {name}{extra} (J2)."], ["J2"]
+    size = len(spot.tiles_of(reading))
+    words = ("three", "four", "five", "six")[size - 3]
+    lines = [f"{name[0].upper()}{name[1:]} is a group of {words}: a joker may stand for any tile of a pung, kong, quint or sextet (J1)."]
+    rules = ["J1"]
+    if _flower(spot):
+        lines.append("Flowers are all the same tile, so three or more Flowers are a true group and a joker may fill it; only a Flower pair refuses one (J2).")
+        rules.append("J2")
+    if line.concealed:
+        lines.append(f"{line.id} is concealed, and a concealed hand may still hold jokers in its groups (J8).")
+        rules.append("J8")
+    return lines, rules
+
+
+def _where_question(rng: random.Random, card: Card, level: int, common: dict[str, Any]) -> Question:
+    spot = _pick_spot(rng, card, level)
+    first = spot.line.readings[0].parts[spot.part].is_group
+    # A token can read as a group in one suit and as singles in another
+    # (D0 with Dots is two Soaps): keep to readings shaped like the first.
+    reading = rng.choice([r for r in spot.line.readings if r.parts[spot.part].is_group == first])
+    shown = list(spot.tiles_of(reading))
+    shown[len(shown) - 1 if first else spot.index] = tiles.JOKER
+    allowed = _allowed(spot)
+    reason, rules = _spot_reason(spot, reading, card.year)
+    best = YES if allowed else NO
+    choices = [YES, NO] + ([EXPOSED_ONLY] if level == 2 else [])
+    rng.shuffle(choices)
+    wrong: dict[str, tuple[str, list[str]]] = {
+        YES: (
+            "A joker fills only a pung, kong, quint or sextet, and never on a Singles & Pairs line (J2).",
+            ["J2"],
+        ),
+        NO: (
+            "A joker is refused only as a single, in a pair, in the year's digits or on a Singles & Pairs "
+            "line; a group of three or more takes one (J1).",
+            ["J1"],
+        ),
+        EXPOSED_ONLY: (
+            "Exposed or not makes no difference: a group of three or more may hold jokers on the rack "
+            "too, even in a concealed hand, and a single or pair takes none anywhere (J1, J2, J8).",
+            ["J1", "J2", "J8"],
+        ),
+    }
+    items = list(rules)
+    if level == 2 and allowed and "J8" not in items:
+        items.append("J8")  # the "only if exposed" choice tests J8 on every allowed group
+    name = _spot_name(spot, reading, card.year)
+    facts = (
+        _line_fact(spot.line, reading),
+        f"A player puts a joker in {name}, as shown.",
+    )
+    key = _key(best, reason + [cite(r) for r in dict.fromkeys(rules)], rules, wrong)
+    return Question(
+        **common, prompt="May a joker stand here?", rack=tuple(tiles.CODES[t] for t in shown),
+        choices=tuple(choices), facts=facts, items=_items(items), key=key,
+    )
+
+
+# -- joker exchanges (levels 3 and 4) ------------------------------------------
+
+
+def _big_groups(card: Card) -> list[tuple[int, int]]:
+    """Every (tile, size) of a pung, kong, quint or sextet some line asks for."""
+    found = {(g.tile, g.size) for line in card.lines for r in line.readings for g in r.groups if g.size >= 3}
+    return sorted(found)
+
+
+def _joker_count(rng: random.Random, tile: int, size: int, reserve: int, most: int = 2) -> int:
+    """Jokers in an exposure of `size` tiles, at least one, and enough that
+    its real tiles leave `reserve` copies of the tile for other hands (T1)."""
+    low = max(1, size - (tiles.COPIES[tile] - reserve))
+    return rng.randint(low, max(low, min(most, size - 1)))
+
+
+def _exposure(tile: int, size: int, jokers: int) -> tuple[str, ...]:
+    return (tiles.CODES[tile],) * (size - jokers) + ("J",) * jokers
+
+
+def _group_words(tile: int, size: int) -> str:
+    """ "pung of 5 Dots" """
+    return f"{GROUP_NAMES[size]} of {_many(tile)}"
+
+
+def _many(tile: int) -> str:
+    """The plural name alone: "5 Dots", "Flowers", "Soaps"."""
+    return tiles.plural(tile, 2).split(" ", 1)[1]
+
+
+def _shown(tile: int, size: int, jokers: int) -> str:
+    names = [tiles.name(tile)] * (size - jokers) + ["Joker"] * jokers
+    return f"{', '.join(names)} (a {_group_words(tile, size)})"
+
+
+def _held(tile: int, count: int) -> str:
+    """ "three 7 Craks", or "three 7 Craks and a joker" when a set has too few
+    of the tile for `count` real ones with one more still to be called."""
+    naturals = min(count, tiles.COPIES[tile] - 1)
+    words = tiles.plural(tile, naturals)
+    jokers = count - naturals
+    if jokers:
+        words += " and a joker" if jokers == 1 else f" and {tiles.plural(tiles.JOKER, jokers)}"
+    return words
+
+
+def _look_alike(rng: random.Random, tile: int) -> int:
+    """A tile a hurried player might offer for `tile`: same number in another
+    suit, a neighbour, another Dragon or Wind, a Dragon for a Flower."""
+    code = tiles.CODES[tile]
+    if tile < 27:
+        number, suit = int(code[0]), code[1]
+        options = [f"{number}{s}" for s in tiles.SUITS if s != suit]
+        options += [f"{n}{suit}" for n in (number - 1, number + 1) if 1 <= n <= 9]
+    elif code in tiles.WINDS:
+        options = [w for w in tiles.WINDS if w != code]
+    elif code in ("RD", "GD", "WD"):
+        options = [d for d in ("RD", "GD", "WD") if d != code]
+    else:  # the Flower
+        options = ["WD", "RD", "GD"]
+    return tiles.INDEX[rng.choice(options)]
+
+
+@dataclass
+class Scene:
+    """One situation of play: what the learner reads and what decides it."""
+
+    facts: list[str]
+    best: str
+    reason: list[str]
+    rules: list[str]
+    tile: int | None = None  # the tile offered for the joker, shown on its own
+    exposed: tuple[tuple[str, ...], ...] = ()  # the learner's own exposures
+    called: bool = False  # the turn began with a call, not a draw
+
+
+def _seats(rng: random.Random) -> tuple[str, str, str]:
+    """You, the owner of the exposure, and the player whose turn comes before yours."""
+    me = rng.randrange(4)
+    before = SEATS[(me - 1) % 4]
+    owner = rng.choice([s for s in SEATS if s != SEATS[me]])
+    return SEATS[me], owner, before
+
+
+def _drawn(me: str) -> str:
+    return f"You are {me}. It is your turn: you drew a tile from the wall and have not discarded yet."
+
+
+TOO_EARLY = [
+    "An exchange comes after you acquire a tile, by a draw or a legal call, and before you discard; before the draw is too early (J4).",
+    "Exchanging before acquiring a tile makes your hand dead (E3).",
+]
+
+
+def _scene_level_3(rng: random.Random, card: Card) -> Scene:
+    me, owner, before = _seats(rng)
+    tile, size = rng.choice(_big_groups(card))
+    case = rng.choice(("draw", "own", "concealed", "wrong-tile", "before-draw", "not-your-turn", "size"))
+    grows = case == "size" and rng.random() < 0.5
+    jokers = _joker_count(rng, tile, size, reserve=2 if grows else 1)
+    name = tiles.name(tile)
+    theirs = f"{owner}'s exposure: {_shown(tile, size, jokers)}."
+    if case == "draw":
+        return Scene(
+            [_drawn(me), theirs, f"You give {owner} a {name} and take a joker."], LEGAL,
+            [f"On your own turn, after you draw and before you discard, you may give the exact tile, the {name}, for a joker in any exposure (J4)."],
+            ["J4"], tile,
+        )
+    if case == "own":
+        return Scene(
+            [_drawn(me), f"Your own exposure: {_shown(tile, size, jokers)}.",
+             f"You put a {name} from your rack in place of a joker and take the joker."],
+            LEGAL,
+            [f"A joker may be redeemed from any exposure, your own included, on your turn after you draw and before you discard, for the exact tile: the {name} (J4).",
+             "The exposure stays the same group, with a real tile where the joker was (J7)."],
+            ["J4", "J7"], tile, (_exposure(tile, size, jokers),),
+        )
+    if case == "concealed":
+        # A Singles & Pairs line could never use the joker, which would only puzzle.
+        line = rng.choice([ln for ln in card.lines if ln.concealed and ln.takes_jokers] or list(card.lines))
+        return Scene(
+            [f"You are {me}, playing {line.id}, a concealed (C) line: nothing of yours is exposed.",
+             "It is your turn: you drew a tile and have not discarded yet.", theirs,
+             f"You give {owner} a {name} and take a joker."],
+            LEGAL,
+            ["A concealed hand may redeem jokers from other players' exposures: the exchange exposes nothing of yours (J8).",
+             f"It is your turn, after your draw and before your discard, and the {name} is the exact tile (J4)."],
+            ["J8", "J4"], tile,
+        )
+    if case == "wrong-tile":
+        offered = _look_alike(rng, tile)
+        return Scene(
+            [_drawn(me), theirs, f"You offer {owner} a {tiles.name(offered)} for a joker."], TILE,
+            [f"A joker is redeemed only with the exact natural tile it stands for: here the {name}, not the {tiles.name(offered)} (J4)."],
+            ["J4"], offered,
+        )
+    if case == "before-draw":
+        return Scene(
+            [f"You are {me}. {before} has just discarded and nobody called: it is your turn.",
+             "You have not drawn yet.", theirs, f"Before drawing, you give {owner} a {name} for a joker."],
+            TIME, list(TOO_EARLY), ["J4", "E3"], tile,
+        )
+    if case == "not-your-turn":
+        turn = rng.choice([s for s in SEATS if s != me])
+        return Scene(
+            [f"You are {me}. It is {turn}'s turn: {turn} has just drawn a tile.", theirs,
+             f"You give {owner} a {name} for a joker now."],
+            TIME,
+            [f"Joker exchanges happen only on your own turn, after your draw or call and before your discard; now it is {turn}'s turn (J4)."],
+            ["J4"], tile,
+        )
+    # "size": an exchange that would change the exposure's size
+    if grows:
+        plan = f"You give {owner} two {_many(tile)} for one joker."
+        became = f"{owner}'s {GROUP_NAMES[size]} would grow to {size + 1} tiles"
+    else:
+        jokers = max(jokers, 2)
+        theirs = f"{owner}'s exposure: {_shown(tile, size, jokers)}."
+        plan = f"You give {owner} one {name} and take two jokers."
+        became = f"{owner}'s {GROUP_NAMES[size]} would shrink to {size - 1} tiles"
+    return Scene(
+        [_drawn(me), theirs, plan], SIZE,
+        [f"An exchange swaps one joker for one exact tile; the exposure keeps its size and stays the same group, but here {became} (J7)."],
+        ["J7"], tile,
+    )
+
+
+def _scene_level_4(rng: random.Random, card: Card) -> Scene:
+    me, owner, before = _seats(rng)
+    groups = _big_groups(card)
+    case = rng.choice(("call-then-swap", "call-to-redeem", "short-call", "rearrange", "wrong-tile", "before-draw"))
+    if case == "rearrange":  # the new exposure is all real tiles, so no bigger than the set allows
+        pool = [g for g in groups if g[1] <= tiles.COPIES[g[0]]]
+    else:
+        pool = [g for g in groups if g[1] >= 4]
+    called, size = rng.choice(pool or groups)
+    other = rng.choice([g[0] for g in groups if g[0] != called] or [g[0] for g in groups])
+    other_size = rng.choice([s for t, s in groups if t == other])
+    theirs = f"{owner}'s exposure: {_shown(other, other_size, _joker_count(rng, other, other_size, reserve=1))}."
+    c, o, many, kind = tiles.name(called), tiles.name(other), _many(called), GROUP_NAMES[size]
+    discard = f"{before} discards a {c}."
+    if case == "call-then-swap":
+        return Scene(
+            [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 1)}, and a {o}.", discard, theirs,
+             f"You call, expose the {kind} of {many}, then give {owner} your {o} for the joker before discarding."],
+            LEGAL,
+            [f"The call stands on its own: the tiles you hold and the called {c} complete the {kind} (J5).",
+             f"A legal call acquires your tile for the turn, so you may then swap the exact tile, the {o}, for a joker before you discard (J4)."],
+            ["J5", "J4"], other, called=True,
+        )
+    if case == "call-to-redeem":
+        mine = _joker_count(rng, called, size, reserve=1)
+        return Scene(
+            [f"You are {me}. You hold no {many}.", discard, f"{owner}'s exposure: {_shown(called, size, mine)}.",
+             f"You call the {c} only to give it to {owner} for a joker."],
+            CALL,
+            [f"A discard may not be called just to redeem a joker: a call must complete a group of your own, and you hold no other {c} (J5)."],
+            ["J5"], called, called=True,
+        )
+    if case == "short-call":
+        return Scene(
+            [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 2)}, and a {o}.", discard, theirs,
+             f"You call the {c}, give {owner} your {o} for the joker, then expose the {c}, your tiles and that joker as the {kind}."],
+            CALL,
+            [f"A call must complete its exposure with tiles you already hold: you cannot call for a {kind} you can only finish by redeeming a joker (J5)."],
+            ["J5"], other, called=True,
+        )
+    if case == "rearrange":
+        return Scene(
+            [f"You are {me}. {before} discarded a {c}; you called it and exposed a {kind} of {many}, all real tiles.",
+             theirs, f"You gave {owner} your {o} and took the joker.",
+             f"Before discarding, you put that joker in your new {kind} and take back one of your {many}."],
+            FIXED,
+            ["Once you start a joker exchange, the exposure you just made can no longer be rearranged, even before you discard (J6)."],
+            ["J6"], other, (_exposure(called, size, 0),), called=True,
+        )
+    if case == "wrong-tile":
+        offered = _look_alike(rng, other)
+        return Scene(
+            [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 1)}, and a {tiles.name(offered)}.",
+             discard, theirs,
+             f"You call, expose the {kind} of {many}, then offer {owner} your {tiles.name(offered)} for the joker."],
+            TILE,
+            [f"The call itself is fine, but a joker is redeemed only with the exact tile it stands for: the {o}, not the {tiles.name(offered)} (J4)."],
+            ["J4"], offered, called=True,
+        )
+    # "before-draw"
+    return Scene(
+        [f"You are {me}. {before} discarded a {c} and nobody called it: it is your turn.",
+         "You have not drawn yet.", theirs, f"Before drawing, you give {owner} a {o} for the joker."],
+        TIME, list(TOO_EARLY), ["J4", "E3"], other,
+    )
+
+
+# Why each exchange choice is wrong when it is, in a beginner's words.
+WHY_NOT: dict[str, tuple[str, list[str]]] = {
+    TIME: ("The timing is right: it is your turn, after you acquired a tile and before you discard (J4).", ["J4"]),
+    TILE: ("The tile is right: it is the exact tile the joker stands for (J4).", ["J4"]),
+    SIZE: ("The exposure keeps its size: one joker goes out, one exact tile comes in (J7).", ["J7"]),
+    CALL: ("The call is not the problem here: it stands on its own, or there is no call at all (J5).", ["J5"]),
+    FIXED: ("No exposure is being rearranged here, so that rule does not come in (J6).", ["J6"]),
+}
+
+
+def _exchange_question(rng: random.Random, card: Card, level: int, common: dict[str, Any]) -> Question:
+    scene = _scene_level_3(rng, card) if level == 3 else _scene_level_4(rng, card)
+    choices = list(LEVEL_CHOICES[level])
+    rng.shuffle(choices)
+    wrong: dict[str, tuple[str, list[str]]] = {}
+    for choice in choices:
+        if choice == LEGAL:
+            wrong[choice] = (f"It breaks the rule above ({scene.rules[0]}).", scene.rules[:1])
+        elif choice == TIME and scene.called:
+            wrong[choice] = ("The moment is not what decides it: a swap may come right after a call, before your discard (J4).", ["J4"])
+        else:
+            wrong[choice] = WHY_NOT[choice]
+    reason = scene.reason + [cite(r) for r in dict.fromkeys(scene.rules)]
+    key = _key(scene.best, reason, scene.rules, wrong)
+    return Question(
+        **common, prompt="Is this legal?", facts=tuple(scene.facts), choices=tuple(choices),
+        tile=tiles.CODES[scene.tile] if scene.tile is not None else None, exposed=scene.exposed,
+        items=_items(scene.rules), key=key,
+    )
+
+
+# -- asking and grading --------------------------------------------------------
+
+
+def _items(rules: list[str]) -> tuple[str, ...]:
+    return tuple(f"rule:{r}" for r in dict.fromkeys(rules))
+
+
+def _key(best: str, reason: list[str], rules: list[str], wrong: dict[str, tuple[str, list[str]]]) -> dict[str, Any]:
+    """The right choice, the lines that explain it, and for every other choice
+    the line that says why it is wrong with the rules that line cites."""
+    return {"best": best, "reason": reason, "rules": list(dict.fromkeys(rules)), "wrong": wrong}
+
+
+def generate(seed: int, level: int, card: Card) -> Question:
+    check_level(LEVELS, level)
+    rng = rng_for(NAME, seed, level)
+    common = {"drill": NAME, "seed": seed, "level": level, "card": card.name}
+    if level <= 2:
+        return _where_question(rng, card, level, common)
+    return _exchange_question(rng, card, level, common)
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _picked(question: Question, answer: object) -> str:
+    """The choice the learner picked, matched without regard to case or spacing."""
+    if not isinstance(answer, str):
+        raise AnswerError(f'the answer must be one of the choices as text (or null for "show me"), not {_json_type(answer)}')
+    wanted = " ".join(answer.split()).casefold()
+    for choice in question.choices:
+        if " ".join(choice.split()).casefold() == wanted:
+            return choice
+    raise AnswerError(f"not one of the choices: {' | '.join(question.choices)}")
+
+
+def grade(question: Question, answer: object) -> Verdict:
+    key = question.key
+    picked = None if answer is None else _picked(question, answer)
+    best = key["best"]
+    reason: list[str] = list(key["reason"])
+    rules: list[str] = list(key["rules"])
+    correct = picked == best
+    if picked is None:
+        lines = [f"The answer is \u201c{best}\u201d. {reason[0]}"] + reason[1:]
+    elif correct:
+        lines = [f"Right: {reason[0]}"] + reason[1:]
+    else:
+        why, why_rules = key["wrong"][picked]
+        lines = [f"Not quite: the answer is \u201c{best}\u201d. {reason[0]}", f"You picked \u201c{picked}\u201d. {why}"] + reason[1:]
+        rules += [r for r in why_rules if r not in rules]
+    return Verdict(
+        correct=correct, score=1.0 if correct else 0.0, explanation=tuple(lines),
+        rules=tuple(dict.fromkeys(rules)), best=best, answer=picked,
+        items=tuple((item, correct) for item in question.items),
+    )

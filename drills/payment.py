@@ -1,0 +1,650 @@
+"""Who pays what (P1-P6, H5, E2): a winning hand, how it was won, and the bill.
+
+Every hand is built from a reading of a line on the given card, split into
+rack and exposures, and then read back with `coach.mahjong.winning_lines`;
+the amounts come from `coach.mahjong.score` and `pay`, never from this file.
+
+Level 1 is a win on a discard or from the wall, hands with jokers (P1-P3).
+Level 2 adds jokerless hands, Singles & Pairs lines among them (P4, P5).
+Level 3 is the joker-exchange wins (P6) and the wall game (E2).
+Level 4 is a hand that reads as more than one line (H5): the hands are found
+by searching the card for tiles that complete two or more lines (on a card
+where no tiles do, level 4 falls back to level 2's questions).
+
+Choices are short strings: "Discarder 60, the others 30 each" or
+"Each pays 60"; each wrong one keeps the sentence naming the rule it breaks.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+import re
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from coach import tiles
+from coach.card import Card, Line
+from coach.mahjong import Payment, Win, pay, score, winning_lines
+from coach.rules import cite
+from coach.tiles_away import Exposure, Holding, tables_for
+from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+
+NAME = "payment"
+TITLE = "Who pays what"
+TEMPLATE = "choice"
+LEVELS: tuple[Level, ...] = (
+    Level(1, "Discard or self-picked", "A win on a discard or from the wall: who pays double?"),
+    Level(2, "Jokerless hands", "No jokers doubles again, except on Singles & Pairs lines."),
+    Level(3, "Joker swaps and wall games", "Wins by a joker exchange, and a wall nobody wins."),
+    Level(4, "More than one line", "Tiles that read as two lines are paid as the one that pays most."),
+)
+
+SEATS = ("East", "South", "West", "North")
+MAX_TRIES = 400
+_CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
+
+
+# -- building winning hands ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hand:
+    """Fourteen tiles that win, with the lines they complete (best first)."""
+
+    holding: Holding
+    wins: tuple[Win, ...]
+
+    @property
+    def rack_codes(self) -> tuple[str, ...]:
+        return tuple(tiles.CODES[t] for t in self.holding.rack_tiles())
+
+    @property
+    def exposed_codes(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(tuple(e.codes) for e in self.holding.exposures)
+
+    @property
+    def jokers(self) -> int:
+        return self.holding.jokers + sum(e.jokers for e in self.holding.exposures)
+
+
+def _group_jokers(rng: random.Random, line: Line, jokers: str) -> list[tuple[int, int, int]] | None:
+    """(tile, size, jokers in it) for each group of a random reading of `line`.
+
+    `jokers` is "none" (a natural hand, None if the reading cannot be one) or
+    "some" (at least one joker, and every group keeps a natural tile so that
+    it can be shown and exposed like a real group).
+    """
+    reading = rng.choice(line.readings)
+    groups = list(reading.groups)
+    left = list(tiles.COPIES)
+    naturals = [0] * len(groups)
+    # Singles and pairs take naturals first: they can never use a joker (J2).
+    for i in sorted(range(len(groups)), key=lambda i: groups[i].size):
+        naturals[i] = min(groups[i].size, left[groups[i].tile])
+        left[groups[i].tile] -= naturals[i]
+    short = [g.size - n for g, n in zip(groups, naturals)]
+    if jokers == "none":
+        if any(short):
+            return None
+    else:
+        if any(n == 0 for n in naturals):
+            return None
+        spare = [i for i, g in enumerate(groups) if g.size >= 3 and naturals[i] > 1]
+        at_least = 0 if any(short) else 1  # a hand that already needs a joker has one
+        if len(spare) < at_least:
+            return None
+        for i in rng.sample(spare, rng.randint(at_least, len(spare))):
+            take = rng.randint(1, min(2, naturals[i] - 1))
+            naturals[i] -= take
+            short[i] += take
+        if sum(short) > tiles.COPIES[tiles.JOKER]:
+            return None
+    return [(g.tile, g.size, s) for g, s in zip(groups, short)]
+
+
+def _split(
+    rng: random.Random, groups: list[tuple[int, int, int]], line: Line, exposures: int
+) -> tuple[list[int], list[Exposure]]:
+    """Rack tiles and up to `exposures` exposed groups (never on a concealed line, H4)."""
+    open_groups = [i for i, (_, size, j) in enumerate(groups) if size >= 3 and j < size]
+    count = 0 if line.concealed else min(exposures, len(open_groups))
+    shown = set(rng.sample(open_groups, count)) if count else set()
+    rack: list[int] = []
+    exposed: list[Exposure] = []
+    for i, (tile, size, j) in enumerate(groups):
+        if i in shown:
+            exposed.append(Exposure(tile, size, j))
+        else:
+            rack += [tile] * (size - j) + [tiles.JOKER] * j
+    return rack, exposed
+
+
+def build_hand(
+    rng: random.Random,
+    card: Card,
+    lines: Sequence[Line],
+    jokers: str,
+    exposures: int = 2,
+    check: Callable[[Hand], bool] | None = None,
+) -> Hand:
+    """A hand that wins on exactly one line of `lines` and on no other line of the card."""
+    for _ in range(MAX_TRIES):
+        line = rng.choice(list(lines))
+        groups = _group_jokers(rng, line, jokers)
+        if groups is None:
+            continue
+        rack, exposed = _split(rng, groups, line, rng.randint(0, exposures))
+        holding = Holding.of(rack, exposed)
+        wins = tuple(winning_lines(card, holding))
+        if [w.line.id for w in wins] != [line.id]:
+            continue  # another line reads these tiles too: that is level 4's question
+        hand = Hand(holding, wins)
+        if check is None or check(hand):
+            return hand
+    raise RuntimeError(f"no hand of {len(lines)} lines fits ({jokers} jokers)")
+
+
+# -- hands that read as more than one line (H5) --------------------------------------------
+
+_MULTI: dict[int, tuple[Card, tuple[tuple[int, ...], ...]]] = {}
+_MULTI_LOCK = threading.Lock()
+
+
+def multi_reading_hands(card: Card) -> tuple[tuple[int, ...], ...]:
+    """Concealed hands (count vectors) that complete two or more lines paying different amounts.
+
+    Every reading of every line is tried with each way of putting jokers in
+    its groups of three or more (each group keeping a natural tile); for each
+    set of lines read together, the hands with the fewest jokers are kept.
+    """
+    with _MULTI_LOCK:
+        cached = _MULTI.get(id(card))
+        if cached is not None and cached[0] is card:
+            return cached[1]
+    found = _search_multi(card)
+    with _MULTI_LOCK:
+        _MULTI[id(card)] = (card, found)
+    return found
+
+
+def _joker_variants(reading_groups: Sequence[Any]) -> list[list[int]]:
+    small = [g for g in reading_groups if g.size < 3]
+    big = [g for g in reading_groups if g.size >= 3]
+    rows = []
+    for kept in itertools.product(*[range(1, g.size + 1) for g in big]):
+        row = [0] * tiles.KINDS
+        for g in small:
+            row[g.tile] += g.size
+        for g, k in zip(big, kept):
+            row[g.tile] += k
+            row[tiles.JOKER] += g.size - k
+        if row[tiles.JOKER] <= tiles.COPIES[tiles.JOKER] and all(
+            row[t] <= tiles.COPIES[t] for t in range(tiles.NATURALS)
+        ):
+            rows.append(row)
+    return rows
+
+
+def _search_multi(card: Card) -> tuple[tuple[int, ...], ...]:
+    table = tables_for(card)
+    rows = [row for line in card.lines for reading in line.readings for row in _joker_variants(reading.groups)]
+    if not rows:
+        return ()
+    racks = np.array(rows, dtype=np.int16)
+    best: dict[tuple[int, ...], tuple[int, list[tuple[int, ...]]]] = {}
+    for start in range(0, len(racks), 4096):
+        distances = table.batch_line_distances(racks[start : start + 4096])
+        for i in np.flatnonzero((distances == 0).sum(axis=1) > 1):
+            key = tuple(int(n) for n in np.flatnonzero(distances[i] == 0))
+            row = tuple(int(c) for c in racks[start + i])
+            jokers = row[tiles.JOKER]
+            kept = best.get(key)
+            if kept is None or jokers < kept[0]:
+                best[key] = (jokers, [row])
+            elif jokers == kept[0] and row not in kept[1]:
+                kept[1].append(row)
+    hands = []
+    for key in sorted(best):
+        rows_kept = best[key][1]
+        jokerless = rows_kept[0][tiles.JOKER] == 0
+        totals = sorted((pay(card.lines[n], "discard", jokerless)[2] for n in key), reverse=True)
+        if totals[0] != totals[1]:  # otherwise no line pays more, and H5 decides nothing
+            hands += sorted(rows_kept)
+    return tuple(hands)
+
+
+# -- words -----------------------------------------------------------------------------------
+
+
+def says(discarder: int | None, other: int) -> str:
+    """A choice: "Discarder 60, the others 30 each" or "Each pays 60"."""
+    return f"Each pays {other}" if discarder is None else f"Discarder {discarder}, the others {other} each"
+
+
+def _line_words(line: Line) -> str:
+    return f"{line.id} ({line.section}), worth {line.value}"
+
+
+def _and(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _jokers_word(n: int) -> str:
+    return "a joker" if n == 1 else f"{n} jokers"
+
+
+def _plural(tile: int) -> str:
+    """ "7 Craks", "Soaps", "Flowers": the tile's name for a group of it."""
+    return tiles.plural(tile, 2).split(" ", 1)[1]
+
+
+# -- the situation ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HowWon:
+    """How the hand was won, in the words of the question."""
+
+    kind: str  # "self", "discard", "exchange" (another's exposure), "own" (own exposure)
+    winner: str
+    discarder: str | None = None  # who threw the tile (discard, own)
+    owner: str | None = None  # whose exposure gave the joker (exchange)
+    tile: int | None = None  # the tile drawn, thrown or given
+    exposed_jokers: int = 0  # jokers in your exposure when you made it (own)
+
+    @property
+    def pays_as(self) -> str:
+        """The way coach.mahjong.score is asked: P6 decides the two exchange wins."""
+        return {"self": "self", "discard": "discard", "exchange": "exchange", "own": "discard"}[self.kind]
+
+    @property
+    def losers(self) -> list[str]:
+        return [s for s in SEATS if s != self.winner]
+
+    def facts(self) -> list[str]:
+        name = tiles.name(self.tile) if self.tile is not None else ""
+        if self.kind == "self":
+            return [f"You drew the {name} from the wall, and it completed your hand."]
+        if self.kind == "discard":
+            return [f"{self.discarder} threw the {name}, and you called it for Mah Jongg."]
+        if self.kind == "exchange":
+            return [
+                f"You drew the {name} and gave it to {self.owner} for the joker in {self.owner}'s exposed {_plural(self.tile)}.",
+                "That joker completed your hand.",
+            ]
+        return [
+            f"{self.discarder} threw the {name}; you called it and exposed it with {_jokers_word(self.exposed_jokers)}.",
+            f"Then you swapped a {name} from your rack for one of those jokers, and it completed your hand."
+            if self.exposed_jokers > 1
+            else f"Then you swapped a {name} from your rack for that joker, and the joker completed your hand.",
+        ]
+
+
+@dataclass(frozen=True)
+class Draft:
+    prompt: str
+    facts: tuple[str, ...]
+    best: str
+    why: tuple[str, ...]
+    wrong: dict[str, str]
+    rules: tuple[str, ...]
+    rack: tuple[str, ...] = field(default=())
+    exposed: tuple[tuple[str, ...], ...] = field(default=())
+    situation: dict[str, Any] = field(default_factory=dict)  # what was won and how, for the key
+
+
+def _pick_win(rng: random.Random, kinds: Sequence[str], hand: Hand) -> HowWon:
+    kind = rng.choice(list(kinds))
+    winner = rng.choice(SEATS)
+    others = [s for s in SEATS if s != winner]
+    rack_naturals = [t for t in hand.holding.rack_tiles() if t != tiles.JOKER]
+    if kind in ("self", "discard"):
+        return HowWon(kind, winner, discarder=rng.choice(others) if kind == "discard" else None, tile=rng.choice(rack_naturals))
+    if kind == "exchange":
+        held = tiles.counts(hand.holding.all_tiles())
+        # The tile handed over left your hand: one you hold none of, so that it and the
+        # owner's exposed pair of it fit in a set of four (T1).
+        given = rng.choice([t for t in range(tiles.NATURALS) if held[t] == 0])
+        return HowWon(kind, winner, owner=rng.choice(others), tile=given)
+    exposure = rng.choice([e for e in hand.holding.exposures if e.size - e.jokers >= 2])
+    return HowWon(kind, winner, discarder=rng.choice(others), tile=exposure.tile, exposed_jokers=exposure.jokers + 1)
+
+
+def _fits(kind: str) -> Callable[[Hand], bool] | None:
+    """What a hand needs for this way of winning to be possible."""
+    if kind == "exchange":
+        return lambda hand: hand.holding.jokers > 0
+    if kind == "own":
+        return lambda hand: hand.holding.jokers > 0 and any(e.size - e.jokers >= 2 for e in hand.holding.exposures)
+    return None
+
+
+# -- the bill and its explanation ----------------------------------------------------------------
+
+
+def _bill(payment: Payment, win: HowWon) -> str:
+    """ "North pays 120; East and West pay 60 each." """
+    if payment.discarder is None:
+        return f"{_and(win.losers)} pay {payment.other} each"
+    others = [s for s in win.losers if s != win.discarder]
+    return f"{win.discarder} pays {payment.discarder}; {_and(others)} pay {payment.other} each"
+
+
+def _how_line(payment: Payment, win: HowWon) -> tuple[str, tuple[str, ...]]:
+    """Why the win pays as it does, and the rules that say so."""
+    if win.kind == "discard":
+        return f"{win.discarder} threw the winning tile: the discarder pays double, the other two the value (P2).", ("P2",)
+    if win.kind == "self":
+        return "You drew the winning tile from the wall: self-picked, so all three pay double (P3).", ("P3",)
+    if win.kind == "exchange":
+        return (
+            f"A joker from {win.owner}'s exposure completed your hand: that pays as self-picked, "
+            "so all three pay double (P6, P3).",
+            ("P6", "P3"),
+        )
+    return (
+        f"The joker came out of your own exposure, which does not count as self-picked: {win.discarder}, "
+        "who threw the tile you called, pays double and the other two the value (P6, P2).",
+        ("P6", "P2"),
+    )
+
+
+def _joker_line(payment: Payment, hand: Hand) -> tuple[str, tuple[str, ...]]:
+    line = payment.line
+    assert line is not None
+    if payment.jokerless and line.singles_and_pairs:
+        return (
+            f"No jokers, but {line.id} is a Singles & Pairs line: it can never hold jokers, so it gets no jokerless double (P4).",
+            ("P4",),
+        )
+    if payment.jokerless:
+        if payment.discarder is None:
+            return "No jokers anywhere in the hand: every payment doubles again, so each pays four times the value (P4, P5).", ("P4", "P5")
+        return "No jokers anywhere in the hand: every payment doubles again (P4).", ("P4",)
+    return f"The hand holds {_jokers_word(hand.jokers)}, so there is no jokerless double (P4).", ("P4",)
+
+
+def _payment_draft(
+    card: Card, hand: Hand, win: HowWon, facts_lines: list[str], level: int, show_jokers_rule: bool
+) -> Draft:
+    payment = score(card, hand.holding, win.pays_as)
+    line = payment.line
+    assert line is not None, "a built hand always wins"
+    best = says(payment.discarder, payment.other)
+    how, how_rules = _how_line(payment, win)
+    jokers, joker_rules = _joker_line(payment, hand)
+    several = len(hand.wins) > 1
+    decisive = (("H5",) if several else ()) + how_rules + (joker_rules if payment.jokerless else ())
+    why = [f"{_bill(payment, win)}, {payment.total} in all ({', '.join(dict.fromkeys(decisive))})."]
+    why.append(f"{line.id} is worth {line.value} on the card: that is what each loser starts from (P1).")
+    rules = ["P1", *how_rules]
+    if several:
+        why.append(_h5_line(hand, win, payment))
+        rules.append("H5")
+    why.append(how)
+    if payment.jokerless or show_jokers_rule:
+        why.append(jokers)
+        rules += joker_rules
+    wrong = _distractors(hand, win, payment, level)
+    for reason in wrong.values():
+        rules += [r for group in _CITED.findall(reason) for r in group.split(", ")]
+    why.append(cite(how_rules[0]))
+    return Draft(
+        prompt="What does each player pay you?",
+        facts=tuple(facts_lines),
+        best=best,
+        why=tuple(why),
+        wrong=wrong,
+        rules=tuple(dict.fromkeys(rules)),
+        rack=hand.rack_codes,
+        exposed=hand.exposed_codes,
+        situation={
+            "how": win.kind,
+            "line": line.id,
+            "value": line.value,
+            "lines": [w.line.id for w in hand.wins],
+            "jokerless": payment.jokerless,
+            "singles_and_pairs": line.singles_and_pairs,
+        },
+    )
+
+
+def _h5_line(hand: Hand, win: HowWon, payment: Payment) -> str:
+    others = [
+        f"{w.line.id} would bring {pay(w.line, win.pays_as, payment.jokerless)[2]}"
+        for w in hand.wins
+        if w.line is not payment.line
+    ]
+    assert payment.line is not None
+    return (
+        f"The tiles also read as {_and([w.line.id for w in hand.wins if w.line is not payment.line])}; "
+        f"a hand is paid as the line that pays most: {payment.line.id} brings {payment.total}, "
+        f"{_and(others)} (H5)."
+    )
+
+
+def _distractors(hand: Hand, win: HowWon, payment: Payment, level: int) -> dict[str, str]:
+    """Wrong bills, each with the rule it breaks; the likeliest mistakes first."""
+    line = payment.line
+    assert line is not None
+    value, jokerless = line.value, payment.jokerless
+    best = says(payment.discarder, payment.other)
+    options: list[tuple[str, str]] = []
+    flipped = "self" if payment.discarder is not None else "discard"
+    d, o, _ = pay(line, flipped, jokerless)
+    options.append((says(d, o), _wrong_kind(win)))
+    if level >= 2 and not line.singles_and_pairs:
+        d, o, _ = pay(line, win.pays_as, not jokerless)
+        reason = (
+            "The hand has no jokers, so every payment doubles again (P4)."
+            if jokerless
+            else f"The hand holds {_jokers_word(hand.jokers)}: only a hand with no jokers at all doubles again (P4)."
+        )
+        options.append((says(d, o), reason))
+    if jokerless and line.singles_and_pairs:
+        options.append((
+            says(payment.discarder and payment.discarder * 2, payment.other * 2),
+            "Singles & Pairs lines never hold jokers, so they get no jokerless double (P4).",
+        ))
+    for w in hand.wins:
+        if w.line is not line:
+            d, o, _ = pay(w.line, win.pays_as, jokerless)
+            options.append((
+                says(d, o),
+                f"That is the bill for {w.line.id}; tiles that read as more than one line are paid as the line that pays most, {line.id} (H5).",
+            ))
+    options.append((
+        f"Each pays {value}",
+        f"The card value, {value}, is only the start (P1): "
+        + ("the discarder pays double (P2)." if payment.discarder is not None else "a self-picked win doubles it for all three (P3)."),
+    ))
+    if payment.discarder is not None:
+        options.append((
+            says(payment.other, payment.discarder),
+            "The other way round: the discarder pays double and the other two the value (P2).",
+        ))
+        options.append((
+            f"Discarder {payment.discarder}, the others nothing",
+            "The other two pay too: on a discard each of them pays the value (P2).",
+        ))
+    else:
+        options.append((
+            f"Each pays {payment.other * 2}",
+            "Self-picked doubles once (P3)"
+            + (", and no jokers doubles once more (P4)." if jokerless else "; four times is only for a self-picked hand with no jokers (P5)."),
+        ))
+    wrong: dict[str, str] = {}
+    for text, reason in options:
+        if text != best and text not in wrong and len(wrong) < 4:
+            wrong[text] = reason
+    return wrong
+
+
+def _wrong_kind(win: HowWon) -> str:
+    if win.kind == "discard":
+        return f"Not self-picked: {win.discarder} threw the winning tile, so only {win.discarder} pays double and the other two pay the value (P2)."
+    if win.kind == "self":
+        return "Nobody threw the winning tile: you drew it from the wall, so all three pay double (P3)."
+    if win.kind == "exchange":
+        return (
+            f"{win.owner} threw nothing: a win by a joker from another player's exposure pays as self-picked, "
+            "all three double (P6)."
+        )
+    return (
+        f"A joker from your own exposure does not make the win self-picked: {win.discarder}, who threw the tile you called, "
+        "pays double and the other two the value (P6)."
+    )
+
+
+# -- the levels ---------------------------------------------------------------------------------
+
+
+def _opening(win: HowWon, lines: Sequence[Line]) -> list[str]:
+    if len(lines) == 1:
+        hand = f"Your hand is {_line_words(lines[0])}."
+    else:
+        hand = f"Your tiles read as {len(lines)} lines: " + "; ".join(_line_words(line) for line in lines) + "."
+    return [f"You are {win.winner} and declare Mah Jongg.", hand]
+
+
+def _level_1(rng: random.Random, card: Card) -> Draft:
+    lines = [line for line in card.lines if line.takes_jokers]
+    hand = build_hand(rng, card, lines, "some")
+    win = _pick_win(rng, ("self", "discard"), hand)
+    return _payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 1, False)
+
+
+def _level_2(rng: random.Random, card: Card) -> Draft:
+    case = rng.choice(("singles-and-pairs", "jokerless", "jokerless", "jokers"))
+    if case == "singles-and-pairs":
+        lines = [line for line in card.lines if line.singles_and_pairs] or list(card.lines)
+        hand = build_hand(rng, card, lines, "none")
+    elif case == "jokerless":
+        lines = [line for line in card.lines if line.takes_jokers]
+        hand = build_hand(rng, card, lines, "none")
+    else:
+        lines = [line for line in card.lines if line.takes_jokers]
+        hand = build_hand(rng, card, lines, "some")
+    win = _pick_win(rng, ("self", "discard"), hand)
+    return _payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 2, True)
+
+
+def _level_3(rng: random.Random, card: Card) -> Draft:
+    kind = rng.choice(("exchange", "own", "wall"))
+    if kind == "wall":
+        return _wall_game(rng, card)
+    lines = [line for line in card.lines if line.takes_jokers and (kind == "exchange" or not line.concealed)]
+    hand = build_hand(rng, card, lines, "some", exposures=2, check=_fits(kind))
+    win = _pick_win(rng, (kind,), hand)
+    return _payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 3, False)
+
+
+def _level_4(rng: random.Random, card: Card) -> Draft:
+    hands = multi_reading_hands(card)
+    if not hands:  # a card with no such tiles cannot ask H5; its hardest plain bill instead
+        return _level_2(rng, card)
+    row = rng.choice(hands)
+    holding = Holding.of([t for t, c in enumerate(row) for _ in range(c)])
+    hand = Hand(holding, tuple(winning_lines(card, holding)))
+    win = _pick_win(rng, ("self", "discard"), hand)
+    lines = [w.line for w in hand.wins]
+    return _payment_draft(card, hand, win, _opening(win, lines) + win.facts(), 4, hand.jokers == 0)
+
+
+def _wall_game(rng: random.Random, card: Card) -> Draft:
+    hand = build_hand(rng, card, list(card.lines), rng.choice(("some", "none")))
+    rack = hand.holding.rack_tiles()
+    rack.remove(rng.choice([t for t in rack if t != tiles.JOKER]))
+    seat = rng.choice(SEATS)
+    line = hand.wins[0].line
+    best = "Nobody pays"
+    v = line.value
+    wrong = {
+        f"Each pays {v}": f"Nobody won, so nobody pays: the wall ran out, a wall game (E2). {line.id} is only paid when it is complete.",
+        f"Each pays {2 * v}": "A wall game has no winner, and nobody pays anybody (E2).",
+        f"Discarder {2 * v}, the others {v} each": "The last discard won nothing: when the wall runs out with no winner, nobody pays (E2).",
+    }
+    return Draft(
+        prompt="What does each player pay?",
+        facts=(
+            f"You are {seat}, one tile short of {_line_words(line)}.",
+            "The wall has run out: the last tile was drawn and thrown, and nobody called it.",
+            "Nobody declared Mah Jongg.",
+        ),
+        best=best,
+        why=("the wall ran out with no winner: a wall game, nobody pays, and the tiles are dealt again (E2).", cite("E2")),
+        wrong=wrong,
+        rules=("E2",),
+        rack=tuple(tiles.CODES[t] for t in sorted(rack)),
+        exposed=hand.exposed_codes,
+        situation={"how": "wall", "line": line.id, "value": v},
+    )
+
+
+BUILDERS = {1: _level_1, 2: _level_2, 3: _level_3, 4: _level_4}
+
+
+# -- the protocol ---------------------------------------------------------------------------------
+
+
+def generate(seed: int, level: int, card: Card) -> Question:
+    check_level(LEVELS, level)
+    rng = rng_for(NAME, seed, level)
+    draft = BUILDERS[level](rng, card)
+    choices = [draft.best, *draft.wrong]
+    if len(set(choices)) != len(choices):
+        raise AssertionError(f"choices repeat: {choices}")
+    rng.shuffle(choices)
+    return Question(
+        drill=NAME,
+        seed=seed,
+        level=level,
+        card=card.name,
+        prompt=draft.prompt,
+        rack=draft.rack,
+        exposed=draft.exposed,
+        choices=tuple(choices),
+        facts=draft.facts,
+        items=tuple(f"rule:{r}" for r in draft.rules),
+        key={"best": draft.best, "why": draft.why, "wrong": dict(draft.wrong), "situation": dict(draft.situation)},
+    )
+
+
+def _choice(question: Question, answer: object) -> str:
+    if not isinstance(answer, str):
+        kind = "true/false" if isinstance(answer, bool) else type(answer).__name__
+        raise AnswerError(f"the answer must be one of the choices as text (or null for \"show me\"), not {kind}")
+    wanted = " ".join(answer.split()).casefold()
+    for choice in question.choices:
+        if choice.casefold() == wanted:
+            return choice
+    raise AnswerError(f"\"{answer.strip()}\" is not one of the choices: {'; '.join(question.choices)}")
+
+
+def grade(question: Question, answer: object) -> Verdict:
+    key: dict[str, Any] = question.key
+    best, why = key["best"], list(key["why"])
+    picked = None if answer is None else _choice(question, answer)
+    correct = picked == best
+    if correct:
+        lines = [f"Right: {why[0]}", *why[1:]]
+    elif picked is None:
+        lines = [f"The answer is \"{best}\": {why[0]}", *why[1:]]
+    else:
+        lines = [f"Not quite. {key['wrong'][picked]}", f"The answer is \"{best}\": {why[0]}", *why[1:]]
+    cited = [r for line in lines for group in _CITED.findall(line) for r in group.split(", ")]
+    asked = [item[5:] for item in question.items if item.startswith("rule:")]
+    return Verdict(
+        correct=correct,
+        score=1.0 if correct else 0.0,
+        explanation=tuple(lines),
+        rules=tuple(dict.fromkeys(cited + asked)),
+        best=best,
+        answer=picked,
+        items=tuple((item, correct) for item in question.items),
+    )

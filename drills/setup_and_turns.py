@@ -1,0 +1,528 @@
+"""Set-up and turns: the dice, the walls, the deal, a turn and who plays next
+(S1-S5), and changing your aim (H3).
+
+Every question is a small situation drawn from the seed: the totals four
+players roll, where the dice stop when East breaks the wall, how far the
+deal has gone, who just discarded, how many hands have been played. The
+answer is worked out from the rules as numbers and seats, not looked up.
+
+Level 1 asks about seats and turns: who plays next, what East does first,
+how many tiles each player holds after the deal, whether you may change
+the line you aim at. Level 2 asks about the dice and the walls. Level 3
+follows the deal step by step, when a discard is final, and how East
+moves from hand to hand.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from coach import tiles
+from coach.card import Card
+from coach.rules import cite
+from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+
+# A citation at the end of an explanation line: "(J2)", "(S3, T1)".
+CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
+
+NAME = "setup-and-turns"
+TITLE = "Set-up, deal and turns"
+TEMPLATE = "choice"
+LEVELS: tuple[Level, ...] = (
+    Level(1, "Seats and turns", "Who plays next, what East does first, how many tiles after the deal, changing your aim."),
+    Level(2, "Dice and walls", "Who becomes East, what a tie means, how the walls are built and where East breaks them."),
+    Level(3, "The deal and the discard", "The deal step by step, when a discard is final, and who is East in the hands that follow."),
+)
+
+# Turn order: play passes to the right, counter-clockwise (S5), so the seat
+# after each one is the player on its right.
+SEATS = ("East", "South", "West", "North")
+NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
+STACKS = 19  # S2: each wall is 19 stacks of 2
+WALL_TILES = 2 * STACKS
+DEAL_ROUNDS = 3  # S3: four tiles at a time, three rounds
+SET = len(tiles.WALL)
+
+
+@dataclass(frozen=True)
+class Ask:
+    """One question: the situation, the right choice, the other choices with
+    why each is wrong, and the lines that explain the answer."""
+
+    facts: tuple[str, ...]
+    prompt: str
+    best: str
+    others: dict[str, str]  # wrong choice -> why, ending in its rule ids
+    reason: tuple[str, ...]
+    rules: tuple[str, ...]
+
+
+def _next(seat: str, steps: int = 1) -> str:
+    return SEATS[(SEATS.index(seat) + steps) % 4]
+
+
+def _held_after(rounds: int, seat: str, last: bool) -> int:
+    """Tiles `seat` holds after `rounds` full rounds of four, plus the last
+    tiles if `last` (East two, the others one) (S3)."""
+    extra = (2 if seat == "East" else 1) if last else 0
+    return 4 * rounds + extra
+
+
+def _numbers(best: int, near: list[int]) -> dict[str, int]:
+    """Choices for a count: the right number and distinct wrong ones."""
+    found = {str(best): best}
+    for n in near:
+        if n >= 0 and str(n) not in found:
+            found[str(n)] = n
+    return found
+
+
+# -- level 1 -------------------------------------------------------------------
+
+
+def _who_next(rng: random.Random, card: Card) -> Ask:
+    seat = rng.choice(SEATS)
+    nxt = _next(seat)
+    others = {
+        s: (f"{s} sits on {seat}'s left, and play passes to the right, counter-clockwise (S5)."
+            if s == _next(seat, 3) else
+            f"{s} sits across from {seat}; play passes to the right, to the next seat (S5)."
+            if s == _next(seat, 2) else
+            f"{seat} has just played; the turn moves on to the right (S5).")
+        for s in SEATS if s != nxt
+    }
+    return Ask(
+        (f"{seat} has just discarded, and nobody calls the tile.",),
+        "Who plays next?", nxt, others,
+        (f"Play passes to the right, counter-clockwise: the player on {seat}'s right is {nxt} (S5).", cite("S5")),
+        ("S5",),
+    )
+
+
+EAST_FIRST = "Discard a tile, without drawing"
+EAST_WRONG = {
+    "Draw a tile, then discard": "East already holds 14 tiles after the deal, so East does not draw first (S3, S4).",
+    "Wait for South to discard first": "East starts the play; South's turn comes after East's discard (S4, S5).",
+    "Draw two tiles, then discard": "East already holds 14 tiles after the deal and draws nothing before the first discard (S3, S4).",
+}
+
+
+def _east_first(rng: random.Random, card: Card) -> Ask:
+    return Ask(
+        ("The deal is over and so is the Charleston.", "East holds 14 tiles, the others 13."),
+        "What does East do first?", EAST_FIRST, dict(EAST_WRONG),
+        ("East has 14 tiles after the deal and opens the play by discarding one, without drawing (S4).",
+         cite("S4"), cite("S3")),
+        ("S4", "S3"),
+    )
+
+
+def _after_deal(rng: random.Random, card: Card) -> Ask:
+    seat = rng.choice(SEATS)
+    best = _held_after(DEAL_ROUNDS, seat, last=True)
+    counts = _numbers(best, [12, 13, 14, 15, 16])
+    others = {}
+    for text, n in counts.items():
+        if n == best:
+            continue
+        if n == 12:
+            others[text] = "12 is what everyone has after the three rounds of four; then the last tiles come (S3)."
+        elif n == 14:
+            others[text] = f"14 is East's count after the deal, and {seat} is not East (S3)."
+        elif n == 13:
+            others[text] = "13 is what the players other than East hold; East takes one more and has 14 (S3)."
+        else:
+            others[text] = f"Nobody holds {n} after the deal: East has 14, the others 13 (S3)."
+    chosen = [str(best)] + rng.sample([t for t in others], 3)
+    return Ask(
+        (f"You are {seat}.", "The deal has just ended."),
+        "How many tiles do you hold?", str(best), {t: others[t] for t in chosen if t != str(best)},
+        (f"Four tiles at a time for three rounds makes 12; then East takes two and the others one each, "
+         f"so {seat} has {best} (S3).", cite("S3")),
+        ("S3",),
+    )
+
+
+TURN_ORDER = "Draw, exchange for jokers if you wish, discard and name it"
+TURN_WRONG = {
+    "Discard, then draw": "Only East's very first turn starts with a discard; every other turn starts with a draw (S4).",
+    "Exchange for jokers, draw, then discard": "A joker exchange comes after the draw, never before it (S4, J4).",
+    "Draw, discard, then exchange for jokers": "Once you discard your turn is over; exchanges come between the draw and the discard (S4, J4).",
+}
+
+
+def _turn_order(rng: random.Random, card: Card) -> Ask:
+    seat = rng.choice(SEATS[1:])
+    return Ask(
+        (f"You are {seat}, in the middle of a hand.", "Nobody has called the last discard: it is your turn."),
+        "In what order does your turn go?", TURN_ORDER, dict(TURN_WRONG),
+        ("A turn is: draw, exchange for jokers if you wish, then discard and name the tile (S4).", cite("S4")),
+        ("S4",),
+    )
+
+
+SWITCH = "Switch: you may change your aim at any time"
+SWITCH_WRONG = {
+    "Stay: your aim is fixed once the Charleston ends": "No moment fixes your aim: you may switch at any time (H3).",
+    "Switch, but only if you tell the table": "Nobody needs to know what you aim at; you may switch whenever you like (H3).",
+    "Stay: you may change only before the first discard": "You may switch at any time, not only before the first discard (H3).",
+}
+WHEN = ("Just after the Charleston", "Halfway through the hand", "With a few tiles left in the wall")
+
+
+def _change_aim(rng: random.Random, card: Card) -> Ask:
+    first, then = rng.sample(list(card.lines), 2) if len(card.lines) > 1 else (card.lines[0], card.lines[0])
+    return Ask(
+        (f"You started aiming at {first.id} ({first.pattern}).",
+         f"{rng.choice(WHEN)}, your tiles suit {then.id} ({then.pattern}) better.",
+         "Nothing of yours is exposed."),
+        "What may you do?", SWITCH, dict(SWITCH_WRONG),
+        ("You may aim at any line of the card and switch to another at any time (H3).", cite("H3")),
+        ("H3",),
+    )
+
+
+# -- level 2 -------------------------------------------------------------------
+
+
+def _roll(rng: random.Random) -> int:
+    return rng.randint(1, 6) + rng.randint(1, 6)
+
+
+def _dice_east(rng: random.Random, card: Card) -> Ask:
+    players = rng.sample(NAMES, 4)
+    while True:
+        totals = [_roll(rng) for _ in players]
+        if totals.count(max(totals)) == 1:
+            break
+    east = players[totals.index(max(totals))]
+    rolls = ", ".join(f"{p} {t}" for p, t in zip(players, totals))
+    others = {p: f"{p} rolled {t}, less than {east}'s {max(totals)}; the highest total is East (S1)."
+              for p, t in zip(players, totals) if p != east}
+    return Ask(
+        ("Four players roll two dice each to choose East.", f"Totals: {rolls}."),
+        "Who is East?", east, others,
+        (f"The highest total is East: {east} rolled {max(totals)} (S1).", cite("S1")),
+        ("S1",),
+    )
+
+
+def _dice_tie(rng: random.Random, card: Card) -> Ask:
+    players = rng.sample(NAMES, 4)
+    tied = rng.choice((2, 2, 3))
+    top = rng.randint(7, 12)
+    totals = [top] * tied + [rng.randint(2, top - 1) for _ in range(4 - tied)]
+    rng.shuffle(totals)
+    tied_names = [p for p, t in zip(players, totals) if t == top]
+    rolls = ", ".join(f"{p} {t}" for p, t in zip(players, totals))
+    best = f"{_and(tied_names)} roll again"
+    first = tied_names[0]
+    low = min(zip(totals, players))[1]
+    others = {
+        "All four roll again": "Only the tied players roll again; the others are out of it (S1).",
+        f"{first} is East, having rolled first": "A tie is never broken by who rolled first: the tied players roll again (S1).",
+        f"{low} is East": f"The highest total is East, never the lowest; {low} rolled {min(totals)} (S1).",
+    }
+    return Ask(
+        ("Four players roll two dice each to choose East.", f"Totals: {rolls}."),
+        "What happens next?", best, others,
+        (f"{_and(tied_names)} tied on the highest total, {top}; a tie is broken by a new roll among the tied players only (S1).",
+         cite("S1")),
+        ("S1",),
+    )
+
+
+def _dice_reroll(rng: random.Random, card: Card) -> Ask:
+    """After a tie, a player out of the re-roll may hold a higher first total
+    than the re-roll's: only the re-roll among the tied counts."""
+    players = rng.sample(NAMES, 4)
+    top = rng.randint(8, 12)
+    first = [top, top, rng.randint(5, top - 1), rng.randint(2, top - 1)]
+    a, b = players[0], players[1]
+    shown = list(zip(players, first))
+    rng.shuffle(shown)  # the tied pair may sit anywhere in the list
+    while True:
+        again = [_roll(rng), _roll(rng)]
+        if again[0] != again[1]:
+            break
+    east = a if again[0] > again[1] else b
+    loser = b if east == a else a
+    rolls = ", ".join(f"{p} {t}" for p, t in shown)
+    outsider = players[2]
+    others = {
+        loser: f"{loser} rolled {min(again)} in the re-roll, less than {east}'s {max(again)} (S1).",
+        outsider: f"{outsider} was not tied for the highest total, so is out of the re-roll however the re-roll goes (S1).",
+        players[3]: f"{players[3]} was not tied for the highest total, so is out of the re-roll (S1).",
+    }
+    return Ask(
+        ("Four players roll two dice each to choose East.", f"Totals: {rolls}.",
+         f"{a} and {b} roll again: {a} {again[0]}, {b} {again[1]}."),
+        "Who is East?", east, others,
+        (f"{a} and {b} tied on {top}, so only they rolled again, and the higher re-roll, {east}'s {max(again)}, is East (S1).",
+         cite("S1")),
+        ("S1",),
+    )
+
+
+WALL_BUILD = "19 stacks, 2 tiles high"
+WALL_WRONG = {
+    "18 stacks, 2 tiles high": "Four walls of 18 stacks of 2 hold only 144 tiles; 19 stacks of 2 hold all 152 (S2).",
+    "19 stacks, 4 tiles high": "Walls are two tiles high, not four (S2).",
+    "38 tiles in one row": "A wall is two tiles high: 19 stacks of 2, 38 tiles (S2).",
+}
+
+
+def _wall(rng: random.Random, card: Card) -> Ask:
+    return Ask(
+        ("Each player builds a wall in front of the rack.", f"The four walls hold all {SET} tiles."),
+        "How is each wall built?", WALL_BUILD, dict(WALL_WRONG),
+        (f"Each wall is 19 stacks of 2 tiles, 38 tiles; four walls make {4 * WALL_TILES} (S2).", cite("S2")),
+        ("S2",),
+    )
+
+
+def _break(rng: random.Random, card: Card) -> Ask:
+    a, b = rng.randint(1, 6), rng.randint(1, 6)
+    n = a + b
+    best = f"{n} stacks from the right end of East's wall"
+    neighbour = rng.choice(("South", "North"))
+    others = {
+        f"{n} stacks from the left end of East's wall": "East counts from the right end of the wall, not the left (S2).",
+        f"{n} tiles from the right end of East's wall": f"East counts stacks, not tiles: {n} stacks of two (S2).",
+        f"{n} stacks from the right end of {neighbour}'s wall": f"East breaks East's own wall, not {neighbour}'s (S2).",
+    }
+    return Ask(
+        ("The walls are built; East rolls two dice to break the wall.", f"East rolls {a} and {b}."),
+        "Where does East break the wall?", best, others,
+        (f"East counts as many stacks as the dice show, {a} + {b} = {n}, from the right end of East's own wall (S2).",
+         cite("S2")),
+        ("S2",),
+    )
+
+
+def _left_of_break(rng: random.Random, card: Card) -> Ask:
+    a, b = rng.randint(1, 6), rng.randint(1, 6)
+    n = a + b
+    best = STACKS - n
+    counts = _numbers(best, [n, best + 1, best - 1, 2 * best, WALL_TILES - n])
+    others = {}
+    for text, k in counts.items():
+        if k == best:
+            continue
+        if k == n:
+            others[text] = f"{n} stacks are on the right of the break, the ones East counted (S2)."
+        elif k == 2 * best:
+            others[text] = f"{k} is the number of tiles there; the question asks for stacks (S2)."
+        else:
+            others[text] = f"A wall has 19 stacks and East counts {n} from the right end, leaving {best} (S2)."
+    chosen = rng.sample([t for t in others], 3)
+    return Ask(
+        (f"East rolls {a} and {b} and breaks East's wall.",),
+        "How many stacks of East's wall are on the left of the break?", str(best),
+        {t: others[t] for t in chosen},
+        (f"East's wall has 19 stacks; East counts {n} from the right end and breaks there, "
+         f"so {STACKS} - {n} = {best} stacks are on the left (S2).", cite("S2")),
+        ("S2",),
+    )
+
+
+# -- level 3 -------------------------------------------------------------------
+
+
+def _mid_deal(rng: random.Random, card: Card) -> Ask:
+    rounds_done = rng.randint(0, DEAL_ROUNDS - 1)
+    upto = rng.randint(0, 2)  # the last seat to take in the current round; North has not yet
+    seat = rng.choice(SEATS)
+    took = SEATS[: upto + 1]
+    best = 4 * rounds_done + (4 if seat in took else 0)
+    done = ("no round is complete", "one round is complete", "two rounds are complete")[rounds_done]
+    now = f"in this round, {_and(list(took))} {'has' if len(took) == 1 else 'have'} taken their four"
+    counts = _numbers(best, [best + 4, best - 4, best + 1, best + 2, best - 1])
+    others = {t: f"Each player takes four tiles a round, East first and on to the right; {seat} has {best} so far (S3)."
+              for t in counts if counts[t] != best}
+    chosen = rng.sample(list(others), 3)
+    return Ask(
+        ("The deal: each player takes four tiles at a time, East first, then to the right.",
+         f"So far {done}; {now}."),
+        f"How many tiles does {seat} hold now?", str(best), {t: others[t] for t in chosen},
+        (f"{seat} has taken four in each complete round{' and four in this one' if seat in took else ''}: {best} tiles (S3).",
+         cite("S3")),
+        ("S3",),
+    )
+
+
+EAST_LAST = "The first and the third top tile"
+EAST_LAST_WRONG = {
+    "The two tiles of the next stack": "East's two last tiles are the first and the third top tile, not one stack (S3).",
+    "The first and the second top tile": "East skips a tile: the first and the third top tile, the second going to the next player (S3).",
+    "Two tiles from the end of the wall": "The deal goes on from where it was, not from the end of the wall (S3).",
+}
+
+
+def _east_last(rng: random.Random, card: Card) -> Ask:
+    return Ask(
+        ("The three rounds of four are done: everyone holds 12 tiles.", "Now East takes two tiles and the others one each."),
+        "Which two tiles does East take?", EAST_LAST, dict(EAST_LAST_WRONG),
+        ("After the three rounds, East takes the first and the third top tile and each other player one, "
+         "so East has 14 and the others 13 (S3).", cite("S3")),
+        ("S3",),
+    )
+
+
+def _wall_left(rng: random.Random, card: Card) -> Ask:
+    dealt = 14 + 3 * 13
+    best = SET - dealt
+    counts = _numbers(best, [best - 1, best + 1, SET - 4 * 13, SET - 4 * 14, SET - 4 * 12])
+    others = {t: f"East holds 14 and the three others 13 each, {dealt} tiles, so {SET} - {dealt} = {best} stay in the walls (S3, T1)."
+              for t in counts if counts[t] != best}
+    chosen = rng.sample(list(others), 3)
+    return Ask(
+        (f"A set has {SET} tiles, all built into the walls.", "The deal has just ended."),
+        "How many tiles are still in the walls?", str(best), {t: others[t] for t in chosen},
+        (f"After the deal East has 14 and the others 13: {dealt} tiles dealt, {best} left in the walls (S3, T1).",
+         cite("S3")),
+        ("S3", "T1"),
+    )
+
+
+TILE_FINAL = {
+    "touched": ("{seat} throws the {tile}; it touches the table.", "Then {seat} wants to take it back.",
+                "No: it touched the table, so it is final",
+                "A discard is final once it touches the table or is named; this one touched the table (S4)."),
+    "named": ("{seat} says \u201c{tile}\u201d, still holding the tile above the table.", "Then {seat} wants to keep it and throw another.",
+              "No: it was named, so it is final",
+              "A discard is final once it touches the table or is named; {seat} named it (S4)."),
+    "neither": ("{seat} lifts the {tile} from the rack to throw it.", "It has not touched the table and {seat} has not named it. {seat} would rather keep it.",
+                "Yes: it is neither named nor on the table yet",
+                "A discard is final once it touches the table or is named; this tile is neither yet, so {seat} may still change it (S4)."),
+}
+FINAL_WRONG = {
+    "No: it touched the table, so it is final": "It has not touched the table (S4).",
+    "No: it was named, so it is final": "Nobody named it (S4).",
+    "Yes: it is neither named nor on the table yet": "It is already {how}, and from then on a discard is final (S4).",
+    "Yes, until the next player draws": "The next player's draw does not matter: a discard is final once it touches the table or is named (S4).",
+    "No: once lifted from the rack it must be thrown": "Lifting the tile does not make it a discard; touching the table or naming it does (S4).",
+}
+
+
+def _final(rng: random.Random, card: Card) -> Ask:
+    case = rng.choice(tuple(TILE_FINAL))
+    seat = rng.choice(SEATS)
+    code = rng.choice(tiles.CODES[: tiles.NATURALS])
+    tile = f"{tiles.WIND_NAMES[code]} Wind" if code in tiles.WIND_NAMES else tiles.name(code)
+    first, second, best, why = (part.format(seat=seat, tile=tile) for part in TILE_FINAL[case])
+    how = {"touched": "on the table", "named": "named"}.get(case, "")
+    others = {c: w.format(how=how) for c, w in FINAL_WRONG.items() if c != best}
+    if case == "neither":
+        # "Yes, until the next player draws" would be right in its yes, wrong in its reason.
+        others.pop("No: it touched the table, so it is final")
+        others.pop("Yes, until the next player draws")
+    else:
+        others.pop("No: once lifted from the rack it must be thrown")
+        others.pop("No: it was named, so it is final" if case == "touched" else "No: it touched the table, so it is final")
+    return Ask(
+        (first, second), f"May {seat} change the discard?", best, others,
+        (why, cite("S4")), ("S4",),
+    )
+
+
+def _next_east(rng: random.Random, card: Card) -> Ask:
+    players = rng.sample(NAMES, 4)
+    hands = rng.randint(1, 3)
+    best = players[hands % 4]
+    seating = ", ".join(f"{p} {s}" for p, s in zip(players, SEATS))
+    later = "the next hand" if hands == 1 else f"{hands} hands from now"
+    others = {}
+    for n, p in enumerate(players):
+        if p == best:
+            continue
+        others[p] = (f"{p} is East again only after four hands; East stays East for one hand at a time (S5)." if n == 0 else
+                     f"After each hand the player on East's right becomes East: {_and(players[: hands + 1])} in turn, so {best} (S5).")
+    return Ask(
+        (f"This hand the seats are: {seating}.", "Nobody changes seat between hands."),
+        f"Who is East {later}?", best, others,
+        (f"After each hand the player on East's right becomes East, so East moves one seat to the right each hand: "
+         f"{' then '.join(players[: hands + 1])} (S5).", cite("S5")),
+        ("S5",),
+    )
+
+
+LEVEL_ASKS: dict[int, tuple[Callable[[random.Random, Card], Ask], ...]] = {
+    1: (_who_next, _east_first, _after_deal, _turn_order, _change_aim),
+    2: (_dice_east, _dice_tie, _dice_reroll, _wall, _break, _left_of_break),
+    3: (_mid_deal, _east_last, _wall_left, _final, _next_east),
+}
+
+
+# -- asking and grading --------------------------------------------------------
+
+
+def _and(words: list[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
+def generate(seed: int, level: int, card: Card) -> Question:
+    check_level(LEVELS, level)
+    rng = rng_for(NAME, seed, level)
+    ask = rng.choice(LEVEL_ASKS[level])(rng, card)
+    choices = [ask.best, *ask.others]
+    rng.shuffle(choices)
+    key = {"best": ask.best, "reason": list(ask.reason), "rules": list(ask.rules),
+           "wrong": {c: (why, _ids(why)) for c, why in ask.others.items()}}
+    return Question(
+        drill=NAME, seed=seed, level=level, card=card.name, prompt=ask.prompt,
+        facts=ask.facts, choices=tuple(choices), items=tuple(f"rule:{r}" for r in ask.rules), key=key,
+    )
+
+
+def _ids(text: str) -> list[str]:
+    """The rule ids a sentence cites, as in "(H1)" or "(S3, T1)"."""
+    return [rule_id for group in CITED.findall(text) for rule_id in group.split(", ")]
+
+
+def _json_type(value: object) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _picked(question: Question, answer: object) -> str:
+    """The choice the learner picked, matched without regard to case or spacing."""
+    if not isinstance(answer, str):
+        raise AnswerError(f'the answer must be one of the choices as text (or null for "show me"), not {_json_type(answer)}')
+    wanted = " ".join(answer.split()).casefold()
+    for choice in question.choices:
+        if " ".join(choice.split()).casefold() == wanted:
+            return choice
+    raise AnswerError(f"not one of the choices: {' | '.join(question.choices)}")
+
+
+def grade(question: Question, answer: object) -> Verdict:
+    key = question.key
+    picked = None if answer is None else _picked(question, answer)
+    best = key["best"]
+    reason: list[str] = list(key["reason"])
+    rules: list[str] = list(key["rules"])
+    correct = picked == best
+    if picked is None:
+        lines = [f"The answer is \u201c{best}\u201d. {reason[0]}"] + reason[1:]
+    elif correct:
+        lines = [f"Right: {reason[0]}"] + reason[1:]
+    else:
+        why, why_rules = key["wrong"][picked]
+        lines = [f"Not quite: the answer is \u201c{best}\u201d. {reason[0]}", f"You picked \u201c{picked}\u201d: {why}"] + reason[1:]
+        rules += [r for r in why_rules if r not in rules]
+    return Verdict(
+        correct=correct, score=1.0 if correct else 0.0, explanation=tuple(lines),
+        rules=tuple(dict.fromkeys(rules)), best=best, answer=picked,
+        items=tuple((item, correct) for item in question.items),
+    )

@@ -1,0 +1,223 @@
+"""Set-up and turns (S1-S5, H3): dice, walls, the deal, a turn, who plays next
+and changing aim; questions, grading, the API and the page."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+import pytest
+from markupsafe import escape
+
+import drills
+from coach import tiles
+from coach.card import house_card
+from coach.rules import RULES
+from drills import setup_and_turns as drill
+from drills.base import AnswerError
+
+CARD = house_card()
+LEVELS = [level.number for level in drill.LEVELS]
+SEEDS = range(200)
+SAMPLE = range(0, 200, 5)
+ASSIGNED = {"S1", "S2", "S3", "S4", "S5", "H3"}
+CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
+
+
+@lru_cache(maxsize=None)
+def ask(level: int, seed: int):
+    return drill.generate(seed, level, CARD)
+
+
+def cited(line: str) -> set[str]:
+    return {rule_id for group in CITATION.findall(line) for rule_id in group.split(", ")}
+
+
+def asked(level: int, prompt_start: str):
+    return [ask(level, seed) for seed in SEEDS if ask(level, seed).prompt.startswith(prompt_start)]
+
+
+def test_levels_go_from_easy_to_hard():
+    assert LEVELS == [1, 2, 3]
+    assert drill.NAME == "setup-and-turns" and drill.TEMPLATE == "choice"
+    with pytest.raises(AnswerError):
+        drill.generate(1, 4, CARD)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_same_seed_same_question(level):
+    for seed in range(20):
+        first, second = drill.generate(seed, level, CARD), drill.generate(seed, level, CARD)
+        assert first == second and first.public() == second.public() and first.key == second.key
+    assert len({ask(level, seed).prompt for seed in SEEDS}) >= 4
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_level_asks_valid_questions(level):
+    for seed in SEEDS:
+        q = ask(level, seed)
+        assert 2 <= len(q.choices) <= 5 and len(set(q.choices)) == len(q.choices)
+        assert q.key["best"] in q.choices
+        assert 1 <= len(q.facts) <= 5 and all(line.strip() for line in q.facts)
+        assert q.items and all(item.startswith("rule:") and item[5:] in RULES for item in q.items)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_every_choice_grades_with_its_rule(level):
+    for seed in SAMPLE:
+        q = ask(level, seed)
+        best = q.key["best"]
+        right = drill.grade(q, best)
+        assert right.correct and right.score == 1.0 and right.answer == best
+        assert right.explanation[0].startswith("Right")
+        for choice in q.choices:
+            verdict = drill.grade(q, choice)
+            for line in verdict.explanation:
+                assert cited(line), f"no rule cited in: {line}"
+                assert cited(line) <= set(verdict.rules) <= set(RULES)
+            if choice == best:
+                continue
+            assert not verdict.correct and verdict.score == 0.0
+            assert verdict.explanation[0].startswith("Not quite")
+            assert cited(verdict.explanation[1]) & set(verdict.rules)
+            assert verdict.items == tuple((item, False) for item in q.items)
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_show_me_is_not_correct_and_gives_the_best(level):
+    q = ask(level, 8)
+    verdict = drill.grade(q, None)
+    assert not verdict.correct and verdict.score == 0.0 and verdict.answer is None
+    assert verdict.best == q.key["best"] and verdict.best in verdict.explanation[0]
+
+
+@pytest.mark.parametrize("answer", [13, 2.5, ["East"], {"seat": "East"}, True, "", "Nobody"])
+def test_bad_answers_are_answer_errors(answer):
+    with pytest.raises(AnswerError):
+        drill.grade(ask(1, 6), answer)
+
+
+def test_the_levels_cover_the_assigned_rules():
+    rules = {level: {item[5:] for seed in SEEDS for item in ask(level, seed).items} for level in LEVELS}
+    assert rules[1] >= {"S3", "S4", "S5", "H3"}
+    assert rules[2] >= {"S1", "S2"}
+    assert rules[3] >= {"S3", "S4", "S5"}
+    assert set().union(*rules.values()) >= ASSIGNED
+
+
+# -- the truth, worked out independently ------------------------------------------------
+
+
+def test_S5_play_passes_to_the_right():
+    order = {"East": "South", "South": "West", "West": "North", "North": "East"}
+    questions = asked(1, "Who plays next")
+    assert {q.facts[0].split()[0] for q in questions} == set(order)
+    for q in questions:
+        assert q.key["best"] == order[q.facts[0].split()[0]]
+
+
+def test_S3_after_the_deal_east_has_14_and_the_others_13():
+    questions = asked(1, "How many tiles do you hold")
+    assert {q.facts[0] for q in questions} >= {"You are East.", "You are South."}
+    for q in questions:
+        assert q.key["best"] == ("14" if q.facts[0] == "You are East." else "13")
+
+
+def test_S4_east_discards_first_without_drawing():
+    q = asked(1, "What does East do first")[0]
+    assert q.key["best"] == drill.EAST_FIRST and "S4" in q.key["rules"]
+
+
+def test_H3_you_may_switch_aim_at_any_time():
+    q = asked(1, "What may you do")[0]
+    assert q.key["best"] == drill.SWITCH and q.items == ("rule:H3",)
+
+
+def test_S1_the_highest_total_is_east_and_ties_roll_again_among_the_tied_only():
+    for q in asked(2, "Who is East"):
+        totals = {name: int(total) for name, total in (pair.rsplit(" ", 1) for pair in q.facts[1][8:-1].split(", "))}
+        if len(q.facts) == 2:
+            assert q.key["best"] == max(totals, key=totals.get)
+        else:  # the re-roll decides between the tied two, whatever the others rolled first
+            again = dict(pair.rsplit(" ", 1) for pair in q.facts[2].split(": ", 1)[1][:-1].split(", "))
+            tied = [name for name, total in totals.items() if total == max(totals.values())]
+            assert sorted(again) == sorted(tied)
+            assert q.key["best"] == max(again, key=lambda name: int(again[name]))
+    ties = asked(2, "What happens next")
+    assert ties
+    for q in ties:
+        totals = {name: int(total) for name, total in (pair.rsplit(" ", 1) for pair in q.facts[1][8:-1].split(", "))}
+        tied = [name for name, total in totals.items() if total == max(totals.values())]
+        assert len(tied) >= 2 and all(name in q.key["best"] for name in tied) and q.key["best"].endswith("roll again")
+
+
+def test_S2_walls_of_19_stacks_and_the_break_from_the_right():
+    assert 4 * 19 * 2 == len(tiles.WALL)
+    for q in asked(2, "How many stacks"):
+        a, b = (int(word) for word in re.findall(r"\d+", q.facts[0])[:2])
+        assert q.key["best"] == str(19 - (a + b))
+    for q in asked(2, "Where does East break"):
+        a, b = (int(word) for word in re.findall(r"\d+", q.facts[1]))
+        assert q.key["best"] == f"{a + b} stacks from the right end of East's wall"
+    assert asked(2, "How is each wall built")[0].key["best"] == "19 stacks, 2 tiles high"
+
+
+def test_S3_the_deal_step_by_step():
+    for q in asked(3, "How many tiles does"):
+        seat = q.prompt.split()[4]
+        rounds = {"no": 0, "one": 1, "two": 2}[q.facts[1].split()[2]]
+        this_round = q.facts[1].split("in this round, ")[1]
+        assert q.key["best"] == str(4 * rounds + (4 if seat in this_round else 0))
+    assert asked(3, "How many tiles are still")[0].key["best"] == str(152 - 14 - 3 * 13)
+    assert asked(3, "Which two tiles")[0].key["best"] == drill.EAST_LAST
+
+
+def test_S4_a_discard_is_final_once_it_touches_the_table_or_is_named():
+    questions = asked(3, "May ")
+    answers = {q.key["best"] for q in questions}
+    assert answers == {
+        "No: it touched the table, so it is final",
+        "No: it was named, so it is final",
+        "Yes: it is neither named nor on the table yet",
+    }
+
+
+def test_S5_after_a_hand_the_player_on_easts_right_becomes_east():
+    for q in asked(3, "Who is East"):
+        seating = [pair.split()[0] for pair in q.facts[0].split(": ", 1)[1][:-1].split(", ")]
+        hands = 1 if "next hand" in q.prompt else int(q.prompt.split()[3])
+        assert q.key["best"] == seating[hands]
+
+
+# -- through the web -------------------------------------------------------------------
+
+
+@pytest.fixture
+def registered(monkeypatch):
+    monkeypatch.setitem(drills.DRILLS, drill.NAME, drill)
+
+
+def test_api_asks_and_grades_right_and_wrong(client, registered):
+    for level in LEVELS:
+        made = client.post(f"/api/drills/{drill.NAME}/questions", json={"seed": 3, "level": level})
+        assert made.status_code == 201
+        body = made.get_json()
+        assert body["choices"] and body["facts"] and "key" not in body
+        best = ask(level, 3).key["best"]
+        right = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": best})
+        assert right.status_code == 200 and right.get_json()["correct"] is True
+        wrong_choice = next(c for c in body["choices"] if c != best)
+        data = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": wrong_choice}).get_json()
+        assert data["correct"] is False and data["best"] == best
+        bad = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": ["East"]})
+        assert bad.status_code == 400
+
+
+def test_the_page_shows_the_question_and_its_choices(client, registered):
+    page = client.get(f"/drills/{drill.NAME}?level=1&seed=3")
+    assert page.status_code == 200
+    html = page.get_data(as_text=True)
+    q = ask(1, 3)
+    assert str(escape(q.prompt)) in html
+    for choice in q.choices:
+        assert str(escape(choice)) in html
