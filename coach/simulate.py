@@ -28,7 +28,7 @@ from coach import tiles
 from coach.analysis import analyze
 from coach.card import Card, house_card, load_card
 from coach.charleston import FIRST_CHARLESTON, evaluate_pass
-from coach.tiles_away import HAND_SIZE, Holding, tables_for
+from coach.tiles_away import Holding, tables_for
 
 SEATS = 4
 STEP = {"right": 1, "across": 2, "left": -1}  # S5: play and passes to the right go to the next seat

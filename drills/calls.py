@@ -21,7 +21,6 @@ Answers are one of the question's choices, as text.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,7 +29,8 @@ from coach.card import GROUP_NAMES, Card, Group, Line, Reading
 from coach.mahjong import winning_lines
 from coach.rules import cite
 from coach.tiles_away import Exposure, Holding, fill
-from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+from drills import choice
+from drills.base import Level, Question, Verdict, check_level, rng_for
 from drills.name_the_tile import label
 
 NAME = "calls"
@@ -48,7 +48,6 @@ HAND = 13  # tiles a player holds while another player discards
 NO = "No"
 MAH_JONGG = "Yes, for Mah Jongg"
 ATTEMPTS = 400  # deals tried per question; a few dozen at most are needed in practice
-CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 
 
 class DealError(RuntimeError):
@@ -866,31 +865,8 @@ def generate(seed: int, level: int, card: Card) -> Question:
     return _after_call(rng, seed, level, card)
 
 
-def choice_of(question: Question, answer: object) -> str | None:
-    """The choice the learner picked, or None for "show me"; AnswerError otherwise."""
-    if answer is None:
-        return None
-    if not isinstance(answer, str):
-        kind = "a number" if isinstance(answer, (int, float)) else type(answer).__name__
-        if isinstance(answer, list):
-            kind = "a list"
-        raise AnswerError(f"the answer must be one of the choices as text (or null for \"show me\"), not {kind}")
-    wanted = " ".join(answer.split()).casefold()
-    for choice in question.choices:
-        if choice.casefold() == wanted:
-            return choice
-    listed = "; ".join(f'"{c}"' for c in question.choices)
-    raise AnswerError(f'"{answer.strip()}" is not one of the choices: {listed}')
 
 
-def cited(lines: list[str]) -> tuple[str, ...]:
-    """The rule ids cited in these lines, in order of first mention."""
-    ids: dict[str, None] = {}
-    for line in lines:
-        for group in CITED.findall(line):
-            for rule_id in group.split(", "):
-                ids[rule_id] = None
-    return tuple(ids)
 
 
 def verdict_for(question: Question, picked: str | None) -> Verdict:
@@ -912,7 +888,7 @@ def verdict_for(question: Question, picked: str | None) -> Verdict:
         correct=correct,
         score=score,
         explanation=tuple(lines),
-        rules=cited(lines),
+        rules=choice.cited(lines),
         best=best,
         answer=picked,
         items=tuple((item, correct) for item in question.items),
@@ -920,4 +896,4 @@ def verdict_for(question: Question, picked: str | None) -> Verdict:
 
 
 def grade(question: Question, answer: object) -> Verdict:
-    return verdict_for(question, choice_of(question, answer))
+    return verdict_for(question, choice.picked(question, answer))

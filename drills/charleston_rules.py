@@ -16,7 +16,6 @@ keeps, for each wrong choice, the sentence that says which rule rules it out.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,7 +25,8 @@ from coach.card import Card
 from coach.charleston import BLIND_PASSES, FIRST_CHARLESTON, PASSES, SECOND_CHARLESTON, PassError, check_pass
 from coach.rules import cite
 from coach.simulate import STEP
-from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+from drills import choice
+from drills.base import Level, Question, Verdict, check_level, rng_for
 
 NAME = "charleston-rules"
 TITLE = "Charleston rules"
@@ -45,7 +45,6 @@ ORDINALS = ("first", "second", "third")
 CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
 CHARLESTON_RULE = {"first": "C1", "second": "C2", "courtesy": "C3"}
 ORDERS = ("Right, across, left", "Left, across, right", "Right, left, across", "Across, right, left")
-_CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 
 
 @dataclass(frozen=True)
@@ -155,13 +154,13 @@ def _order(rng: random.Random) -> Draft:
     best = ", ".join(CHARLESTONS[charleston]).capitalize()
     other = "second" if charleston == "first" else "first"
     wrong = {}
-    for choice in ORDERS:
-        if choice == best:
+    for option in ORDERS:
+        if option == best:
             continue
-        if choice == ", ".join(CHARLESTONS[other]).capitalize():
-            wrong[choice] = f"That is the order of the {other} Charleston; the {charleston} one passes {best.lower()} ({rule})."
+        if option == ", ".join(CHARLESTONS[other]).capitalize():
+            wrong[option] = f"That is the order of the {other} Charleston; the {charleston} one passes {best.lower()} ({rule})."
         else:
-            wrong[choice] = f"No Charleston passes in that order: the {charleston} one passes {best.lower()} ({rule})."
+            wrong[option] = f"No Charleston passes in that order: the {charleston} one passes {best.lower()} ({rule})."
     return Draft(
         prompt=f"In which order does the {charleston} Charleston pass?",
         facts=(f"The {charleston} Charleston is about to start.", "Each pass is three tiles."),
@@ -668,21 +667,12 @@ def generate(seed: int, level: int, card: Card) -> Question:
     )
 
 
-def _choice(question: Question, answer: object) -> str:
-    if not isinstance(answer, str):
-        kind = "true/false" if isinstance(answer, bool) else type(answer).__name__
-        raise AnswerError(f"the answer must be one of the choices as text (or null for \"show me\"), not {kind}")
-    wanted = " ".join(answer.split()).casefold()
-    for choice in question.choices:
-        if choice.casefold() == wanted:
-            return choice
-    raise AnswerError(f"\"{answer.strip()}\" is not one of the choices: {'; '.join(question.choices)}")
 
 
 def grade(question: Question, answer: object) -> Verdict:
     key: dict[str, Any] = question.key
     best, why = key["best"], list(key["why"])
-    picked = None if answer is None else _choice(question, answer)
+    picked = None if answer is None else choice.picked(question, answer)
     correct = picked == best
     if correct:
         lines = [f"Right: {why[0]}", *why[1:]]
@@ -690,7 +680,7 @@ def grade(question: Question, answer: object) -> Verdict:
         lines = [f"The answer is \"{best}\": {why[0]}", *why[1:]]
     else:
         lines = [f"Not quite. {key['wrong'][picked]}", f"The answer is \"{best}\": {why[0]}", *why[1:]]
-    cited = [r for line in lines for group in _CITED.findall(line) for r in group.split(", ")]
+    cited = [r for line in lines for group in choice.CITED.findall(line) for r in group.split(", ")]
     asked = [item[5:] for item in question.items if item.startswith("rule:")]
     return Verdict(
         correct=correct,

@@ -29,8 +29,9 @@ from coach import tiles
 from coach.card import GROUP_NAMES, Card, Line, Reading
 from coach.mahjong import winning_lines
 from coach.tiles_away import OUT_OF_REACH, Exposure, Holding, assign_exposures, fill, tables_for
+from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
-from drills.calls import SEATS, choice_of, exposure_for, join, line_text, verdict_for
+from drills.calls import SEATS, exposure_for, join, line_text, verdict_for
 from drills.name_the_tile import label
 
 NAME = "dead-or-alive"
@@ -596,4 +597,4 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, found: dict
 
 
 def grade(question: Question, answer: object) -> Verdict:
-    return verdict_for(question, choice_of(question, answer))
+    return verdict_for(question, choice.picked(question, answer))

@@ -26,8 +26,9 @@ from coach.analysis import analyze
 from coach.card import Card, Line
 from coach.discard import HOT_SHARE, advise_discard, wanted_share
 from coach.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
+from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
-from drills.calls import SEATS, choice_of, exposure_for, join, verdict_for
+from drills.calls import SEATS, exposure_for, join, verdict_for
 from drills.name_the_tile import label
 
 NAME = "hot-or-safe"
@@ -243,4 +244,4 @@ def _need(card: Card, opponents: list, tile: int) -> tuple[str, str]:
 
 
 def grade(question: Question, answer: object) -> Verdict:
-    return verdict_for(question, choice_of(question, answer))
+    return verdict_for(question, choice.picked(question, answer))

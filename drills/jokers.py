@@ -29,7 +29,8 @@ from typing import Any
 from coach import tiles
 from coach.card import GROUP_NAMES, Card, Line, Reading, parse_pattern
 from coach.rules import cite
-from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+from drills import choice
+from drills.base import Level, Question, Verdict, check_level, rng_for
 
 NAME = "jokers"
 TITLE = "Jokers: where and when"
@@ -477,13 +478,13 @@ def _exchange_question(rng: random.Random, card: Card, level: int, common: dict[
     choices = list(LEVEL_CHOICES[level])
     rng.shuffle(choices)
     wrong: dict[str, tuple[str, list[str]]] = {}
-    for choice in choices:
-        if choice == LEGAL:
-            wrong[choice] = (f"It breaks the rule above ({scene.rules[0]}).", scene.rules[:1])
-        elif choice == TIME and scene.called:
-            wrong[choice] = ("The moment is not what decides it: a swap may come right after a call, before your discard (J4).", ["J4"])
+    for option in choices:
+        if option == LEGAL:
+            wrong[option] = (f"It breaks the rule above ({scene.rules[0]}).", scene.rules[:1])
+        elif option == TIME and scene.called:
+            wrong[option] = ("The moment is not what decides it: a swap may come right after a call, before your discard (J4).", ["J4"])
         else:
-            wrong[choice] = WHY_NOT[choice]
+            wrong[option] = WHY_NOT[option]
     reason = scene.reason + [cite(r) for r in dict.fromkeys(scene.rules)]
     key = _key(scene.best, reason, scene.rules, wrong)
     return Question(
@@ -515,32 +516,13 @@ def generate(seed: int, level: int, card: Card) -> Question:
     return _exchange_question(rng, card, level, common)
 
 
-def _json_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
-def _picked(question: Question, answer: object) -> str:
-    """The choice the learner picked, matched without regard to case or spacing."""
-    if not isinstance(answer, str):
-        raise AnswerError(f'the answer must be one of the choices as text (or null for "show me"), not {_json_type(answer)}')
-    wanted = " ".join(answer.split()).casefold()
-    for choice in question.choices:
-        if " ".join(choice.split()).casefold() == wanted:
-            return choice
-    raise AnswerError(f"not one of the choices: {' | '.join(question.choices)}")
 
 
 def grade(question: Question, answer: object) -> Verdict:
     key = question.key
-    picked = None if answer is None else _picked(question, answer)
+    picked = None if answer is None else choice.picked(question, answer)
     best = key["best"]
     reason: list[str] = list(key["reason"])
     rules: list[str] = list(key["rules"])

@@ -19,7 +19,6 @@ one that pays most is the answer (H5) and the other earns half.
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,10 +27,10 @@ from coach.card import Card, Line, Reading, parse_pattern
 from coach.mahjong import pay, score, winning_lines
 from coach.rules import cite
 from coach.tiles_away import Exposure, Holding, fill, tables_for
-from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+from drills import choice
+from drills.base import Level, Question, Verdict, check_level, rng_for
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
-CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 
 NAME = "mahjong-or-not"
 TITLE = "Mah Jongg or not?"
@@ -695,11 +694,11 @@ def _which_question(rng: random.Random, card: Card, common: dict[str, Any]) -> Q
             reason.append("The exposed groups count toward the 14 tiles (H1).")
         reason += [cite("H1")] + ([cite("H5")] if kind == "two" else [])
         wrong[NOT_MJ] = (f"It is Mah Jongg: {top.id} is complete (H1).", ["H1"])
-    for choice in choices:
-        if choice == best or choice in wrong:
+    for option in choices:
+        if option == best or option in wrong:
             continue
-        line = card.line(choice.removeprefix("Mah Jongg on "))
-        wrong[choice] = _why_not_line(card, line, hand)
+        line = card.line(option.removeprefix("Mah Jongg on "))
+        wrong[option] = _why_not_line(card, line, hand)
     rules = list(dict.fromkeys(r for text in reason for r in _ids(text)))
     item_rules = rules + [r for text, ids in wrong.values() for r in ids]
     facts = (_tile_fact(hand), "Nobody has named a line.")
@@ -724,7 +723,7 @@ def _codes(rack: list[int]) -> tuple[str, ...]:
 
 def _ids(text: str) -> list[str]:
     """The rule ids a sentence cites, as in "(H1)" or "(S3, T1)"."""
-    return [rule_id for group in CITED.findall(text) for rule_id in group.split(", ")]
+    return [rule_id for group in choice.CITED.findall(text) for rule_id in group.split(", ")]
 
 
 def _items(rules: list[str]) -> tuple[str, ...]:
@@ -746,32 +745,13 @@ def generate(seed: int, level: int, card: Card) -> Question:
     return _declared_question(rng, card, level, common)
 
 
-def _json_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
-def _picked(question: Question, answer: object) -> str:
-    """The choice the learner picked, matched without regard to case or spacing."""
-    if not isinstance(answer, str):
-        raise AnswerError(f'the answer must be one of the choices as text (or null for "show me"), not {_json_type(answer)}')
-    wanted = " ".join(answer.split()).casefold()
-    for choice in question.choices:
-        if " ".join(choice.split()).casefold() == wanted:
-            return choice
-    raise AnswerError(f"not one of the choices: {' | '.join(question.choices)}")
 
 
 def grade(question: Question, answer: object) -> Verdict:
     key = question.key
-    picked = None if answer is None else _picked(question, answer)
+    picked = None if answer is None else choice.picked(question, answer)
     best = key["best"]
     reason: list[str] = list(key["reason"])
     rules: list[str] = list(key["rules"])

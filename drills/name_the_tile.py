@@ -21,6 +21,7 @@ from typing import Any
 from coach import tiles
 from coach.card import Card
 from coach.rules import cite
+from drills import choice
 from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 NAME = "name-the-tile"
@@ -129,23 +130,13 @@ def _dragon_label(code: str) -> str:
 def _text_answer(answer: object, what: str) -> str:
     if not isinstance(answer, str):
         raise AnswerError(
-            f"the answer must be {what} as text (or null for \"show me\"), not {_json_type(answer)}"
+            f"the answer must be {what} as text (or null for \"show me\"), not {choice.json_type(answer)}"
         )
     if not answer.strip():
         raise AnswerError(f"the answer is empty: give {what}, or null for \"show me\"")
     return answer
 
 
-def _json_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
 def _tile_answer(answer: object) -> str:

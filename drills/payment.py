@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import random
-import re
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +31,8 @@ from coach.card import Card, Line
 from coach.mahjong import Payment, Win, pay, score, winning_lines
 from coach.rules import cite
 from coach.tiles_away import Exposure, Holding, tables_for
-from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+from drills import choice
+from drills.base import Level, Question, Verdict, check_level, rng_for
 
 NAME = "payment"
 TITLE = "Who pays what"
@@ -46,7 +46,6 @@ LEVELS: tuple[Level, ...] = (
 
 SEATS = ("East", "South", "West", "North")
 MAX_TRIES = 400
-_CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 
 
 # -- building winning hands ------------------------------------------------------------
@@ -392,7 +391,7 @@ def _payment_draft(
         rules += joker_rules
     wrong = _distractors(hand, win, payment, level)
     for reason in wrong.values():
-        rules += [r for group in _CITED.findall(reason) for r in group.split(", ")]
+        rules += [r for group in choice.CITED.findall(reason) for r in group.split(", ")]
     why.append(cite(how_rules[0]))
     return Draft(
         prompt="What does each player pay you?",
@@ -615,21 +614,12 @@ def generate(seed: int, level: int, card: Card) -> Question:
     )
 
 
-def _choice(question: Question, answer: object) -> str:
-    if not isinstance(answer, str):
-        kind = "true/false" if isinstance(answer, bool) else type(answer).__name__
-        raise AnswerError(f"the answer must be one of the choices as text (or null for \"show me\"), not {kind}")
-    wanted = " ".join(answer.split()).casefold()
-    for choice in question.choices:
-        if choice.casefold() == wanted:
-            return choice
-    raise AnswerError(f"\"{answer.strip()}\" is not one of the choices: {'; '.join(question.choices)}")
 
 
 def grade(question: Question, answer: object) -> Verdict:
     key: dict[str, Any] = question.key
     best, why = key["best"], list(key["why"])
-    picked = None if answer is None else _choice(question, answer)
+    picked = None if answer is None else choice.picked(question, answer)
     correct = picked == best
     if correct:
         lines = [f"Right: {why[0]}", *why[1:]]
@@ -637,7 +627,7 @@ def grade(question: Question, answer: object) -> Verdict:
         lines = [f"The answer is \"{best}\": {why[0]}", *why[1:]]
     else:
         lines = [f"Not quite. {key['wrong'][picked]}", f"The answer is \"{best}\": {why[0]}", *why[1:]]
-    cited = [r for line in lines for group in _CITED.findall(line) for r in group.split(", ")]
+    cited = [r for line in lines for group in choice.CITED.findall(line) for r in group.split(", ")]
     asked = [item[5:] for item in question.items if item.startswith("rule:")]
     return Verdict(
         correct=correct,

@@ -16,17 +16,16 @@ moves from hand to hand.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from coach import tiles
 from coach.card import Card
 from coach.rules import cite
-from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+from drills import choice
+from drills.base import Level, Question, Verdict, check_level, rng_for
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
-CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 
 NAME = "setup-and-turns"
 TITLE = "Set-up, deal and turns"
@@ -480,35 +479,16 @@ def generate(seed: int, level: int, card: Card) -> Question:
 
 def _ids(text: str) -> list[str]:
     """The rule ids a sentence cites, as in "(H1)" or "(S3, T1)"."""
-    return [rule_id for group in CITED.findall(text) for rule_id in group.split(", ")]
+    return [rule_id for group in choice.CITED.findall(text) for rule_id in group.split(", ")]
 
 
-def _json_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
 
 
-def _picked(question: Question, answer: object) -> str:
-    """The choice the learner picked, matched without regard to case or spacing."""
-    if not isinstance(answer, str):
-        raise AnswerError(f'the answer must be one of the choices as text (or null for "show me"), not {_json_type(answer)}')
-    wanted = " ".join(answer.split()).casefold()
-    for choice in question.choices:
-        if " ".join(choice.split()).casefold() == wanted:
-            return choice
-    raise AnswerError(f"not one of the choices: {' | '.join(question.choices)}")
 
 
 def grade(question: Question, answer: object) -> Verdict:
     key = question.key
-    picked = None if answer is None else _picked(question, answer)
+    picked = None if answer is None else choice.picked(question, answer)
     best = key["best"]
     reason: list[str] = list(key["reason"])
     rules: list[str] = list(key["rules"])
