@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
 
 from coach import tiles
 from coach.card import Card
@@ -667,27 +666,6 @@ def generate(seed: int, level: int, card: Card) -> Question:
     )
 
 
-
-
 def grade(question: Question, answer: object) -> Verdict:
-    key: dict[str, Any] = question.key
-    best, why = key["best"], list(key["why"])
-    picked = None if answer is None else choice.picked(question, answer)
-    correct = picked == best
-    if correct:
-        lines = [f"Right: {why[0]}", *why[1:]]
-    elif picked is None:
-        lines = [f"The answer is \"{best}\": {why[0]}", *why[1:]]
-    else:
-        lines = [f"Not quite. {key['wrong'][picked]}", f"The answer is \"{best}\": {why[0]}", *why[1:]]
-    cited = [r for line in lines for group in choice.CITED.findall(line) for r in group.split(", ")]
-    asked = [item[5:] for item in question.items if item.startswith("rule:")]
-    return Verdict(
-        correct=correct,
-        score=1.0 if correct else 0.0,
-        explanation=tuple(lines),
-        rules=tuple(dict.fromkeys(cited + asked)),
-        best=best,
-        answer=picked,
-        items=tuple((item, correct) for item in question.items),
-    )
+    return choice.verdict_with_why(question, answer)
+

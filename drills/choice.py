@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from drills.base import AnswerError, Question
+from drills.base import AnswerError, Question, Verdict
 
 # "(K1)" or "(P2, P4)" at the end of an explanation's sentence.
 CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
@@ -47,3 +47,56 @@ def cited(lines: list[str] | tuple[str, ...]) -> tuple[str, ...]:
             for rule_id in group.split(", "):
                 ids[rule_id] = None
     return tuple(ids)
+
+
+def verdict_with_reasons(question: Question, answer: object) -> Verdict:
+    """The verdict for a key {best, reason: [lines], rules, wrong: {choice: (why, rules)}, partial?}.
+
+    The first reason line says why the best choice is right; a wrong pick
+    adds why it is wrong and the rules that decide it."""
+    key = question.key
+    pick = picked(question, answer)
+    best = key["best"]
+    reason: list[str] = list(key["reason"])
+    rules: list[str] = list(key["rules"])
+    correct = pick == best
+    score = 1.0 if correct else float(key.get("partial", {}).get(pick, 0.0))
+    if pick is None:
+        lines = [f"The answer is \u201c{best}\u201d. {reason[0]}"] + reason[1:]
+    elif correct:
+        lines = [f"Right: {reason[0]}"] + reason[1:]
+    else:
+        why, why_rules = key["wrong"][pick]
+        opening = "Half right" if score else "Not quite"
+        lines = [f"{opening}: the answer is \u201c{best}\u201d. {reason[0]}", f"You picked \u201c{pick}\u201d: {why}"] + reason[1:]
+        rules += [r for r in why_rules if r not in rules]
+    return Verdict(
+        correct=correct, score=score, explanation=tuple(lines),
+        rules=tuple(dict.fromkeys(rules)), best=best, answer=pick,
+        items=tuple((item, correct) for item in question.items),
+    )
+
+
+def verdict_with_why(question: Question, answer: object) -> Verdict:
+    """The verdict for a key {best, why: [lines], wrong: {choice: sentence}}; its
+    rules are those the lines cite and those the question asks."""
+    key = question.key
+    best, why = key["best"], list(key["why"])
+    pick = picked(question, answer)
+    correct = pick == best
+    if correct:
+        lines = [f"Right: {why[0]}", *why[1:]]
+    elif pick is None:
+        lines = [f'The answer is "{best}": {why[0]}', *why[1:]]
+    else:
+        lines = [f"Not quite. {key['wrong'][pick]}", f'The answer is "{best}": {why[0]}', *why[1:]]
+    asked = tuple(item[5:] for item in question.items if item.startswith("rule:"))
+    return Verdict(
+        correct=correct,
+        score=1.0 if correct else 0.0,
+        explanation=tuple(lines),
+        rules=tuple(dict.fromkeys(cited(lines) + asked)),
+        best=best,
+        answer=pick,
+        items=tuple((item, correct) for item in question.items),
+    )

@@ -516,27 +516,6 @@ def generate(seed: int, level: int, card: Card) -> Question:
     return _exchange_question(rng, card, level, common)
 
 
-
-
-
-
 def grade(question: Question, answer: object) -> Verdict:
-    key = question.key
-    picked = None if answer is None else choice.picked(question, answer)
-    best = key["best"]
-    reason: list[str] = list(key["reason"])
-    rules: list[str] = list(key["rules"])
-    correct = picked == best
-    if picked is None:
-        lines = [f"The answer is \u201c{best}\u201d. {reason[0]}"] + reason[1:]
-    elif correct:
-        lines = [f"Right: {reason[0]}"] + reason[1:]
-    else:
-        why, why_rules = key["wrong"][picked]
-        lines = [f"Not quite: the answer is \u201c{best}\u201d. {reason[0]}", f"You picked \u201c{picked}\u201d. {why}"] + reason[1:]
-        rules += [r for r in why_rules if r not in rules]
-    return Verdict(
-        correct=correct, score=1.0 if correct else 0.0, explanation=tuple(lines),
-        rules=tuple(dict.fromkeys(rules)), best=best, answer=picked,
-        items=tuple((item, correct) for item in question.items),
-    )
+    return choice.verdict_with_reasons(question, answer)
+
