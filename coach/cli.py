@@ -52,10 +52,14 @@ def _part_text(codes: list[str]) -> str:
 def _missing_text(f: Fill) -> str:
     if f.distance == 0:
         return "nothing: Mah Jongg!"
-    words = []
+    # Two singles of one tile read better as one entry: "2D×2 (no joker)".
+    counts: dict[tuple[int, bool], int] = {}
     for m in f.missing:
-        amount = f"×{m.count}" if m.count > 1 else ""
-        words.append(f"{tiles.CODES[m.tile]}{amount} ({'joker ok' if m.joker_ok else 'no joker'})")
+        counts[(m.tile, m.joker_ok)] = counts.get((m.tile, m.joker_ok), 0) + m.count
+    words = []
+    for (tile, joker_ok), count in counts.items():
+        amount = f"×{count}" if count > 1 else ""
+        words.append(f"{tiles.CODES[tile]}{amount} ({'joker ok' if joker_ok else 'no joker'})")
     return ", ".join(words)
 
 
