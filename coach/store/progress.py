@@ -86,27 +86,39 @@ def record_answer(
     taken = session.exec(select(Attempt.id).where(Attempt.learner_id == learner.id, Attempt.question == key)).first()
     if taken is not None:
         return False
-    session.add(
-        Attempt(
-            learner_id=learner.id,
-            drill=question.drill,
-            level=question.level,
-            seed=question.seed,
-            card=question.card,
-            question=key,
-            answer=json.dumps(verdict.answer),
-            correct=verdict.correct,
-            score=float(verdict.score),
-            items=json.dumps([list(i) for i in verdict.items]),
-            explanation=json.dumps(list(verdict.explanation)),
-            rules=json.dumps(list(verdict.rules)),
-            best=json.dumps(verdict.best),
-            time_taken_ms=time_taken_ms,
-            answered_at=_utc(when),
+    skills = skills_of(question, verdict)
+    # Every read first, then every write at once in the commit: SQLite holds
+    # its one write lock only for that moment, not while fsrs computes.
+    states = {
+        s.skill: s
+        for s in session.exec(
+            select(SkillState).where(
+                SkillState.learner_id == learner.id, SkillState.skill.in_([skill for skill, _ in skills])
+            )
+        ).all()
+    }
+    with session.no_autoflush:
+        session.add(
+            Attempt(
+                learner_id=learner.id,
+                drill=question.drill,
+                level=question.level,
+                seed=question.seed,
+                card=question.card,
+                question=key,
+                answer=json.dumps(verdict.answer),
+                correct=verdict.correct,
+                score=float(verdict.score),
+                items=json.dumps([list(i) for i in verdict.items]),
+                explanation=json.dumps(list(verdict.explanation)),
+                rules=json.dumps(list(verdict.rules)),
+                best=json.dumps(verdict.best),
+                time_taken_ms=time_taken_ms,
+                answered_at=when,
+            )
         )
-    )
-    for skill, correct in skills_of(question, verdict):
-        _review(session, learner.id, skill, correct, when)
+        for skill, correct in skills:
+            session.add(_review(states.get(skill), learner.id, skill, correct, when))
     try:
         session.commit()
     except IntegrityError:  # the same question answered twice at once: the first one counts
@@ -115,10 +127,8 @@ def record_answer(
     return True
 
 
-def _review(session: Session, learner_id: int, skill: str, correct: bool, when: datetime) -> None:
-    state = session.exec(
-        select(SkillState).where(SkillState.learner_id == learner_id, SkillState.skill == skill)
-    ).first()
+def _review(state: SkillState | None, learner_id: int, skill: str, correct: bool, when: datetime) -> SkillState:
+    """The skill's schedule after one more answer (a new one for a first answer)."""
     card = FsrsCard.from_dict(json.loads(state.card)) if state else FsrsCard(due=when)
     card, _ = SCHEDULER.review_card(card, rating(correct), when)
     if state is None:
@@ -126,8 +136,8 @@ def _review(session: Session, learner_id: int, skill: str, correct: bool, when: 
     state.card = json.dumps(card.to_dict())
     state.due = _utc(card.due)
     state.reviews += 1
-    state.updated_at = _utc(when)
-    session.add(state)
+    state.updated_at = when
+    return state
 
 
 # -- reading progress back --------------------------------------------------------

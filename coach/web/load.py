@@ -3,7 +3,8 @@
 The app is served by `python -m coach serve` (gunicorn) in a separate
 process on a free loopback port. Client threads, each with its own keep-alive connection, first hit
 the bare /healthz route, then ask and answer drill questions through the
-JSON API, each phase for a fixed time. It prints the p50 and p95 of the
+JSON API, each phase for a fixed time. Each client keeps its cookies, as a
+browser does, so its answers are stored for one guest learner. It prints the p50 and p95 of the
 round trips per drill and the ratio of the API's requests per second to
 the bare route's, both measured against the same server in the same run.
 Only 127.0.0.1 is ever contacted, and every loop stops at its deadline.
@@ -97,19 +98,42 @@ def _hello(conn: http.client.HTTPConnection, rng: random.Random) -> int:
     return 1
 
 
+class _Cookies(threading.local):
+    """Each client keeps its cookies, as a browser does: one learner per client."""
+
+    jar: dict[str, str]
+
+    def __init__(self) -> None:
+        self.jar = {}
+
+    def header(self) -> dict[str, str]:
+        return {"Cookie": "; ".join(f"{k}={v}" for k, v in self.jar.items())} if self.jar else {}
+
+    def keep(self, response: http.client.HTTPResponse) -> None:
+        for name, value in response.getheaders():
+            if name.lower() == "set-cookie":
+                pair = value.split(";", 1)[0]
+                key, _, val = pair.partition("=")
+                self.jar[key.strip()] = val.strip()
+
+
 def _round_trip(drill: str):
+    cookies = _Cookies()
+
     def work(conn: http.client.HTTPConnection, rng: random.Random) -> int:
-        headers = {"Content-Type": "application/json"}
+        headers = {"Content-Type": "application/json", **cookies.header()}
         body = json.dumps({"seed": rng.randrange(1_000_000_000), "level": rng.randint(1, 3)})
         conn.request("POST", f"/api/drills/{drill}/questions", body, headers)
         response = conn.getresponse()
         question = json.loads(response.read())
+        cookies.keep(response)
         if response.status != 201:
             raise ValueError(question)
         answer = {"token": question["token"], "answer": _answer_for(drill, question, rng)}
         conn.request("POST", f"/api/drills/{drill}/answers", json.dumps(answer), headers)
         response = conn.getresponse()
         response.read()
+        cookies.keep(response)
         if response.status != 200:
             raise ValueError(response.status)
         return 2
