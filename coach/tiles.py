@@ -19,6 +19,8 @@ WIND_NAMES = {"N": "North", "E": "East", "W": "West", "S": "South"}
 DRAGON_OF_SUIT = {"C": "RD", "B": "GD", "D": "WD"}
 SUIT_OF_DRAGON = {dragon: suit for suit, dragon in DRAGON_OF_SUIT.items()}
 DRAGON_NAMES = {"RD": "Red Dragon", "GD": "Green Dragon", "WD": "Soap"}
+# S5: play passes to the right, so each seat's right-hand neighbour comes next.
+SEATS: tuple[str, ...] = ("East", "South", "West", "North")
 
 CODES: tuple[str, ...] = (
     tuple(f"{n}{s}" for s in SUITS for n in range(1, 10))

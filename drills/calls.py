@@ -43,7 +43,7 @@ LEVELS: tuple[Level, ...] = (
     Level(4, "After the call", "Who plays next, who loses a turn, no draw after a call, and when an exposure locks."),
 )
 
-SEATS = ("East", "South", "West", "North")  # turn order: play passes to the right (S5)
+SEATS = tiles.SEATS
 HAND = 13  # tiles a player holds while another player discards
 NO = "No"
 MAH_JONGG = "Yes, for Mah Jongg"

@@ -39,7 +39,7 @@ LEVELS: tuple[Level, ...] = (
 
 # S5: turn order goes to the right, so "right" is the next seat in this order
 # (coach.simulate.STEP counts the seats each direction moves).
-SEATS = ("East", "South", "West", "North")
+SEATS = tiles.SEATS
 ORDINALS = ("first", "second", "third")
 CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
 CHARLESTON_RULE = {"first": "C1", "second": "C2", "courtesy": "C3"}

@@ -42,7 +42,7 @@ LEVELS: tuple[Level, ...] = (
     Level(4, "Exchanges around a call", "Calling a discard and swapping for a joker in the same turn."),
 )
 
-SEATS = ("East", "South", "West", "North")
+SEATS = tiles.SEATS
 
 YES = "Yes: a joker may stand here"
 NO = "No: a joker may not stand here"

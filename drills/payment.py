@@ -44,7 +44,7 @@ LEVELS: tuple[Level, ...] = (
     Level(4, "More than one line", "Tiles that read as two lines are paid as the one that pays most."),
 )
 
-SEATS = ("East", "South", "West", "North")
+SEATS = tiles.SEATS
 MAX_TRIES = 400
 
 

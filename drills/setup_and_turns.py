@@ -38,7 +38,7 @@ LEVELS: tuple[Level, ...] = (
 
 # Turn order: play passes to the right, counter-clockwise (S5), so the seat
 # after each one is the player on its right.
-SEATS = ("East", "South", "West", "North")
+SEATS = tiles.SEATS
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
 STACKS = 19  # S2: each wall is 19 stacks of 2
 WALL_TILES = 2 * STACKS
