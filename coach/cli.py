@@ -1,4 +1,4 @@
-"""The command line: `python -m coach analyze | score | pass | discard | serve | check-card | bench`.
+"""The command line: `python -m coach analyze | score | pass | discard | serve | check-card | check-set | bench`.
 
 Every error exits with status 2 and one line on standard error that
 names the problem. Batch mode (no --rack) reads one JSON object a line
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
@@ -340,6 +341,28 @@ def cmd_check_card(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
     return 0
 
 
+def cmd_check_set(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    # drills import the core, not the other way round: load them only here.
+    from drills.drill_set import HOUSE, SetError, parse_set
+
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UsageError(f"{args.file}: cannot read the drill set ({reason})") from None
+    try:
+        drill_set = parse_set(text, cards=[HOUSE, *args.card], seed_default=0)
+    except SetError as error:
+        for problem in error.problems:
+            stdout.write(f"{args.file}, {problem}\n")
+        raise UsageError(f"{args.file}: {len(error.problems)} problem(s) in the drill set") from None
+    stdout.write(
+        f"{drill_set.title}: {len(drill_set.items)} drills, {drill_set.total} questions, "
+        f"{drill_set.seeds} seeds, card {drill_set.card}. The set is valid.\n"
+    )
+    return 0
+
+
 def cmd_simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach import simulate
 
@@ -437,6 +460,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.set_defaults(func=cmd_check_card)
 
+    p = commands.add_parser("check-set", help="validate a drill set file (YAML) and list every problem")
+    p.add_argument("file")
+    p.add_argument("--card", action="append", default=[], metavar="NAME", help="a card name the set may use (repeatable)")
+    p.set_defaults(func=cmd_check_set)
+
     p = commands.add_parser("bench", help="measure analysis speed against a plain baseline")
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     p.add_argument("--card", metavar="FILE")
@@ -451,7 +479,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise UsageError("choose a command: analyze, score, pass, discard, serve, check-card or bench (--help for more)")
+            raise UsageError("choose a command: analyze, score, pass, discard, serve, check-card, check-set or bench (--help for more)")
         return args.func(args, stdin, stdout)
     except (UsageError, CardError, HoldingError, PassError, tiles.TileError, ValueError) as error:
         message = " ".join(str(error).split()) or type(error).__name__

@@ -2,7 +2,7 @@
 
 Card files and drill sets are written by people; an error that says
 "line 12" is one they can fix. Mappings load as `LineDict`, a dict that
-knows the line it started on.
+knows the line it started on and the line of each of its keys.
 """
 
 from __future__ import annotations
@@ -14,6 +14,11 @@ import yaml
 
 class LineDict(dict):
     line: int = 0
+    key_lines: dict  # key -> 1-based line of the key, set by the loader
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.key_lines = {}
 
 
 class _Loader(yaml.SafeLoader):
@@ -28,6 +33,7 @@ def _construct_mapping(loader: _Loader, node: yaml.MappingNode) -> LineDict:
         key = loader.construct_object(key_node, deep=True)
         if key in mapping:
             raise YamlError(f"line {key_node.start_mark.line + 1}: key '{key}' appears twice")
+        mapping.key_lines[key] = key_node.start_mark.line + 1
         try:
             mapping[key] = loader.construct_object(value_node, deep=True)
         except TypeError as error:  # an unhashable key such as a list
@@ -58,3 +64,12 @@ def load(text: str) -> Any:
 
 def line_of(value: Any, default: int = 0) -> int:
     return getattr(value, "line", default)
+
+
+def key_line(mapping: Any, key: Any, default: int = 0) -> int:
+    """The line of `key` in `mapping`; the mapping's own line when the key is
+    absent (a missing key is best reported where its mapping starts)."""
+    try:
+        return getattr(mapping, "key_lines", {})[key]
+    except (KeyError, TypeError):  # TypeError: an unhashable key
+        return line_of(mapping, default)

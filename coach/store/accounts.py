@@ -29,6 +29,7 @@ from sqlalchemy import delete, func, update
 from sqlmodel import Session, SQLModel, select
 
 from coach.store.models import Attempt, Learner, SkillState
+from coach.store.teaching import delete_teaching, export_teaching, merge_teaching
 from coach.store.progress import mastery, skill_progress
 
 CSV_COLUMNS = (
@@ -117,6 +118,7 @@ def merge_guest(session: Session, guest_id: int, account_id: int) -> int:
             kept.reviews += theirs.reviews
             session.add(kept)
             session.delete(theirs)
+        merge_teaching(session, guest_id, account_id)
         session.flush()  # the moved skills leave the guest before the guest row goes
         _delete_rows(session, guest_id)  # what is left of the guest (today's plan) goes with it
         session.commit()
@@ -191,6 +193,7 @@ def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, 
             "email": learner.email,
             "time_zone": learner.time_zone,
             "daily_goal": learner.daily_goal,
+            "role": learner.role,
             "created_at": iso_utc(learner.created_at),
         },
         "attempts": [
@@ -224,6 +227,7 @@ def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, 
             }
             for s in states
         ],
+        "teaching": export_teaching(session, learner.id),
     }
 
 
@@ -233,6 +237,7 @@ def learner_tables() -> list[Any]:
 
 
 def _delete_rows(session: Session, learner_id: int) -> None:
+    delete_teaching(session, learner_id)
     for table in reversed(learner_tables()):
         session.exec(delete(table).where(table.c.learner_id == learner_id))
     session.exec(delete(Learner).where(Learner.id == learner_id))  # type: ignore[arg-type]

@@ -87,3 +87,116 @@ class DailySession(SQLModel, table=True):
     plan: str  # JSON [[drill, level, seed, why], ...]
     position: int = Field(default=0)  # questions done or skipped
     created_at: datetime = Field(default_factory=utcnow)
+
+
+# -- teaching: classes, cards, drill sets, assignments --------------------------------
+
+
+def _owner(table: str = "learner.id") -> Column:
+    return Column(Integer, ForeignKey(table, ondelete="CASCADE"), nullable=False, index=True)
+
+
+class Classroom(SQLModel, table=True):
+    """A teacher's class; students join it with its code."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    teacher_id: int = Field(sa_column=_owner())
+    name: str = Field(max_length=80)
+    join_code: str = Field(max_length=16, unique=True, index=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Membership(SQLModel, table=True):
+    """A student in a class. Leaving or being removed deletes this row only:
+    the student's answers stay theirs and come back if they join again."""
+
+    __table_args__ = (UniqueConstraint("classroom_id", "learner_id", name="uq_membership_class_learner"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    classroom_id: int = Field(sa_column=_owner("classroom.id"))
+    learner_id: int = Field(sa_column=_owner())
+    joined_at: datetime = Field(default_factory=utcnow)
+
+
+class TeacherCard(SQLModel, table=True):
+    """A card file a teacher uploaded: private to them and their classes.
+
+    Kept as the text they sent (the YAML), parsed again when a question
+    needs it; a card never changes once uploaded, so questions asked on it
+    stay the same questions."""
+
+    __table_args__ = (UniqueConstraint("owner_id", "name", name="uq_teachercard_owner_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    owner_id: int = Field(sa_column=_owner())
+    name: str = Field(max_length=120)  # the card's own name, unique for its teacher
+    source: str  # the YAML text
+    lines: int = Field(default=0)  # hands on the card, for lists
+    uploaded_at: datetime = Field(default_factory=utcnow)
+
+
+class DrillSetRow(SQLModel, table=True):
+    """A teacher's drill set, kept as its canonical YAML (drills/drill_set.py)."""
+
+    __tablename__ = "drillset"
+
+    id: int | None = Field(default=None, primary_key=True)
+    owner_id: int = Field(sa_column=_owner())
+    title: str = Field(max_length=80)
+    source: str  # canonical YAML of the set
+    card_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("teachercard.id"), nullable=True, index=True)
+    )
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
+class Assignment(SQLModel, table=True):
+    """A drill set given to a class. The set is copied in when assigned, so
+    editing the set later never changes what a class is working on."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    classroom_id: int = Field(sa_column=_owner("classroom.id"))
+    title: str = Field(max_length=80)
+    source: str  # canonical YAML of the set as assigned
+    card_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("teachercard.id"), nullable=True, index=True)
+    )
+    due_at: datetime | None = Field(default=None)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class AssignmentWork(SQLModel, table=True):
+    """One student's copy of an assignment: the seed of their questions
+    (the set's own with fixed seeds, their own with fresh seeds)."""
+
+    __table_args__ = (UniqueConstraint("assignment_id", "learner_id", name="uq_work_assignment_learner"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    assignment_id: int = Field(sa_column=_owner("assignment.id"))
+    learner_id: int = Field(sa_column=_owner())
+    seed: int
+    started_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = Field(default=None)
+
+
+class AssignmentAnswer(SQLModel, table=True):
+    """A student's answer to one question of an assignment: the first one counts."""
+
+    __table_args__ = (
+        UniqueConstraint("assignment_id", "learner_id", "slot", name="uq_assignment_answer_slot"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    assignment_id: int = Field(sa_column=_owner("assignment.id"))
+    learner_id: int = Field(sa_column=_owner())
+    slot: int
+    drill: str = Field(max_length=40)
+    level: int
+    seed: int
+    answer: str  # JSON (null: "show me")
+    answer_text: str = Field(default="", max_length=240)  # the answer as a teacher reads it
+    correct: bool
+    score: float
+    explanation: str = Field(default="[]")  # JSON list of the verdict's lines
+    answered_at: datetime = Field(default_factory=utcnow)

@@ -86,7 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
 
     from coach.store.db import database_url, make_engine, migrate
-    from coach.web import accounts, api, daily, errors, learners, pages, tiles
+    from coach.web import accounts, api, classes, daily, errors, learners, pages, teach, teacher_cards, tiles
     from coach.web.drilling import Drilling
     from coach.web.progress_page import bp as progress_bp
 
@@ -96,7 +96,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.extensions["store"] = store
     learners.install(app)
 
-    app.extensions["coach"] = Drilling(_card(app.config["COACH_CARD"]), app.config["SECRET_KEY"])
+    app.extensions["coach"] = Drilling(
+        _card(app.config["COACH_CARD"]), app.config["SECRET_KEY"], find_card=teacher_cards.find_card
+    )
     csrf.init_app(app)
     csrf.exempt(api.bp)
     app.register_blueprint(pages.bp)
@@ -105,6 +107,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(progress_bp)
     app.register_blueprint(accounts.bp)
     daily.install(app)
+    classes.install(app)
+    teach.install(app)
     pages.install(app)
     errors.install(app)
 

@@ -172,7 +172,8 @@ def signup():
         return render_template("account/signup.html", values={}, errors={}, guest_answers=_guest_answers())
 
     name, email, password = _field("name").strip(), normal_email(_field("email")), _field("password")
-    values = {"name": name, "email": email}
+    teacher = _field("teacher") == "1"
+    values = {"name": name, "email": email, "teacher": teacher}
     errors = {
         key: message
         for key, message in (
@@ -208,6 +209,8 @@ def signup():
         zone = learners.valid_zone(_field("time_zone").strip())
         if zone:
             learner.time_zone = zone
+        if teacher:
+            learner.role = "teacher"
         try:
             session.commit()
         except IntegrityError:  # the same email signed up at the same moment
@@ -219,7 +222,10 @@ def signup():
     welcome = "Welcome! Your account is ready"
     welcome += f", with the {_answers(kept)} you gave as a guest." if kept else "."
     flash(welcome, "success")
-    return redirect(url_for("accounts.account"), 303)
+    back = safe_next(request.values.get("next"))
+    if teacher:
+        return redirect(back or url_for("teach.home"), 303)
+    return redirect(back or url_for("accounts.account"), 303)
 
 
 @bp.route("/signin", methods=["GET", "POST"])

@@ -12,6 +12,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
@@ -42,16 +43,38 @@ class Asked:
     question: Question
     token: str
     module: ModuleType
+    card: Card  # the card the question was asked on
+
+
+CardFinder = Callable[[str], "Card | None"]
 
 
 class Drilling:
-    """The app's card, its token signer and a small cache of questions."""
+    """The app's card, its token signer and a small cache of questions.
 
-    def __init__(self, card: Card, secret_key: str):
+    Questions are asked on the app's card unless a caller passes another
+    one (a teacher's card, for an assignment). A token names its card; to
+    grade it, a card that is not the app's is looked up with `find_card`,
+    which the web layer sets to a function that also checks that the
+    person answering may use that card."""
+
+    def __init__(self, card: Card, secret_key: str, find_card: CardFinder | None = None):
         self.card = card
+        self.find_card = find_card
         self.signer = URLSafeSerializer(secret_key, salt=TOKEN_SALT)
-        self._cache: OrderedDict[tuple[str, int, int], Question] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int, int, str], Question] = OrderedDict()
         self._lock = threading.Lock()
+
+    def card_named(self, name: str) -> Card:
+        if name == self.card.name:
+            return self.card
+        found = self.find_card(name) if self.find_card is not None else None
+        if found is None:
+            raise DrillError(
+                f'this question was asked on the card "{name}", which you cannot use here '
+                f'(the coach now uses "{self.card.name}"): ask for a new question'
+            )
+        return found
 
     # -- drills, levels, seeds ------------------------------------------------
 
@@ -81,27 +104,31 @@ class Drilling:
 
     # -- asking ---------------------------------------------------------------
 
-    def question(self, module: ModuleType, seed: int, level: int) -> Question:
-        """The question for (drill, seed, level) on this app's card, cached."""
-        key = (module.NAME, seed, level)
+    def question(self, module: ModuleType, seed: int, level: int, card: Card | None = None) -> Question:
+        """The question for (drill, seed, level) on a card (the app's by default), cached."""
+        card = card or self.card
+        key = (module.NAME, seed, level, card.name)
         with self._lock:
             cached = self._cache.get(key)
             if cached is not None:
                 self._cache.move_to_end(key)
                 return cached
-        question = module.generate(seed, level, self.card)
+        if card is self.card:
+            question = module.generate(seed, level, card)
+        else:
+            question = generate_on(module, seed, level, card)
         with self._lock:
             self._cache[key] = question
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
         return question
 
-    def ask(self, name: str, seed: Any = None, level: Any = None) -> Asked:
+    def ask(self, name: str, seed: Any = None, level: Any = None, card: Card | None = None) -> Asked:
         module = self.drill(name)
         level = self.level(module, level)
         seed = self.seed(seed)
-        question = self.question(module, seed, level)
-        return Asked(question, self.token(question), module)
+        question = self.question(module, seed, level, card)
+        return Asked(question, self.token(question), module, card or self.card)
 
     def token(self, question: Question) -> str:
         payload = {"drill": question.drill, "seed": question.seed, "level": question.level, "card": question.card}
@@ -126,17 +153,15 @@ class Drilling:
             raise DrillError("the question token is not valid: ask for a new question")
         if payload["drill"] != module.NAME:
             raise DrillError(f'this token is for the drill "{payload["drill"]}", not "{module.NAME}"')
-        if payload["card"] != self.card.name:
-            raise DrillError(
-                f'this question was asked on the card "{payload["card"]}", but the coach now uses '
-                f'"{self.card.name}": ask for a new question'
-            )
+        if not isinstance(payload["card"], str):
+            raise DrillError("the question token is not valid: ask for a new question")
+        card = self.card_named(payload["card"])
         if payload["level"] is None or payload["seed"] is None:
             raise DrillError("the question token is not valid: ask for a new question")
         level = self.level(module, payload["level"])
         seed = self.seed(payload["seed"])
-        question = self.question(module, seed, level)
-        return Asked(question, token, module)
+        question = self.question(module, seed, level, card)
+        return Asked(question, token, module, card)
 
     def grade(self, name: str, token: Any, answer: Any) -> tuple[Asked, Verdict]:
         asked = self.from_token(name, token)
@@ -145,3 +170,17 @@ class Drilling:
         except AnswerError as error:
             raise DrillError(str(error)) from None
         return asked, verdict
+
+
+def generate_on(module: ModuleType, seed: int, level: int, card: Card) -> Question:
+    """A question on a card a teacher wrote. The house card is known to
+    serve every drill; another card may lack what a drill needs (say, no
+    line a first pass can aim at), which is the card's problem to report,
+    not a crash."""
+    try:
+        return module.generate(seed, level, card)
+    except Exception as error:  # noqa: BLE001 - any failure here is the card's, reported as such
+        raise DrillError(
+            f'{module.TITLE} cannot make a level-{level} question from the card "{card.name}" '
+            f"({error}). Choose another drill or level for this card."
+        ) from None

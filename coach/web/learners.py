@@ -39,15 +39,16 @@ class SignedIn(UserMixin):
     from the row on each request (the header offers "Sign in" to guests
     and "Account" to accounts)."""
 
-    def __init__(self, learner_id: int, stamp: str, guest: bool = True):
+    def __init__(self, learner_id: int, stamp: str, guest: bool = True, teacher: bool = False):
         self.id = learner_id
         self.stamp = stamp
         self.guest = guest
+        self.teacher = teacher
 
     @classmethod
     def of(cls, learner: Learner) -> SignedIn:
         assert learner.id is not None
-        return cls(learner.id, stamp(learner), learner.guest)
+        return cls(learner.id, stamp(learner), learner.guest, not learner.guest and learner.role == "teacher")
 
     def get_id(self) -> str:
         return f"{self.id}:{self.stamp}"
@@ -122,10 +123,15 @@ def valid_zone(name: Any) -> str | None:
 _WRITES = threading.Lock()
 
 
+def write_lock() -> contextlib.AbstractContextManager[Any]:
+    """This process's turn to write, for SQLite (see `_WRITES`); other
+    databases take concurrent writers themselves, so nothing to wait for."""
+    return _WRITES if engine().dialect.name == "sqlite" else contextlib.nullcontext()
+
+
 def record(question: Question, verdict: Verdict, time_ms: Any = None, time_zone: Any = None) -> bool:
     """Store a graded answer for this request's learner (made a guest if need be)."""
-    store = engine()
-    with _WRITES if store.dialect.name == "sqlite" else contextlib.nullcontext(), Session(store) as session:
+    with write_lock(), Session(engine()) as session:
         learner = current_learner(session, create=True)
         assert learner is not None
         zone = valid_zone(time_zone)

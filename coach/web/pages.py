@@ -103,7 +103,7 @@ def drill_context(asked: Asked, verdict: Any = None, answer: Any = None, **extra
         token=asked.token,
         verdict=verdict,
         answer=answer,
-        card=_drilling().card,
+        card=asked.card,
         base=template_base(asked.module),
         **extra,
     )
@@ -151,22 +151,40 @@ def next_question(name: str):
     return body, 200, {"HX-Push-Url": url}
 
 
+NO_ANSWER = "Pick an answer first, or press \u201cI don't know, show me\u201d."
+
+
+def given_answer(form) -> Any:
+    """What an answer form sent: None for "show me", a list from a drill
+    answered with several picks (checkboxes), else the text."""
+    if "show" in form:
+        return None
+    if "answer_list" in form:
+        return form.getlist("answer")
+    return form.get("answer", "")
+
+
+def no_answer(answer: Any) -> bool:
+    """Nothing picked or typed (and not "show me"): asked again, not graded."""
+    if answer is None:
+        return False
+    return not (answer if isinstance(answer, list) else answer.strip())
+
+
 @bp.post("/drills/<name>/answer")
 def answer(name: str):
     form = request.form
-    show = "show" in form
-    if show:
-        answer: Any = None
-    elif "answer_list" in form:  # a drill whose answer is several picks (checkboxes)
-        answer = form.getlist("answer")
-    else:
-        answer = form.get("answer", "")
-    if not show and not (answer if isinstance(answer, list) else answer.strip()):
+    answer = given_answer(form)
+    if form.get("session") == "assignment":
+        # An assignment's answer is checked against the student's question and kept for the teacher.
+        from coach.web import classes  # classes imports this module
+
+        return classes.answer(name, form, answer)
+    if no_answer(answer):
         asked = _drilling().from_token(name, form.get("token"))
-        message = "Pick an answer first, or press \u201cI don't know, show me\u201d."
         if request.headers.get("HX-Request") == "true":
-            return render_template("partials/problem.html", title="No answer yet", message=message), 422
-        return _render_drill(asked, problem=message), 422
+            return render_template("partials/problem.html", title="No answer yet", message=NO_ANSWER), 422
+        return _render_drill(asked, problem=NO_ANSWER), 422
     asked, verdict = _drilling().grade(name, form.get("token"), answer)
     learners.record(asked.question, verdict, form.get("elapsed_ms"), form.get("tz"))
     extra = _session_context(form)
@@ -176,13 +194,20 @@ def answer(name: str):
 
 
 def _session_context(form) -> dict[str, Any]:
-    """Inside today's practice, the verdict's "Next" moves the session on."""
-    if form.get("session") != "today":
+    """Inside today's practice or an assignment, the verdict's "Next" moves
+    that session on instead of asking another question of the same drill."""
+    kind = form.get("session")
+    if kind not in ("today", "assignment"):
         return {}
     try:
         slot = int(form.get("slot", ""))
+        assignment_id = int(form.get("assignment", "")) if kind == "assignment" else 0
     except ValueError:
         return {}
+    if kind == "assignment":
+        from coach.web.classes import session_context as assignment_context
+
+        return assignment_context(assignment_id, slot)
     from coach.web.daily import session_context
 
     return session_context(slot)
