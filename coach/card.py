@@ -13,7 +13,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from coach import tiles
-from coach.yamlfile import YamlError, line_of
+from coach.yamlfile import YamlError, key_line, line_of
 from coach.yamlfile import load as load_yaml
 
 HOUSE_CARD = Path(__file__).parent / "cards" / "house-2026.yaml"
@@ -264,37 +264,52 @@ def _numbers(value: object) -> str | tuple[int, ...]:
     raise ValueError(f'"numbers" must be fixed, any or a list of whole-number shifts, not {value!r}')
 
 
+class _FieldProblem(ValueError):
+    """A problem with one field of a hand: reported at that field's own line."""
+
+    def __init__(self, field: str, message: str):
+        super().__init__(message)
+        self.field = field
+
+
 def _build_line(raw: object, section: str) -> Line:
     if not isinstance(raw, dict):
         raise ValueError("a hand must be a mapping with id, pattern and value")
     unknown = sorted(set(map(str, raw)) - HAND_KEYS)
     if unknown:
-        raise ValueError(f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(HAND_KEYS))})')
+        raise _FieldProblem(unknown[0], f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(HAND_KEYS))})')
     for key in ("id", "pattern", "value"):
         if key not in raw:
             raise ValueError(f'"{key}" is missing')
     pattern = raw["pattern"]
     if not isinstance(pattern, str) or not pattern.strip():
-        raise ValueError('"pattern" must be text such as "FF 2026a 2222b 2222c"')
+        raise _FieldProblem("pattern", '"pattern" must be text such as "FF 2026a 2222b 2222c"')
     value = raw["value"]
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise ValueError(f'"value" must be a positive whole number, not {value!r}')
+        raise _FieldProblem("value", f'"value" must be a positive whole number, not {value!r}')
     concealed = raw.get("concealed", False)
     if not isinstance(concealed, bool):
-        raise ValueError(f'"concealed" must be true or false, not {concealed!r}')
+        raise _FieldProblem("concealed", f'"concealed" must be true or false, not {concealed!r}')
     note = raw.get("note", "")
     if note is None:
         note = ""
     if not isinstance(note, (str, int, float)):
-        raise ValueError('"note" must be text')
-    numbers = _numbers(raw.get("numbers", "fixed"))
-    tokens = parse_pattern(pattern)
-    shifts_for(tokens, numbers)  # reports bad shift lists before expansion
-    readings = expand(tokens, numbers)
+        raise _FieldProblem("note", '"note" must be text')
+    try:
+        numbers = _numbers(raw.get("numbers", "fixed"))
+    except ValueError as error:
+        raise _FieldProblem("numbers", str(error)) from None
+    try:
+        tokens = parse_pattern(pattern)
+        shifts_for(tokens, numbers)  # reports bad shift lists before expansion
+        readings = expand(tokens, numbers)
+    except ValueError as error:
+        raise _FieldProblem("pattern", str(error)) from None
     if not readings:
-        raise ValueError(
+        raise _FieldProblem(
+            "pattern",
             "no tile set can complete it: it needs more of one tile as singles or pairs "
-            "than a set holds, or more than 8 jokers"
+            "than a set holds, or more than 8 jokers",
         )
     return Line(
         id=str(raw["id"]),
@@ -351,7 +366,8 @@ def parse_card(text: str, source: str = "card") -> Card:
             continue
         lines: list[Line] = []
         for h_index, raw_hand in enumerate(raw_hands, start=1):
-            hand_where = f"{source}, line {line_of(raw_hand, line_of(raw_section))}, {label}"
+            hand_line = line_of(raw_hand, line_of(raw_section))
+            hand_where = f"{source}, line {hand_line}, {label}"
             hand_id = raw_hand.get("id") if isinstance(raw_hand, dict) else None
             hand_label = f'hand "{hand_id}"' if hand_id is not None else f"hand {h_index}"
             if hand_id is not None and str(hand_id) in seen_ids:
@@ -361,6 +377,9 @@ def parse_card(text: str, source: str = "card") -> Card:
                 seen_ids[str(hand_id)] = label
             try:
                 lines.append(_build_line(raw_hand, s_name))
+            except _FieldProblem as error:
+                field_line = key_line(raw_hand, error.field, hand_line)
+                problems.append(f"{source}, line {field_line}, {label}, {hand_label}: {error}")
             except ValueError as error:
                 problems.append(f"{hand_where}, {hand_label}: {error}")
         sections.append(Section(s_name, tuple(lines)))

@@ -386,6 +386,19 @@ class _Dumper(yaml.SafeDumper):
         super().increase_indent(flow, False)
 
 
+# YAML reads these as line breaks inside a plain or single-quoted scalar;
+# double quotes keep them as escapes, so the text reads back unchanged.
+_BREAKS = ("\x85", "\u2028", "\u2029")
+
+
+def _represent_text(dumper: yaml.SafeDumper, value: str) -> yaml.ScalarNode:
+    style = '"' if any(mark in value for mark in _BREAKS) else None
+    return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
+
+
+_Dumper.add_representer(str, _represent_text)
+
+
 def dump_set(drill_set: DrillSet) -> str:
     """The set as canonical YAML; parse_set reads it back as an equal set."""
     data: dict[str, Any] = {"set": drill_set.title}

@@ -60,7 +60,16 @@ def test_each_required_key_is_required(missing):
 def test_unknown_hand_key_names_section_hand_and_key():
     message = problem(card_text('- id: "2026-9"\n  pattern: "FF 2026a 2222b 2222c"\n  value: 25\n  colour: red'))
     assert 'section "Test"' in message and 'hand "2026-9"' in message and 'unknown key "colour"' in message
-    assert "line 6" in message  # the line the hand starts on
+    assert "line 9" in message  # the line of the unknown key itself, not where the hand starts
+
+
+def test_a_field_problem_is_reported_at_the_fields_own_line():
+    text = card_text('- id: "2026-9"\n  pattern: "FF 2026a 2222b"\n  value: 25')
+    assert "line 7" in problem(text) and "has 10 tiles" in problem(text)
+    text = card_text('- id: "2026-9"\n  pattern: "FF 2026a 2222b 2222c"\n  value: 0')
+    assert "line 8" in problem(text) and '"value" must be a positive whole number' in problem(text)
+    text = card_text('- id: "2026-9"\n  pattern: "FF 2026a 2222b 2222c"\n  value: 25\n  numbers: sometimes')
+    assert "line 9" in problem(text) and '"numbers"' in problem(text)
 
 
 def test_unknown_top_and_section_keys():

@@ -10,6 +10,7 @@ against the app's database; students come in through the real forms.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
@@ -20,11 +21,14 @@ import pytest
 from sqlmodel import Session, func, select
 from werkzeug.security import generate_password_hash
 
+from coach.card import house_card
+from drills import first_pass
 from coach.store import teaching
 from coach.store.models import (
     AssignmentAnswer,
     AssignmentWork,
     Attempt,
+    TeacherCard,
     Learner,
     Membership,
 )
@@ -622,7 +626,8 @@ def test_a_class_answers_on_its_teachers_card_and_nobody_else_can(app):
     given = give(app, room, ON_CARD, cards=cards)
     ann = guest_joins(app, room)
     html, drill, token = open_question(ann, given, 1)
-    assert drill == "nearest-hand" and "S-1" in html and key in unescape(html)
+    assert drill == "nearest-hand" and "S-1" in html
+    assert "Spring class card" in unescape(html) and key not in unescape(html)  # the card's name, not its number
     reply = send(ann, drill, token, given, 0, "S-2", htmx=True)
     assert reply.status_code == 200 and 'id="verdict-card"' in reply.get_data(as_text=True)
     assert count(app, AssignmentAnswer) == 1
@@ -635,7 +640,13 @@ def test_a_class_answers_on_its_teachers_card_and_nobody_else_can(app):
     assert stray.status_code == 400 and "cannot use here" in text(stray)
     inside = send(zed, drill, token, given, 0, "S-2")
     assert inside.status_code == 404
+    through_api = zed.post(f"/api/drills/{drill}/answers", json={"token": token, "answer": "S-2"})
+    assert through_api.status_code == 400 and "cannot use here" in through_api.get_json()["error"]
+    assert "S-1" not in through_api.get_data(as_text=True)  # not a word of the card
     assert count(app, AssignmentAnswer) == 1 and count(app, Attempt, learner_id=learner_id(app, zed)) == 0
+    # The student of the class may use the API on it too.
+    own = ann.post(f"/api/drills/{drill}/answers", json={"token": token, "answer": "S-2"})
+    assert own.status_code == 200 and own.get_json()["counted"] is False  # answered once already
 
 
 # -- the wrong person on every route ------------------------------------------------------
@@ -764,3 +775,32 @@ def test_the_class_pages_keep_to_the_content_security_policy(app):
         assert html.count("<h1") == 1, url
         for field_id in re.findall(r'<input class="field__input[^"]*" id="([a-z_]+)"', html):
             assert f'for="{field_id}"' in html, (url, field_id)
+
+
+def test_first_pass_deals_from_the_teachers_card_and_grades_on_it(app):
+    """The first-pass drill reads the class's card: its advice names that
+    card's lines, never the house card's."""
+    teacher = make_teacher(app)
+    room = make_class(app, teacher)
+    with db(app) as session:
+        card_row = teaching.add_card(session, teacher, CARD)
+        cards = teaching.card_names(session, teacher)
+        key = teaching.card_key(card_row)
+    source = ON_CARD.replace("drill: nearest-hand", "drill: first-pass").replace("questions: 2", "questions: 1")
+    given = give(app, room, source, cards=cards)
+    ann = guest_joins(app, room)
+    html, drill, token = open_question(ann, given, 1)
+    assert drill == "first-pass"
+    reply = send(ann, drill, token, given, 0, None, htmx=True)  # "show me": the coach's best pass
+    assert reply.status_code == 200
+    with db(app) as session:
+        answer = session.exec(select(AssignmentAnswer)).one()
+        class_card = teaching.parsed_card(session.get(TeacherCard, card_row.id))
+    assert answer.drill == "first-pass" and answer.correct is False and class_card.name == key
+    # The stored explanation is the one the class card gives, not the house card's.
+    on_class_card = first_pass.grade(first_pass.generate(answer.seed, 1, class_card), None)
+    on_house_card = first_pass.grade(first_pass.generate(answer.seed, 1, house_card()), None)
+    assert json.loads(answer.explanation) == list(on_class_card.explanation)
+    assert on_class_card.explanation != on_house_card.explanation
+    body = unescape(reply.get_data(as_text=True))
+    assert on_class_card.explanation[0] in body

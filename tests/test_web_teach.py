@@ -671,8 +671,8 @@ def test_a_broken_card_lists_every_problem_with_its_line_and_is_not_stored(app):
     page = text_of(response)
     listed = re.findall(r'<ul class="teach-problems__list">(.*?)</ul>', page, re.S)[0]
     assert re.findall(r"<li>(.*?)</li>", listed) == [
-        'broken.yaml, line 5, section "Evens", hand "E-1": pattern "222a 444a 6666a" has 10 tiles, not 14',
-        'broken.yaml, line 8, section "Evens", hand "E-2": "value" must be a positive whole number, not -3',
+        'broken.yaml, line 6, section "Evens", hand "E-1": pattern "222a 444a 6666a" has 10 tiles, not 14',
+        'broken.yaml, line 10, section "Evens", hand "E-2": "value" must be a positive whole number, not -3',
     ]
     assert "The card was not saved: fix these 2 things" in page
     assert count(app, TeacherCard) == 0
@@ -819,7 +819,25 @@ def test_a_fresh_seed_assignment_says_each_student_had_their_own_question(app):
     assign(tess, class_id, f"set:{set_id}")
     page = text_of(tess.get(f"/teach/assignments/{last_assignment(app).id}"))
     assert "Each student had their own question at each number (fresh seeds)" in page
-    assert "See the question" not in page
+    assert "See the question (an example)" in page
+    preview = text_of(tess.get(f"/teach/assignments/{last_assignment(app).id}/q/1"))
+    assert "Each student gets their own question at this number" in preview
+
+
+def test_the_teacher_previews_each_question_on_the_class_card_with_the_answer(world):
+    """The preview deals from the class's card and shows the coach's answer,
+    stepping through the questions; past the last one is a 404."""
+    assignment_id = world.ids["assignment_id"]
+    first = world.owner.get(f"/teach/assignments/{assignment_id}/q/1")
+    page = text_of(first)
+    assert first.status_code == 200
+    assert 'The card <span class="muted small">Spring class</span>' in page  # the class's card, by its name
+    assert "Here is the answer" in page and "not counted for the class" in page
+    assert f"/teach/assignments/{assignment_id}/q/2" in page
+    last = text_of(world.owner.get(f"/teach/assignments/{assignment_id}/q/2"))
+    assert "Back to the results" in last
+    assert world.owner.get(f"/teach/assignments/{assignment_id}/q/3").status_code == 404
+    assert world.owner.get(f"/teach/assignments/{assignment_id}/q/0").status_code == 404
 
 
 def test_delete_an_assignment_after_a_confirm_page(app, taught):
@@ -873,6 +891,7 @@ ROUTES = [
     Route("teach.dashboard", "GET", "/teach/classes/{class_id}/dashboard", {}),
     Route("teach.dashboard_csv", "GET", "/teach/classes/{class_id}/dashboard.csv", {}),
     Route("teach.assignment_page", "GET", "/teach/assignments/{assignment_id}", {}),
+    Route("teach.preview_question", "GET", "/teach/assignments/{assignment_id}/q/1", {}),
     Route("teach.delete_assignment", "GET", "/teach/assignments/{assignment_id}/delete", {}),
     Route("teach.delete_assignment", "POST", "/teach/assignments/{assignment_id}/delete", {}),
     Route("teach.sets", "GET", "/teach/sets", {}),

@@ -26,7 +26,7 @@ from flask import Blueprint, Flask, current_app, render_template, request, url_f
 import drills
 from coach import rules, tiles
 from coach.web.drilling import Asked, DrillError, Drilling
-from coach.web import learners
+from coach.web import learners, teacher_cards
 from coach.web.errors import page_error
 
 bp = Blueprint("pages", __name__)
@@ -224,6 +224,7 @@ def install(app: Flask) -> None:
         tile_url=lambda code: url_for("tiles.face", code=code),
         pattern_tokens=pattern_tokens,
         rule=rules.rule,
+        card_title=teacher_cards.title,
     )
 
     @app.after_request

@@ -26,11 +26,14 @@ from sqlmodel import Session
 
 from coach.store import teaching
 from coach.store.models import Assignment, Classroom, Learner
+from coach.web import teacher_cards
 from coach.web.learners import SignedIn
+from coach.web.pages import drill_context
 from coach.web.teach import (
     bp,
     db,
     download,
+    drilling,
     due_from_form,
     field,
     found,
@@ -340,6 +343,39 @@ def assignment_page(assignment_id: int):
             students=len(teaching.students(session, room.id or 0)),
         )
         return render_template("teach/assignment.html", **context)
+
+
+@bp.get("/assignments/<int:assignment_id>/q/<int:number>")
+def preview_question(assignment_id: int, number: int):
+    """A question of an assignment as the class sees it, on the class's card,
+    with the coach's answer and explanation shown: what to go over in class.
+    With fresh seeds every student had their own; this is the set's own example."""
+    with db() as session:
+        given, room = _assignment(session, assignment_id)
+        drill_set = teaching.drill_set_of(given)
+        slots = drill_set.slots()
+        if not 1 <= number <= len(slots):
+            not_found()
+        slot = slots[number - 1]
+        card = None
+        if given.card_id is not None:
+            card = teacher_cards.card_of(found(teaching.card_of(session, teacher_id(), given.card_id)))
+        asked = drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card)
+        verdict = asked.module.grade(asked.question, None)
+        context = drill_context(
+            asked,
+            verdict,
+            None,
+            given=given,
+            room=room,
+            drill_set=drill_set,
+            number=number,
+            total=len(slots),
+            preview=True,
+            previous_url=url_for("teach.preview_question", assignment_id=assignment_id, number=number - 1) if number > 1 else None,
+            next_url=url_for("teach.preview_question", assignment_id=assignment_id, number=number + 1) if number < len(slots) else None,
+        )
+        return render_template("teach/preview.html", **context)
 
 
 @bp.route("/assignments/<int:assignment_id>/delete", methods=["GET", "POST"])

@@ -43,6 +43,16 @@ def card_of(row: TeacherCard) -> Card:
     return card
 
 
+def title(name: str) -> str:
+    """A card's name as a player reads it: a teacher's card without its number."""
+    return name[: -len(suffix)] if (suffix := _number_suffix(name)) else name
+
+
+def _number_suffix(name: str) -> str:
+    head, sep, number = name.rpartition(" #")
+    return sep + number if sep and head and number.isdigit() else ""
+
+
 def current_id() -> int | None:
     if not current_user.is_authenticated:
         return None
