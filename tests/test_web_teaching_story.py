@@ -38,11 +38,18 @@ import drills
 from coach import tiles
 from coach.card import Card, house_card, parse_card
 from coach.store.teaching import describe_answer
+from tests.test_web_browser import (
+    DESKTOP,
+    PHONE,
+    assert_no_page_load,
+    focused,
+    mark_window,
+    no_sideways_scroll,
+    tab_until,
+)
 from coach.web.classes import NOT_COUNTED
 from drills.drill_set import parse_set
 
-PHONE = {"width": 375, "height": 740}
-DESKTOP = {"width": 1280, "height": 900}
 PASSWORD = "correct horse battery"
 
 # An original card for this test: two sections, four lines of 14 tiles each.
@@ -152,31 +159,6 @@ def people(browser: Browser, base_url: str):
     yield make
     for person in made:
         person.context.close()
-
-
-def mark_window(page: Page) -> None:
-    page.evaluate("window.__coachMarker = 'still here'")
-
-
-def assert_no_page_load(page: Page) -> None:
-    assert page.evaluate("window.__coachMarker") == "still here"
-
-
-def no_sideways_scroll(page: Page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
-
-
-def tab_until(page: Page, test: str, limit: int = 150) -> None:
-    """Press Tab until `test` (a JS expression on `el`) holds for the focused element."""
-    for _ in range(limit):
-        page.keyboard.press("Tab")
-        if focused(page, test):
-            return
-    raise AssertionError(f"Tab never reached an element where {test}")
-
-
-def focused(page: Page, test: str) -> bool:
-    return page.evaluate(f"(() => {{ const el = document.activeElement; return !!(el && ({test})); }})()")
 
 
 def settled(page: Page) -> None:
