@@ -472,3 +472,29 @@ def test_every_sample_set_can_be_assigned_and_answered(engine, room):
         for sample in sample_sets():
             given = teaching.assign(session, room["teacher"], room["class"], sample)
             assert teaching.drill_set_of(given) == sample
+
+
+def test_an_upgrade_from_the_last_release_keeps_every_answer_and_adds_teaching(tmp_path):
+    """A database made before teaching existed (revision 0002) upgrades in
+    place: its learners and answers stay, and the teaching tables work."""
+    from alembic import command
+
+    from coach.store.db import alembic_config
+    from coach.store.models import Attempt
+    from coach.store.progress import record_answer
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    command.upgrade(alembic_config(engine), "0002")
+    with engine.begin() as connection:
+        assert "classroom" not in {row[0] for row in connection.exec_driver_sql("SELECT name FROM sqlite_master")}
+    learner = person(engine, "Old timer")
+    with Session(engine) as session:
+        question = name_the_tile.generate(5, 1, house_card())
+        record_answer(session, session.get(Learner, learner), question, name_the_tile.grade(question, None), None, NOON)
+    migrate(engine)
+    with Session(engine) as session:
+        assert session.exec(select(func.count()).select_from(Attempt)).one() == 1
+        teacher = person(engine, "New teacher", teacher=True)
+        room = teaching.create_class(session, teacher, "After the upgrade")
+        teaching.join_class(session, session.get(Learner, learner), room.join_code)
+        assert [s.name for s in teaching.students(session, room.id)] == ["Old timer"]
