@@ -28,6 +28,7 @@ from typing import Any
 from sqlalchemy import delete, func, update
 from sqlmodel import Session, SQLModel, select
 
+from coach.store.cells import cell
 from coach.store.models import Attempt, Learner, SkillState
 from coach.store.teaching import delete_teaching, export_teaching, merge_teaching
 from coach.store.progress import mastery, skill_progress
@@ -44,8 +45,6 @@ CSV_COLUMNS = (
     "time_taken_ms",
     "rules",
 )
-# A spreadsheet runs a cell that starts with one of these as a formula.
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def iso_utc(moment: datetime | None) -> str | None:
@@ -150,7 +149,7 @@ def answer_text(raw: str) -> str:
         text = value
     else:
         text = json.dumps(value)
-    return "'" + text if text.startswith(FORMULA_START) else text
+    return cell(text)
 
 
 def export_csv(session: Session, learner_id: int) -> str:

@@ -47,7 +47,7 @@ def now_utc() -> datetime:
     return datetime.now(timezone.utc)
 
 
-def _utc(moment: datetime) -> datetime:
+def as_utc(moment: datetime) -> datetime:
     """An aware UTC time, as the tables store it (naive times are taken as UTC)."""
     return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
 
@@ -80,7 +80,7 @@ def record_answer(
     when: datetime | None = None,
 ) -> bool:
     """Store one graded answer; False when this question was already answered."""
-    when = _utc(when or now_utc())  # fsrs reviews in UTC only
+    when = as_utc(when or now_utc())  # fsrs reviews in UTC only
     key = question_key(question)
     assert learner.id is not None
     taken = session.exec(select(Attempt.id).where(Attempt.learner_id == learner.id, Attempt.question == key)).first()
@@ -132,9 +132,9 @@ def _review(state: SkillState | None, learner_id: int, skill: str, correct: bool
     card = FsrsCard.from_dict(json.loads(state.card)) if state else FsrsCard(due=when)
     card, _ = SCHEDULER.review_card(card, rating(correct), when)
     if state is None:
-        state = SkillState(learner_id=learner_id, skill=skill, card="", due=_utc(card.due))
+        state = SkillState(learner_id=learner_id, skill=skill, card="", due=as_utc(card.due))
     state.card = json.dumps(card.to_dict())
-    state.due = _utc(card.due)
+    state.due = as_utc(card.due)
     state.reviews += 1
     state.updated_at = when
     return state
@@ -239,7 +239,7 @@ def summary(session: Session, learner: Learner, now: datetime | None = None) -> 
                 "attempts": s.attempts,
                 "accuracy": round(s.accuracy, 3),
                 "mastery": s.mastery,
-                "due": _utc(s.due).isoformat() if s.due else None,
+                "due": as_utc(s.due).isoformat() if s.due else None,
             }
         )
     return {

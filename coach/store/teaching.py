@@ -24,6 +24,8 @@ from sqlmodel import Session, select
 
 from coach import tiles
 from coach.card import Card, parse_card
+from coach.store.cells import cell
+from coach.store.progress import as_utc
 from coach.store.models import (
     Assignment,
     AssignmentAnswer,
@@ -52,9 +54,7 @@ class TeachingError(ValueError):
 
 
 def _aware(moment: datetime | None) -> datetime | None:
-    if moment is None:
-        return None
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
+    return None if moment is None else as_utc(moment)
 
 
 def is_teacher(learner: Learner | None) -> bool:
@@ -750,12 +750,6 @@ CSV_COLUMNS = [
     "completion_percent",
     "accuracy_percent",
 ]
-FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _cell(text: str) -> str:
-    """Text a spreadsheet would run as a formula gets a leading quote."""
-    return "'" + text if text.startswith(FORMULA_START) else text
 
 
 def dashboard_csv(board: Dashboard) -> str:
@@ -770,9 +764,9 @@ def dashboard_csv(board: Dashboard) -> str:
             due = _aware(a.due_at)
             writer.writerow(
                 [
-                    _cell(row.name),
-                    _cell(row.learner.email or ""),
-                    _cell(a.title),
+                    cell(row.name),
+                    cell(row.learner.email or ""),
+                    cell(a.title),
                     due.isoformat() if due else "",
                     s.state + (" (late)" if s.turned_in_late else ""),
                     s.answered,

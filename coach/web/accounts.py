@@ -134,7 +134,8 @@ def _engine():
     return learners.engine()
 
 
-def _is_account() -> bool:
+def is_account() -> bool:
+    """Signed in with an account (not a guest made by a first answer)."""
     return bool(current_user.is_authenticated and not getattr(current_user, "guest", True))
 
 
@@ -166,7 +167,7 @@ def _guest_answers() -> int:
 
 @bp.route("/signup", methods=["GET", "POST"])
 def signup():
-    if _is_account():
+    if is_account():
         return redirect(url_for("accounts.account"), 303)
     if request.method == "GET":
         return render_template("account/signup.html", values={}, errors={}, guest_answers=_guest_answers())
@@ -231,7 +232,7 @@ def signup():
 @bp.route("/signin", methods=["GET", "POST"])
 def signin():
     back = safe_next(request.values.get("next"))
-    if _is_account():
+    if is_account():
         return redirect(back or url_for("accounts.account"), 303)
     if request.method == "GET":
         return render_template(
@@ -377,11 +378,15 @@ def save():
 # -- own data ---------------------------------------------------------------------------
 
 
-def _download(body: str, mimetype: str, stem: str, extension: str) -> Response:
-    filename = f"mahjong-coach-{stem}-{now_utc().date().isoformat()}.{extension}"
+def download(body: str, mimetype: str, filename: str) -> Response:
+    """A file the browser saves rather than shows."""
     response = Response(body, mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+def _download(body: str, mimetype: str, stem: str, extension: str) -> Response:
+    return download(body, mimetype, f"mahjong-coach-{stem}-{now_utc().date().isoformat()}.{extension}")
 
 
 @bp.get("/account/export.csv")

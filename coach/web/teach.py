@@ -31,6 +31,8 @@ from coach.card import Card
 from coach.store import teaching
 from coach.store.models import DrillSetRow, Learner
 from coach.web import learners, teacher_cards
+from coach.web.accounts import is_account
+from coach.web.classes import due_label
 from coach.web.drilling import DrillError, Drilling
 from drills.drill_set import HOUSE, DrillSet, sample_sets
 
@@ -42,11 +44,6 @@ MAX_DUE_DAYS = 2 * 366  # a due date further out than two years is a typing slip
 
 
 # -- who is asking -------------------------------------------------------------------
-
-
-def is_account() -> bool:
-    """Signed in with an account (not a guest made by a first answer)."""
-    return bool(current_user.is_authenticated and not getattr(current_user, "guest", True))
 
 
 def teacher_id() -> int:
@@ -120,14 +117,8 @@ def due_from_form(raw: str, learner: Learner, now: datetime | None = None) -> tu
 
 
 def show_date(moment: datetime | None, learner: Learner) -> str:
-    """A date as a teacher reads it, in their own zone: "Fri 4 Dec"
-    (with the year when it is not this year)."""
-    if moment is None:
-        return ""
-    aware = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
-    local = aware.astimezone(zone_of(learner))
-    text = f"{local:%a} {local.day} {local:%b}"
-    return text if local.year == today_in(learner).year else f"{text} {local.year}"
+    """A date as a teacher reads it, in their own zone: "Fri 4 Dec", as students see it."""
+    return due_label(moment, learner.time_zone)
 
 
 # -- names, files, downloads -------------------------------------------------------
@@ -137,12 +128,6 @@ def slug(text: str, fallback: str) -> str:
     """A safe file name stem: "Tuesday beginners!" -> "tuesday-beginners"."""
     stem = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-")
     return stem or fallback
-
-
-def download(body: str, mimetype: str, filename: str) -> Response:
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 def uploaded_text(file_field: str, text_field: str) -> tuple[str, str, str | None]:

@@ -22,7 +22,8 @@ from coach.card import HOUSE_CARD, CardError
 from coach.store import teaching
 from coach.store.models import TeacherCard
 from coach.web import teacher_cards
-from coach.web.teach import bp, db, download, field, found, teacher_id, uploaded_text
+from coach.web.accounts import download
+from coach.web.teach import bp, db, field, found, teacher_id, uploaded_text
 
 CARD_TYPE = "text/yaml"
 

@@ -27,12 +27,12 @@ from sqlmodel import Session
 from coach.store import teaching
 from coach.store.models import Assignment, Classroom, Learner
 from coach.web import teacher_cards
+from coach.web.accounts import download
 from coach.web.learners import SignedIn
 from coach.web.pages import drill_context
 from coach.web.teach import (
     bp,
     db,
-    download,
     drilling,
     due_from_form,
     field,

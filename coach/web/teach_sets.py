@@ -30,7 +30,8 @@ from sqlmodel import Session
 import drills
 from coach.store import teaching
 from coach.store.models import DrillSetRow
-from coach.web.teach import bp, card_problems, db, download, field, found, not_found, sample, slug, teacher_id, uploaded_text
+from coach.web.accounts import download
+from coach.web.teach import bp, card_problems, db, field, found, not_found, sample, slug, teacher_id, uploaded_text
 from drills.drill_set import (
     DEFAULT_QUESTIONS,
     HOUSE,
