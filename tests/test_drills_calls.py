@@ -7,19 +7,16 @@ import re
 from functools import lru_cache
 
 import pytest
-from markupsafe import escape
 
-import drills
 from coach import tiles
 from coach.card import house_card
 from coach.mahjong import winning_lines
 from coach.rules import RULES
 from coach.tiles_away import Holding, assign_exposures, parse_exposure
 from drills import calls as drill
-from drills.base import AnswerError
+from tests import choice_drill_checks as checks
 
 CARD = house_card()
-CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 LEVELS = [1, 2, 3, 4]
 SEEDS = range(200)
 SAMPLE = range(0, 200, 9)
@@ -30,10 +27,6 @@ SEATS = ("East", "South", "West", "North")
 @lru_cache(maxsize=None)
 def ask(level: int, seed: int):
     return drill.generate(seed, level, CARD)
-
-
-def cited_ids(line: str) -> list[str]:
-    return [rule_id for group in CITATION.findall(line) for rule_id in group.split(", ")]
 
 
 def tile_code(words: str) -> str:
@@ -51,17 +44,12 @@ def test_name_title_levels_and_template():
 
 @pytest.mark.parametrize("level", [0, 5, -1, True, "1", 1.0])
 def test_a_level_out_of_range_is_an_answer_error(level):
-    with pytest.raises(AnswerError):
-        drill.generate(1, level, CARD)
+    checks.check_level_refused(drill, CARD, level)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_question(level):
-    for seed in range(30):
-        first, second = drill.generate(seed, level, CARD), drill.generate(seed, level, CARD)
-        assert first == second
-        assert first.key == second.key
-        assert first.public() == second.public()
+    checks.check_same_seed_same_question(drill, CARD, level, range(30))
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -95,10 +83,7 @@ def test_choices_come_in_a_seeded_order(level):
 
 
 def test_the_levels_between_them_ask_every_assigned_rule():
-    asked: dict[int, set[str]] = {level: set() for level in LEVELS}
-    for level in LEVELS:
-        for seed in SEEDS:
-            asked[level] |= {item[5:] for item in ask(level, seed).items}
+    asked = checks.rules_asked(ask, LEVELS, SEEDS)
     assert set().union(*asked.values()) >= set(ASSIGNED)
     assert asked[1] >= {"K1", "K2", "K6", "J3"}
     assert asked[2] >= {"K2", "K3", "K7", "H4", "J3"}
@@ -114,46 +99,39 @@ def test_right_wrong_and_show_me(level):
     for seed in SAMPLE:
         q = ask(level, seed)
         best = q.key["best"]
-        right = drill.grade(q, best)
-        assert right.correct and right.score == 1.0 and right.best == best and right.answer == best
+        right = checks.grade_right(drill, q)
         assert right.explanation[0].startswith("Right.")
         assert right.items == tuple((item, True) for item in q.items)
         for choice in q.choices:
             if choice == best:
                 continue
-            wrong = drill.grade(q, choice)
-            assert not wrong.correct and wrong.score == 0.0 and wrong.best == best and wrong.answer == choice
+            wrong = checks.grade_wrong(drill, q, choice)
             assert wrong.explanation[0].startswith(f'Not quite: the answer is "{best}".')
             assert wrong.items == tuple((item, False) for item in q.items)
             # the line on the learner's choice says which rule decides it
-            mine = next(line for line in wrong.explanation if line.startswith(f'You picked "{choice}"'))
-            assert any(rule_id in wrong.rules for rule_id in cited_ids(mine)), mine
-        shown = drill.grade(q, None)
-        assert not shown.correct and shown.score == 0.0 and shown.best == best and shown.answer is None
+            checks.check_pick_cites_its_rule(wrong, choice)
+        shown = checks.grade_show_me(drill, q)
         assert shown.explanation[0].startswith(f'The answer is "{best}".')
         for verdict in (right, shown):
             for line in verdict.explanation:
-                ids = cited_ids(line)
+                ids = checks.cited_ids(line)
                 assert ids, f"no rule id cited in: {line}"
                 assert all(rule_id in verdict.rules and rule_id in RULES for rule_id in ids)
 
 
 def test_answers_are_matched_without_case_or_extra_spaces():
     q = ask(1, 3)
-    assert drill.grade(q, f"  {q.key['best'].upper()}  ").correct
-    assert drill.grade(q, q.key["best"].lower()).answer == q.key["best"]
+    checks.check_answers_ignore_case_and_spaces(drill, q, f"  {q.key['best'].upper()}  ")
 
 
 @pytest.mark.parametrize("answer", [5, 1.5, True, [], ["No"], {}, {"answer": "No"}])
 def test_answers_of_the_wrong_type_are_answer_errors(answer):
-    with pytest.raises(AnswerError, match="as text"):
-        drill.grade(ask(1, 1), answer)
+    checks.check_answer_refused(drill, ask(1, 1), answer, match="as text")
 
 
 @pytest.mark.parametrize("answer", ["", "   ", "Maybe", "Yes", "North West"])
 def test_answers_not_among_the_choices_are_answer_errors(answer):
-    with pytest.raises(AnswerError, match="not one of the choices"):
-        drill.grade(ask(3, 1), answer)
+    checks.check_answer_refused(drill, ask(3, 1), answer, match="not one of the choices")
 
 
 # -- the truth, worked out again from what the learner sees ---------------------------------
@@ -333,36 +311,22 @@ def test_turn_order_helpers_S5():
 # -- through the web ----------------------------------------------------------------------
 
 
-@pytest.fixture
-def registered(monkeypatch):
-    monkeypatch.setitem(drills.DRILLS, drill.NAME, drill)
-
-
-def post(client, url, body):
-    return client.post(url, json=body)
+registered = checks.registered
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_api_right_and_wrong(client, registered, level):
-    response = post(client, f"/api/drills/{drill.NAME}/questions", {"seed": 3, "level": level})
-    assert response.status_code == 201
-    data = response.get_json()
+    data = checks.api_question(client, drill, level, 3)
     q = drill.generate(3, level, CARD)
     assert data["choices"] == list(q.choices) and data["facts"] == list(q.facts) and "key" not in data
-    right = post(client, f"/api/drills/{drill.NAME}/answers", {"token": data["token"], "answer": q.key["best"]})
-    assert right.status_code == 200 and right.get_json()["correct"] is True
-    wrong_choice = next(c for c in q.choices if c != q.key["best"])
-    wrong = post(client, f"/api/drills/{drill.NAME}/answers", {"token": data["token"], "answer": wrong_choice})
-    body = wrong.get_json()
-    assert body["correct"] is False and body["best"] == q.key["best"] and body["rules"]
-    bad = post(client, f"/api/drills/{drill.NAME}/answers", {"token": data["token"], "answer": "Perhaps"})
+    checks.check_api_right(client, drill, data["token"], q.key["best"])
+    wrong = checks.check_api_wrong(client, drill, data["token"], q.choices, q.key["best"])
+    assert wrong.get_json()["rules"]
+    bad = checks.api_answer(client, drill, data["token"], "Perhaps")
     assert bad.status_code == 400 and "not one of the choices" in bad.get_json()["error"]
 
 
 def test_page_renders_the_choices(client, registered):
-    response = client.get(f"/drills/{drill.NAME}?level=1&seed=3")
-    assert response.status_code == 200
-    html = response.get_data(as_text=True)
+    html = checks.drill_page(client, drill, 1, 3)
     q = drill.generate(3, 1, CARD)
-    for text in q.choices + q.facts:
-        assert str(escape(text)) in html
+    checks.check_page_shows(html, q.choices + q.facts)

@@ -7,16 +7,13 @@ import re
 
 import pytest
 
-import drills
 from coach import tiles
 from coach.card import house_card
 from coach.charleston import BLIND_PASSES, PASSES, PassError, check_pass
-from coach.rules import RULES
 from drills import charleston_rules as drill
-from drills.base import AnswerError
+from tests import choice_drill_checks as checks
 
 CARD = house_card()
-CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 LEVELS = [level.number for level in drill.LEVELS]
 ASSIGNED = {"C1", "C2", "C3", "C4", "C5", "C6"}
 # What each level asks, by rule id (S5 comes with the seats of level 2).
@@ -30,10 +27,6 @@ PER_LEVEL = {
 
 def ask(level: int, seed: int):
     return drill.generate(seed, level, CARD)
-
-
-def cited(line: str) -> list[str]:
-    return [r for group in CITATION.findall(line) for r in group.split(", ")]
 
 
 def find(level: int, test, seeds=range(2000)):
@@ -51,15 +44,12 @@ def test_names_levels_and_template():
 
 @pytest.mark.parametrize("level", [0, 5, -1, True, "1", 1.5])
 def test_a_level_out_of_range_is_an_answer_error(level):
-    with pytest.raises(AnswerError):
-        drill.generate(1, level, CARD)
+    checks.check_level_refused(drill, CARD, level)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_question(level):
-    for seed in range(40):
-        first, second = ask(level, seed), ask(level, seed)
-        assert first == second and first.key == second.key and first.public() == second.public()
+    checks.check_same_seed_same_question(drill, CARD, level, range(40))
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -68,12 +58,9 @@ def test_every_level_makes_valid_questions(level):
     for seed in range(200):
         q = ask(level, seed)
         assert q.drill == drill.NAME and q.level == level and q.card == CARD.name
-        assert 2 <= len(q.choices) <= 5 and len(set(q.choices)) == len(q.choices)
-        assert q.key["best"] in q.choices
+        checks.check_valid_choice_question(q)
         assert set(q.key["wrong"]) == set(q.choices) - {q.key["best"]}
-        assert 1 <= len(q.facts) <= 5 and all(line.strip() for line in q.facts)
         assert q.prompt.strip()
-        assert q.items and all(i.startswith("rule:") and i[5:] in RULES for i in q.items)
         assert {i[5:] for i in q.items} <= PER_LEVEL[level]
         assert all(code in tiles.CODES for code in q.rack)
         assert "key" not in q.public()
@@ -86,50 +73,40 @@ def test_right_wrong_and_show_me(level):
     for seed in range(0, 200, 7):
         q = ask(level, seed)
         best = q.key["best"]
-        right = drill.grade(q, best)
-        assert right.correct and right.score == 1.0 and right.best == best and right.answer == best
+        right = checks.grade_right(drill, q)
         assert right.explanation[0].startswith("Right: ")
         assert right.items == tuple((item, True) for item in q.items)
-        assert set(cited(" ".join(right.explanation))) <= set(right.rules)
+        assert set(checks.cited_ids(" ".join(right.explanation))) <= set(right.rules)
         for choice in q.choices:
             if choice == best:
                 continue
-            wrong = drill.grade(q, choice)
-            assert not wrong.correct and wrong.score == 0.0 and wrong.best == best and wrong.answer == choice
+            wrong = checks.grade_wrong(drill, q, choice)
             assert wrong.explanation[0].startswith("Not quite.")
-            first = cited(wrong.explanation[0])
+            first = checks.cited_ids(wrong.explanation[0])
             assert first, f"the wrong answer's first line names no rule: {wrong.explanation[0]}"
             assert set(first) <= set(wrong.rules)
             assert wrong.items == tuple((item, False) for item in q.items)
-        shown = drill.grade(q, None)
-        assert not shown.correct and shown.score == 0.0 and shown.best == best and shown.answer is None
-        assert best in shown.explanation[0]
+        checks.check_show_me(drill, q)
 
 
 def test_answers_are_matched_without_case_or_extra_spaces():
     q = ask(1, 3)
-    best = q.key["best"]
-    assert drill.grade(q, f"  {best.upper()} ").correct
-    assert drill.grade(q, best.lower()).answer == best
+    checks.check_answers_ignore_case_and_spaces(drill, q, f"  {q.key['best'].upper()} ")
 
 
 @pytest.mark.parametrize("answer", [3, 1.5, True, [], ["Right"], {}, {"answer": "Right"}, "", "Diagonal"])
 def test_bad_answers_are_answer_errors(answer):
-    with pytest.raises(AnswerError):
-        drill.grade(ask(1, 3), answer)
+    checks.check_answer_refused(drill, ask(1, 3), answer)
 
 
 def test_an_answer_not_among_the_choices_names_them():
-    q = ask(2, 3)
-    with pytest.raises(AnswerError, match="not one of the choices"):
-        drill.grade(q, "Nobody")
+    checks.check_answer_refused(drill, ask(2, 3), "Nobody", match="not one of the choices")
 
 
 def test_the_levels_ask_every_charleston_rule():
-    asked: dict[int, set[str]] = {}
+    # The repository's coverage test walks 60 seeds; so do we.
+    asked = checks.rules_asked(ask, LEVELS, range(60))
     for level in LEVELS:
-        # The repository's coverage test walks 60 seeds; so do we.
-        asked[level] = {i[5:] for seed in range(60) for i in ask(level, seed).items}
         assert asked[level] == PER_LEVEL[level], level
     assert set().union(*asked.values()) >= ASSIGNED
 
@@ -241,35 +218,25 @@ def test_level_3_legal_pass_answers_agree_with_check_pass():
 # -- the JSON API and the page ----------------------------------------------------------------------
 
 
-@pytest.fixture
-def registered(monkeypatch):
-    monkeypatch.setitem(drills.DRILLS, drill.NAME, drill)
+registered = checks.registered
 
 
 def test_api_right_and_wrong(client, registered):
-    asked = client.post(f"/api/drills/{drill.NAME}/questions", json={"seed": 3, "level": 4})
-    assert asked.status_code == 201
-    data = asked.get_json()
+    data = checks.api_question(client, drill, 4, 3)
     q = ask(4, 3)
     assert data["choices"] == list(q.choices) and data["facts"] == list(q.facts)
     assert "key" not in data
-    right = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": q.key["best"]})
-    assert right.status_code == 200
-    body = right.get_json()
-    assert body["correct"] is True and body["score"] == 1 and body["rules"]
-    wrong_choice = next(c for c in q.choices if c != q.key["best"])
-    wrong = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": wrong_choice})
+    body = checks.check_api_right(client, drill, data["token"], q.key["best"]).get_json()
+    assert body["score"] == 1 and body["rules"]
+    wrong = checks.check_api_wrong(client, drill, data["token"], q.choices, q.key["best"])
     assert wrong.status_code == 200
-    assert wrong.get_json()["correct"] is False and wrong.get_json()["best"] == q.key["best"]
-    assert cited(wrong.get_json()["explanation"][0])
-    bad = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": 7})
+    assert checks.cited_ids(wrong.get_json()["explanation"][0])
+    bad = checks.api_answer(client, drill, data["token"], 7)
     assert bad.status_code == 400 and "error" in bad.get_json()
 
 
 def test_page_renders_with_its_choices(client, registered):
-    page = client.get(f"/drills/{drill.NAME}?level=1&seed=3")
-    assert page.status_code == 200
-    text = html.unescape(page.get_data(as_text=True))
+    text = html.unescape(checks.drill_page(client, drill, 1, 3))
     q = ask(1, 3)
     for choice in q.choices:
         assert choice in text
@@ -278,5 +245,4 @@ def test_page_renders_with_its_choices(client, registered):
 
 def test_page_with_a_rack_renders(client, registered):
     seed = next(s for s in range(200) if ask(3, s).rack)
-    page = client.get(f"/drills/{drill.NAME}?level=3&seed={seed}")
-    assert page.status_code == 200 and 'id="rack"' in page.get_data(as_text=True)
+    assert 'id="rack"' in checks.drill_page(client, drill, 3, seed)

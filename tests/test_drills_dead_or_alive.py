@@ -4,23 +4,19 @@ sees, and the JSON API."""
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import pytest
-from markupsafe import escape
 
-import drills
 from coach import tiles
 from coach.card import house_card
 from coach.mahjong import winning_lines
 from coach.rules import RULES
 from coach.tiles_away import Holding, assign_exposures, parse_exposure
 from drills import dead_or_alive as drill
-from drills.base import AnswerError
+from tests import choice_drill_checks as checks
 
 CARD = house_card()
-CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 LEVELS = [1, 2]
 SEEDS = range(200)
 SAMPLE = range(0, 200, 7)
@@ -30,10 +26,6 @@ ASSIGNED = ("E1", "E3", "E4")
 @lru_cache(maxsize=None)
 def ask(level: int, seed: int):
     return drill.generate(seed, level, CARD)
-
-
-def cited_ids(line: str) -> list[str]:
-    return [rule_id for group in CITATION.findall(line) for rule_id in group.split(", ")]
 
 
 def holding_of(q) -> Holding:
@@ -59,15 +51,12 @@ def test_name_title_levels_and_template():
 
 @pytest.mark.parametrize("level", [0, 3, False, "1"])
 def test_a_level_out_of_range_is_an_answer_error(level):
-    with pytest.raises(AnswerError):
-        drill.generate(1, level, CARD)
+    checks.check_level_refused(drill, CARD, level)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_question(level):
-    for seed in range(30):
-        first, second = drill.generate(seed, level, CARD), drill.generate(seed, level, CARD)
-        assert first == second and first.key == second.key and first.public() == second.public()
+    checks.check_same_seed_same_question(drill, CARD, level, range(30))
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -88,7 +77,7 @@ def test_every_level_generates_valid_questions(level):
 
 
 def test_the_levels_between_them_ask_every_assigned_rule():
-    asked = {level: {i[5:] for seed in SEEDS for i in ask(level, seed).items} for level in LEVELS}
+    asked = checks.rules_asked(ask, LEVELS, SEEDS)
     assert asked[1] >= {"E1", "E3"}
     assert asked[2] >= {"E1", "E3", "E4"}
     assert asked[1] | asked[2] >= set(ASSIGNED)
@@ -107,8 +96,7 @@ def test_right_wrong_and_show_me(level):
     for seed in SAMPLE:
         q = ask(level, seed)
         best = q.key["best"]
-        right = drill.grade(q, best)
-        assert right.correct and right.score == 1.0 and right.best == best and right.answer == best
+        right = checks.grade_right(drill, q)
         assert right.items == tuple((item, True) for item in q.items)
         for choice in q.choices:
             if choice == best:
@@ -118,13 +106,12 @@ def test_right_wrong_and_show_me(level):
             half = level == 1 and best in drill.CAUSES and choice in drill.CAUSES
             assert wrong.score == (0.5 if half else 0.0)
             assert wrong.items == tuple((item, False) for item in q.items)
-            mine = next(line for line in wrong.explanation if line.startswith(f'You picked "{choice}"'))
-            assert any(rule_id in wrong.rules for rule_id in cited_ids(mine)), mine
-        shown = drill.grade(q, None)
-        assert not shown.correct and shown.score == 0.0 and shown.best == best and shown.answer is None
+            checks.check_pick_cites_its_rule(wrong, choice)
+        shown = checks.grade_show_me(drill, q)
         for verdict in (right, shown):
             for line in verdict.explanation:
-                assert cited_ids(line) and all(r in verdict.rules for r in cited_ids(line)), line
+                ids = checks.cited_ids(line)
+                assert ids and all(r in verdict.rules for r in ids), line
 
 
 def test_a_dead_hand_for_the_wrong_reason_earns_half_E3():
@@ -142,14 +129,12 @@ def test_a_dead_hand_for_the_wrong_reason_earns_half_E3():
 
 @pytest.mark.parametrize("answer", [1, 0.5, True, [], [drill.NOT_DEAD], {}])
 def test_answers_of_the_wrong_type_are_answer_errors(answer):
-    with pytest.raises(AnswerError, match="as text"):
-        drill.grade(ask(1, 2), answer)
+    checks.check_answer_refused(drill, ask(1, 2), answer, match="as text")
 
 
 @pytest.mark.parametrize("answer", ["", "Dead", "alive", "Dead: because"])
 def test_answers_not_among_the_choices_are_answer_errors(answer):
-    with pytest.raises(AnswerError, match="not one of the choices"):
-        drill.grade(ask(1, 2), answer)
+    checks.check_answer_refused(drill, ask(1, 2), answer, match="not one of the choices")
 
 
 # -- the truth, worked out again from what the learner sees -------------------------------------
@@ -235,35 +220,27 @@ def test_a_joker_in_a_pair_is_no_mah_jongg_J2_E1():
 # -- through the web ----------------------------------------------------------------------
 
 
-@pytest.fixture
-def registered(monkeypatch):
-    monkeypatch.setitem(drills.DRILLS, drill.NAME, drill)
+registered = checks.registered
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_api_right_and_wrong(client, registered, level):
-    response = client.post(f"/api/drills/{drill.NAME}/questions", json={"seed": 3, "level": level})
-    assert response.status_code == 201
-    data = response.get_json()
+    data = checks.api_question(client, drill, level, 3)
     q = drill.generate(3, level, CARD)
     assert data["choices"] == list(q.choices) and data["facts"] == list(q.facts) and "key" not in data
-    right = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": q.key["best"]})
-    assert right.status_code == 200 and right.get_json()["correct"] is True
+    right = checks.check_api_right(client, drill, data["token"], q.key["best"])
     assert right.get_json()["score"] == 1.0
     wrong_choice = next(c for c in q.choices if c != q.key["best"])
-    wrong = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": wrong_choice})
+    wrong = checks.api_answer(client, drill, data["token"], wrong_choice)
     assert wrong.status_code == 200 and wrong.get_json()["correct"] is False
-    shown = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": None})
+    shown = checks.api_answer(client, drill, data["token"], None)
     assert shown.get_json()["best"] == q.key["best"] and shown.get_json()["score"] == 0
-    bad = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": ["x"]})
+    bad = checks.api_answer(client, drill, data["token"], ["x"])
     assert bad.status_code == 400
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_page_renders_the_choices(client, registered, level):
-    response = client.get(f"/drills/{drill.NAME}?level={level}&seed=3")
-    assert response.status_code == 200
-    html = response.get_data(as_text=True)
+    html = checks.drill_page(client, drill, level, 3)
     q = drill.generate(3, level, CARD)
-    for text in q.choices + q.facts:
-        assert str(escape(text)) in html
+    checks.check_page_shows(html, q.choices + q.facts)

@@ -3,13 +3,10 @@ from the table, and the JSON API."""
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import pytest
-from markupsafe import escape
 
-import drills
 from coach import tiles
 from coach.analysis import analyze
 from coach.card import house_card
@@ -17,10 +14,9 @@ from coach.discard import HOT_SHARE, advise_discard, wanted_share
 from coach.rules import RULES
 from coach.tiles_away import Holding, parse_exposure
 from drills import hot_or_safe as drill
-from drills.base import AnswerError
+from tests import choice_drill_checks as checks
 
 CARD = house_card()
-CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 LEVELS = [1, 2, 3]
 SEEDS = range(200)
 SAMPLE = range(0, 200, 9)
@@ -30,10 +26,6 @@ ASSIGNED = ("D1",)
 @lru_cache(maxsize=None)
 def ask(level: int, seed: int):
     return drill.generate(seed, level, CARD)
-
-
-def cited_ids(line: str) -> list[str]:
-    return [rule_id for group in CITATION.findall(line) for rule_id in group.split(", ")]
 
 
 def code(choice: str) -> str:
@@ -50,15 +42,12 @@ def test_name_title_levels_and_template():
 
 @pytest.mark.parametrize("level", [0, 4, True, "2"])
 def test_a_level_out_of_range_is_an_answer_error(level):
-    with pytest.raises(AnswerError):
-        drill.generate(1, level, CARD)
+    checks.check_level_refused(drill, CARD, level)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_question(level):
-    for seed in range(20):
-        first, second = drill.generate(seed, level, CARD), drill.generate(seed, level, CARD)
-        assert first == second and first.key == second.key and first.public() == second.public()
+    checks.check_same_seed_same_question(drill, CARD, level, range(20))
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -92,35 +81,31 @@ def test_right_wrong_and_show_me(level):
     for seed in SAMPLE:
         q = ask(level, seed)
         best = q.key["best"]
-        right = drill.grade(q, best)
-        assert right.correct and right.score == 1.0 and right.best == best and right.answer == best
+        right = checks.grade_right(drill, q)
         assert right.items == (("rule:D1", True),) and right.rules == ("D1",)
         for choice in q.choices:
             if choice == best:
                 continue
-            wrong = drill.grade(q, choice)
-            assert not wrong.correct and wrong.score == 0.0 and wrong.answer == choice and wrong.best == best
+            wrong = checks.grade_wrong(drill, q, choice)
             assert wrong.items == (("rule:D1", False),)
-            mine = next(line for line in wrong.explanation if line.startswith(f'You picked "{choice}"'))
-            assert "hot" in mine and "D1" in cited_ids(mine) and "D1" in wrong.rules
-        shown = drill.grade(q, None)
-        assert not shown.correct and shown.score == 0.0 and shown.best == best and shown.answer is None
+            mine = checks.picked_line(wrong, choice)
+            assert "hot" in mine and "D1" in checks.cited_ids(mine) and "D1" in wrong.rules
+        shown = checks.grade_show_me(drill, q)
         for line in shown.explanation:
-            assert cited_ids(line) and all(r in shown.rules for r in cited_ids(line))
+            ids = checks.cited_ids(line)
+            assert ids and all(r in shown.rules for r in ids)
 
 
 @pytest.mark.parametrize("answer", [3, 2.5, False, [], ["5D"], {}])
 def test_answers_of_the_wrong_type_are_answer_errors(answer):
-    with pytest.raises(AnswerError, match="as text"):
-        drill.grade(ask(1, 0), answer)
+    checks.check_answer_refused(drill, ask(1, 0), answer, match="as text")
 
 
 @pytest.mark.parametrize("answer", ["", "Joker", "5D", "the safest one"])
 def test_answers_not_among_the_choices_are_answer_errors(answer):
     q = ask(1, 0)
     assert answer not in q.choices  # choices are tile names such as "5 Dot", never codes or jokers
-    with pytest.raises(AnswerError, match="not one of the choices"):
-        drill.grade(q, answer)
+    checks.check_answer_refused(drill, q, answer, match="not one of the choices")
 
 
 def test_the_rule_is_asked():
@@ -212,32 +197,24 @@ def test_the_only_line_an_exposure_allows_makes_its_tiles_hot_D1():
 # -- through the web ----------------------------------------------------------------------
 
 
-@pytest.fixture
-def registered(monkeypatch):
-    monkeypatch.setitem(drills.DRILLS, drill.NAME, drill)
+registered = checks.registered
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_api_right_and_wrong(client, registered, level):
-    response = client.post(f"/api/drills/{drill.NAME}/questions", json={"seed": 3, "level": level})
-    assert response.status_code == 201
-    data = response.get_json()
+    data = checks.api_question(client, drill, level, 3)
     q = drill.generate(3, level, CARD)
     assert data["choices"] == list(q.choices) and data["rack"] == list(q.rack) and "key" not in data
     assert data["exposed"] == [list(e) for e in q.exposed]
-    right = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": q.key["best"]})
-    assert right.status_code == 200 and right.get_json()["correct"] is True
+    checks.check_api_right(client, drill, data["token"], q.key["best"])
     wrong_choice = next(c for c in q.choices if c != q.key["best"])
-    wrong = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": wrong_choice})
+    wrong = checks.api_answer(client, drill, data["token"], wrong_choice)
     assert wrong.get_json()["correct"] is False and wrong.get_json()["rules"] == ["D1"]
-    bad = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": 7})
+    bad = checks.api_answer(client, drill, data["token"], 7)
     assert bad.status_code == 400
 
 
 def test_page_renders_the_choices(client, registered):
-    response = client.get(f"/drills/{drill.NAME}?level=1&seed=3")
-    assert response.status_code == 200
-    html = response.get_data(as_text=True)
+    html = checks.drill_page(client, drill, 1, 3)
     q = drill.generate(3, 1, CARD)
-    for text in q.choices + q.facts:
-        assert str(escape(text)) in html
+    checks.check_page_shows(html, q.choices + q.facts)

@@ -3,19 +3,16 @@ exchange is legal (J4-J8, E3); questions, grading, the API and the page."""
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import pytest
-from markupsafe import escape
 
-import drills
 from coach import tiles
 from coach.card import Group, house_card, parse_card
-from coach.rules import RULES
 from coach.tiles_away import Holding, fill
 from drills import jokers as drill
 from drills.base import AnswerError
+from tests import choice_drill_checks as checks
 from tests.helpers import make_card
 
 CARD = house_card()
@@ -23,7 +20,6 @@ LEVELS = [level.number for level in drill.LEVELS]
 SEEDS = range(200)
 SAMPLE = range(0, 200, 7)
 ASSIGNED = {"J1", "J2", "J4", "J5", "J6", "J7", "J8", "E3"}
-CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 
 
 @lru_cache(maxsize=None)
@@ -31,25 +27,16 @@ def ask(level: int, seed: int):
     return drill.generate(seed, level, CARD)
 
 
-def cited(line: str) -> set[str]:
-    return {rule_id for group in CITATION.findall(line) for rule_id in group.split(", ")}
-
-
 def test_levels_go_from_easy_to_hard():
     assert LEVELS == [1, 2, 3, 4]
     assert drill.NAME == "jokers" and drill.TEMPLATE == "choice"
-    with pytest.raises(AnswerError):
-        drill.generate(1, 5, CARD)
-    with pytest.raises(AnswerError):
-        drill.generate(1, 0, CARD)
+    checks.check_level_refused(drill, CARD, 5)
+    checks.check_level_refused(drill, CARD, 0)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_question(level):
-    for seed in range(20):
-        first, second = drill.generate(seed, level, CARD), drill.generate(seed, level, CARD)
-        assert first == second and first.public() == second.public()
-        assert first.key == second.key
+    checks.check_same_seed_same_question(drill, CARD, level, range(20))
     assert len({ask(level, seed).public()["facts"].__str__() for seed in range(40)}) > 5
 
 
@@ -57,10 +44,7 @@ def test_same_seed_same_question(level):
 def test_every_level_asks_valid_questions(level):
     for seed in SEEDS:
         q = ask(level, seed)
-        assert 2 <= len(q.choices) <= 5 and len(set(q.choices)) == len(q.choices)
-        assert q.key["best"] in q.choices
-        assert 1 <= len(q.facts) <= 5 and all(line.strip() for line in q.facts)
-        assert q.items and all(item.startswith("rule:") and item[5:] in RULES for item in q.items)
+        checks.check_valid_choice_question(q)
         assert all(code in tiles.INDEX for code in q.rack + tuple(c for e in q.exposed for c in e))
         assert "key" not in q.public()
 
@@ -69,30 +53,14 @@ def test_every_level_asks_valid_questions(level):
 def test_every_choice_grades_with_its_rule(level):
     for seed in SAMPLE:
         q = ask(level, seed)
-        best = q.key["best"]
-        right = drill.grade(q, best)
-        assert right.correct and right.score == 1.0 and right.best == best and right.answer == best
-        assert right.explanation[0].startswith("Right")
+        right = checks.check_every_choice_grades_with_its_rule(drill, q)
+        assert right.best == q.key["best"]
         assert right.items == tuple((item, True) for item in q.items)
-        for choice in q.choices:
-            verdict = drill.grade(q, choice)
-            for line in verdict.explanation:
-                assert cited(line), f"no rule cited in: {line}"
-                assert cited(line) <= set(verdict.rules) <= set(RULES)
-            if choice == best:
-                continue
-            assert not verdict.correct and verdict.score == 0.0
-            assert verdict.explanation[0].startswith("Not quite")
-            assert cited(verdict.explanation[1]) & set(verdict.rules)
-            assert verdict.items == tuple((item, False) for item in q.items)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_show_me_is_not_correct_and_gives_the_best(level):
-    q = ask(level, 11)
-    verdict = drill.grade(q, None)
-    assert not verdict.correct and verdict.score == 0.0 and verdict.answer is None
-    assert verdict.best == q.key["best"] and verdict.best in verdict.explanation[0]
+    checks.check_show_me(drill, ask(level, 11))
 
 
 def test_answers_match_without_case_or_extra_spaces():
@@ -111,7 +79,7 @@ def test_bad_answers_are_answer_errors(answer):
 
 
 def test_the_levels_cover_the_assigned_rules():
-    asked = {level: {item[5:] for seed in SEEDS for item in ask(level, seed).items} for level in LEVELS}
+    asked = checks.rules_asked(ask, LEVELS, SEEDS)
     assert asked[1] >= {"J1", "J2"}
     assert asked[2] >= {"J1", "J2", "J8"}
     assert asked[3] >= {"J4", "J7", "J8", "E3"}
@@ -261,35 +229,22 @@ def test_exposures_never_need_more_tiles_than_a_set_holds():
 # -- through the web -------------------------------------------------------------------
 
 
-@pytest.fixture
-def registered(monkeypatch):
-    monkeypatch.setitem(drills.DRILLS, drill.NAME, drill)
+registered = checks.registered
 
 
 def test_api_asks_and_grades_right_and_wrong(client, registered):
     for level in LEVELS:
-        made = client.post(f"/api/drills/{drill.NAME}/questions", json={"seed": 3, "level": level})
-        assert made.status_code == 201
-        body = made.get_json()
+        body = checks.api_question(client, drill, level, 3)
         assert body["choices"] and "key" not in body and body["facts"]
         best = ask(level, 3).key["best"]
-        right = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": best})
-        assert right.status_code == 200 and right.get_json()["correct"] is True
-        wrong_choice = next(c for c in body["choices"] if c != best)
-        wrong = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": wrong_choice})
-        data = wrong.get_json()
-        assert data["correct"] is False and data["best"] == best and data["rules"]
-        bad = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": 7})
+        checks.check_api_right(client, drill, body["token"], best)
+        wrong = checks.check_api_wrong(client, drill, body["token"], body["choices"], best)
+        assert wrong.get_json()["rules"]
+        bad = checks.api_answer(client, drill, body["token"], 7)
         assert bad.status_code == 400 and "choices" in bad.get_json()["error"]
 
 
 def test_the_page_shows_the_question_and_its_choices(client, registered):
-    page = client.get(f"/drills/{drill.NAME}?level=1&seed=3")
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
+    html = checks.drill_page(client, drill, 1, 3)
     q = ask(1, 3)
-    assert str(escape(q.prompt)) in html
-    for choice in q.choices:
-        assert str(escape(choice)) in html
-    for fact in q.facts:
-        assert str(escape(fact)) in html
+    checks.check_page_shows(html, [q.prompt, *q.choices, *q.facts])

@@ -3,20 +3,16 @@ every statement offered checked against the tiles; grading, the API and the page
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 import pytest
-from markupsafe import escape
 
-import drills
 from coach import tiles
 from coach.card import house_card
 from coach.mahjong import score, winning_lines
-from coach.rules import RULES
 from coach.tiles_away import Holding, parse_exposure
 from drills import mahjong_or_not as drill
-from drills.base import AnswerError
+from tests import choice_drill_checks as checks
 from tests.helpers import holding, make_card
 
 CARD = house_card()
@@ -24,16 +20,11 @@ LEVELS = [level.number for level in drill.LEVELS]
 SEEDS = range(200)
 SAMPLE = range(0, 200, 9)
 ASSIGNED = {"H1", "H2", "H4", "H5", "J2"}
-CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 
 
 @lru_cache(maxsize=None)
 def ask(level: int, seed: int):
     return drill.generate(seed, level, CARD)
-
-
-def cited(line: str) -> set[str]:
-    return {rule_id for group in CITATION.findall(line) for rule_id in group.split(", ")}
 
 
 def holding_of(q) -> Holding:
@@ -44,15 +35,12 @@ def holding_of(q) -> Holding:
 def test_levels_go_from_easy_to_hard():
     assert LEVELS == [1, 2, 3]
     assert drill.NAME == "mahjong-or-not" and drill.TEMPLATE == "choice"
-    with pytest.raises(AnswerError):
-        drill.generate(1, 4, CARD)
+    checks.check_level_refused(drill, CARD, 4)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_question(level):
-    for seed in range(20):
-        first, second = drill.generate(seed, level, CARD), drill.generate(seed, level, CARD)
-        assert first == second and first.public() == second.public() and first.key == second.key
+    checks.check_same_seed_same_question(drill, CARD, level, range(20))
     assert len({ask(level, seed).rack for seed in range(40)}) > 30
 
 
@@ -60,10 +48,7 @@ def test_same_seed_same_question(level):
 def test_every_level_asks_valid_questions(level):
     for seed in SEEDS:
         q = ask(level, seed)
-        assert 2 <= len(q.choices) <= 5 and len(set(q.choices)) == len(q.choices)
-        assert q.key["best"] in q.choices
-        assert 1 <= len(q.facts) <= 5 and all(line.strip() for line in q.facts)
-        assert q.items and all(item.startswith("rule:") and item[5:] in RULES for item in q.items)
+        checks.check_valid_choice_question(q)
         parts = [("the rack", list(q.rack))] + [(f"exposure {n}", list(e)) for n, e in enumerate(q.exposed, 1)]
         tiles.check_supply(parts)  # no more copies of a tile than a set holds (T1)
 
@@ -125,39 +110,21 @@ def test_every_offered_statement_but_one_is_false():
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_choice_grades_with_its_rule(level):
     for seed in SAMPLE:
-        q = ask(level, seed)
-        best = q.key["best"]
-        right = drill.grade(q, best)
-        assert right.correct and right.score == 1.0 and right.answer == best
-        assert right.explanation[0].startswith("Right")
-        for choice in q.choices:
-            verdict = drill.grade(q, choice)
-            for line in verdict.explanation:
-                assert cited(line), f"no rule cited in: {line}"
-                assert cited(line) <= set(verdict.rules) <= set(RULES)
-            if choice == best:
-                continue
-            assert not verdict.correct and verdict.score in (0.0, 0.5)
-            assert verdict.explanation[0].startswith("Half right" if verdict.score else "Not quite")
-            assert cited(verdict.explanation[1]) & set(verdict.rules)
+        checks.check_every_choice_grades_with_its_rule(drill, ask(level, seed), half_credit=True, wrong_items=False)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_show_me_is_not_correct_and_gives_the_best(level):
-    q = ask(level, 5)
-    verdict = drill.grade(q, None)
-    assert not verdict.correct and verdict.score == 0.0 and verdict.answer is None
-    assert verdict.best == q.key["best"] and verdict.best in verdict.explanation[0]
+    checks.check_show_me(drill, ask(level, 5))
 
 
 @pytest.mark.parametrize("answer", [14, ["Not Mah Jongg"], {"line": "2468-1"}, False, "", "Mah Jongg on NOPE-9"])
 def test_bad_answers_are_answer_errors(answer):
-    with pytest.raises(AnswerError):
-        drill.grade(ask(3, 1), answer)
+    checks.check_answer_refused(drill, ask(3, 1), answer)
 
 
 def test_the_levels_cover_the_assigned_rules():
-    asked = {level: {item[5:] for seed in SEEDS for item in ask(level, seed).items} for level in LEVELS}
+    asked = checks.rules_asked(ask, LEVELS, SEEDS)
     assert asked[1] >= {"H1", "J2"}
     assert asked[2] >= {"H1", "H2", "H4", "J2"}
     assert asked[3] >= {"H1", "H5"}
@@ -210,32 +177,23 @@ def test_H5_a_house_card_hand_that_reads_as_two_lines():
 # -- through the web -------------------------------------------------------------------
 
 
-@pytest.fixture
-def registered(monkeypatch):
-    monkeypatch.setitem(drills.DRILLS, drill.NAME, drill)
+registered = checks.registered
 
 
 def test_api_asks_and_grades_right_and_wrong(client, registered):
     for level in LEVELS:
-        made = client.post(f"/api/drills/{drill.NAME}/questions", json={"seed": 3, "level": level})
-        assert made.status_code == 201
-        body = made.get_json()
+        body = checks.api_question(client, drill, level, 3)
         assert body["rack"] and body["choices"] and "key" not in body
         best = ask(level, 3).key["best"]
-        right = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": best})
-        assert right.status_code == 200 and right.get_json()["correct"] is True
-        wrong_choice = next(c for c in body["choices"] if c != best)
-        data = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": wrong_choice}).get_json()
-        assert data["correct"] is False and data["best"] == best and data["explanation"]
-        bad = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": "Mah Jongg on NOPE"})
+        checks.check_api_right(client, drill, body["token"], best)
+        wrong = checks.check_api_wrong(client, drill, body["token"], body["choices"], best)
+        assert wrong.get_json()["explanation"]
+        bad = checks.api_answer(client, drill, body["token"], "Mah Jongg on NOPE")
         assert bad.status_code == 400 and "not one of the choices" in bad.get_json()["error"]
 
 
 def test_the_page_shows_the_hand_and_its_choices(client, registered):
-    page = client.get(f"/drills/{drill.NAME}?level=1&seed=3")
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
+    html = checks.drill_page(client, drill, 1, 3)
     q = ask(1, 3)
-    for choice in q.choices:
-        assert str(escape(choice)) in html
+    checks.check_page_shows(html, q.choices)
     assert f"Rack · {len(q.rack)} tiles" in html

@@ -8,18 +8,15 @@ import re
 
 import pytest
 
-import drills
 from coach import tiles
 from coach.card import house_card
 from coach.mahjong import pay, score, winning_lines
-from coach.rules import RULES
 from coach.tiles_away import Holding, parse_exposure
 from drills import payment as drill
-from drills.base import AnswerError
+from tests import choice_drill_checks as checks
 from tests.helpers import holding, make_card
 
 CARD = house_card()
-CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 LEVELS = [level.number for level in drill.LEVELS]
 ASSIGNED = {"P1", "P2", "P3", "P4", "P5", "P6", "H5", "E2"}
 PER_LEVEL = {
@@ -32,10 +29,6 @@ PER_LEVEL = {
 
 def ask(level: int, seed: int):
     return drill.generate(seed, level, CARD)
-
-
-def cited(line: str) -> list[str]:
-    return [r for group in CITATION.findall(line) for r in group.split(", ")]
 
 
 def digest_bill(value: int, how: str, jokerless: bool, singles_and_pairs: bool) -> str:
@@ -55,15 +48,12 @@ def test_names_levels_and_template():
 
 @pytest.mark.parametrize("level", [0, 5, -1, True, "1", 2.0])
 def test_a_level_out_of_range_is_an_answer_error(level):
-    with pytest.raises(AnswerError):
-        drill.generate(1, level, CARD)
+    checks.check_level_refused(drill, CARD, level)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_question(level):
-    for seed in range(30):
-        first, second = ask(level, seed), ask(level, seed)
-        assert first == second and first.key == second.key and first.public() == second.public()
+    checks.check_same_seed_same_question(drill, CARD, level, range(30))
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -71,10 +61,7 @@ def test_every_level_makes_valid_questions(level):
     for seed in range(200):
         q = ask(level, seed)
         assert q.drill == drill.NAME and q.level == level and q.card == CARD.name
-        assert 2 <= len(q.choices) <= 5 and len(set(q.choices)) == len(q.choices)
-        assert q.key["best"] in q.choices
-        assert 1 <= len(q.facts) <= 5 and all(line.strip() for line in q.facts)
-        assert q.items and all(i.startswith("rule:") and i[5:] in RULES for i in q.items)
+        checks.check_valid_choice_question(q)
         assert "key" not in q.public()
         shown = list(q.rack) + [t for group in q.exposed for t in group]
         assert all(code in tiles.CODES for code in shown)
@@ -111,16 +98,14 @@ def test_right_wrong_and_show_me(level):
     for seed in range(0, 200, 9):
         q = ask(level, seed)
         best = q.key["best"]
-        right = drill.grade(q, best)
-        assert right.correct and right.score == 1.0 and right.best == best and right.answer == best
+        right = checks.grade_right(drill, q)
         assert right.explanation[0].startswith("Right: ")
-        assert set(cited(" ".join(right.explanation))) <= set(right.rules)
+        assert set(checks.cited_ids(" ".join(right.explanation))) <= set(right.rules)
         for choice in q.choices:
             if choice == best:
                 continue
-            wrong = drill.grade(q, choice)
-            assert not wrong.correct and wrong.score == 0.0 and wrong.best == best and wrong.answer == choice
-            first = cited(wrong.explanation[0])
+            wrong = checks.grade_wrong(drill, q, choice)
+            first = checks.cited_ids(wrong.explanation[0])
             assert first and set(first) <= set(wrong.rules), wrong.explanation[0]
             assert wrong.items == tuple((item, False) for item in q.items)
         shown = drill.grade(q, None)
@@ -130,17 +115,14 @@ def test_right_wrong_and_show_me(level):
 
 @pytest.mark.parametrize("answer", [60, 1.5, False, [], ["Each pays 60"], {}, "", "Everybody pays 1000"])
 def test_bad_answers_are_answer_errors(answer):
-    with pytest.raises(AnswerError):
-        drill.grade(ask(1, 2), answer)
+    checks.check_answer_refused(drill, ask(1, 2), answer)
 
 
 def test_the_levels_ask_every_payment_rule():
-    union: set[str] = set()
+    asked = checks.rules_asked(ask, LEVELS, range(60))
     for level in LEVELS:
-        asked = {i[5:] for seed in range(60) for i in ask(level, seed).items}
-        assert PER_LEVEL[level] <= asked, (level, asked)
-        union |= asked
-    assert union >= ASSIGNED
+        assert PER_LEVEL[level] <= asked[level], (level, asked[level])
+    assert set().union(*asked.values()) >= ASSIGNED
 
 
 def test_level_3_has_both_exchanges_and_the_wall_game():
@@ -239,34 +221,25 @@ def test_drill_explanation_names_the_discarder_and_the_amounts():
 # -- the JSON API and the page ----------------------------------------------------------------------------
 
 
-@pytest.fixture
-def registered(monkeypatch):
-    monkeypatch.setitem(drills.DRILLS, drill.NAME, drill)
+registered = checks.registered
 
 
 def test_api_right_and_wrong(client, registered):
-    asked = client.post(f"/api/drills/{drill.NAME}/questions", json={"seed": 4, "level": 2})
-    assert asked.status_code == 201
-    data = asked.get_json()
+    data = checks.api_question(client, drill, 2, 4)
     q = ask(2, 4)
     assert data["choices"] == list(q.choices) and data["rack"] == list(q.rack) and "key" not in data
-    right = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": q.key["best"]})
-    assert right.status_code == 200 and right.get_json()["correct"] is True
+    right = checks.check_api_right(client, drill, data["token"], q.key["best"])
     assert "P1" in right.get_json()["rules"]
-    wrong_choice = next(c for c in q.choices if c != q.key["best"])
-    wrong = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": wrong_choice})
-    assert wrong.get_json()["correct"] is False and wrong.get_json()["best"] == q.key["best"]
-    shown = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": None})
+    checks.check_api_wrong(client, drill, data["token"], q.choices, q.key["best"])
+    shown = checks.api_answer(client, drill, data["token"], None)
     assert shown.get_json()["correct"] is False
-    bad = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": data["token"], "answer": "Each pays a lot"})
+    bad = checks.api_answer(client, drill, data["token"], "Each pays a lot")
     assert bad.status_code == 400 and "not one of the choices" in bad.get_json()["error"]
 
 
 def test_page_renders_with_its_choices(client, registered):
     for level, seed in ((1, 3), (4, 3)):
-        page = client.get(f"/drills/{drill.NAME}?level={level}&seed={seed}")
-        assert page.status_code == 200
-        text = html.unescape(page.get_data(as_text=True))
+        text = html.unescape(checks.drill_page(client, drill, level, seed))
         q = ask(level, seed)
         assert all(choice in text for choice in q.choices)
         assert q.facts[1] in text and 'id="rack"' in text

@@ -7,30 +7,22 @@ import re
 from functools import lru_cache
 
 import pytest
-from markupsafe import escape
 
-import drills
 from coach import tiles
 from coach.card import house_card
-from coach.rules import RULES
 from drills import setup_and_turns as drill
-from drills.base import AnswerError
+from tests import choice_drill_checks as checks
 
 CARD = house_card()
 LEVELS = [level.number for level in drill.LEVELS]
 SEEDS = range(200)
 SAMPLE = range(0, 200, 5)
 ASSIGNED = {"S1", "S2", "S3", "S4", "S5", "H3"}
-CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
 
 
 @lru_cache(maxsize=None)
 def ask(level: int, seed: int):
     return drill.generate(seed, level, CARD)
-
-
-def cited(line: str) -> set[str]:
-    return {rule_id for group in CITATION.findall(line) for rule_id in group.split(", ")}
 
 
 def asked(level: int, prompt_start: str):
@@ -40,65 +32,39 @@ def asked(level: int, prompt_start: str):
 def test_levels_go_from_easy_to_hard():
     assert LEVELS == [1, 2, 3]
     assert drill.NAME == "setup-and-turns" and drill.TEMPLATE == "choice"
-    with pytest.raises(AnswerError):
-        drill.generate(1, 4, CARD)
+    checks.check_level_refused(drill, CARD, 4)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_question(level):
-    for seed in range(20):
-        first, second = drill.generate(seed, level, CARD), drill.generate(seed, level, CARD)
-        assert first == second and first.public() == second.public() and first.key == second.key
+    checks.check_same_seed_same_question(drill, CARD, level, range(20))
     assert len({ask(level, seed).prompt for seed in SEEDS}) >= 4
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_asks_valid_questions(level):
     for seed in SEEDS:
-        q = ask(level, seed)
-        assert 2 <= len(q.choices) <= 5 and len(set(q.choices)) == len(q.choices)
-        assert q.key["best"] in q.choices
-        assert 1 <= len(q.facts) <= 5 and all(line.strip() for line in q.facts)
-        assert q.items and all(item.startswith("rule:") and item[5:] in RULES for item in q.items)
+        checks.check_valid_choice_question(ask(level, seed))
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_choice_grades_with_its_rule(level):
     for seed in SAMPLE:
-        q = ask(level, seed)
-        best = q.key["best"]
-        right = drill.grade(q, best)
-        assert right.correct and right.score == 1.0 and right.answer == best
-        assert right.explanation[0].startswith("Right")
-        for choice in q.choices:
-            verdict = drill.grade(q, choice)
-            for line in verdict.explanation:
-                assert cited(line), f"no rule cited in: {line}"
-                assert cited(line) <= set(verdict.rules) <= set(RULES)
-            if choice == best:
-                continue
-            assert not verdict.correct and verdict.score == 0.0
-            assert verdict.explanation[0].startswith("Not quite")
-            assert cited(verdict.explanation[1]) & set(verdict.rules)
-            assert verdict.items == tuple((item, False) for item in q.items)
+        checks.check_every_choice_grades_with_its_rule(drill, ask(level, seed))
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_show_me_is_not_correct_and_gives_the_best(level):
-    q = ask(level, 8)
-    verdict = drill.grade(q, None)
-    assert not verdict.correct and verdict.score == 0.0 and verdict.answer is None
-    assert verdict.best == q.key["best"] and verdict.best in verdict.explanation[0]
+    checks.check_show_me(drill, ask(level, 8))
 
 
 @pytest.mark.parametrize("answer", [13, 2.5, ["East"], {"seat": "East"}, True, "", "Nobody"])
 def test_bad_answers_are_answer_errors(answer):
-    with pytest.raises(AnswerError):
-        drill.grade(ask(1, 6), answer)
+    checks.check_answer_refused(drill, ask(1, 6), answer)
 
 
 def test_the_levels_cover_the_assigned_rules():
-    rules = {level: {item[5:] for seed in SEEDS for item in ask(level, seed).items} for level in LEVELS}
+    rules = checks.rules_asked(ask, LEVELS, SEEDS)
     assert rules[1] >= {"S3", "S4", "S5", "H3"}
     assert rules[2] >= {"S1", "S2"}
     assert rules[3] >= {"S3", "S4", "S5"}
@@ -192,32 +158,21 @@ def test_S5_after_a_hand_the_player_on_easts_right_becomes_east():
 # -- through the web -------------------------------------------------------------------
 
 
-@pytest.fixture
-def registered(monkeypatch):
-    monkeypatch.setitem(drills.DRILLS, drill.NAME, drill)
+registered = checks.registered
 
 
 def test_api_asks_and_grades_right_and_wrong(client, registered):
     for level in LEVELS:
-        made = client.post(f"/api/drills/{drill.NAME}/questions", json={"seed": 3, "level": level})
-        assert made.status_code == 201
-        body = made.get_json()
+        body = checks.api_question(client, drill, level, 3)
         assert body["choices"] and body["facts"] and "key" not in body
         best = ask(level, 3).key["best"]
-        right = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": best})
-        assert right.status_code == 200 and right.get_json()["correct"] is True
-        wrong_choice = next(c for c in body["choices"] if c != best)
-        data = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": wrong_choice}).get_json()
-        assert data["correct"] is False and data["best"] == best
-        bad = client.post(f"/api/drills/{drill.NAME}/answers", json={"token": body["token"], "answer": ["East"]})
+        checks.check_api_right(client, drill, body["token"], best)
+        checks.check_api_wrong(client, drill, body["token"], body["choices"], best)
+        bad = checks.api_answer(client, drill, body["token"], ["East"])
         assert bad.status_code == 400
 
 
 def test_the_page_shows_the_question_and_its_choices(client, registered):
-    page = client.get(f"/drills/{drill.NAME}?level=1&seed=3")
-    assert page.status_code == 200
-    html = page.get_data(as_text=True)
+    html = checks.drill_page(client, drill, 1, 3)
     q = ask(1, 3)
-    assert str(escape(q.prompt)) in html
-    for choice in q.choices:
-        assert str(escape(choice)) in html
+    checks.check_page_shows(html, [q.prompt, *q.choices])
