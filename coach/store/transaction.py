@@ -57,8 +57,8 @@ def insert_once(session: Session, model: type[SQLModel], values: dict[str, Any],
     nothing is read first and a concurrent twin cannot slip in between."""
     table = model.__table__  # type: ignore[attr-defined]
     insert = sqlite_insert if _dialect(session) == "sqlite" else postgresql_insert
-    done = session.exec(insert(table).values(**values).on_conflict_do_nothing(index_elements=list(key)))  # type: ignore[call-overload]
-    return bool(done.rowcount == 1)
+    statement = insert(table).values(**values).on_conflict_do_nothing(index_elements=list(key))
+    return session.exec(statement.returning(table.c.id)).first() is not None  # type: ignore[call-overload]
 
 
 def retryable(error: DBAPIError) -> bool:
