@@ -50,6 +50,21 @@ def upgrade() -> None:
         if _needs_autoincrement(inspector, table, sql):
             with op.batch_alter_table(table, recreate="always", table_kwargs={"sqlite_autoincrement": True}):
                 pass
+    if "teachercard" in tables and "attempt" in tables:
+        _retire_remembered_card_numbers(bind)
+
+
+def _retire_remembered_card_numbers(bind: sa.engine.Connection) -> None:
+    """A deleted card's number lives on in the answers given on it ("<name>
+    #<number>", what counts once): the next card starts past every such
+    number too, not only past the cards still there."""
+    highest = bind.exec_driver_sql("SELECT coalesce(max(id), 0) FROM teachercard").scalar() or 0
+    for (name,) in bind.exec_driver_sql("SELECT DISTINCT card FROM attempt WHERE card LIKE '% #%'"):
+        number = name.rpartition(" #")[2]
+        if number.isdigit() and len(number) <= 12:
+            highest = max(highest, int(number))
+    bind.exec_driver_sql("DELETE FROM sqlite_sequence WHERE name = 'teachercard'")
+    bind.exec_driver_sql("INSERT INTO sqlite_sequence (name, seq) VALUES ('teachercard', ?)", (highest,))
 
 
 def downgrade() -> None:
