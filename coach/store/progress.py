@@ -27,7 +27,7 @@ from fsrs import Rating, Scheduler
 from sqlmodel import Session, select, update
 
 from coach.store.models import Attempt, Learner, SkillState
-from coach.store.transaction import insert_once, lock_learner, write
+from coach.store.transaction import insert_once, write_as
 from drills.base import Question, Verdict
 
 # Fuzzing only spreads reviews of many cards apart; without it a schedule is
@@ -82,10 +82,8 @@ def record_answer(
     """Store one graded answer in its own transaction; False when this question was already answered."""
     learner_id = learner if isinstance(learner, int) else learner.id
     assert learner_id is not None
-    return write(
-        session,
-        lambda: lock_learner(session, learner_id)
-        and add_answer(session, learner_id, question, verdict, time_taken_ms, when),
+    return write_as(
+        session, learner_id, lambda: add_answer(session, learner_id, question, verdict, time_taken_ms, when)
     )
 
 

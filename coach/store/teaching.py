@@ -26,7 +26,7 @@ from coach import tiles
 from coach.card import Card, parse_card
 from coach.store.cells import cell
 from coach.store.progress import as_utc
-from coach.store.transaction import insert_once, lock_learner, write
+from coach.store.transaction import insert_once, write_as
 from coach.store.models import (
     Assignment,
     AssignmentAnswer,
@@ -511,11 +511,8 @@ def record_assignment_answer(
     transaction; False when that question already has one (the first answer
     counts). The web keeps it with the student's progress in one transaction
     instead (add_assignment_answer with progress.add_answer)."""
-    return write(
-        session,
-        lambda: lock_learner(session, learner_id)
-        and add_assignment_answer(session, assignment, learner_id, slot, question, verdict, when),
-    )
+    add = lambda: add_assignment_answer(session, assignment, learner_id, slot, question, verdict, when)  # noqa: E731
+    return write_as(session, learner_id, add)
 
 
 def add_assignment_answer(

@@ -44,8 +44,8 @@ def lock_learner(session: Session, learner_id: int) -> bool:
         # write. Writing first (changing nothing) takes that lock now, so what
         # is read next cannot change before it is written, and a busy database
         # is waited for (the 30 s timeout) rather than failing on a stale read.
-        done = session.exec(update(Learner).where(Learner.id == learner_id).values(guest=Learner.guest))  # type: ignore[arg-type,call-overload]
-        return bool(done.rowcount == 1)
+        nothing = update(Learner).where(Learner.id == learner_id).values(guest=Learner.guest)  # type: ignore[arg-type]
+        return bool(session.exec(nothing).rowcount == 1)  # type: ignore[call-overload]
     found = session.exec(select(Learner.id).where(Learner.id == learner_id).with_for_update()).first()
     return found is not None
 
@@ -80,3 +80,9 @@ def write(session: Session, work: Callable[[], T]) -> T:
                 raise
             time.sleep(random.uniform(0, 0.005 * 2**attempt))  # apart, so the colliders do not meet again
     raise AssertionError("unreachable")
+
+
+def write_as(session: Session, learner_id: int, add: Callable[[], bool]) -> bool:
+    """`add` in a transaction of its own holding the learner's lock; False
+    when there is no such learner, or when `add` says it added nothing."""
+    return write(session, lambda: lock_learner(session, learner_id) and add())
