@@ -99,3 +99,11 @@ def who_calls_it_dead(own: bool, proven: bool) -> Ruling:
     """Is the hand called dead now (E4)? Only another player calls a hand dead,
     and only when the tiles prove it; nobody declares their own hand dead."""
     return Ruling(proven and not own, "E4", {"own": own, "proven": proven})
+
+
+def wall_game(winner: str | None) -> Ruling:
+    """The wall ran out: with no winner it is a wall game, nobody pays and the
+    tiles are dealt again (E2). The decision is what each player pays."""
+    if winner is not None:
+        raise ValueError("a hand with a winner is no wall game: it is paid by P1-P6")
+    return Ruling(0, "E2", {"redeal": True})

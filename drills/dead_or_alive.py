@@ -438,6 +438,10 @@ def _called_dead(rng: random.Random, card: Card, then: str) -> Situation | None:
     facts = [f"{player} has exposed {words(exposures)}.", f"{caller} called {player}'s hand dead, and the tiles prove it: {proof}."]
     later = rng.choice([s for s in SEATS if s != player])
     if then == "follows":
+        stops = not any(dead.dead_hand_may(a) for a in ("draw", "discard", "call"))
+        pays = dead.dead_hand_may("pay the winner")
+        if not (stops and pays):
+            return None  # the core and this question's choices disagree: ask another (E4)
         best = f"{player} stops drawing, discarding and calling, and still pays the winner"
         why = {
             best: "A dead hand no longer draws, discards or calls, but its player still pays the winner (E4).",

@@ -28,6 +28,7 @@ import numpy as np
 
 from coach import tiles
 from coach.card import Card, Line
+from coach.dead import wall_game
 from coach.mahjong import Payment, Win, pay, pays_as, score, winning_lines
 from coach.rules import cite
 from coach.ruling import Ruling
@@ -568,7 +569,8 @@ def _wall_game(rng: random.Random, card: Card) -> Draft:
     rack.remove(rng.choice([t for t in rack if t != tiles.JOKER]))
     seat = rng.choice(SEATS)
     line = hand.wins[0].line
-    best = "Nobody pays"
+    ended = wall_game(winner=None)
+    best = "Nobody pays" if ended.decision == 0 else f"Each pays {ended.decision}"
     v = line.value
     wrong = {
         f"Each pays {v}": f"Nobody won, so nobody pays: the wall ran out, a wall game (E2). {line.id} is only paid when it is complete.",

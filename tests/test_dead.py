@@ -24,9 +24,12 @@ def test_E1_a_mah_jongg_laid_down_is_checked_right_or_wrong():
     assert ruling and ruling.rule == "E3" and ruling.facts["cause"] == dead.FALSE_MAH_JONGG
 
 
-def test_E2_a_wall_game_is_no_dead_hand_nobody_is_called_dead_without_proof():
-    # E2 is a payment rule (nobody pays a wall game); here: no proof, no dead hand.
-    assert not dead.who_calls_it_dead(own=False, proven=False)
+def test_E2_a_wall_game_pays_nobody_and_is_dealt_again():
+    ruling = dead.wall_game(winner=None)
+    assert ruling.decision == 0 and ruling.rule == "E2" and ruling.facts["redeal"]
+    with pytest.raises(ValueError):
+        dead.wall_game(winner="East")
+    assert not dead.who_calls_it_dead(own=False, proven=False)  # and nobody's hand is dead for it
 
 
 def test_E3_exposures_that_fit_no_line_or_only_a_concealed_one_are_dead():
