@@ -1,14 +1,14 @@
 """Calls: may you call this discard, for what, and who gets it (K1-K7, J3, H4).
 
 Levels 1 and 2 show a discard, your rack and exposures, and the line you
-play, read with actual suits. The truth comes from the core: the line's
-reading says which groups of the discarded tile are still open (a call for
-an exposure must complete one of them with tiles already held, naturals or
-jokers, K2), and `winning_lines` says whether the tile completes a hand
-anywhere on the card (K3). A question is only asked when that truth is the
-situation it was built for, so the explanation always fits. The question
-is about the line shown: a player could switch aim (H3), so "may you call
-it" means "may you call it for this line".
+play, read with actual suits. The line shown steers the deal, but the
+verdict comes from the core (coach.calls.call_ruling): a call for an
+exposure is legal when some line still open to the hand has a group of the
+discarded tile that the rack completes (K2; the player may switch aim, H3),
+whether or not it is the line shown; on a concealed line the player keeps
+it only by calling for Mah Jongg (K7), and the tile completing a hand
+anywhere on the card is a call for Mah Jongg (K3). Where several sizes are
+legal, each is credited.
 
 Level 3 asks who gets a tile two players call (K4, by League rules: the
 table variant and "first to speak" are named but never applied). Level 4
@@ -505,10 +505,13 @@ def _k2_reasons(c: _Call, ruling: Ruling, why: dict[str, str]) -> dict[str, str]
         prefix = "" if c.kind != "in-time" else (
             f"It is not too late: the time to call ends only once {c.nxt} racks the drawn tile or discards (K1). "
         )
-        out[NO] = f"{prefix}You may call it: {reason[0].lower()}{reason[1:]}"
+        out[NO] = f"{prefix}You may call it: {reason}"
         if c.kind == "in-time":
             best = for_group(first.size)
-            out[best] = why[best] if first.size == c.group.size else prefix + out[best]
+            out[best] = (
+                f"{c.nxt} has drawn but not yet racked the tile, so the {c.name} is still the latest discard"
+                f" and may be called (K1). {out[best]}"
+            )
     elif NO in out and c.kind in ("short", "pair", "locked"):
         out[NO] += f" No other line still open to your hand has a group of {of(c.group.tile)} your rack completes (K2)."
     return out
