@@ -13,7 +13,6 @@ import json
 import os
 import re
 import signal
-import socket
 import subprocess
 import sys
 import tarfile
@@ -29,6 +28,7 @@ import pytest
 
 import coach
 from coach.web import places
+from coach.web.load import _free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 HTMX = ROOT / "static" / "vendor" / "htmx.min.js"
@@ -99,12 +99,6 @@ def installed(tmp_path_factory) -> Installed:
     pip = result.run(result.python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel)
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
     return result
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _fetch(url: str, body: dict | None = None) -> tuple[int, str, bytes]:
