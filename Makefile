@@ -61,4 +61,4 @@ bench: $(STAMP)
 	$(PY) -m coach bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info node_modules static/vendor dist
+	rm -rf $(VENV) build *.egg-info node_modules static/vendor/htmx.min.js dist
