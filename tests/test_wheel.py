@@ -71,10 +71,10 @@ class Installed:
         env["XDG_DATA_HOME"] = str(self.home / "xdg-data")
         return {**env, **extra}
 
-    def run(self, *args: str, **extra_env: str) -> subprocess.CompletedProcess[str]:
+    def run(self, *args: str, timeout: float = 300, **extra_env: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [str(a) for a in args], cwd=self.home, env=self.env(**extra_env),
-            capture_output=True, text=True, timeout=120,
+            capture_output=True, text=True, timeout=timeout,
         )
 
 
@@ -96,7 +96,12 @@ def installed(tmp_path_factory) -> Installed:
     home.mkdir()
     result = Installed(dist, build.stdout + build.stderr, venv, home)
     (wheel,) = dist.glob("mahjong_coach-*.whl")
-    pip = result.run(result.python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", wheel)
+    # With its dependencies, as a deployment would; pip's cache saves the downloads, and
+    # --no-compile the byte-compiling of numpy and SQLAlchemy. Generous: the machine may be busy.
+    pip = result.run(
+        result.python, "-m", "pip", "install", "--quiet", "--no-compile", "--disable-pip-version-check", wheel,
+        timeout=900,
+    )
     assert pip.returncode == 0, pip.stdout[-3000:] + pip.stderr[-3000:]
     return result
 
@@ -123,7 +128,7 @@ def server(installed: Installed) -> Iterator[tuple[str, Path]]:
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 180
         while True:
             if process.poll() is not None:
                 output = process.stdout.read().decode(errors="replace") if process.stdout else ""
@@ -134,7 +139,7 @@ def server(installed: Installed) -> Iterator[tuple[str, Path]]:
             except OSError:
                 pass
             if time.monotonic() > deadline:
-                pytest.fail("mahjong-coach serve did not answer /healthz within 60 s")
+                pytest.fail("mahjong-coach serve did not answer /healthz within 180 s")
             time.sleep(0.2)
         yield base, data
     finally:
