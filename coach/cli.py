@@ -17,7 +17,7 @@ from typing import TextIO
 
 from dataclasses import dataclass
 
-from coach import tiles
+from coach import __version__, tiles
 from coach.analysis import Analysis, LineResult, analyze
 from coach.card import Card, CardError, house_card, load_card
 from coach.charleston import PASSES, PassAdvice, PassError, evaluate_pass, explain_pass, stop_vote
@@ -395,6 +395,7 @@ def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Mahjong Coach: American mahjong analysis and drills.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = commands.add_parser("analyze", help="rank every line of the card for a rack")
