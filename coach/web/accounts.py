@@ -35,7 +35,7 @@ from flask import (
     request,
     url_for,
 )
-from flask_login import current_user, login_user, logout_user
+from flask_login import current_user
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 from werkzeug.security import check_password_hash, generate_password_hash
@@ -139,10 +139,6 @@ def is_account() -> bool:
     return bool(current_user.is_authenticated and not getattr(current_user, "guest", True))
 
 
-def _sign_in(learner: Learner) -> None:
-    login_user(learners.SignedIn.of(learner), remember=True)
-
-
 def _answers(what: int) -> str:
     return f"{what} answer" if what == 1 else f"{what} answers"
 
@@ -219,7 +215,7 @@ def signup():
             errors["email"] = taken
             return refused()
         session.refresh(learner)
-        _sign_in(learner)
+        learners.sign_in(session, learner, end_others=True)  # the guest's cookies do not open the account
     welcome = "Welcome! Your account is ready"
     welcome += f", with the {_answers(kept)} you gave as a guest." if kept else "."
     flash(welcome, "success")
@@ -271,7 +267,7 @@ def signin():
             dropped = given - moved
         account = session.get(Learner, account_id)
         assert account is not None
-        _sign_in(account)
+        learners.sign_in(session, account)
     if back:
         return redirect(back, 303)
     message = "You are signed in."
@@ -288,7 +284,7 @@ def signin():
 
 @bp.post("/signout")
 def signout():
-    logout_user()
+    learners.sign_out()
     return redirect(url_for("pages.home"), 303)
 
 
@@ -428,7 +424,7 @@ def delete():
             return render_template("account/delete.html", learner=learner, answers=answers, errors=errors), 422
         if learner is not None and learner.id is not None:
             store.delete_learner(session, learner.id)
-    logout_user()
+    learners.sign_out()
     return redirect(url_for("accounts.deleted"), 303)
 
 
