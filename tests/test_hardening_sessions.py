@@ -18,12 +18,18 @@ from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit
 
 import pytest
-from sqlmodel import select, update
+from alembic import command
+from sqlalchemy import func
+from sqlmodel import Session, select, update
 
 from coach import cli
+from coach.card import house_card
 from coach.store import login_sessions
-from coach.store.models import Learner, LoginSession
+from coach.store.db import alembic_config, make_engine, migrate
+from coach.store.models import Attempt, Learner, LoginSession
+from coach.store.progress import record_answer
 from coach.web import create_app, learners, password_reset
+from drills import name_the_tile
 from tests.conftest import TEST_SECRET
 from tests.fake_smtp import smtp_server
 from tests.test_web_pages import csrf_of
@@ -489,3 +495,54 @@ def test_the_reset_link_command_says_plainly_when_there_is_no_such_account(app, 
     assert "no account uses the email 'nobody@example.org'" in capsys.readouterr().err
     assert cli.main(["reset-link", "nobody@example.org", "--base-url", "coach.example.org"]) == 2
     assert "--base-url must be the site's address" in capsys.readouterr().err
+
+
+# -- CSRF on the new forms, and an upgrade keeping every row -----------------------------------
+
+
+@pytest.mark.parametrize(
+    ("url", "data"),
+    [
+        ("/account/signout-everywhere", {}),
+        ("/account/password", {"old_password": PASSWORD, "new_password": NEW_PASSWORD}),
+        ("/signin/forgot", {"email": "ann@example.org"}),
+        ("RESET", {"new_password": NEW_PASSWORD}),
+    ],
+)
+def test_every_new_post_without_a_csrf_token_is_refused(app, client, url, data):
+    sign_up(client)
+    url = reset_link(app, "ann@example.org") if url == "RESET" else url
+    for extra in ({}, {"csrf_token": "forged"}):
+        response = client.post(url, data={**data, **extra})
+        assert response.status_code == 400 and "This page has expired" in response.get_data(as_text=True)
+    assert signed_in_as(client) == "ann@example.org"
+    assert sign_in(app.test_client()).status_code == 303  # the password stayed
+
+
+def test_an_upgrade_from_revision_0003_keeps_every_row_and_adds_sessions_whose_ids_are_never_reused(tmp_path):
+    engine = make_engine(f"sqlite:///{tmp_path / 'old.sqlite3'}")
+    command.upgrade(alembic_config(engine), "0003")
+    with Session(engine) as session:
+        old = Learner(guest=False, email="old@example.org", password_hash="x")
+        session.add(old)
+        session.commit()
+        question = name_the_tile.generate(5, 1, house_card())
+        record_answer(session, old, question, name_the_tile.grade(question, None), None)
+    migrate(engine)
+    with Session(engine) as session:
+        assert session.exec(select(func.count()).select_from(Attempt)).one() == 1
+        learner_id = session.exec(select(Learner.id)).one()
+        first = login_sessions.start(session, learner_id)
+        session.commit()
+        row = session.exec(select(LoginSession)).one()
+        first_id = row.id
+        session.delete(row)
+        session.commit()
+        login_sessions.start(session, learner_id)
+        session.commit()
+        assert session.exec(select(LoginSession.id)).one() == first_id + 1  # AUTOINCREMENT: the deleted id stays unused
+        assert login_sessions.live(session, learner_id, first) is None
+    with engine.connect() as connection:
+        sql = connection.exec_driver_sql("SELECT sql FROM sqlite_master WHERE name = 'login_session'").scalar()
+        assert "AUTOINCREMENT" in sql
+    engine.dispose()
