@@ -217,6 +217,40 @@ def test_the_remember_cookie_and_the_session_last_thirty_days_at_most(app, clien
     assert signed_in_as(client) is None
 
 
+def _age_sessions(app, learner_id: int, days: int) -> None:
+    with db(app) as session:
+        session.exec(
+            update(LoginSession)
+            .where(LoginSession.learner_id == learner_id)
+            .values(created_at=datetime.now(timezone.utc) - timedelta(days=days))
+        )
+        session.commit()
+
+
+def test_a_guest_who_keeps_drilling_gets_a_new_session_each_week_an_account_signs_in_after_thirty_days(app, client):
+    answer(client, 1)
+    with db(app) as session:
+        guest_id = session.exec(select(Learner.id)).one()
+    before = client.get_cookie("remember_token").value
+    earlier = copy_of(app, client)
+    _age_sessions(app, guest_id, days=8)
+    answer(client, 2)
+    assert client.get_cookie("remember_token").value != before  # a new 30-day cookie
+    assert live_sessions(app, guest_id) == 2
+    assert earlier.get("/api/progress").get_json()["attempts"] == 2  # a request on its way with the old one still counts
+    _age_sessions(app, guest_id, days=29)
+    answer(client, 3)
+    assert client.get("/api/progress").get_json()["attempts"] == 3
+
+    bob = app.test_client()
+    sign_up(bob, email="bob@example.org")
+    cookie = bob.get_cookie("remember_token").value
+    _age_sessions(app, learner_by_email(app, "bob@example.org").id, days=8)
+    assert signed_in_as(bob) == "bob@example.org" and bob.get_cookie("remember_token").value == cookie
+    _age_sessions(app, learner_by_email(app, "bob@example.org").id, days=31)
+    assert signed_in_as(bob) is None
+
+
 def test_a_csrf_token_from_before_sign_in_is_refused_after(app, client):
     before = csrf(client, "/signin")
     response = client.post("/signin", data={"csrf_token": before, "email": "ann@example.org", "password": PASSWORD})

@@ -20,6 +20,7 @@ from coach.store.progress import as_utc, now_utc
 
 LIFETIME = timedelta(days=30)  # the remember-me cookie lasts as long, and no longer
 TOUCH_EVERY = timedelta(hours=1)  # last_seen_at is kept to the hour: no write on every request
+RENEW_AFTER = timedelta(days=7)  # a guest's session older than this is renewed (see coach/web/learners.py)
 
 
 def token_hash(token: str) -> str:
@@ -56,6 +57,10 @@ def live(session: Session, learner_id: int, token: str, now: datetime | None = N
     if row.ended_at is not None or as_utc(row.created_at) <= (now or now_utc()) - LIFETIME:
         return None
     return found[0], row
+
+
+def needs_renewal(row: LoginSession, now: datetime | None = None) -> bool:
+    return as_utc(row.created_at) <= (now or now_utc()) - RENEW_AFTER
 
 
 def needs_touch(row: LoginSession, now: datetime | None = None) -> bool:

@@ -64,7 +64,7 @@ class SignedIn(UserMixin):
 
 def stamp(learner: Learner) -> str:
     """The row's creation time in microseconds, in hex: what the cookies before
-    server-side sessions held (a guest's such cookie is traded for a session once)."""
+    server-side sessions held (a guest's such cookie is traded for a session)."""
     created = learner.created_at
     created = created.replace(tzinfo=timezone.utc) if created.tzinfo is None else created.astimezone(timezone.utc)
     return format((created - EPOCH) // timedelta(microseconds=1), "x")
@@ -91,7 +91,7 @@ def install(app: Flask) -> None:
 
     login_manager.init_app(app)
     login_manager.user_loader(_load)
-    app.after_request(_trade_old_guest_cookie)  # after init_app: it runs before Flask-Login sets the cookie
+    app.after_request(_renew_guest_session)  # after init_app: it runs before Flask-Login sets the cookie
 
 
 def _load(user_id: str) -> SignedIn | None:
@@ -107,6 +107,8 @@ def _load(user_id: str) -> SignedIn | None:
         if found is None:
             return _old_guest_cookie(session, learner_id, token)
         learner, row = found
+        if learner.guest and login_sessions.needs_renewal(row):
+            g.renew_guest_session = True
         if login_sessions.needs_touch(row):
             _touch(session, row.id)
         return SignedIn.of(learner, token)
@@ -131,12 +133,17 @@ def _old_guest_cookie(session: Session, learner_id: int, given: str) -> SignedIn
     learner = session.get(Learner, learner_id)
     if learner is None or not learner.guest or not given or not hmac.compare_digest(given, stamp(learner)):
         return None
-    g.trade_guest_cookie = True
+    g.renew_guest_session = True
     return SignedIn.of(learner, "")
 
 
-def _trade_old_guest_cookie(response: Response) -> Response:
-    if g.pop("trade_guest_cookie", False) and current_user.is_authenticated and not current_user.token:
+def _renew_guest_session(response: Response) -> Response:
+    """A new session (and 30-day cookie) for a guest whose session is a week old,
+    or who came with a cookie from before: a guest's cookie is their only key, so
+    a guest who keeps drilling keeps their answers past 30 days. The old session
+    is left to expire, not ended: a request already on its way with it must not
+    find the guest gone."""
+    if g.pop("renew_guest_session", False) and current_user.is_authenticated and current_user.guest:
         with write_lock(), Session(engine()) as session:
             learner = session.get(Learner, int(current_user.id))
             if learner is not None and learner.guest:
