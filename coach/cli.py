@@ -1,4 +1,4 @@
-"""The command line: `python -m coach analyze | score | pass | discard | serve | check-card | check-set | bench`.
+"""The command line: `python -m coach analyze | score | pass | discard | serve | check-card | check-set | bench | reset-link`.
 
 Every error exits with status 2 and one line on standard error that
 names the problem. Batch mode (no --rack) reads one JSON object a line
@@ -393,6 +393,12 @@ def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return bench.run(args, stdout)
 
 
+def cmd_reset_link(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.web.password_reset import print_link
+
+    return print_link(args, stdout)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Mahjong Coach: American mahjong analysis and drills.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -470,6 +476,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_bench)
+
+    p = commands.add_parser("reset-link", help="print a password reset link for an account (an hour, once)")
+    p.add_argument("email", help="the account's email address")
+    p.add_argument("--base-url", help="the site's address (default: COACH_BASE_URL, else http://127.0.0.1:5000)")
+    p.set_defaults(func=cmd_reset_link)
     return parser
 
 

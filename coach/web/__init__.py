@@ -106,6 +106,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(tiles.bp)
     app.register_blueprint(progress_bp)
     app.register_blueprint(accounts.bp)
+    from coach.web import password_reset  # "Forgot password?" and the reset link
+    password_reset.install(app)
     daily.install(app)
     classes.install(app)
     teach.install(app)
