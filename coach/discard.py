@@ -13,7 +13,7 @@ first: hot tiles rank after every other discard.
 from __future__ import annotations
 
 import weakref
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -69,7 +69,7 @@ class Danger:
         if k == 0:
             return f"none of {seat}'s possible hands needs it"
         if k == n:
-            return f"the only hand {seat}'s exposures allow needs it" if n == 1 else f"all {n} of {seat}'s possible hands need it"
+            return f"{seat}'s only possible hand needs it" if n == 1 else f"all {n} of {seat}'s possible hands need it"
         exact = Fraction(k, n)
         if exact == Fraction(1, 2):
             return f"half of {seat}'s possible hands need it"
@@ -130,8 +130,11 @@ def advise_discard(
     seen: Sequence[int] | None = None,
     others: Sequence[Sequence[Exposure]] = (),
     late: bool = False,
+    only: Collection[int] | None = None,
 ) -> DiscardAdvice:
-    """Rank every discard from a holding of 14 tiles (rack plus exposures)."""
+    """Rank every discard from a holding of 14 tiles (rack plus exposures),
+    or only the tiles in `only` (each is judged on its own, so the ranks
+    among them are the same as in the full advice)."""
     if holding.size != HAND_SIZE:
         raise HoldingError(f"a discard is made from 14 tiles, this hand has {holding.size}")
     seen = list(seen or [0] * tiles.KINDS)
@@ -141,7 +144,7 @@ def advise_discard(
                 seen[t] += 1
     shares = [wanted_share(card, e) for e in others if e]
     options = []
-    for tile in sorted({t for t in holding.rack_tiles()}):
+    for tile in sorted({t for t in holding.rack_tiles() if only is None or t in only}):
         rack = list(holding.rack)
         rack[tile] -= 1
         after = Holding(tuple(rack), holding.exposures)

@@ -123,7 +123,7 @@ def _table(rng: random.Random, card: Card, level: int) -> dict[str, Any] | None:
         return None
     seen = tuple(tiles.counts(discards))
     holding = Holding.of(rack)
-    advice = advise_discard(card, holding, seen, [exs for _, exs in opponents], late=True)
+    advice = advise_discard(card, holding, seen, [exs for _, exs in opponents], late=True, only=candidates)
     options = {o.tile: o for o in advice.options if o.tile in candidates}
     if not options[safe].safe or options[safe].hot or not all(options[t].hot for t in hot_picks):
         return None

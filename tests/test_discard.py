@@ -106,4 +106,4 @@ def test_D1_danger_words_round_to_a_share_a_beginner_reads():
     assert found.words(1, "West") == "about 7 in 10 of West's possible hands need it"
     assert Danger(5, needing).words(0, "East") == "all 5 of East's possible hands need it"
     needing[0] = 1
-    assert Danger(1, needing).words(0, "East") == "the only hand East's exposures allow needs it"
+    assert Danger(1, needing).words(0, "East") == "East's only possible hand needs it"
