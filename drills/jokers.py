@@ -130,12 +130,26 @@ LEVEL_CATEGORIES = {
 }
 
 
+# The spots of the last cards asked about, by category: sorting a card's
+# spots reads every pattern again, far slower than asking the question.
+_SPOTS: dict[int, tuple[Card, dict[str, list[Spot]]]] = {}
+
+
+def _spots_by_category(card: Card) -> dict[str, list[Spot]]:
+    known = _SPOTS.get(id(card))
+    if known is None or known[0] is not card:
+        by_category: dict[str, list[Spot]] = {}
+        for spot in _spots(card):
+            by_category.setdefault(_category(spot), []).append(spot)
+        if len(_SPOTS) > 8:
+            _SPOTS.clear()
+        known = _SPOTS[id(card)] = (card, by_category)
+    return known[1]
+
+
 def _pick_spot(rng: random.Random, card: Card, level: int) -> Spot:
-    spots = _spots(card)
     wanted = rng.random() < 0.5
-    by_category: dict[str, list[Spot]] = {}
-    for spot in spots:
-        by_category.setdefault(_category(spot), []).append(spot)
+    by_category = _spots_by_category(card)
     categories = [c for c in LEVEL_CATEGORIES[level][wanted] if by_category.get(c)]
     if not categories:  # a small card may lack a case: take the other answer's
         categories = [c for c in LEVEL_CATEGORIES[level][not wanted] if by_category.get(c)]
