@@ -31,6 +31,7 @@ from coach.calls import GroupCall, after_call, call_ruling, may_rearrange, who_g
 from coach.mahjong import winning_lines
 from coach.rules import cite
 from coach.ruling import Ruling
+from coach.scene import Scene
 from coach.table import next_seat, seats_between, turns_after
 from coach.tiles_away import Exposure, Holding, fill
 from drills import choice
@@ -345,12 +346,14 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
     you, thrower = _seats_for(rng, kind)
     nxt = after(thrower)
     facts = [f"You are {you}. {thrower} just threw {the(d)}."]
+    thrown = [d]  # every discard the facts name, for the scene checker
     stale = kind == "late"
     timing = None
     if kind in ("late", "in-time"):
         timing = rng.choice(("racked", "discarded", "older")) if stale else "drawn"
         if timing == "older":
             later = rng.choice([t for t in range(tiles.NATURALS) if t != d and not holding.rack[t]])
+            thrown.append(later)
             facts = [
                 f"You are {you}. {thrower} threw {the(d)}; then {nxt} drew and threw {the(later)}."
             ]
@@ -388,6 +391,8 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
         choices=tuple(choices), facts=tuple(facts),
         items=tuple(f"rule:{r}" for r in items),
         key={"best": best, "also": also, "why": why, "rules": items, "notes": ()},
+        scene=Scene(rack=tuple(tiles.CODES[t] for t in holding.rack_tiles()), exposures=tuple(tuple(e.codes) for e in holding.exposures),
+                    discards=tuple(tiles.CODES[t] for t in thrown), seat=you),
     )
 
 
