@@ -267,16 +267,14 @@ def _completable(groups: list[tuple[int, int]] | tuple[tuple[int, int], ...]) ->
     return jokers <= tiles.COPIES[tiles.JOKER]
 
 
-@lru_cache(maxsize=4096)  # tokens repeat across a line's readings and across cards
-def _token_tiles(token: Token, suit: str | None, shift: int) -> tuple[int, ...]:
-    return tuple(_symbol_tile(s, suit, shift) for s in token.symbols)
-
-
-def _part(concrete: tuple[int, ...], group: bool, made: dict[tuple[tuple[int, ...], bool], Part]) -> Part:
-    part = made.get((concrete, group))
-    if part is None:
-        part = made[(concrete, group)] = Part(concrete, group)
-    return part
+@lru_cache(maxsize=4096)  # a token read with one suit and one shift is always the same part
+def _part(token: Token, suit: str | None, shift: int) -> tuple[Part, tuple[tuple[int, int], ...]]:
+    """The token as a Part, and its groups as (tile, size) pairs."""
+    concrete = tuple(_symbol_tile(s, suit, shift) for s in token.symbols)
+    # A token whose tiles are all the same tile is one group (so `D0a`
+    # read with Dots is a pair of Soaps); any other token is singles.
+    part = Part(concrete, len(set(concrete)) == 1 and len(concrete) <= MAX_GROUP)
+    return part, tuple((g.tile, g.size) for g in part.groups)
 
 
 class TooManyReadings(ValueError):
@@ -289,27 +287,20 @@ def expand(tokens: list[Token], numbers: str | tuple[int, ...], limit: int | Non
     the work stays bounded by the cap rather than by the pattern."""
     letters = sorted({t.suit for t in tokens if t.suit})
     shifts = shifts_for(tokens, numbers)
-    made: dict[tuple[tuple[int, ...], bool], Part] = {}  # a line's readings share their parts
     seen: set[tuple[tuple[int, int], ...]] = set()
     readings: list[Reading] = []
     for suits in itertools.permutations(tiles.SUITS, len(letters)):
         assignment = dict(zip(letters, suits))
         for shift in shifts:
-            concrete = [_token_tiles(t, assignment.get(t.suit or ""), shift) for t in tokens]
-            # A token whose tiles are all the same tile is one group (so `D0a`
-            # read with Dots is a pair of Soaps); any other token is singles.
-            grouped = [len(set(c)) == 1 and len(c) <= MAX_GROUP for c in concrete]
-            key = tuple(sorted(
-                pair for c, group in zip(concrete, grouped) for pair in ([(c[0], len(c))] if group else [(t, 1) for t in c])
-            ))
+            pieces = [_part(t, assignment.get(t.suit or ""), shift) for t in tokens]
+            key = tuple(sorted([pair for _, pairs in pieces for pair in pairs]))
             # The same key always gets the same answer: checked once.
             if key in seen:
                 continue
             seen.add(key)
             if not _completable(key):
                 continue
-            parts = tuple(_part(c, group, made) for c, group in zip(concrete, grouped))
-            readings.append(Reading(parts, tuple(assignment.items()), shift))
+            readings.append(Reading(tuple(part for part, _ in pieces), tuple(assignment.items()), shift))
             if limit is not None and len(readings) > limit:
                 raise TooManyReadings(f"more than {limit}")
     return tuple(readings)

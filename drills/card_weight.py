@@ -37,8 +37,10 @@ def first_pass_seconds(card: Card) -> float:
     return min(time.perf_counter() - wall, time.process_time() - cpu)
 
 
-def weight_problem(card: Card, budget: float = FIRST_PASS_BUDGET) -> str | None:
-    """The plain message for a card too heavy to drill on, or None."""
+def weight_problem(card: Card, budget: float | None = None) -> str | None:
+    """The plain message for a card too heavy to drill on, or None
+    (`budget` in seconds, FIRST_PASS_BUDGET by default)."""
+    budget = FIRST_PASS_BUDGET if budget is None else budget
     seconds = first_pass_seconds(card)
     if seconds <= budget:
         return None
