@@ -260,6 +260,25 @@ def listed_problems(page: str, list_id: str) -> str:
     return html.unescape(match.group(0))
 
 
+def assert_form_answer(response, list_id: str, attack: Attack, how: str) -> None:  # type: ignore[no-untyped-def]
+    """A 422 listing the problem, or the form's own 413 naming the cap; a
+    small page that never quotes the raw value in its problems."""
+    page = response.get_data(as_text=True)
+    assert "Traceback" not in page
+    if response.status_code == 413:  # the body is over the form's own limit
+        assert "larger than 64 KB (the cap)" in page and SECRET not in page
+        return
+    assert response.status_code == 422, page[:500]
+    shown = listed_problems(page, list_id)
+    for word in attack.words:
+        assert word in shown.lower(), (attack.name, shown)
+    if attack.raw:
+        assert attack.raw not in shown
+        if how == "file":  # a pasted text comes back in its box, to be fixed there; a file never does
+            assert attack.raw not in page
+    assert len(page) < len(attack.text) * (how == "paste") + 60_000
+
+
 @pytest.fixture
 def teacher(app: Flask) -> FlaskClient:
     return sign_up(app, "tess@example.org")
@@ -274,21 +293,7 @@ WEB_ATTACKS = [a for a in CARD_ATTACKS if a.name in {
 @pytest.mark.parametrize("how", ["file", "paste"])
 @pytest.mark.parametrize("attack", WEB_ATTACKS, ids=lambda a: a.name)
 def test_a_card_attack_on_the_upload_form(app: Flask, teacher: FlaskClient, attack: Attack, how: str) -> None:
-    response = post_card(teacher, attack.text, how)
-    page = response.get_data(as_text=True)
-    if response.status_code == 413:  # the form's own limit: URL-encoded pastes grow past 64 KB
-        assert how == "paste" and "64 KB (the cap)" in page
-        return
-    assert response.status_code == 422, page[:500]
-    shown = listed_problems(page, "card-problems")
-    for word in attack.words:
-        assert word in shown.lower(), (attack.name, shown)
-    if attack.raw:
-        assert attack.raw not in shown
-        if how == "file":  # a pasted text comes back in its box, to be fixed there; a file never does
-            assert attack.raw not in page
-    assert len(page) < len(attack.text) * (how == "paste") + 40_000
-    assert "Traceback" not in page
+    assert_form_answer(post_card(teacher, attack.text, how), "card-problems", attack, how)
 
 
 def test_an_upload_over_the_size_cap(app: Flask, teacher: FlaskClient) -> None:
@@ -336,11 +341,11 @@ def run(argv: list[str]) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-@pytest.mark.parametrize("attack", CARD_ATTACKS, ids=lambda a: a.name)
-def test_check_card_answers_each_attack(attack: Attack, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def check_by_cli(command: str, attack: Attack, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`command` on the attack's file: exit 2, one error line, the problem named, nothing raw."""
     path = tmp_path / "attack.yaml"
     path.write_text(attack.text, encoding="utf-8")
-    code, out = run(["check-card", str(path)])
+    code, out = run([command, str(path)])
     err = capsys.readouterr().err
     assert code == 2 and "Traceback" not in err and len(err.splitlines()) == 1
     for word in attack.words:
@@ -348,6 +353,11 @@ def test_check_card_answers_each_attack(attack: Attack, tmp_path: Path, capsys: 
     assert len(out) < 30_000
     if attack.raw:
         assert attack.raw not in out + err
+
+
+@pytest.mark.parametrize("attack", CARD_ATTACKS, ids=lambda a: a.name)
+def test_check_card_answers_each_attack(attack: Attack, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    check_by_cli("check-card", attack, tmp_path, capsys)
 
 
 def test_check_card_reads_no_more_than_the_cap(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -415,28 +425,9 @@ def test_a_set_attack_on_the_import_form(app: Flask, teacher: FlaskClient, attac
     else:
         data = {"csrf_token": csrf(teacher), "set_text": attack.text}
     response = teacher.post("/teach/sets/import", data=data, content_type="multipart/form-data")
-    page = response.get_data(as_text=True)
-    if response.status_code == 413:
-        assert "64 KB (the cap)" in page and SECRET not in page
-        return
-    assert response.status_code == 422, page[:500]
-    shown = listed_problems(page, "import-problems")
-    for word in attack.words:
-        assert word in shown.lower(), (attack.name, shown)
-    if attack.raw:
-        assert attack.raw not in shown
-    assert len(page) < len(attack.text) * (how == "paste") + 60_000
+    assert_form_answer(response, "import-problems", attack, how)
 
 
 @pytest.mark.parametrize("attack", SET_ATTACKS, ids=lambda a: a.name)
 def test_check_set_answers_each_attack(attack: Attack, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    path = tmp_path / "attack.yaml"
-    path.write_text(attack.text, encoding="utf-8")
-    code, out = run(["check-set", str(path)])
-    err = capsys.readouterr().err
-    assert code == 2 and "Traceback" not in err and len(err.splitlines()) == 1
-    for word in attack.words:
-        assert word in out.lower() + err.lower(), (attack.name, out[:500], err)
-    assert len(out) < 30_000
-    if attack.raw:
-        assert attack.raw not in out + err
+    check_by_cli("check-set", attack, tmp_path, capsys)
