@@ -364,7 +364,7 @@ def cmd_check_set(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     except SetError as error:
         for problem in error.problems:
             stdout.write(f"{args.file}, {problem}\n")
-        raise UsageError(f"{args.file}: {len(error.problems)} problem(s) in the drill set") from None
+        raise UsageError(f"{args.file}: {error.total} problem(s) in the drill set") from None
     stdout.write(
         f"{drill_set.title}: {len(drill_set.items)} drills, {drill_set.total} questions, "
         f"{drill_set.seeds} seeds, card {drill_set.card}. The set is valid.\n"
