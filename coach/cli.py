@@ -353,7 +353,7 @@ def cmd_check_set(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     from drills.drill_set import HOUSE, MAX_BYTES, SetError, parse_set
 
     try:
-        text = read_text(args.file, MAX_BYTES, "drill set file")
+        text = read_text(Path(args.file), MAX_BYTES, "drill set file")
     except YamlError as error:
         raise UsageError(f"{args.file}: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
