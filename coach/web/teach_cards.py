@@ -20,7 +20,7 @@ from flask import current_app, flash, redirect, render_template, request, url_fo
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from coach.card import HOUSE_CARD, MAX_CARD_BYTES, CardError, parse_card
+from coach.card import HOUSE_CARD, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS, CardError, parse_card
 from coach.store import teaching
 from coach.store.models import TeacherCard
 from coach.web import teacher_cards
@@ -30,6 +30,7 @@ from coach.web.teach import bp, db, field, found, teacher_id, uploaded_text
 from drills.card_weight import weight_problem
 
 CARD_TYPE = "text/yaml"
+CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS}  # told on the upload form
 
 
 def _cards_page(session: Session, problems: list[str] | None = None, pasted: str = "", status: int = 200, total: int = 0):
@@ -37,7 +38,7 @@ def _cards_page(session: Session, problems: list[str] | None = None, pasted: str
     rows = teaching.cards_of(session, owner)
     uses = {row.id: teaching.card_uses(session, row.id or 0) for row in rows}
     return render_template(
-        "teach/cards.html", rows=rows, uses=uses, problems=problems or [], pasted=pasted, total=total
+        "teach/cards.html", rows=rows, uses=uses, problems=problems or [], pasted=pasted, total=total, caps=CAPS
     ), status
 
 
