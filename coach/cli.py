@@ -333,6 +333,12 @@ def cmd_check_card(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
         for problem in error.problems:
             stdout.write(problem + "\n")
         raise
+    from drills.card_weight import weight_problem  # as the upload does: a card too heavy to drill on
+
+    heavy = weight_problem(card)
+    if heavy:
+        stdout.write(heavy + "\n")
+        raise UsageError(f"{args.file}: {heavy.split(':', 1)[0]}")
     readings = sum(len(line.readings) for line in card.lines)
     stdout.write(
         f"{card.name}: {len(card.sections)} sections, {len(card.lines)} lines, "
@@ -343,10 +349,13 @@ def cmd_check_card(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
 
 def cmd_check_set(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     # drills import the core, not the other way round: load them only here.
-    from drills.drill_set import HOUSE, SetError, parse_set
+    from coach.yamlfile import YamlError, read_text
+    from drills.drill_set import HOUSE, MAX_BYTES, SetError, parse_set
 
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
+        text = read_text(Path(args.file), MAX_BYTES, "drill set file")
+    except YamlError as error:
+        raise UsageError(f"{args.file}: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise UsageError(f"{args.file}: cannot read the drill set ({reason})") from None
@@ -355,7 +364,7 @@ def cmd_check_set(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     except SetError as error:
         for problem in error.problems:
             stdout.write(f"{args.file}, {problem}\n")
-        raise UsageError(f"{args.file}: {len(error.problems)} problem(s) in the drill set") from None
+        raise UsageError(f"{args.file}: {error.total} problem(s) in the drill set") from None
     stdout.write(
         f"{drill_set.title}: {len(drill_set.items)} drills, {drill_set.total} questions, "
         f"{drill_set.seeds} seeds, card {drill_set.card}. The set is valid.\n"
