@@ -21,7 +21,7 @@ from flask import Blueprint, current_app, jsonify, request
 from sqlmodel import Session
 
 from coach.store.progress import summary
-from coach.web import learners
+from coach.web import learners, limits
 from coach.web.drilling import DrillError, Drilling
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -88,6 +88,7 @@ def list_drills():
 
 
 @bp.post("/drills/<name>/questions")
+@limits.drilling
 def new_question(name: str):
     _drilling().drill(name)  # an unknown drill is a 404 before the body is read
     data = _body({"seed", "level"})
@@ -96,6 +97,7 @@ def new_question(name: str):
 
 
 @bp.post("/drills/<name>/answers")
+@limits.drilling
 def answer(name: str):
     _drilling().drill(name)
     data = _body({"token", "answer", "time_ms"})
