@@ -1,7 +1,8 @@
 """Rate limits (Flask-Limiter) and a bound on password hashing.
 
-What is limited, and why each figure (all can be changed in the app's
-config, which is how the tests lower them):
+What is limited, and why each figure (each can be changed in the app's
+config, which is how the tests lower them, or by an environment variable
+of the same name, e.g. COACH_LIMIT_SIGNIN_EMAIL="10/minute"):
 
 - Sign-in: per email, 5 failed tries a minute (guessing one account's
   password); per address, 20 failed tries a minute. Only failures count
@@ -236,8 +237,8 @@ def _answer(status: int, title: str, message: str, retry: int):
 
 
 def install(app: Flask) -> None:
-    for key, value in DEFAULTS.items():
-        app.config.setdefault(key, value)
+    for key, value in DEFAULTS.items():  # each can be set in the environment too
+        app.config.setdefault(key, os.environ.get(key) or value)
     uri = app.config.get("COACH_RATELIMIT_STORAGE_URI") or os.environ.get("COACH_RATELIMIT_STORAGE_URI")
     app.config["RATELIMIT_STORAGE_URI"] = uri or "memory://"  # a fresh memory store for each app
     app.config.setdefault("RATELIMIT_ENABLED", True)  # said each time: the limiter object is shared
