@@ -185,7 +185,7 @@ def test_a_429_is_json_under_the_api_and_a_page_elsewhere(make_app):
     refused = client.post("/api/drills/name-the-tile/questions", json={})
     assert refused.status_code == 429 and refused.mimetype == "application/json"
     body = refused.get_json()
-    assert set(body) == {"error"} and "try again in" in body["error"]
+    assert set(body) == {"error"} and "Try again in" in body["error"]
     retry_after(refused)
 
     page = client.get("/drills/name-the-tile")  # pages and the API share the learner's count
@@ -210,6 +210,7 @@ def test_first_pass_has_its_own_per_address_limit(make_app):
     statuses = [client.post("/api/drills/first-pass/questions", json={}).status_code for _ in range(3)]
     assert statuses == [201, 201, 429]
     assert "first-pass" in client.post("/api/drills/first-pass/questions", json={}).get_json()["error"]
+    assert "Try again in" in client.post("/api/drills/first-pass/questions", json={}).get_json()["error"]
     assert client.post("/api/drills/name-the-tile/questions", json={}).status_code == 201
 
 

@@ -211,10 +211,6 @@ def check_password_hash(pwhash: str, password: str) -> bool:
 # -- the app ------------------------------------------------------------------------
 
 
-def _is_api() -> bool:
-    return request.path == "/api" or request.path.startswith("/api/")
-
-
 def _seconds(when: float) -> int:
     return max(1, int(when - time.time() + 0.999))
 
@@ -226,8 +222,14 @@ def _wait_words(seconds: int) -> str:
     return f"{minutes} minutes"
 
 
+def _is_api() -> bool:
+    from coach.web import errors  # errors imports the api, which imports this module
+
+    return errors._is_api()
+
+
 def _answer(status: int, title: str, message: str, retry: int):
-    from coach.web.errors import page_error  # errors imports the api, which imports this module
+    from coach.web.errors import page_error
 
     if _is_api():
         body, status = jsonify(error=message), status
@@ -252,12 +254,8 @@ def install(app: Flask) -> None:
         hit = limiter.current_limit
         retry = _seconds(hit.reset_at) if hit is not None else 60
         said = error.description or "Too many requests."
-        message = f"{said} Try again in {_wait_words(retry)}."
-        if _is_api():
-            message = f"too many requests: {said[0].lower()}{said[1:-1]}; try again in {_wait_words(retry)}"
-        return _answer(429, "Slow down a little", message, retry)
+        return _answer(429, "Slow down a little", f"{said} Try again in {_wait_words(retry)}.", retry)
 
     @app.errorhandler(HashingBusy)
     def busy(error: HashingBusy):
-        message = f"The coach is busy: {error.description[0].lower()}{error.description[1:]}"
-        return _answer(503, "The coach is busy", message if _is_api() else str(error.description), BUSY_RETRY)
+        return _answer(503, "The coach is busy", str(error.description), BUSY_RETRY)
