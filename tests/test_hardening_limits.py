@@ -321,3 +321,8 @@ def test_a_sign_in_flood_never_takes_the_threads_other_learners_drill_on(make_ap
     assert set(flood_statuses) <= {422, 429, 503}
     assert 429 in flood_statuses  # the limits stopped the guessing
     assert hashing_most <= limits.HASHING_SLOTS
+
+
+def test_a_proxy_count_that_is_no_number_is_refused_at_start_with_a_clear_message(make_app):
+    with pytest.raises(ValueError, match="COACH_PROXY_COUNT must be the number of reverse proxies"):
+        make_app(COACH_PROXY_COUNT="yes")

@@ -238,13 +238,23 @@ def _answer(status: int, title: str, message: str, retry: int):
     return body, status, {"Retry-After": str(retry)}
 
 
+def _proxy_count(raw: Any) -> int:
+    try:
+        count = int(raw)
+    except (TypeError, ValueError):
+        count = -1
+    if not 0 <= count <= 10:
+        raise ValueError(f"COACH_PROXY_COUNT must be the number of reverse proxies in front of the coach (0-10), not {str(raw)[:20]!r}")
+    return count
+
+
 def install(app: Flask) -> None:
     for key, value in DEFAULTS.items():  # each can be set in the environment too
         app.config.setdefault(key, os.environ.get(key) or value)
     uri = app.config.get("COACH_RATELIMIT_STORAGE_URI") or os.environ.get("COACH_RATELIMIT_STORAGE_URI")
     app.config["RATELIMIT_STORAGE_URI"] = uri or "memory://"  # a fresh memory store for each app
     app.config.setdefault("RATELIMIT_ENABLED", True)  # said each time: the limiter object is shared
-    proxies = int(app.config.get("COACH_PROXY_COUNT") or os.environ.get("COACH_PROXY_COUNT") or 0)
+    proxies = _proxy_count(app.config.get("COACH_PROXY_COUNT") or os.environ.get("COACH_PROXY_COUNT") or 0)
     if proxies > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     limiter.init_app(app)
