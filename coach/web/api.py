@@ -8,7 +8,8 @@
 Bodies must be JSON sent as `Content-Type: application/json` (415
 otherwise), which a cross-site HTML form cannot send; so the API takes
 no CSRF form token. Every error answers {"error": "..."} with 400, 404,
-405 or 415, and anything unexpected a JSON 500 without a traceback.
+405 or 415 (429 with Retry-After past a rate limit, see limits.py), and
+anything unexpected a JSON 500 without a traceback.
 """
 
 from __future__ import annotations
