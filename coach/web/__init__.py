@@ -86,7 +86,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False
 
     from coach.store.db import database_url, make_engine, migrate
-    from coach.web import accounts, api, classes, daily, errors, learners, pages, teach, teacher_cards, tiles
+    from coach.web import accounts, api, classes, daily, errors, learners, limits, pages, teach, teacher_cards, tiles
     from coach.web.drilling import Drilling
     from coach.web.progress_page import bp as progress_bp
 
@@ -113,6 +113,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     teach.install(app)
     pages.install(app)
     errors.install(app)
+    limits.install(app)
 
     @app.get("/healthz")
     def healthz() -> tuple[str, int, dict[str, str]]:

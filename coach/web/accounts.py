@@ -40,12 +40,12 @@ from flask import (
 from flask_login import current_user
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
-from werkzeug.security import check_password_hash, generate_password_hash
 
 from coach.store import accounts as store
 from coach.store.models import Learner
 from coach.store.progress import now_utc
-from coach.web import learners
+from coach.web import learners, limits
+from coach.web.limits import check_password_hash, generate_password_hash  # werkzeug's, under a bound
 
 bp = Blueprint("accounts", __name__)
 
@@ -164,6 +164,7 @@ def _guest_answers() -> int:
 
 
 @bp.route("/signup", methods=["GET", "POST"])
+@limits.sign_up
 def signup():
     if is_account():
         return redirect(url_for("accounts.account"), 303)
@@ -228,6 +229,7 @@ def signup():
 
 
 @bp.route("/signin", methods=["GET", "POST"])
+@limits.sign_in
 def signin():
     back = safe_next(request.values.get("next"))
     if is_account():

@@ -8,7 +8,8 @@
 Bodies must be JSON sent as `Content-Type: application/json` (415
 otherwise), which a cross-site HTML form cannot send; so the API takes
 no CSRF form token. Every error answers {"error": "..."} with 400, 404,
-405 or 415, and anything unexpected a JSON 500 without a traceback.
+405 or 415 (429 with Retry-After past a rate limit, see limits.py), and
+anything unexpected a JSON 500 without a traceback.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from flask import Blueprint, current_app, jsonify, request
 from sqlmodel import Session
 
 from coach.store.progress import summary
-from coach.web import learners
+from coach.web import learners, limits
 from coach.web.drilling import DrillError, Drilling
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -88,6 +89,7 @@ def list_drills():
 
 
 @bp.post("/drills/<name>/questions")
+@limits.drilling
 def new_question(name: str):
     _drilling().drill(name)  # an unknown drill is a 404 before the body is read
     data = _body({"seed", "level"})
@@ -96,6 +98,7 @@ def new_question(name: str):
 
 
 @bp.post("/drills/<name>/answers")
+@limits.drilling
 def answer(name: str):
     _drilling().drill(name)
     data = _body({"token", "answer", "time_ms"})

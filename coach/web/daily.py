@@ -14,7 +14,7 @@ from sqlmodel import Session
 import drills
 from coach.store.daily import Today, advance, today
 from coach.store.progress import summary
-from coach.web import learners
+from coach.web import learners, limits
 from coach.web.drilling import Drilling
 from coach.web.pages import drill_context
 
@@ -43,6 +43,7 @@ def _context(session: Session, learner, plan: Today) -> dict:
 
 
 @bp.get("/today")
+@limits.drilling
 def today_page():
     with Session(learners.engine()) as session:
         learner = learners.current_learner(session, create=True)
@@ -50,6 +51,7 @@ def today_page():
 
 
 @bp.post("/today/next")
+@limits.drilling
 def next_slot():
     try:
         after = int(request.form.get("after", ""))
