@@ -303,6 +303,7 @@ def signout_everywhere():
 
 
 @bp.post("/account/password")
+@limits.password
 def change_password():
     """A new password, the current one asked first; every other session ends."""
     with Session(_engine()) as session:

@@ -19,6 +19,10 @@ of the same name, e.g. COACH_LIMIT_SIGNIN_EMAIL="10/minute"):
   30 behind one address, each asking and answering a question every 3 s,
   stays under it). Guests not yet made (no cookie) are held by the
   per-address limit only.
+- Password reset mails ("Forgot password?"): per email 3 an hour (no
+  inbox is flooded through us), per address 10 a minute. Changing a
+  password and setting one from a reset link: per address 10 tries a
+  minute, failures only (each try costs a password hash).
 - First pass, the one drill whose questions and grading evaluate a whole
   card: per address 240 a minute on its routes (a class of 30, each a
   question every 15 s).
@@ -71,6 +75,9 @@ DEFAULTS = {
     "COACH_LIMIT_DRILL_LEARNER": "120/minute",
     "COACH_LIMIT_DRILL_ADDRESS": "1200/minute",
     "COACH_LIMIT_FIRST_PASS_ADDRESS": "240/minute",
+    "COACH_LIMIT_FORGOT_EMAIL": "3/hour",
+    "COACH_LIMIT_FORGOT_ADDRESS": "10/minute",
+    "COACH_LIMIT_PASSWORD_ADDRESS": "10/minute",
 }
 HASHING_SLOTS = 2  # scrypt at once, per process: one per core
 HASHING_QUEUE = 2  # waiting for a slot; more than that are turned away at once
@@ -127,6 +134,8 @@ SIGN_UPS = "Too many sign-ups."
 JOIN_TRIES = "Too many class codes that do not match a class."
 DRILLING = "Too many questions and answers in a short time."
 FIRST_PASS = "Too many first-pass questions from your network in a short time."
+FORGOT = "Too many password reset requests."
+PASSWORD_TRIES = "Too many password changes in a short time."
 
 _sign_in = [
     limiter.limit(_setting("COACH_LIMIT_SIGNIN_EMAIL"), key_func=_email, methods=["POST"],
@@ -137,6 +146,14 @@ _sign_in = [
 _sign_up = [
     limiter.limit(_setting("COACH_LIMIT_SIGNUP_EMAIL"), key_func=_email, methods=["POST"], error_message=SIGN_UPS),
     limiter.limit(_setting("COACH_LIMIT_SIGNUP_ADDRESS"), methods=["POST"], error_message=SIGN_UPS),
+]
+_forgot = [
+    limiter.limit(_setting("COACH_LIMIT_FORGOT_EMAIL"), key_func=_email, methods=["POST"], error_message=FORGOT),
+    limiter.limit(_setting("COACH_LIMIT_FORGOT_ADDRESS"), methods=["POST"], error_message=FORGOT),
+]
+_password = [
+    limiter.shared_limit(_setting("COACH_LIMIT_PASSWORD_ADDRESS"), scope="password", methods=["POST"],
+                         deduct_when=_failed, error_message=PASSWORD_TRIES),
 ]
 # Look-ups and joins share one count of misses per address.
 _join = [
@@ -167,6 +184,8 @@ sign_in = _applying(_sign_in)
 sign_up = _applying(_sign_up)
 join = _applying(_join)
 drilling = _applying(_drilling)
+forgot = _applying(_forgot)
+password = _applying(_password)
 
 
 # -- the bound on password hashing --------------------------------------------------

@@ -36,12 +36,12 @@ from flask import Blueprint, Flask, current_app, flash, redirect, render_templat
 from flask_login import current_user
 from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 from sqlmodel import Session
-from werkzeug.security import generate_password_hash
 
 from coach.store import accounts as store
 from coach.store import login_sessions
 from coach.store.models import Learner
-from coach.web import learners
+from coach.web import learners, limits
+from coach.web.limits import generate_password_hash  # werkzeug's, under a bound
 from coach.web import accounts as accounts_web
 from coach.web.accounts import _field, email_problem, normal_email, password_problem
 
@@ -229,6 +229,7 @@ def _sender() -> str:
 
 
 @bp.route("/signin/forgot", methods=["GET", "POST"])
+@limits.forgot
 def forgot():
     mail = _outbox() is not None
     if request.method == "GET" or not mail:
@@ -248,6 +249,7 @@ def forgot():
 
 
 @bp.route(RESET_PATH + "<token>", methods=["GET", "POST"])
+@limits.password
 def reset(token: str):
     with Session(learners.engine()) as session:
         learner = learner_of(session, current_app.config["SECRET_KEY"], token)
