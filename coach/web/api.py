@@ -4,6 +4,7 @@
     POST /api/drills/<name>/questions   {"seed"?, "level"?} -> 201 {"token", ...question}
     POST /api/drills/<name>/answers     {"token", "answer", "time_ms"?} -> {"correct", "score", ..., "counted"}
     GET  /api/progress                  {"attempts", "correct", "streak", "skills": [...]}
+    GET  /api/openapi.json              this API described in OpenAPI 3.1 (coach/web/openapi.py)
 
 Bodies must be JSON sent as `Content-Type: application/json` (415
 otherwise), which a cross-site HTML form cannot send; so the API takes
@@ -21,7 +22,7 @@ from flask import Blueprint, current_app, jsonify, request
 from sqlmodel import Session
 
 from coach.store.progress import summary
-from coach.web import inputs, learners
+from coach.web import inputs, learners, openapi
 from coach.web.drilling import DrillError, Drilling
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -129,3 +130,8 @@ def progress():
         if learner is None:
             return jsonify(attempts=0, correct=0, streak=0, today=0, skills=[])
         return jsonify(summary(session, learner))
+
+
+@bp.get("/openapi.json")
+def openapi_description():
+    return jsonify(openapi.DESCRIPTION)
