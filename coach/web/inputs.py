@@ -8,9 +8,11 @@
   line breaks are allowed only where a person writes several lines (a
   pasted card or drill set, a description, an uploaded file). PostgreSQL
   cannot store a NUL at all; elsewhere such characters only hide text.
-- JSON bodies: nested at most MAX_JSON_DEPTH deep (checked before parsing,
-  so '[' * 60000 is a quick 400, not a RecursionError), numbers finite,
-  whole numbers at most MAX_INT_DIGITS digits.
+- JSON bodies (`parse_json`): nested at most MAX_JSON_DEPTH deep (counted
+  before parsing, so '[' * 60000 is a quick 400, not a RecursionError),
+  numbers finite, whole numbers at most MAX_INT_DIGITS digits. The API
+  reads its body with `json_body()` after its own route checks; a JSON
+  body sent anywhere else is checked here.
 - Hidden whole-number form fields that name rows (assignment, slot, after)
   stay within the database's integer range.
 
@@ -187,7 +189,7 @@ def _walk_strings(value: Any, path: str) -> str | None:
                 return problem
     if isinstance(value, dict):
         for key, item in value.items():
-            problem = text_problem("A key", key) or _walk_strings(item, f"{path}.{key}" if path else key[:40])
+            problem = text_problem("A key", key) or _walk_strings(item, f"{path}.{key[:40]}" if path else key[:40])
             if problem:
                 return problem
     return None
@@ -212,7 +214,7 @@ def parse_json(raw: bytes) -> Any:
 
 
 def json_body() -> Any:
-    """This request's JSON body, parsed once by the check below (or now)."""
+    """This request's JSON body through `parse_json`, parsed once per request; InputError if refused."""
     if "json_body" not in g:
         g.json_body = parse_json(request.get_data(cache=True))
     return g.json_body

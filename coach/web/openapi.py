@@ -157,6 +157,21 @@ SCHEMAS: dict[str, Any] = {
 
 _DRILL = {"name": "name", "in": "path", "required": True, "schema": _ref("DrillName"), "description": "A drill's name, from GET /api/drills"}
 
+
+
+def _drill_post(operation: str, summary: str, request: str, status: str, response: str, said: str) -> dict[str, Any]:
+    """A POST to one drill: a JSON body in, a JSON answer or an error out."""
+    return {
+        "post": {
+            "operationId": operation,
+            "summary": summary,
+            "parameters": [_DRILL],
+            "requestBody": {"required": True, "content": {JSON: {"schema": _ref(request)}}},
+            "responses": {status: _json(_ref(response), said), **_errors(400, 404, 413, 415, 500)},
+        }
+    }
+
+
 DESCRIPTION: dict[str, Any] = {
     "openapi": "3.1.0",
     "info": {
@@ -178,24 +193,10 @@ DESCRIPTION: dict[str, Any] = {
                 "responses": {"200": _json(_ref("Drills"), "The drills")},
             }
         },
-        "/api/drills/{name}/questions": {
-            "post": {
-                "operationId": "askQuestion",
-                "summary": "A new question of a drill",
-                "parameters": [_DRILL],
-                "requestBody": {"required": True, "content": {JSON: {"schema": _ref("QuestionRequest")}}},
-                "responses": {"201": _json(_ref("Question"), "The question and its token"), **_errors(400, 404, 413, 415, 500)},
-            }
-        },
-        "/api/drills/{name}/answers": {
-            "post": {
-                "operationId": "answerQuestion",
-                "summary": "Grade an answer and keep it in the learner's progress",
-                "parameters": [_DRILL],
-                "requestBody": {"required": True, "content": {JSON: {"schema": _ref("AnswerRequest")}}},
-                "responses": {"200": _json(_ref("Verdict"), "The verdict, explained"), **_errors(400, 404, 413, 415, 500)},
-            }
-        },
+        "/api/drills/{name}/questions": _drill_post("askQuestion", "A new question of a drill", "QuestionRequest", "201", "Question", "The question and its token"),
+        "/api/drills/{name}/answers": _drill_post(
+            "answerQuestion", "Grade an answer and keep it in the learner's progress", "AnswerRequest", "200", "Verdict", "The verdict, explained"
+        ),
         "/api/progress": {
             "get": {
                 "operationId": "progress",
