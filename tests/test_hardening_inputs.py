@@ -26,6 +26,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func
 from sqlmodel import Session, SQLModel, select
+from werkzeug.routing import IntegerConverter
 
 import drills
 from coach import cli
@@ -110,9 +111,9 @@ def _int_rules(app: Flask):
 
 def test_every_int_route_uses_the_bounded_converter(app):
     for rule in app.url_map.iter_rules():
-        for name, converter in rule._converters.items():
-            if "int" in str(rule).split(f":{name}>")[0].rsplit("<", 1)[-1]:
-                assert isinstance(converter, DatabaseId), rule
+        for converter in rule._converters.values():
+            if isinstance(converter, IntegerConverter):
+                assert isinstance(converter, DatabaseId) and converter.max == MAX_DB_INT, rule
     assert len(_int_rules(app)) >= 20
 
 
