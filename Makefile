@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 HTMX := static/vendor/htmx.min.js
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test bench install install-test assets browser postgres clean
+.PHONY: run test bench install install-test assets browser postgres clean dist
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -50,8 +50,15 @@ run: $(STAMP) $(HTMX)
 test: $(TEST_STAMP) $(HTMX) browser postgres
 	$(PY) -m pytest
 
+# A wheel and an sdist in dist/ with the templates, static files (htmx
+# included), the house card, the sample sets and the migrations.
+dist: $(STAMP) $(HTMX)
+	$(PY) -m pip install --quiet 'build>=1.2'
+	rm -rf dist
+	$(PY) -m build --outdir dist .
+
 bench: $(STAMP)
 	$(PY) -m coach bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info node_modules static/vendor
+	rm -rf $(VENV) build *.egg-info node_modules static/vendor/htmx.min.js dist

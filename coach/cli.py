@@ -19,7 +19,7 @@ from typing import TextIO
 
 from dataclasses import dataclass
 
-from coach import tiles
+from coach import __version__, tiles
 from coach.analysis import Analysis, LineResult, analyze
 from coach.card import Card, CardError, house_card, load_card
 from coach.charleston import PASSES, PassAdvice, PassError, evaluate_pass, explain_pass, stop_vote
@@ -408,8 +408,9 @@ def _duration(text: str) -> timedelta:
 def cmd_purge_guests(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from sqlmodel import Session
 
-    from coach.store.db import database_url, instance_folder, make_engine, migrate
+    from coach.store.db import database_url, make_engine, migrate
     from coach.store.guests import purge_guests
+    from coach.web.places import instance_folder
 
     age = _duration(args.older_than)
     engine = make_engine(database_url(instance_folder()))
@@ -427,6 +428,7 @@ def cmd_purge_guests(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) ->
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Mahjong Coach: American mahjong analysis and drills.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = commands.add_parser("analyze", help="rank every line of the card for a rack")

@@ -24,8 +24,9 @@ from typing import Any
 from coach import tiles
 from coach.analysis import analyze
 from coach.card import Card, Line
+from coach.dead import exposed_lines
 from coach.discard import HOT_SHARE, advise_discard, wanted_share
-from coach.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
+from coach.tiles_away import Exposure, Holding
 from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
 from drills.calls import SEATS, exposure_for, join, verdict_for
@@ -48,10 +49,8 @@ class DealError(RuntimeError):
 
 
 def _lines_allowed(card: Card, exposures: tuple[Exposure, ...]) -> list[Line]:
-    """The lines these exposures still allow (exposed lines with a group for each, H4)."""
-    tables = tables_for(card)
-    distances = tables.line_distances(Holding.of([], exposures))
-    return [tables.lines[n] for n, d in enumerate(distances.tolist()) if d != OUT_OF_REACH]
+    """The lines these exposures still allow (exposed lines with a group for each, H4): the core's E3 question."""
+    return exposed_lines(card, exposures)
 
 
 def _exposed_lines(card: Card) -> list[Line]:

@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from coach import tiles
+from coach import exchange
 from coach.card import GROUP_NAMES, Card, Line, Reading, parse_pattern
+from coach.exchange import Exchange, exchange_ruling
 from coach.rules import cite
 from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
@@ -55,6 +57,16 @@ SIZE = "Not legal: the exposure must keep its size"
 CALL = "Not legal: the call must stand on its own"
 FIXED = "Not legal: the new exposure is fixed once a swap starts"
 LEVEL_CHOICES = {3: (LEGAL, TIME, TILE, SIZE), 4: (LEGAL, TIME, TILE, CALL, FIXED)}
+# The core decides an exchange (coach/exchange.py); each cause it names is one choice here.
+CHOICE_OF = {
+    None: LEGAL, exchange.TIME: TIME, exchange.TILE: TILE, exchange.SIZE: SIZE,
+    exchange.CALL: CALL, exchange.FIXED: FIXED,
+}
+
+
+def _rule(x: Exchange) -> str:
+    """The choice that says what the core ruled on this exchange (J4-J8)."""
+    return CHOICE_OF[exchange_ruling(x).facts["cause"]]
 
 
 @dataclass(frozen=True)
@@ -333,7 +345,7 @@ def _scene_level_3(rng: random.Random, card: Card) -> Scene:
     theirs = f"{owner}'s exposure: {_shown(tile, size, jokers)}."
     if case == "draw":
         return Scene(
-            [_drawn(me), theirs, f"You give {owner} a {name} and take a joker."], LEGAL,
+            [_drawn(me), theirs, f"You give {owner} a {name} and take a joker."], _rule(Exchange(tile, tile)),
             [f"On your own turn, after you draw and before you discard, you may give the exact tile, the {name}, for a joker in any exposure (J4)."],
             ["J4"], tile,
         )
@@ -341,7 +353,7 @@ def _scene_level_3(rng: random.Random, card: Card) -> Scene:
         return Scene(
             [_drawn(me), f"Your own exposure: {_shown(tile, size, jokers)}.",
              f"You put a {name} from your rack in place of a joker and take the joker."],
-            LEGAL,
+            _rule(Exchange(tile, tile, own_exposure=True)),
             [f"A joker may be redeemed from any exposure, your own included, on your turn after you draw and before you discard, for the exact tile: the {name} (J4).",
              "The exposure stays the same group, with a real tile where the joker was (J7)."],
             ["J4", "J7"], tile, (_exposure(tile, size, jokers),),
@@ -353,7 +365,7 @@ def _scene_level_3(rng: random.Random, card: Card) -> Scene:
             [f"You are {me}, playing {line.id}, a concealed (C) line: nothing of yours is exposed.",
              "It is your turn: you drew a tile and have not discarded yet.", theirs,
              f"You give {owner} a {name} and take a joker."],
-            LEGAL,
+            _rule(Exchange(tile, tile, concealed_hand=True)),
             ["A concealed hand may redeem jokers from other players' exposures: the exchange exposes nothing of yours (J8).",
              f"It is your turn, after your draw and before your discard, and the {name} is the exact tile (J4)."],
             ["J8", "J4"], tile,
@@ -361,7 +373,7 @@ def _scene_level_3(rng: random.Random, card: Card) -> Scene:
     if case == "wrong-tile":
         offered = _look_alike(rng, tile)
         return Scene(
-            [_drawn(me), theirs, f"You offer {owner} a {tiles.name(offered)} for a joker."], TILE,
+            [_drawn(me), theirs, f"You offer {owner} a {tiles.name(offered)} for a joker."], _rule(Exchange(tile, offered)),
             [f"A joker is redeemed only with the exact natural tile it stands for: here the {name}, not the {tiles.name(offered)} (J4)."],
             ["J4"], offered,
         )
@@ -369,14 +381,14 @@ def _scene_level_3(rng: random.Random, card: Card) -> Scene:
         return Scene(
             [f"You are {me}. {before} has just discarded and nobody called: it is your turn.",
              "You have not drawn yet.", theirs, f"Before drawing, you give {owner} a {name} for a joker."],
-            TIME, list(TOO_EARLY), ["J4", "E3"], tile,
+            _rule(Exchange(tile, tile, acquired=None)), list(TOO_EARLY), ["J4", "E3"], tile,
         )
     if case == "not-your-turn":
         turn = rng.choice([s for s in SEATS if s != me])
         return Scene(
             [f"You are {me}. It is {turn}'s turn: {turn} has just drawn a tile.", theirs,
              f"You give {owner} a {name} for a joker now."],
-            TIME,
+            _rule(Exchange(tile, tile, your_turn=False)),
             [f"Joker exchanges happen only on your own turn, after your draw or call and before your discard; now it is {turn}'s turn (J4)."],
             ["J4"], tile,
         )
@@ -390,7 +402,7 @@ def _scene_level_3(rng: random.Random, card: Card) -> Scene:
         plan = f"You give {owner} one {name} and take two jokers."
         became = f"{owner}'s {GROUP_NAMES[size]} would shrink to {size - 1} tiles"
     return Scene(
-        [_drawn(me), theirs, plan], SIZE,
+        [_drawn(me), theirs, plan], _rule(Exchange(tile, tile, given=2 if grows else 1, taken=1 if grows else 2)),
         [f"An exchange swaps one joker for one exact tile; the exposure keeps its size and stays the same group, but here {became} (J7)."],
         ["J7"], tile,
     )
@@ -414,7 +426,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Scene:
         return Scene(
             [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 1)}, and a {o}.", discard, theirs,
              f"You call, expose the {kind} of {many}, then give {owner} your {o} for the joker before discarding."],
-            LEGAL,
+            _rule(Exchange(other, other, acquired="call")),
             [f"The call stands on its own: the tiles you hold and the called {c} complete the {kind} (J5).",
              f"A legal call acquires your tile for the turn, so you may then swap the exact tile, the {o}, for a joker before you discard (J4)."],
             ["J5", "J4"], other, called=True,
@@ -424,7 +436,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Scene:
         return Scene(
             [f"You are {me}. You hold no {many}.", discard, f"{owner}'s exposure: {_shown(called, size, mine)}.",
              f"You call the {c} only to give it to {owner} for a joker."],
-            CALL,
+            _rule(Exchange(called, called, acquired="call", call_stands_alone=False)),
             [f"A discard may not be called just to redeem a joker: a call must complete a group of your own, and you hold no other {c} (J5)."],
             ["J5"], called, called=True,
         )
@@ -432,7 +444,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Scene:
         return Scene(
             [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 2)}, and a {o}.", discard, theirs,
              f"You call the {c}, give {owner} your {o} for the joker, then expose the {c}, your tiles and that joker as the {kind}."],
-            CALL,
+            _rule(Exchange(other, other, acquired="call", call_stands_alone=False)),
             [f"A call must complete its exposure with tiles you already hold: you cannot call for a {kind} you can only finish by redeeming a joker (J5)."],
             ["J5"], other, called=True,
         )
@@ -441,7 +453,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Scene:
             [f"You are {me}. {before} discarded a {c}; you called it and exposed a {kind} of {many}, all real tiles.",
              theirs, f"You gave {owner} your {o} and took the joker.",
              f"Before discarding, you put that joker in your new {kind} and take back one of your {many}."],
-            FIXED,
+            _rule(Exchange(other, other, acquired="call", rearranged_after=True)),
             ["Once you start a joker exchange, the exposure you just made can no longer be rearranged, even before you discard (J6)."],
             ["J6"], other, (_exposure(called, size, 0),), called=True,
         )
@@ -451,7 +463,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Scene:
             [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 1)}, and a {tiles.name(offered)}.",
              discard, theirs,
              f"You call, expose the {kind} of {many}, then offer {owner} your {tiles.name(offered)} for the joker."],
-            TILE,
+            _rule(Exchange(other, offered, acquired="call")),
             [f"The call itself is fine, but a joker is redeemed only with the exact tile it stands for: the {o}, not the {tiles.name(offered)} (J4)."],
             ["J4"], offered, called=True,
         )
@@ -459,7 +471,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Scene:
     return Scene(
         [f"You are {me}. {before} discarded a {c} and nobody called it: it is your turn.",
          "You have not drawn yet.", theirs, f"Before drawing, you give {owner} a {o} for the joker."],
-        TIME, list(TOO_EARLY), ["J4", "E3"], other,
+        _rule(Exchange(other, other, acquired=None)), list(TOO_EARLY), ["J4", "E3"], other,
     )
 
 

@@ -16,12 +16,6 @@ MIGRATIONS = Path(__file__).parent / "migrations"
 FILE_NAME = "coach.sqlite3"
 
 
-def instance_folder() -> Path:
-    """Where the app keeps its files: COACH_DATA_DIR, else ./instance of the project (as create_app)."""
-    data_dir = os.environ.get("COACH_DATA_DIR")
-    return Path(data_dir).resolve() if data_dir else Path(__file__).resolve().parents[2] / "instance"
-
-
 def database_url(instance: Path) -> str:
     """COACH_DATABASE_URL, else a SQLite file in the instance folder."""
     return os.environ.get("COACH_DATABASE_URL") or f"sqlite:///{instance / FILE_NAME}"
