@@ -65,6 +65,11 @@ def ask(client: FlaskClient, seed: int = 5) -> dict[str, Any]:
     return response.get_json()
 
 
+def no_server_errors(caplog) -> None:
+    """Nothing reached the app's unexpected-error handler (it logs every 500)."""
+    assert [r.getMessage() for r in caplog.records if r.levelno >= 40] == []
+
+
 def error_of(response) -> str:
     body = response.get_json()
     assert isinstance(body, dict) and isinstance(body.get("error"), str), response.get_data(as_text=True)[:300]
@@ -118,7 +123,7 @@ def test_every_int_route_uses_the_bounded_converter(app):
 
 
 @pytest.mark.parametrize("number", [2**31, 10**30, int("9" * 400)])
-def test_ids_past_the_database_range_are_a_404_on_every_route(app, number):
+def test_ids_past_the_database_range_are_a_404_on_every_route(app, number, caplog):
     tess = sign_up(app, "tess@example.org")
     token = csrf(tess)
     before = row_counts(app)
@@ -130,6 +135,7 @@ def test_ids_past_the_database_range_are_a_404_on_every_route(app, number):
             response = tess.open(url, method=method, data={"csrf_token": token} if method == "POST" else None)
             assert response.status_code == 404, (method, url[:80], response.status_code)
     assert row_counts(app) == before
+    no_server_errors(caplog)
 
 
 def test_an_id_in_a_hidden_form_field_past_the_range_is_refused(app):
@@ -207,7 +213,7 @@ def _forms(app: Flask) -> list[tuple[str, FlaskClient, str, dict[str, str], list
 
 
 @pytest.mark.parametrize("bad", ["\x00", "\x1b", "\x7f", "\u0085", "\x08"])
-def test_control_characters_in_any_form_field_are_refused_and_nothing_is_saved(app, bad):
+def test_control_characters_in_any_form_field_are_refused_and_nothing_is_saved(app, bad, caplog):
     for form, client, url, good, fields in _forms(app):
         for name in fields:
             before = row_counts(app)
@@ -218,6 +224,7 @@ def test_control_characters_in_any_form_field_are_refused_and_nothing_is_saved(a
             assert response.status_code == 400, (form, name, response.status_code, page[:300])
             assert CONTROL in page and "not allowed" in page, (form, name)
             assert row_counts(app) == before, (form, name)
+    no_server_errors(caplog)
 
 
 def test_a_refused_form_is_shown_again_with_the_message(app):
@@ -296,13 +303,14 @@ def test_control_characters_in_api_json_strings_are_a_400(app, client, text):
 
 
 @pytest.mark.parametrize("url", [QUESTIONS, ANSWERS])
-def test_deep_json_is_a_fast_400(client, url):
+def test_deep_json_is_a_fast_400(client, url, caplog):
     for body in (b"[" * 60000, b'{"a":' * 10000 + b"1" + b"}" * 10000, b'{"answer": ' + b"[" * 40 + b"]" * 40 + b"}"):
         started = time.perf_counter()
         response = client.post(url, data=body, content_type="application/json")
         took = time.perf_counter() - started
         assert response.status_code == 400 and f"more than {MAX_JSON_DEPTH} deep" in error_of(response)
         print(f"{url} {len(body)} bytes of nesting: 400 in {took * 1000:.1f} ms")
+    no_server_errors(caplog)
 
 
 def test_json_at_the_depth_limit_is_parsed_and_brackets_in_strings_do_not_count():

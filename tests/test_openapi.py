@@ -95,7 +95,7 @@ def api_schema(app):
 
 
 @pytest.mark.parametrize("mode", list(schemathesis.GenerationMode), ids=lambda m: m.value)
-def test_generated_requests_never_get_a_500(api_schema, mode):
+def test_generated_requests_never_get_a_500(api_schema, mode, caplog):
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert {f"{op.method.upper()} {op.path}" for op in operations} >= {
         "POST /api/drills/{name}/questions", "POST /api/drills/{name}/answers", "GET /api/progress"
@@ -116,3 +116,4 @@ def test_generated_requests_never_get_a_500(api_schema, mode):
         call()
     print(f"{mode.value}: status codes seen {dict(sorted(seen.items()))}")
     assert sum(seen.values()) >= len(operations)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= 40] == []  # nothing logged as unexpected
