@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from collections.abc import Callable, Sequence
 from typing import TextIO
@@ -408,6 +410,37 @@ def cmd_reset_link(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
     return print_link(args, stdout)
 
 
+def _duration(text: str) -> timedelta:
+    """ "30d", "12h" or "2w" (a bare number is days)."""
+    match = re.fullmatch(r"\s*(\d{1,6})\s*([dhw]?)\s*", text)
+    unit = {"h": "hours", "w": "weeks"}.get(match.group(2), "days") if match else "days"
+    age = timedelta(**{unit: int(match.group(1))}) if match else timedelta(0)
+    if not timedelta(0) < age <= timedelta(days=36525):
+        raise UsageError(f'--older-than must be a positive age up to 100 years, such as 30d, 12h or 2w, not "{text[:40]}"')
+    return age
+
+
+def cmd_purge_guests(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from sqlmodel import Session
+
+    from coach.store.db import database_url, make_engine, migrate
+    from coach.store.guests import purge_guests
+    from coach.web.places import instance_folder
+
+    age = _duration(args.older_than)
+    engine = make_engine(database_url(instance_folder()))
+    try:
+        migrate(engine)
+        with Session(engine) as session:
+            count = purge_guests(session, datetime.now(timezone.utc) - age, dry_run=args.dry_run)
+    finally:
+        engine.dispose()
+    guests = "guest" if count == 1 else "guests"
+    verb = "would be removed (dry run: nothing was deleted)" if args.dry_run else "removed"
+    stdout.write(f"{count} {guests} with nothing done in the last {args.older_than.strip()} {verb}.\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Mahjong Coach: American mahjong analysis and drills.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -480,6 +513,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file")
     p.add_argument("--card", action="append", default=[], metavar="NAME", help="a card name the set may use (repeatable)")
     p.set_defaults(func=cmd_check_set)
+
+    p = commands.add_parser("purge-guests", help="delete guests with no answer (and no class joined) recently")
+    p.add_argument("--older-than", required=True, metavar="AGE", help="e.g. 30d: guests whose last answer or creation is older")
+    p.add_argument("--dry-run", action="store_true", help="only count them")
+    p.set_defaults(func=cmd_purge_guests)
 
     p = commands.add_parser("bench", help="measure analysis speed against a plain baseline")
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")

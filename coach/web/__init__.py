@@ -80,13 +80,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    instance.mkdir(parents=True, exist_ok=True, mode=0o700)  # the database and the key: the owner's only
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.sort_keys = False
 
     from coach.store.db import database_url, make_engine, migrate
-    from coach.web import accounts, api, classes, daily, errors, learners, limits, pages, teach, teacher_cards, tiles
+    from coach.web import accounts, api, classes, daily, errors, inputs, learners, limits, pages, teach, teacher_cards, tiles
     from coach.web.drilling import Drilling
     from coach.web.progress_page import bp as progress_bp
 
@@ -101,6 +101,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     csrf.init_app(app)
     csrf.exempt(api.bp)
+    inputs.install(app)  # after CSRF, before the blueprints (its id converter binds with their routes)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(tiles.bp)
