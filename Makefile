@@ -10,7 +10,7 @@ TEST_STAMP := $(VENV)/.installed-test
 HTMX := static/vendor/htmx.min.js
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test bench install install-test assets browser postgres clean
+.PHONY: run test bench install install-test assets browser postgres redis clean dist
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -44,14 +44,26 @@ browser:
 postgres:
 	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then apt-get update && apt-get install -y postgresql; fi
 
+# Debian's Redis for the test that runs several servers sharing their rate
+# limits (a private throwaway server each run; nothing is left running).
+redis:
+	@if [ ! -x /usr/bin/redis-server ]; then apt-get update && apt-get install -y redis-server; fi
+
 run: $(STAMP) $(HTMX)
 	$(PY) -m coach serve
 
-test: $(TEST_STAMP) $(HTMX) browser postgres
+test: $(TEST_STAMP) $(HTMX) browser postgres redis
 	$(PY) -m pytest
+
+# A wheel and an sdist in dist/ with the templates, static files (htmx
+# included), the house card, the sample sets and the migrations.
+dist: $(STAMP) $(HTMX)
+	$(PY) -m pip install --quiet 'build>=1.2'
+	rm -rf dist
+	$(PY) -m build --outdir dist .
 
 bench: $(STAMP)
 	$(PY) -m coach bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info node_modules static/vendor
+	rm -rf $(VENV) build *.egg-info node_modules static/vendor/htmx.min.js dist

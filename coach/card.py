@@ -8,12 +8,14 @@ hold to win on that line (a list of groups, each a tile and a size).
 from __future__ import annotations
 
 import itertools
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from coach import tiles
-from coach.yamlfile import YamlError, key_line, line_of
+from coach.yamlfile import MAX_BYTES, YamlError, capped, elide, key_line, line_of, read_text, show
 from coach.yamlfile import load as load_yaml
 
 HOUSE_CARD = Path(__file__).parent / "cards" / "house-2026.yaml"
@@ -27,6 +29,23 @@ NAMED = {"R": "RD", "G": "GD", "N": "N", "E": "E", "W": "W", "S": "S", "F": "F",
 GROUP_NAMES = {1: "single", 2: "pair", 3: "pung", 4: "kong", 5: "quint", 6: "sextet"}
 MAX_GROUP = 6
 
+# Caps on what one card may hold, each refused with a message naming it.
+# A League card has 60-80 lines and about 1,500 readings; the house card
+# 61 lines and 919. The file's size, nesting and numbers are capped where
+# it is loaded (coach.yamlfile).
+MAX_CARD_BYTES = MAX_BYTES
+MAX_SECTIONS = 30
+MAX_LINES = 200
+MAX_FORMS = 12  # patterns of one printed line (`pattern` as a list)
+MAX_READINGS_PER_LINE = 600
+MAX_READINGS = 3_000
+MAX_PATTERN = 120  # characters of one pattern
+MAX_SHIFTS = 9  # entries of a `numbers` list: no line has more distinct shifts
+MAX_NAME = 100  # a card's name; " #<id>" makes its key, stored in 120 characters
+MAX_SECTION_NAME = 80
+MAX_ID = 40
+MAX_NOTE = 300
+
 CARD_KEYS = {"name", "year", "sections"}
 SECTION_KEYS = {"name", "hands"}
 HAND_KEYS = {"id", "pattern", "value", "concealed", "numbers", "note"}
@@ -36,9 +55,10 @@ class CardError(ValueError):
     """A card that breaks the format; every problem names where it is."""
 
     def __init__(self, problems: list[str]):
-        self.problems = problems
+        self.problems = capped(problems)  # at most 50 listed, then "and N more problems"
+        self.total = len(problems)
         more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
-        super().__init__(problems[0] + more)
+        super().__init__(self.problems[0] + more)
 
 
 @dataclass(frozen=True)
@@ -69,12 +89,15 @@ class Part:
 
     tiles: tuple[int, ...]
     is_group: bool
+    groups: tuple[Group, ...] = field(init=False, repr=False, compare=False)
 
-    @property
-    def groups(self) -> tuple[Group, ...]:
+    def __post_init__(self) -> None:
+        # Computed once: every reading sharing this part shares its groups.
         if self.is_group:
-            return (Group(self.tiles[0], len(self.tiles)),)
-        return tuple(Group(t, 1) for t in self.tiles)
+            groups: tuple[Group, ...] = (Group(self.tiles[0], len(self.tiles)),)
+        else:
+            groups = tuple(Group(t, 1) for t in self.tiles)
+        object.__setattr__(self, "groups", groups)
 
 
 @dataclass(frozen=True)
@@ -163,32 +186,35 @@ def parse_token(text: str) -> Token | None:
     """One pattern token, or None for decoration. Raises ValueError."""
     if set(text) <= DECORATION:
         return None
+    shown = elide(text)
     suit = None
     body = text
     if body[-1].lower() in SUIT_LETTERS:
         suit, body = body[-1].lower(), body[:-1]
     body = body.upper()
     if not body:
-        raise ValueError(f'"{text}" has a suit letter but no tiles')
+        raise ValueError(f'"{shown}" has a suit letter but no tiles')
     unknown = sorted(set(body) - SYMBOLS)
     if unknown:
-        raise ValueError(f'"{text}" has an unknown symbol "{unknown[0]}"')
+        raise ValueError(f'"{shown}" has an unknown symbol "{unknown[0]}"')
     if suit is None and set(body) & NEEDS_SUIT:
-        raise ValueError(f'"{text}" needs a suit letter (a, b or c) for its numbers or D')
+        raise ValueError(f'"{shown}" needs a suit letter (a, b or c) for its numbers or D')
     if suit is not None and not set(body) & TAKES_SUIT:
-        raise ValueError(f'"{text}": the suit letter "{suit}" has no number or D to apply to')
+        raise ValueError(f'"{shown}": the suit letter "{suit}" has no number or D to apply to')
     token = Token(body, suit)
     if token.is_group and len(body) > MAX_GROUP:
-        raise ValueError(f'"{text}" is a group of {len(body)}; a group holds 1 to {MAX_GROUP} tiles')
+        raise ValueError(f'"{shown}" is a group of {len(body)}; a group holds 1 to {MAX_GROUP} tiles')
     return token
 
 
 def parse_pattern(pattern: str) -> list[Token]:
+    if len(pattern) > MAX_PATTERN:
+        raise ValueError(f"a pattern has at most {MAX_PATTERN} characters (the cap), not {len(pattern)}")
     tokens = [parse_token(word) for word in pattern.split()]
     found = [t for t in tokens if t is not None]
     size = sum(len(t.symbols) for t in found)
     if size != 14:
-        raise ValueError(f'pattern "{pattern}" has {size} tiles, not 14')
+        raise ValueError(f'pattern "{elide(" ".join(pattern.split()))}" has {size} tiles, not 14')
     return found
 
 
@@ -207,6 +233,7 @@ def shifts_for(tokens: list[Token], numbers: str | tuple[int, ...]) -> list[int]
     return list(dict.fromkeys(numbers))
 
 
+@lru_cache(maxsize=None)  # a few hundred possible arguments; expansion asks often
 def _symbol_tile(symbol: str, suit: str | None, shift: int) -> int:
     if symbol in NAMED:
         return tiles.INDEX[NAMED[symbol]]
@@ -219,49 +246,76 @@ def _symbol_tile(symbol: str, suit: str | None, shift: int) -> int:
 def completable(groups: tuple[Group, ...]) -> bool:
     """Can a real 152-tile set make this hand? Singles and pairs need
     naturals; the rest of each tile's shortfall needs jokers (J1, J2)."""
-    need = [0] * tiles.KINDS
-    small = [0] * tiles.KINDS
-    for g in groups:
-        need[g.tile] += g.size
-        if not g.takes_jokers:
-            small[g.tile] += g.size
+    return _completable([(g.tile, g.size) for g in groups])
+
+
+def _completable(groups: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> bool:
+    """`completable` for (tile, size) pairs: only the tiles the hand uses are looked at."""
+    need: dict[int, int] = {}
+    small: dict[int, int] = {}
+    for tile, size in groups:
+        need[tile] = need.get(tile, 0) + size
+        if size < 3:  # J1, J2: no jokers in singles and pairs
+            small[tile] = small.get(tile, 0) + size
     jokers = 0
-    for t in range(tiles.NATURALS):
-        if small[t] > tiles.COPIES[t]:
+    for tile, count in need.items():
+        copies = tiles.COPIES[tile]
+        if small.get(tile, 0) > copies:
             return False
-        jokers += max(0, need[t] - tiles.COPIES[t])
+        if count > copies:
+            jokers += count - copies
     return jokers <= tiles.COPIES[tiles.JOKER]
 
 
-def expand(tokens: list[Token], numbers: str | tuple[int, ...]) -> tuple[Reading, ...]:
-    """Every concrete hand of a line; identical ones count once."""
+@lru_cache(maxsize=4096)  # a token read with one suit and one shift is always the same part
+def _part(token: Token, suit: str | None, shift: int) -> tuple[Part, tuple[tuple[int, int], ...]]:
+    """The token as a Part, and its groups as (tile, size) pairs."""
+    concrete = tuple(_symbol_tile(s, suit, shift) for s in token.symbols)
+    # A token whose tiles are all the same tile is one group (so `D0a`
+    # read with Dots is a pair of Soaps); any other token is singles.
+    part = Part(concrete, len(set(concrete)) == 1 and len(concrete) <= MAX_GROUP)
+    return part, tuple((g.tile, g.size) for g in part.groups)
+
+
+class TooManyReadings(ValueError):
+    """A line read as more concrete hands than it may have."""
+
+
+def expand(tokens: list[Token], numbers: str | tuple[int, ...], limit: int | None = None) -> tuple[Reading, ...]:
+    """Every concrete hand of a line; identical ones count once. With
+    `limit`, TooManyReadings as soon as there are more than that many, so
+    the work stays bounded by the cap rather than by the pattern."""
     letters = sorted({t.suit for t in tokens if t.suit})
+    shifts = shifts_for(tokens, numbers)
     seen: set[tuple[tuple[int, int], ...]] = set()
     readings: list[Reading] = []
     for suits in itertools.permutations(tiles.SUITS, len(letters)):
         assignment = dict(zip(letters, suits))
-        for shift in shifts_for(tokens, numbers):
-            concrete = [tuple(_symbol_tile(s, assignment.get(t.suit or ""), shift) for s in t.symbols) for t in tokens]
-            # A token whose tiles are all the same tile is one group (so `D0a`
-            # read with Dots is a pair of Soaps); any other token is singles.
-            parts = tuple(Part(c, len(set(c)) == 1 and len(c) <= MAX_GROUP) for c in concrete)
-            reading = Reading(parts, tuple(assignment.items()), shift)
-            key = tuple(sorted((g.tile, g.size) for g in reading.groups))
-            if key in seen or not completable(reading.groups):
+        for shift in shifts:
+            pieces = [_part(t, assignment.get(t.suit or ""), shift) for t in tokens]
+            key = tuple(sorted([pair for _, pairs in pieces for pair in pairs]))
+            # The same key always gets the same answer: checked once.
+            if key in seen:
                 continue
             seen.add(key)
-            readings.append(reading)
+            if not _completable(key):
+                continue
+            readings.append(Reading(tuple(part for part, _ in pieces), tuple(assignment.items()), shift))
+            if limit is not None and len(readings) > limit:
+                raise TooManyReadings(f"more than {limit}")
     return tuple(readings)
 
 
 def _numbers(value: object) -> str | tuple[int, ...]:
     if isinstance(value, str) and value.strip().lower() in ("fixed", "any"):
         return value.strip().lower()
+    if isinstance(value, list) and len(value) > MAX_SHIFTS:
+        raise ValueError(f'"numbers" lists at most {MAX_SHIFTS} shifts (the cap), not {len(value)}')
     if isinstance(value, list) and value and all(
         isinstance(k, int) and not isinstance(k, bool) for k in value
     ):
         return tuple(value)
-    raise ValueError(f'"numbers" must be fixed, any or a list of whole-number shifts, not {value!r}')
+    raise ValueError(f'"numbers" must be fixed, any or a list of whole-number shifts, not {show(value)}')
 
 
 class _FieldProblem(ValueError):
@@ -272,37 +326,71 @@ class _FieldProblem(ValueError):
         self.field = field
 
 
-def _build_line(raw: object, section: str) -> Line:
+class _CardTooBig(ValueError):
+    """The card passed a cap of the whole card: nothing after it is read."""
+
+
+def _label(value: object, limit: int) -> str | None:
+    """Text or a number as a short label (a name, an id); None for anything else."""
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    return elide(str(value).strip(), limit)
+
+
+def _check_text(raw: dict, key: str, limit: int) -> None:
+    value = raw.get(key)
+    if isinstance(value, str) and len(value) > limit:
+        raise _FieldProblem(key, f'"{key}" has at most {limit} characters (the cap), not {len(value)}')
+
+
+def _build_line(raw: object, section: str, budget: int) -> Line:
+    """One hand of the card; `budget` is how many readings the card has left."""
     if not isinstance(raw, dict):
         raise ValueError("a hand must be a mapping with id, pattern and value")
     unknown = sorted(set(map(str, raw)) - HAND_KEYS)
     if unknown:
-        raise _FieldProblem(unknown[0], f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(HAND_KEYS))})')
+        raise _FieldProblem(unknown[0], f'unknown key "{elide(unknown[0])}" (allowed: {", ".join(sorted(HAND_KEYS))})')
     for key in ("id", "pattern", "value"):
         if key not in raw:
             raise ValueError(f'"{key}" is missing')
+    if _label(raw["id"], MAX_ID) is None:
+        raise _FieldProblem("id", f'"id" must be text such as "2026-1", not {show(raw["id"])}')
+    _check_text(raw, "id", MAX_ID)
     pattern = raw["pattern"]
+    if isinstance(pattern, list) and len(pattern) > MAX_FORMS:
+        raise _FieldProblem("pattern", f'"pattern" lists at most {MAX_FORMS} forms (the cap), not {len(pattern)}')
     if not isinstance(pattern, str) or not pattern.strip():
         raise _FieldProblem("pattern", '"pattern" must be text such as "FF 2026a 2222b 2222c"')
     value = raw["value"]
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
-        raise _FieldProblem("value", f'"value" must be a positive whole number, not {value!r}')
+        raise _FieldProblem("value", f'"value" must be a positive whole number, not {show(value)}')
     concealed = raw.get("concealed", False)
     if not isinstance(concealed, bool):
-        raise _FieldProblem("concealed", f'"concealed" must be true or false, not {concealed!r}')
+        raise _FieldProblem("concealed", f'"concealed" must be true or false, not {show(concealed)}')
     note = raw.get("note", "")
     if note is None:
         note = ""
     if not isinstance(note, (str, int, float)):
         raise _FieldProblem("note", '"note" must be text')
+    _check_text(raw, "note", MAX_NOTE)
     try:
         numbers = _numbers(raw.get("numbers", "fixed"))
     except ValueError as error:
         raise _FieldProblem("numbers", str(error)) from None
+    limit = min(MAX_READINGS_PER_LINE, budget)
     try:
         tokens = parse_pattern(pattern)
         shifts_for(tokens, numbers)  # reports bad shift lists before expansion
-        readings = expand(tokens, numbers)
+        readings = expand(tokens, numbers, limit)
+    except TooManyReadings:
+        if limit < MAX_READINGS_PER_LINE:
+            raise _CardTooBig(
+                f"with this line the card reads as more than {MAX_READINGS} concrete hands (the cap per card; "
+                "a League card has about 1,500): split it into two cards"
+            ) from None
+        raise _FieldProblem(
+            "pattern", f"the line reads as more than {MAX_READINGS_PER_LINE} concrete hands (the cap per line)"
+        ) from None
     except ValueError as error:
         raise _FieldProblem("pattern", str(error)) from None
     if not readings:
@@ -324,42 +412,91 @@ def _build_line(raw: object, section: str) -> Line:
     )
 
 
+def _check_size(data: dict, source: str) -> list[dict]:
+    """The card's sections, once their number and their lines' are within
+    the caps: counted before any line is read, so an oversized card costs
+    nothing more. Raises CardError otherwise."""
+    raw_sections = data.get("sections")
+    where = f"{source}, line {key_line(data, 'sections', line_of(data))}"
+    if not isinstance(raw_sections, list) or not raw_sections:
+        raise CardError([f'{where}: "sections" must be a list of sections, each with name and hands'])
+    if len(raw_sections) > MAX_SECTIONS:
+        raise CardError([f"{where}: a card has at most {MAX_SECTIONS} sections (the cap), not {len(raw_sections)}"])
+    hands = sum(len(s["hands"]) for s in raw_sections if isinstance(s, dict) and isinstance(s.get("hands"), list))
+    if hands > MAX_LINES:
+        raise CardError([f"{where}: a card has at most {MAX_LINES} lines (the cap), not {hands}"])
+    return raw_sections
+
+
+_PARSED: OrderedDict[str, Card] = OrderedDict()
+_PARSED_SIZE = 8
+_PARSED_LOCK = threading.Lock()
+
+
 def parse_card(text: str, source: str = "card") -> Card:
-    """Load and validate a card from YAML text; raise CardError listing every problem."""
+    """Load and validate a card from YAML text; raise CardError listing every
+    problem (the first 50). The work is bounded by the caps above.
+
+    A valid card's text is read once for a few uses in a row (an upload
+    checks it, stores it, then shows it): the last few are kept, keyed by
+    the text itself, never by a name or an id. `source` only names the
+    file in messages, so it plays no part in a valid card."""
+    with _PARSED_LOCK:
+        card = _PARSED.get(text)
+        if card is not None:
+            _PARSED.move_to_end(text)
+            return card
+    card = _parse_card(text, source)
+    with _PARSED_LOCK:
+        _PARSED[text] = card
+        while len(_PARSED) > _PARSED_SIZE:
+            _PARSED.popitem(last=False)
+    return card
+
+
+def _parse_card(text: str, source: str) -> Card:
+    source = elide(source, 80)
     try:
-        data = load_yaml(text)
+        data = load_yaml(text, max_bytes=MAX_CARD_BYTES, what="card file")
     except YamlError as error:
-        raise CardError([f"{source}: {error}"]) from None
+        raise CardError([f"{source}: {problem}" for problem in error.problems]) from None
     if not isinstance(data, dict):
         raise CardError([f"{source}: a card is a mapping with name and sections"])
     problems: list[str] = []
     unknown = sorted(set(map(str, data)) - CARD_KEYS)
     if unknown:
-        problems.append(f'{source}: unknown key "{unknown[0]}" at the top (allowed: name, year, sections)')
+        problems.append(f'{source}: unknown key "{elide(unknown[0])}" at the top (allowed: name, year, sections)')
     card_name = data.get("name")
-    if not isinstance(card_name, (str, int)) or not str(card_name).strip():
+    name_label = _label(card_name, MAX_NAME)
+    if not name_label:
         problems.append(f'{source}: the card needs a "name"')
+    elif len(str(card_name).strip()) > MAX_NAME:
+        problems.append(f'{source}: the "name" has at most {MAX_NAME} characters (the cap), not {len(str(card_name).strip())}')
     year = data.get("year")
     if year is not None and (not isinstance(year, int) or isinstance(year, bool)):
-        problems.append(f'{source}: "year" must be a whole number, not {year!r}')
-    raw_sections = data.get("sections")
-    if not isinstance(raw_sections, list) or not raw_sections:
-        problems.append(f'{source}: "sections" must be a list of sections, each with name and hands')
-        raise CardError(problems)
+        problems.append(f'{source}: "year" must be a whole number, not {show(year)}')
+    try:
+        raw_sections = _check_size(data, source)
+    except CardError as error:
+        raise CardError(problems + error.problems) from None
     sections: list[Section] = []
     seen_ids: dict[str, str] = {}
+    readings = 0
     for s_index, raw_section in enumerate(raw_sections, start=1):
         where = f"{source}, line {line_of(raw_section, line_of(data))}"
         if not isinstance(raw_section, dict):
             problems.append(f"{where}: section {s_index} must be a mapping with name and hands")
             continue
-        s_name = str(raw_section.get("name", "")).strip()
-        label = f'section "{s_name}"' if s_name else f"section {s_index}"
+        raw_name = raw_section.get("name", "")
+        s_name = str(raw_name).strip() if _label(raw_name, MAX_SECTION_NAME) is not None else ""
+        label = f'section "{elide(s_name)}"' if s_name else f"section {s_index}"
         s_unknown = sorted(set(map(str, raw_section)) - SECTION_KEYS)
         if s_unknown:
-            problems.append(f'{where}, {label}: unknown key "{s_unknown[0]}" (allowed: name, hands)')
+            problems.append(f'{where}, {label}: unknown key "{elide(s_unknown[0])}" (allowed: name, hands)')
         if not s_name:
-            problems.append(f'{where}, {label}: the section needs a "name"')
+            problems.append(f'{where}, {label}: the section needs a "name" (text)')
+        elif len(s_name) > MAX_SECTION_NAME:
+            problems.append(f"{where}, {label}: a section name has at most {MAX_SECTION_NAME} characters (the cap)")
         raw_hands = raw_section.get("hands")
         if not isinstance(raw_hands, list) or not raw_hands:
             problems.append(f'{where}, {label}: "hands" must be a non-empty list')
@@ -368,20 +505,26 @@ def parse_card(text: str, source: str = "card") -> Card:
         for h_index, raw_hand in enumerate(raw_hands, start=1):
             hand_line = line_of(raw_hand, line_of(raw_section))
             hand_where = f"{source}, line {hand_line}, {label}"
-            hand_id = raw_hand.get("id") if isinstance(raw_hand, dict) else None
+            hand_id = _label(raw_hand.get("id"), MAX_ID) if isinstance(raw_hand, dict) else None
             hand_label = f'hand "{hand_id}"' if hand_id is not None else f"hand {h_index}"
-            if hand_id is not None and str(hand_id) in seen_ids:
-                problems.append(f"{hand_where}, {hand_label}: duplicate id, already used in {seen_ids[str(hand_id)]}")
+            if hand_id is not None and hand_id in seen_ids:
+                problems.append(f"{hand_where}, {hand_label}: duplicate id, already used in {seen_ids[hand_id]}")
                 continue
             if hand_id is not None:
-                seen_ids[str(hand_id)] = label
+                seen_ids[hand_id] = label
             try:
-                lines.append(_build_line(raw_hand, s_name))
+                line = _build_line(raw_hand, s_name, MAX_READINGS - readings)
+            except _CardTooBig as error:
+                problems.append(f"{hand_where}, {hand_label}: {error}")
+                raise CardError(problems) from None
             except _FieldProblem as error:
                 field_line = key_line(raw_hand, error.field, hand_line)
                 problems.append(f"{source}, line {field_line}, {label}, {hand_label}: {error}")
             except ValueError as error:
                 problems.append(f"{hand_where}, {hand_label}: {error}")
+            else:
+                readings += len(line.readings)
+                lines.append(line)
         sections.append(Section(s_name, tuple(lines)))
     if problems:
         raise CardError(problems)
@@ -389,10 +532,13 @@ def parse_card(text: str, source: str = "card") -> Card:
 
 
 def load_card(path: str | Path) -> Card:
-    """Read a card file; unreadable files become a CardError too."""
+    """Read a card file, no more of it than the size cap; unreadable or
+    oversized files become a CardError too."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, MAX_CARD_BYTES, "card file")
+    except YamlError as error:
+        raise CardError([f"{path}: {error}"]) from None
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise CardError([f"{path}: cannot read the card file ({reason})"]) from None

@@ -1,4 +1,4 @@
-"""The command line: `python -m coach analyze | score | pass | discard | serve | check-card | check-set | bench`.
+"""The command line: `python -m coach analyze | score | pass | discard | serve | check-card | check-set | bench | reset-link`.
 
 Every error exits with status 2 and one line on standard error that
 names the problem. Batch mode (no --rack) reads one JSON object a line
@@ -10,14 +10,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from dataclasses import dataclass
 
-from coach import tiles
+from coach import __version__, tiles
 from coach.analysis import Analysis, LineResult, analyze
 from coach.card import Card, CardError, house_card, load_card
 from coach.charleston import PASSES, PassAdvice, PassError, evaluate_pass, explain_pass, stop_vote
@@ -333,6 +335,12 @@ def cmd_check_card(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
         for problem in error.problems:
             stdout.write(problem + "\n")
         raise
+    from drills.card_weight import weight_problem  # as the upload does: a card too heavy to drill on
+
+    heavy = weight_problem(card)
+    if heavy:
+        stdout.write(heavy + "\n")
+        raise UsageError(f"{args.file}: {heavy.split(':', 1)[0]}")
     readings = sum(len(line.readings) for line in card.lines)
     stdout.write(
         f"{card.name}: {len(card.sections)} sections, {len(card.lines)} lines, "
@@ -343,10 +351,13 @@ def cmd_check_card(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
 
 def cmd_check_set(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     # drills import the core, not the other way round: load them only here.
-    from drills.drill_set import HOUSE, SetError, parse_set
+    from coach.yamlfile import YamlError, read_text
+    from drills.drill_set import HOUSE, MAX_BYTES, SetError, parse_set
 
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
+        text = read_text(Path(args.file), MAX_BYTES, "drill set file")
+    except YamlError as error:
+        raise UsageError(f"{args.file}: {error}") from None
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise UsageError(f"{args.file}: cannot read the drill set ({reason})") from None
@@ -355,7 +366,7 @@ def cmd_check_set(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> in
     except SetError as error:
         for problem in error.problems:
             stdout.write(f"{args.file}, {problem}\n")
-        raise UsageError(f"{args.file}: {len(error.problems)} problem(s) in the drill set") from None
+        raise UsageError(f"{args.file}: {error.total} problem(s) in the drill set") from None
     stdout.write(
         f"{drill_set.title}: {len(drill_set.items)} drills, {drill_set.total} questions, "
         f"{drill_set.seeds} seeds, card {drill_set.card}. The set is valid.\n"
@@ -393,8 +404,46 @@ def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return bench.run(args, stdout)
 
 
+def cmd_reset_link(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.web.password_reset import print_link
+
+    return print_link(args, stdout)
+
+
+def _duration(text: str) -> timedelta:
+    """ "30d", "12h" or "2w" (a bare number is days)."""
+    match = re.fullmatch(r"\s*(\d{1,6})\s*([dhw]?)\s*", text)
+    unit = {"h": "hours", "w": "weeks"}.get(match.group(2), "days") if match else "days"
+    age = timedelta(**{unit: int(match.group(1))}) if match else timedelta(0)
+    if not timedelta(0) < age <= timedelta(days=36525):
+        raise UsageError(f'--older-than must be a positive age up to 100 years, such as 30d, 12h or 2w, not "{text[:40]}"')
+    return age
+
+
+def cmd_purge_guests(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from sqlmodel import Session
+
+    from coach.store.db import database_url, make_engine, migrate
+    from coach.store.guests import purge_guests
+    from coach.web.places import instance_folder
+
+    age = _duration(args.older_than)
+    engine = make_engine(database_url(instance_folder()))
+    try:
+        migrate(engine)
+        with Session(engine) as session:
+            count = purge_guests(session, datetime.now(timezone.utc) - age, dry_run=args.dry_run)
+    finally:
+        engine.dispose()
+    guests = "guest" if count == 1 else "guests"
+    verb = "would be removed (dry run: nothing was deleted)" if args.dry_run else "removed"
+    stdout.write(f"{count} {guests} with nothing done in the last {args.older_than.strip()} {verb}.\n")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog=PROG, description="Mahjong Coach: American mahjong analysis and drills.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
 
     p = commands.add_parser("analyze", help="rank every line of the card for a rack")
@@ -465,10 +514,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--card", action="append", default=[], metavar="NAME", help="a card name the set may use (repeatable)")
     p.set_defaults(func=cmd_check_set)
 
+    p = commands.add_parser("purge-guests", help="delete guests with no answer (and no class joined) recently")
+    p.add_argument("--older-than", required=True, metavar="AGE", help="e.g. 30d: guests whose last answer or creation is older")
+    p.add_argument("--dry-run", action="store_true", help="only count them")
+    p.set_defaults(func=cmd_purge_guests)
+
     p = commands.add_parser("bench", help="measure analysis speed against a plain baseline")
     p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_bench)
+
+    p = commands.add_parser("reset-link", help="print a password reset link for an account (an hour, once)")
+    p.add_argument("email", help="the account's email address")
+    p.add_argument("--base-url", help="the site's address (default: COACH_BASE_URL, else http://127.0.0.1:5000)")
+    p.set_defaults(func=cmd_reset_link)
     return parser
 
 

@@ -3,25 +3,28 @@
 Every distinct tile of a 14-tile holding is tried as the discard. Offence
 ranks them by the tiles-away left (nearest first), then by the live outs
 of the nearest line once that tile is thrown and seen. Defence (D1) marks
-tiles that plainly help another player, judged from their exposures, as
-hot, and tiles thrown twice already without a call, or that fit no line
+tiles that at least half the hands another player's exposures still
+allow need as hot (`danger`: the card's readings consistent with those
+exposures, each a possible hand), and tiles thrown twice already without a call, or that fit no line
 the exposures on the table allow, as safe. Late in a hand, defence comes
 first: hot tiles rank after every other discard.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import weakref
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import numpy as np
 
 from coach import tiles
 from coach.analysis import analyze
 from coach.card import Card
-from coach.tiles_away import HAND_SIZE, Exposure, Holding, HoldingError, tables_for
+from coach.tiles_away import HAND_SIZE, CardTables, Exposure, Holding, HoldingError, tables_for
 
-HOT_SHARE = 0.5  # a tile wanted by at least half the lines an opponent's exposures allow
+HOT_SHARE = 0.5  # a tile needed by at least half the hands an opponent's exposures allow
 
 
 @dataclass(frozen=True)
@@ -45,31 +48,80 @@ class DiscardAdvice:
         return self.options[0]
 
 
-def wanted_share(card: Card, exposures: Sequence[Exposure]) -> np.ndarray:
-    """For each tile, the share of the lines these exposures allow that still need it."""
+@dataclass(frozen=True)
+class Danger:
+    """How many of the hands one player's exposures still allow need each tile.
+
+    A possible hand is a reading of an exposed (X) card line with a group
+    for every exposure (H4); readings that name the same tiles count once.
+    """
+
+    hands: int  # possible hands; 0 when the exposures fit no line
+    needing: np.ndarray  # per natural tile: how many of those hands still need it
+
+    def share(self, tile: int) -> float:
+        return float(self.needing[tile]) / self.hands if self.hands and tile < tiles.NATURALS else 0.0
+
+    def words(self, tile: int, seat: str) -> str:
+        """The share said as a beginner reads it: "about 1 in 18 of North's
+        possible hands need it", "all 3 of North's possible hands need it"."""
+        k, n = int(self.needing[tile]) if tile < tiles.NATURALS else 0, self.hands
+        if k == 0:
+            return f"none of {seat}'s possible hands needs it"
+        if k == n:
+            return f"{seat}'s only possible hand needs it" if n == 1 else f"all {n} of {seat}'s possible hands need it"
+        exact = Fraction(k, n)
+        if exact == Fraction(1, 2):
+            return f"half of {seat}'s possible hands need it"
+        if exact.denominator <= 20:
+            return f"{exact.numerator} in {exact.denominator} of {seat}'s possible hands {_need_verb(exact.numerator)} it"
+        near = Fraction(1, round(n / k)) if k / n < 0.5 else Fraction(k, n).limit_denominator(10)
+        if near == 1:
+            return f"nearly all of {seat}'s possible hands need it"
+        return f"about {near.numerator} in {near.denominator} of {seat}'s possible hands {_need_verb(near.numerator)} it"
+
+
+def _need_verb(count: int) -> str:
+    return "needs" if count == 1 else "need"
+
+
+def danger(card: Card, exposures: Sequence[Exposure]) -> Danger:
+    """The possible hands of a player with these exposures, and how many need each tile."""
     tables = tables_for(card)
-    share = np.zeros(tiles.NATURALS)
+    none = Danger(0, np.zeros(tiles.NATURALS, dtype=np.int64))
     if not exposures:
-        return share
+        return none
     wanted = np.zeros(tables.group_counts.shape[1], dtype=np.int8)
     less = np.zeros(tiles.NATURALS, dtype=np.int16)
     for e in exposures:
         column = tables.group_columns.get((e.tile, e.size))
         if column is None:
-            return share
+            return none
         wanted[column] += 1
         less[e.tile] += e.size
     fits = ~tables.concealed & np.all(tables.group_counts >= wanted, axis=1)  # H4: no concealed lines
     idx = np.flatnonzero(fits)
     if not len(idx):
-        return share
-    needs = (tables.need[idx] - less) > 0
-    lines = tables.line_of[idx]
-    per_line: dict[int, np.ndarray] = {}
-    for row, line in zip(needs, lines.tolist()):
-        per_line[line] = per_line[line] | row if line in per_line else row
-    stacked = np.array(list(per_line.values()))
-    return stacked.mean(axis=0)
+        return none
+    _, first = np.unique(_hand_ids(tables)[idx], return_index=True)  # readings with the same tiles: one hand
+    needs = (tables.need[idx[first]] - less) > 0
+    return Danger(len(first), needs.sum(axis=0).astype(np.int64))
+
+
+_HAND_IDS: weakref.WeakKeyDictionary[CardTables, np.ndarray] = weakref.WeakKeyDictionary()
+
+
+def _hand_ids(tables: CardTables) -> np.ndarray:
+    """One number per reading, the same for readings that name the same tiles."""
+    if tables not in _HAND_IDS:
+        _HAND_IDS[tables] = np.unique(tables.need, axis=0, return_inverse=True)[1].ravel()
+    return _HAND_IDS[tables]
+
+
+def wanted_share(card: Card, exposures: Sequence[Exposure]) -> np.ndarray:
+    """For each natural tile, the share of the possible hands these exposures allow that need it."""
+    found = danger(card, exposures)
+    return found.needing / found.hands if found.hands else np.zeros(tiles.NATURALS)
 
 
 def advise_discard(
@@ -78,8 +130,11 @@ def advise_discard(
     seen: Sequence[int] | None = None,
     others: Sequence[Sequence[Exposure]] = (),
     late: bool = False,
+    only: Collection[int] | None = None,
 ) -> DiscardAdvice:
-    """Rank every discard from a holding of 14 tiles (rack plus exposures)."""
+    """Rank every discard from a holding of 14 tiles (rack plus exposures),
+    or only the tiles in `only` (each is judged on its own, so the ranks
+    among them are the same as in the full advice)."""
     if holding.size != HAND_SIZE:
         raise HoldingError(f"a discard is made from 14 tiles, this hand has {holding.size}")
     seen = list(seen or [0] * tiles.KINDS)
@@ -89,7 +144,7 @@ def advise_discard(
                 seen[t] += 1
     shares = [wanted_share(card, e) for e in others if e]
     options = []
-    for tile in sorted({t for t in holding.rack_tiles()}):
+    for tile in sorted({t for t in holding.rack_tiles() if only is None or t in only}):
         rack = list(holding.rack)
         rack[tile] -= 1
         after = Holding(tuple(rack), holding.exposures)
@@ -115,7 +170,7 @@ def advise_discard(
     hot = [o for o in options if o.hot]
     if hot:
         names = ", ".join(tiles.name(o.tile) for o in hot)
-        lines.append(f"Hot: {names} plainly help{'s' if len(hot) == 1 else ''} another player's exposures (D1).")
+        lines.append(f"Hot: at least half the hands another player's exposures allow need {names} (D1).")
     if late:
         lines.append("Late in the hand, defence matters more than your own rack: hot tiles come last (D1).")
     return DiscardAdvice(tuple(options), tuple(lines), late)
@@ -124,7 +179,7 @@ def advise_discard(
 def _note(tile: int, hot: bool, thrown_twice: bool, fits_nothing: bool) -> str:
     name = tiles.name(tile)
     if hot:
-        return f"{name} is hot: most lines another player's exposures allow still need it (D1)."
+        return f"{name} is hot: at least half the hands another player's exposures allow need it (D1)."
     if thrown_twice:
         return f"{name} is safe: it was thrown twice already and nobody called it (D1)."
     if fits_nothing:

@@ -1,4 +1,4 @@
-"""Mah Jongg and payment (H1, H5, P1-P6).
+"""Mah Jongg and payment (H1, H4, H5, P1-P6).
 
 Fourteen tiles, rack plus exposures, are Mah Jongg on a line when one of
 its readings is 0 tiles away (H1). When they read as more than one line,
@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from coach.card import Card, Line, Reading
+from coach.ruling import Ruling
 from coach.tiles_away import HAND_SIZE, Holding, tables_for
 
 WINS = ("self", "discard", "exchange")
@@ -20,6 +21,27 @@ WIN_WORDS = {
     "discard": "on a discard",
     "exchange": "by a joker exchange from another player's exposure",
 }
+
+
+# How a winning tile came, in the words of the table; `pays_as` turns each into one of WINS.
+HOW_WON = ("self", "discard", "exchange", "own-exchange")
+
+
+def pays_as(how: str) -> Ruling:
+    """How a win is paid, by the way its last tile came (P2, P3, P6). The
+    decision is one of WINS; the facts carry the reason each way has."""
+    if how not in HOW_WON:
+        raise ValueError(f"a win comes one of {', '.join(HOW_WON)} ways, not {how!r}")
+    if how == "self":
+        return Ruling("self", "P3", {"reason": "drawn from the wall: nobody threw the winning tile"})
+    if how == "discard":
+        return Ruling("discard", "P2", {"reason": "another player threw the winning tile"})
+    if how == "exchange":
+        # The joker comes from outside the hand on the winner's own turn, as a drawn tile would.
+        return Ruling("self", "P6", {"reason": "the joker came from another player's exposure, not from a discard"})
+    # Swapping with one's own exposure brings no new tile into the hand: the
+    # last tile taken from outside was the called discard, so the win is on it.
+    return Ruling("discard", "P6", {"reason": "no new tile came in: the last tile taken from outside was the called discard"})
 
 
 @dataclass(frozen=True)
@@ -98,10 +120,8 @@ def score(card: Card, holding: Holding, win: str) -> Payment:
     jokerless = is_jokerless(holding)
     wins = winning_lines(card, holding)
     if not wins:
-        return Payment(
-            win, None, None, jokerless, 0 if win == "discard" else None, 0, 0, ("H1",),
-            ("These tiles complete no line on the card, so this is not Mah Jongg and nobody pays (H1).",),
-        )
+        rules, why = not_mah_jongg(card, holding)
+        return Payment(win, None, None, jokerless, 0 if win == "discard" else None, 0, 0, rules, (why,))
     best = max(wins, key=lambda w: (pay(w.line, win, jokerless)[2], w.line.value))
     discarder, other, total = pay(best.line, win, jokerless)
     rules = ["H1", "P1"]
@@ -137,3 +157,19 @@ def score(card: Card, holding: Holding, win: str) -> Payment:
         tuple(dict.fromkeys(rules)), tuple(lines),
     )
 
+
+
+def not_mah_jongg(card: Card, holding: Holding) -> tuple[tuple[str, ...], str]:
+    """Why these tiles are not Mah Jongg, with the rule that decides: a
+    concealed line they would complete but for the exposures (H4), or no
+    line at all (H1)."""
+    if holding.size == HAND_SIZE and holding.exposures:
+        hidden = [w for w in winning_lines(card, Holding.of(holding.all_tiles())) if w.line.concealed]
+        if hidden:
+            line = hidden[0].line
+            return ("H4",), (
+                f"These tiles would complete {line.id}, but it is a concealed line (C) and this hand has exposed"
+                f" tiles: a concealed line allows no exposure before the winning tile, so this is not Mah Jongg"
+                f" and nobody pays (H4)."
+            )
+    return ("H1",), "These tiles complete no line on the card, so this is not Mah Jongg and nobody pays (H1)."

@@ -73,6 +73,12 @@ def name(tile: int | str) -> str:
     return {"F": "Flower", "J": "Joker"}[code]
 
 
+def label(tile: int | str) -> str:
+    """The name with its kind where the bare name is short: "North Wind"."""
+    code = CODES[tile] if isinstance(tile, int) else tile
+    return f"{WIND_NAMES[code]} Wind" if code in WIND_NAMES else name(code)
+
+
 def plural(tile: int | str, count: int) -> str:
     """ "two 5 Dots", "one Flower"; counts of tiles read naturally."""
     words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]
@@ -115,17 +121,43 @@ def _aliases() -> dict[str, str]:
                     table[f"{number} {word}"] = code
                 table[f"{n}{word}"] = code
     for code, wind in WIND_NAMES.items():
-        table[wind.lower()] = code
+        for word in (wind.lower(), f"{wind.lower()} wind"):
+            table[word] = table[word + "s"] = code
     table.update(
         {
-            "red": "RD", "red dragon": "RD",
-            "green": "GD", "green dragon": "GD",
-            "white": "WD", "white dragon": "WD", "soap": "WD", "0": "WD",
+            "red": "RD", "red dragon": "RD", "red dragons": "RD",
+            "green": "GD", "green dragon": "GD", "green dragons": "GD",
+            "white": "WD", "white dragon": "WD", "white dragons": "WD", "soap": "WD", "soaps": "WD", "0": "WD",
             "flower": "F", "flowers": "F",
             "joker": "J", "jokers": "J",
+            "bird": "1B",  # the 1 Bam shows a bird, and players call it so
         }
     )
+    # Every name the app shows for a tile reads back as that tile, whatever the case.
+    for code in CODES:
+        for shown in display_names(code):
+            table.setdefault(_normal(shown), code)
     return table
+
+
+def display_names(code: str) -> tuple[str, ...]:
+    """Every name the app shows for a tile: in verdicts, alt text, choices
+    and charts ("North", "North Wind", "Norths", "Soap (White Dragon)")."""
+    names = [name(code), label(code), plural(code, 2).split(" ", 1)[1]]
+    if code in WIND_NAMES:
+        names.append(f"{WIND_NAMES[code]} Winds")
+    if code == "WD":
+        names += ["White Dragon", "Soap (White Dragon)", "White Dragon (Soap)", "Soap, the White Dragon"]
+    return tuple(dict.fromkeys(names))
+
+
+def _normal(text: str) -> str:
+    """How a typed tile name is looked up: lower case, single spaces, no
+    leading article ("the North Wind" reads as "north wind")."""
+    words = text.lower().split()
+    if len(words) > 1 and words[0] in ("the", "a", "an"):
+        words = words[1:]
+    return " ".join(words)
 
 
 ALIASES: dict[str, str] = _aliases()
@@ -136,7 +168,7 @@ def code_of(text: str) -> str:
     """The canonical code of one tile written any accepted way."""
     if not isinstance(text, str):
         raise TileError(f"{text!r} is not a tile: write tiles as text codes such as 5D, N, RD")
-    key = " ".join(text.lower().split())
+    key = _normal(text)
     if key not in ALIASES:
         raise TileError(f'"{text}" is not a tile. Use codes like 5D, 7B, 3C, N, RD, WD, F, J.')
     return ALIASES[key]

@@ -371,3 +371,11 @@ def tables_for(card: Card) -> CardTables:
         cached = CardTables(card)
         _TABLES[key] = cached
     return cached
+
+
+def drop_tables(card: Card) -> None:
+    """Forget a card's tables: for a card used once and thrown away (timed
+    at upload), whose tables would otherwise stay in memory for good."""
+    cached = _TABLES.get(id(card))
+    if cached is not None and cached.card is card:
+        _TABLES.pop(id(card), None)

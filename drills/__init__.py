@@ -4,6 +4,10 @@ Each drill is a module following the protocol of `drills/base.py`
 (NAME, TITLE, LEVELS, generate, grade). The web app and the API list
 them in the order of `DRILLS`, which is also the daily session's order
 for new skills.
+
+Every drill's `generate` is wrapped here by `drills.base.checked`, so no
+question is asked before its scene passes the checker of `coach.scene`:
+whoever imports a drill gets only scenes a real set can make.
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ from __future__ import annotations
 from types import ModuleType
 
 from drills import (
+    base,
     calls,
     charleston_rules,
     dead_or_alive,
@@ -41,6 +46,8 @@ _TEACHING_ORDER: tuple[ModuleType, ...] = (
 )
 
 DRILLS: dict[str, ModuleType] = {module.NAME: module for module in _TEACHING_ORDER}
+for _module in _TEACHING_ORDER:
+    _module.generate = base.checked(_module.generate)  # type: ignore[attr-defined]
 
 
 def get(name: str) -> ModuleType:

@@ -21,8 +21,14 @@ correct, with the full explanation and the best answer.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from contextvars import ContextVar
 from dataclasses import dataclass, field
+from functools import wraps
 from typing import Any
+
+from coach import scene as scenes
+from coach.scene import Scene
 
 
 class AnswerError(ValueError):
@@ -50,6 +56,13 @@ class Question:
     facts: tuple[str, ...] = ()  # the situation in short lines, for rules drills ("You are West.")
     items: tuple[str, ...] = ()  # finer skills this question exercises: "tile:5D", "rule:J2"
     key: Any = field(default=None, repr=False, compare=False)  # the drill's own answer key, never shown
+    # Everything the question shows or names of the table, for the scene
+    # checker; None means rack, exposed and tile are all of it. Never shown.
+    scene: Scene | None = field(default=None, repr=False, compare=False)
+
+    def table(self) -> Scene:
+        """The scene to check: the drill's own, or the one rack, exposed and tile make."""
+        return self.scene or scenes.of_question(self.rack, self.exposed, self.tile)
 
     def public(self) -> dict[str, Any]:
         """What a page or the API may show: never the answer key."""
@@ -94,9 +107,48 @@ class Verdict:
         }
 
 
+# Which try of `checked` is dealing: a question whose scene no real set
+# could make is dealt again from the next derived random source.
+_ATTEMPT: ContextVar[int] = ContextVar("scene_attempt", default=0)
+ATTEMPTS = 50  # far more than needed: a drill that fails this often has a dealing bug
+
+
 def rng_for(drill: str, seed: int, level: int) -> random.Random:
     """The question's random source: same drill, seed and level, same question."""
-    return random.Random(f"{drill}:{level}:{seed}")
+    attempt = _ATTEMPT.get()
+    return random.Random(f"{drill}:{level}:{seed}" + (f":{attempt}" if attempt else ""))
+
+
+class SceneError(RuntimeError):
+    """A drill dealt nothing but impossible scenes for one seed: a dealing bug."""
+
+
+Generate = Callable[[int, int, Any], Question]
+
+
+def checked(generate: Generate) -> Generate:
+    """`generate`, asking only questions whose scene a real game could show
+    (`coach.scene`): a failing scene is dealt again from the next derived
+    random source, so every seed still gives one question, always the same."""
+    if getattr(generate, "scene_checked", False):
+        return generate
+
+    @wraps(generate)
+    def ask(seed: int, level: int, card: Any) -> Question:
+        found: list[str] = []
+        for attempt in range(ATTEMPTS):
+            token = _ATTEMPT.set(attempt)
+            try:
+                question = generate(seed, level, card)
+            finally:
+                _ATTEMPT.reset(token)
+            found = scenes.problems(question.table())
+            if not found:
+                return question
+        raise SceneError(f"{question.drill} level {level} seed {seed}: {'; '.join(found)}")
+
+    ask.scene_checked = True  # type: ignore[attr-defined]
+    return ask
 
 
 def check_level(levels: tuple[Level, ...], level: int) -> None:

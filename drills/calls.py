@@ -1,14 +1,14 @@
 """Calls: may you call this discard, for what, and who gets it (K1-K7, J3, H4).
 
 Levels 1 and 2 show a discard, your rack and exposures, and the line you
-play, read with actual suits. The truth comes from the core: the line's
-reading says which groups of the discarded tile are still open (a call for
-an exposure must complete one of them with tiles already held, naturals or
-jokers, K2), and `winning_lines` says whether the tile completes a hand
-anywhere on the card (K3). A question is only asked when that truth is the
-situation it was built for, so the explanation always fits. The question
-is about the line shown: a player could switch aim (H3), so "may you call
-it" means "may you call it for this line".
+play, read with actual suits. The line shown steers the deal, but the
+verdict comes from the core (coach.calls.call_ruling): a call for an
+exposure is legal when some line still open to the hand has a group of the
+discarded tile that the rack completes (K2; the player may switch aim, H3),
+whether or not it is the line shown; on a concealed line the player keeps
+it only by calling for Mah Jongg (K7), and the tile completing a hand
+anywhere on the card is a call for Mah Jongg (K3). Where several sizes are
+legal, each is credited.
 
 Level 3 asks who gets a tile two players call (K4, by League rules: the
 table variant and "first to speak" are named but never applied). Level 4
@@ -26,8 +26,13 @@ from typing import Any
 
 from coach import tiles
 from coach.card import GROUP_NAMES, Card, Group, Line, Reading
+from coach.calls import MAH_JONGG as MAH_JONGG_CALL
+from coach.calls import GroupCall, after_call, call_ruling, may_rearrange, who_gets
 from coach.mahjong import winning_lines
 from coach.rules import cite
+from coach.ruling import Ruling
+from coach.scene import Scene
+from coach.table import next_seat, seats_between, turns_after
 from coach.tiles_away import Exposure, Holding, fill
 from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
@@ -103,18 +108,9 @@ def join(words: list[str]) -> str:
     return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
-def after(seat: str, steps: int = 1) -> str:
-    return SEATS[(SEATS.index(seat) + steps) % 4]
-
-
-def between(first: str, last: str) -> list[str]:
-    """The seats strictly after `first` and before `last` in turn order."""
-    out = []
-    seat = after(first)
-    while seat != last:
-        out.append(seat)
-        seat = after(seat)
-    return out
+# Turn order comes from the core (S5); the drill only names it.
+after = next_seat
+between = seats_between
 
 
 # -- dealing a rack toward a line ---------------------------------------------------
@@ -185,19 +181,20 @@ def _part(
 
 
 class Truth:
-    """What the core says about calling `discard` from this holding for this line."""
+    """What the shown line wants of the discard, for dealing and for words, and
+    the core's ruling on the call (coach.calls), which alone decides."""
 
     def __init__(self, card: Card, line: Line, reading: Reading, holding: Holding, discard: int):
-        self.line, self.reading, self.holding, self.discard = line, reading, holding, discard
+        self.card, self.line, self.reading, self.holding, self.discard = card, line, reading, holding, discard
         placed = fill(reading, holding, line.concealed)
         self.reachable = placed.reachable
         open_groups = [g for i, g in enumerate(reading.groups) if i not in placed.exposed_groups]
         mine = [g for g in open_groups if g.tile == discard]
-        self.sizes = sorted({g.size for g in mine if g.size >= 3})  # groups a call could complete (K2)
+        self.sizes = sorted({g.size for g in mine if g.size >= 3})  # groups of the shown line it could complete
         self.small = sorted({g.size for g in mine if g.size < 3})  # singles and pairs of it
         self.naturals = holding.rack[discard] if discard != tiles.JOKER else 0
         self.jokers = holding.jokers
-        self.legal = [s for s in self.sizes if self.naturals + self.jokers >= s - 1]
+        self.legal = [s for s in self.sizes if self.naturals + self.jokers >= s - 1]  # on the shown line
         with_it = Holding.of(holding.rack_tiles() + [discard], holding.exposures)
         self.wins = winning_lines(card, with_it)
         self.after = fill(reading, with_it, line.concealed).distance
@@ -206,19 +203,22 @@ class Truth:
     def wins_line(self) -> bool:
         return any(w.line is self.line for w in self.wins)
 
+    def ruling(self, stale: bool = False) -> Ruling:
+        return call_ruling(self.card, self.holding, self.discard, self.line, "racked" if stale else "latest")
+
+    def answers(self, stale: bool = False) -> list[str]:
+        """Every right choice, as the core rules, the shown line's own group first."""
+        decision = self.ruling(stale).decision
+        if decision == (MAH_JONGG_CALL,):
+            return [MAH_JONGG]
+        if not decision:
+            return [NO]
+        sizes = sorted(decision, key=lambda s: (s not in self.legal, s))
+        return [for_group(s) for s in sizes]
+
     def answer(self, stale: bool = False) -> str:
-        """The right choice, rule by rule."""
-        if stale:  # K1
-            return NO
-        if self.discard == tiles.JOKER:  # J3
-            return NO
-        if self.wins:  # K3
-            return MAH_JONGG
-        if self.line.concealed:  # K7
-            return NO
-        if len(self.legal) == 1:  # K2
-            return for_group(self.legal[0])
-        return NO
+        """The right choice (the first of several where several sizes are legal)."""
+        return self.answers(stale)[0]
 
 
 # -- levels 1 and 2: may you call it? --------------------------------------------------
@@ -346,12 +346,14 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
     you, thrower = _seats_for(rng, kind)
     nxt = after(thrower)
     facts = [f"You are {you}. {thrower} just threw {the(d)}."]
+    thrown = [d]  # every discard the facts name, for the scene checker
     stale = kind == "late"
     timing = None
     if kind in ("late", "in-time"):
         timing = rng.choice(("racked", "discarded", "older")) if stale else "drawn"
         if timing == "older":
             later = rng.choice([t for t in range(tiles.NATURALS) if t != d and not holding.rack[t]])
+            thrown.append(later)
             facts = [
                 f"You are {you}. {thrower} threw {the(d)}; then {nxt} drew and threw {the(later)}."
             ]
@@ -364,9 +366,16 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
     facts.append(f"You play {line_text(line, reading)}.")
     if holding.exposures:
         facts.append(f"You have exposed {join(['a ' + e.describe() for e in holding.exposures])}.")
-    best = truth.answer(stale)
-    why = _call_reasons(_Call(kind, truth, g, nxt, timing))
-    assert best in why
+    ruling = truth.ruling(stale)
+    call = _Call(kind, truth, g, nxt, timing)
+    why = _call_reasons(call)
+    if ruling.rule == "K2":
+        why = _k2_reasons(call, ruling, why)
+    answers = truth.answers(stale)
+    best = answers[0]
+    if best not in why:
+        why[best] = _legal(call, _call_of(ruling, best))
+    also = [a for a in answers[1:] if a in why]
     choices = list(why)
     rng.shuffle(choices)
     items = {
@@ -381,7 +390,9 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
         exposed=tuple(tuple(e.codes) for e in holding.exposures),
         choices=tuple(choices), facts=tuple(facts),
         items=tuple(f"rule:{r}" for r in items),
-        key={"best": best, "why": why, "rules": items, "notes": ()},
+        key={"best": best, "also": also, "why": why, "rules": items, "notes": ()},
+        scene=Scene(rack=tuple(tiles.CODES[t] for t in holding.rack_tiles()), exposures=tuple(tuple(e.codes) for e in holding.exposures),
+                    discards=tuple(tiles.CODES[t] for t in thrown), seat=you),
     )
 
 
@@ -420,13 +431,95 @@ class _Call:
     def not_last(self) -> str:
         return (
             f"The {self.name} is not the last tile you need: with it you would still be"
-            f" {self.truth.after} tiles from {self.line}, and no line of the card would be complete (K3)."
+            f" {tiles.plural(tiles.JOKER, self.truth.after).split(' ')[0]} {'tile' if self.truth.after == 1 else 'tiles'}"
+            f" from {self.line}, and no line of the card would be complete (K3)."
         )
 
 
 def _call_reasons(call: _Call) -> dict[str, str]:
     """Why each choice is right or wrong, each reason ending with its rule ids."""
     return REASONS[call.kind](call)
+
+
+def _size_of(choice: str) -> int | None:
+    """The group size a "Yes, for a ..." choice names, None for the other choices."""
+    for size, name in GROUP_NAMES.items():
+        if choice == f"Yes, for a {name}":
+            return size
+    return None
+
+
+def _call_of(ruling: Ruling, choice: str) -> GroupCall:
+    return next(c for c in ruling.facts["calls"] if for_group(c.size) == choice)
+
+
+def _beside(c: _Call) -> str:
+    exposures = c.truth.holding.exposures
+    return f" beside your exposed {join([e.describe() for e in exposures])}" if exposures else ""
+
+
+def _legal(c: _Call, call: GroupCall) -> str:
+    """Why a call for this group is legal: the lines still open that take it (K2)."""
+    size = GROUP_NAMES[call.size]
+    held = held_text(c.group.tile, call.naturals, call.jokers)
+    if c.line in call.lines:
+        return (
+            f"{c.line} takes a {size} of {of(c.group.tile)}; you hold the other {call.size - 1} ({held}),"
+            f" so the {c.name} completes it and you may call it to expose the {size} (K2)."
+        )
+    named = join(list(call.lines[:3]) + (["more"] if len(call.lines) > 3 else []))
+    one = len(call.lines) == 1
+    return (
+        f"{named} {'takes' if one else 'take'} a {size} of {of(c.group.tile)} and {'is' if one else 'are'}"
+        f" still open to your hand{_beside(c)}; you hold the other {call.size - 1} ({held}), so you may call it"
+        f" for the {size}, aiming at {call.lines[0]} instead of {c.line} (K2, H3)."
+    )
+
+
+def _illegal(c: _Call, size: int) -> str:
+    """Why no call for a group of this size is legal (K2)."""
+    name = GROUP_NAMES[size]
+    if c.truth.naturals + c.truth.jokers < size - 1:
+        return (
+            f"A {name} takes {size - 1} tiles of yours besides the {c.name}, and you hold {c.held}:"
+            f" a call must complete the group with tiles you already hold (K2)."
+        )
+    return (
+        f"No line still open to your hand has a {name} of {of(c.group.tile)}{_beside(c)}: a call must"
+        f" complete a group the card allows for your hand (K2)."
+    )
+
+
+def _k2_reasons(c: _Call, ruling: Ruling, why: dict[str, str]) -> dict[str, str]:
+    """The reasons for the group choices and "No", from the core's K2 ruling:
+    which lines still open to the hand take which groups of the discard."""
+    calls: tuple[GroupCall, ...] = ruling.facts["calls"]
+    legal = {call.size: call for call in calls}
+    out = dict(why)
+    for choice in why:
+        size = _size_of(choice)
+        if size is None:
+            continue
+        if size in legal:
+            out[choice] = _legal(c, legal[size])
+        elif not (c.kind == "locked" and size == 4):  # the locked pung keeps its own reason (K6)
+            out[choice] = _illegal(c, size)
+    if calls:
+        first = min(calls, key=lambda call: (call.size not in c.truth.legal, call.size))
+        reason = _legal(c, first)
+        prefix = "" if c.kind != "in-time" else (
+            f"It is not too late: the time to call ends only once {c.nxt} racks the drawn tile or discards (K1). "
+        )
+        out[NO] = f"{prefix}You may call it: {reason}"
+        if c.kind == "in-time":
+            best = for_group(first.size)
+            out[best] = (
+                f"{c.nxt} has drawn but not yet racked the tile, so the {c.name} is still the latest discard"
+                f" and may be called (K1). {out[best]}"
+            )
+    elif NO in out and c.kind in ("short", "pair", "locked"):
+        out[NO] += f" No other line still open to your hand has a group of {of(c.group.tile)} your rack completes (K2)."
+    return out
 
 
 def _why_expose(c: _Call) -> dict[str, str]:
@@ -522,8 +615,8 @@ def _why_mahjong(c: _Call) -> dict[str, str]:
         ),
         NO: f"You may call it: it is the last tile you need, and Mah Jongg may take it even for a {c.size} (K3).",
         for_group(3): (
-            f"{c.line} has no pung of {of(c.group.tile)}, so a call for an exposure is out (K2);"
-            f" call it for Mah Jongg, since it completes your hand (K3)."
+            f"The {c.name} finishes your hand, so call it for Mah Jongg (K3): {c.line} wants it as a {c.size},"
+            f" and Mah Jongg may take it for that."
         ),
     }
     if c.group.size == 2:
@@ -552,15 +645,27 @@ def _why_pair(c: _Call) -> dict[str, str]:
     }
 
 
+def _gives_up(c: _Call) -> str:
+    """What an exposure would cost a concealed line, and where it would be legal (H4, K2, H3)."""
+    calls = c.truth.ruling().facts.get("calls", ())
+    if not calls:
+        return f"An exposure would put {c.line} out of reach (H4)."
+    call = calls[0]
+    return (
+        f"An exposed {GROUP_NAMES[call.size]} would be legal for {call.lines[0]} (K2), but it gives up {c.line}:"
+        f" a concealed line allows no exposure (H4)."
+    )
+
+
 def _why_concealed(c: _Call) -> dict[str, str]:
     return {
         NO: (
-            f"{c.line} is concealed (C): you may call a discard only for Mah Jongg (K7), and the {c.name}"
-            f" is not your last tile. An exposure would put the line out of reach (H4)."
+            f"Not if you keep {c.line}: it is concealed (C), and on a concealed line you may call a discard"
+            f" only for Mah Jongg (K7); the {c.name} is not your last tile. {_gives_up(c)}"
         ),
         for_group(c.group.size): (
-            f"Your rack would complete the {c.wanted}, but {c.line} is concealed: on a concealed line you"
-            f" may call only for Mah Jongg (K7), and an exposure would put it out of reach (H4)."
+            f"Not if you keep {c.line}: your rack would complete the {c.wanted}, but on a concealed line you"
+            f" may call only for Mah Jongg (K7). {_gives_up(c)}"
         ),
         MAH_JONGG: c.not_last,
     }
@@ -611,7 +716,9 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
     else:
         purposes = {s: "Mah Jongg" for s in callers}
     tile = rng.randrange(tiles.NATURALS)
-    winner = min(callers, key=lambda s: (purposes[s] != "Mah Jongg", _distance(thrower, s)))
+    claims = {s: MAH_JONGG_CALL if purposes[s] == "Mah Jongg" else "exposure" for s in callers}
+    award = who_gets(thrower, claims)
+    winner = award.decision
     loser = next(s for s in callers if s != winner)
     order = [after(thrower, k) for k in (1, 2, 3)]
     facts = (
@@ -622,7 +729,7 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
         # Speed is the beginner's guess, so the quicker caller is the one who loses by the rules.
         facts += (f"{loser} spoke first.",)
     turn = f"after {thrower} come {join(order)}, in that order (S5)"
-    mah_jongg_beats = (purposes[winner] == "Mah Jongg") != (purposes[loser] == "Mah Jongg")
+    mah_jongg_beats = award.facts["by"] == "purpose"
     if mah_jongg_beats:
         reason = (
             f"{winner} gets it: a call for Mah Jongg beats a call for an exposure, wherever the seats are (K4)."
@@ -662,9 +769,7 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
     )
 
 
-def _distance(thrower: str, seat: str) -> int:
-    """How many turns after the thrower this seat plays (1 to 3)."""
-    return (SEATS.index(seat) - SEATS.index(thrower)) % 4
+_distance = turns_after  # how many turns after the thrower a seat plays (S5)
 
 
 # -- level 4: after the call -------------------------------------------------------
@@ -697,9 +802,10 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
         f"{thrower} threw {the(tile)}.",
         f"{caller} called it for a {GROUP_NAMES[size]}, exposed the {GROUP_NAMES[size]} and discarded.",
     )
-    order = f"after {caller} comes {after(caller)} (S5)"
+    ruling = after_call(thrower, caller)
+    order = f"after {caller} comes {ruling.decision} (S5)"
     if kind == "next":
-        best = after(caller)
+        best = ruling.decision
         why = {
             best: f"A call takes the place of the caller's draw, and play continues to the caller's right (K5): {order}.",
         }
@@ -716,7 +822,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
         prompt = "Who plays next?"
         rules: tuple[str, ...] = ("K5", "S5")
     else:
-        lost = between(thrower, caller)
+        lost = list(ruling.facts["skipped"])
         best = _seats_label(lost)
         passes = f"from {thrower}, play passes to {join([after(thrower, k) for k in (1, 2, 3)])} (S5)"
         if lost:
@@ -810,13 +916,14 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
         kong = Holding.of([t for t in rack if t != g.tile], exposures + (Exposure(g.tile, 4),))
         allowed = fill(reading, kong, line.concealed).reachable  # the card allows the kong for this line
         assert allowed
-        if kind == "locked-after":
+        discarded = kind == "locked-after"
+        best = MAY if may_rearrange(discarded, card_allows=allowed) else LOCKED
+        if discarded:
             rack.remove(rng.choice([t for t in rack if t != g.tile]))
             facts.append(
                 f"You called it for your kong but laid down only three {of(g.tile)}, kept the fourth"
                 f" on your rack, and have already discarded."
             )
-            best = LOCKED
             why = {
                 LOCKED: (
                     "After the discard that follows a call, the exposure is locked: a pung never grows into"
@@ -829,7 +936,6 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
                 f"You called it for your kong but laid down only three {of(g.tile)}, keeping the fourth"
                 f" on your rack. You have not discarded yet."
             )
-            best = MAY
             why = {
                 MAY: (
                     f"Before your discard you may rearrange the new exposure, as long as the called {name}"
@@ -873,14 +979,19 @@ def verdict_for(question: Question, picked: str | None) -> Verdict:
     """A verdict from a key of {best, why (a reason per choice), rules, notes, partial?}."""
     key = question.key
     best: str = key["best"]
-    correct = picked == best
+    also: list[str] = list(key.get("also", ()))  # other choices the rules allow as well
+    correct = picked == best or picked in also
     reason = key["why"][best]
     if picked is None:
         lines = [f'The answer is "{best}". {reason}']
-    elif correct:
+    elif picked == best:
         lines = [f"Right. {reason}"]
+    elif correct:
+        lines = [f"Right. {key['why'][picked]}"]
+        also = [best] + [a for a in also if a != picked]
     else:
         lines = [f'Not quite: the answer is "{best}". {reason}', f'You picked "{picked}". {key["why"][picked]}']
+    lines += [f'"{a}" is right too. {key["why"][a]}' for a in also if a != picked]
     lines += list(key["notes"])
     lines += [cite(r) for r in key["rules"]]
     score = 1.0 if correct else float(key.get("partial", {}).get(picked, 0.0))

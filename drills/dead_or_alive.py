@@ -25,10 +25,12 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from coach import tiles
+from coach import dead, tiles
 from coach.card import GROUP_NAMES, Card, Line, Reading
+from coach.dead import concealed_lines, exposed_lines
 from coach.mahjong import winning_lines
-from coach.tiles_away import OUT_OF_REACH, Exposure, Holding, assign_exposures, fill, tables_for
+from coach.ruling import Ruling
+from coach.tiles_away import Exposure, Holding, fill
 from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
 from drills.calls import SEATS, exposure_for, join, line_text, verdict_for
@@ -58,22 +60,16 @@ class DealError(RuntimeError):
     """No situation of the kind asked for after ATTEMPTS deals (a card too small for it)."""
 
 
-# -- the core's verdicts on exposures and hands ------------------------------------------
+# The core decides (coach/dead.py); each cause it names is one choice here.
+CHOICE_OF = {
+    None: NOT_DEAD, dead.COUNT: COUNT, dead.NO_LINE: NO_LINE, dead.CONCEALED_ONLY: CONCEALED,
+    dead.DREW: DREW, dead.EARLY: EARLY, dead.SWAP: SWAP, dead.FALSE_MAH_JONGG: FALSE_MJ,
+}
 
 
-def exposed_lines(card: Card, exposures: tuple[Exposure, ...]) -> list[Line]:
-    """Exposed (X) lines with a group for every exposure (E3, H4)."""
-    tables = tables_for(card)
-    distances = tables.line_distances(Holding.of([], exposures))
-    return [tables.lines[n] for n, d in enumerate(distances.tolist()) if d != OUT_OF_REACH]
-
-
-def concealed_lines(card: Card, exposures: tuple[Exposure, ...]) -> list[Line]:
-    """Concealed (C) lines whose groups would hold these exposures, were exposing allowed."""
-    return [
-        line for line in card.lines
-        if line.concealed and any(assign_exposures(r.groups, exposures) is not None for r in line.readings)
-    ]
+def verdict_choice(ruling: Ruling) -> str:
+    """The choice that says what the core ruled: not dead, or dead for its cause (E3)."""
+    return CHOICE_OF[ruling.facts["cause"]]
 
 
 def capitalised(text: str) -> str:
@@ -228,10 +224,11 @@ def _count(rng: random.Random, card: Card, right: bool) -> Situation | None:
         "east": "before the first discard East holds 14 (S3), and the count is only checked after East's first discard",
     }[moment]
     count = f"{player} holds {size} tiles ({held}); {when} (E3)."
-    if right:
-        best, why = NOT_DEAD, {NOT_DEAD: count, COUNT: f"The count is right: {count}"}
+    best = verdict_choice(dead.dead_by_count(size, moment))
+    if best == NOT_DEAD:
+        why = {NOT_DEAD: count, COUNT: f"The count is right: {count}"}
     else:
-        best, why = COUNT, {COUNT: f"{count.rstrip('.')}, so the hand is dead.", NOT_DEAD: f"The count is wrong: {count}"}
+        why = {COUNT: f"{count.rstrip('.')}, so the hand is dead.", NOT_DEAD: f"The count is wrong: {count}"}
     if exposures:
         fit = exposed_lines(card, exposures)[0]
         verb = "fits" if len(exposures) == 1 else "fit"
@@ -251,7 +248,7 @@ def _no_line(rng: random.Random, card: Card) -> Situation | None:
         NO_LINE: f"No line of the card has groups for {shown} together, so the hand is dead (E3).",
         NOT_DEAD: f"The exposures prove it: no line of the card has groups for {shown} together (E3).",
     }
-    return _with_exposures(player, exposures, NO_LINE, why, ("E3",))
+    return _with_exposures(player, exposures, verdict_choice(dead.dead_by_exposures(card, exposures)), why, ("E3",))
 
 
 def _concealed_only(rng: random.Random, card: Card) -> Situation | None:
@@ -271,7 +268,7 @@ def _concealed_only(rng: random.Random, card: Card) -> Situation | None:
             f" line allows no exposure (H4, E3)."
         ),
     }
-    return _with_exposures(player, exposures, CONCEALED, why, ("E3", "H4"))
+    return _with_exposures(player, exposures, verdict_choice(dead.dead_by_exposures(card, exposures)), why, ("E3", "H4"))
 
 
 def _fits(rng: random.Random, card: Card) -> Situation | None:
@@ -285,7 +282,7 @@ def _fits(rng: random.Random, card: Card) -> Situation | None:
         NO_LINE: f"They {verb} a line: {ids} (E3).",
         CONCEALED: f"{ids} {'is an exposed line' if len(fits) == 1 else 'are exposed lines'}, so exposing was allowed (E3, H4).",
     }
-    return _with_exposures(player, exposures, NOT_DEAD, why, ("E3", "H4"))
+    return _with_exposures(player, exposures, verdict_choice(dead.dead_by_exposures(card, exposures)), why, ("E3", "H4"))
 
 
 def _with_exposures(player: str, exposures: tuple[Exposure, ...], best: str, why: dict[str, str], items: tuple[str, ...]) -> Situation:
@@ -301,23 +298,25 @@ def _turn(rng: random.Random, card: Card, kind: str) -> Situation:
     player, other = _seats(rng)
     name = label(tiles.CODES[rng.randrange(27)])
     items: tuple[str, ...] = ("E3",)
+    event = {"drew": "drew-out-of-turn", "early": "discarded-before-drawing"}.get(kind, "called")
+    best = verdict_choice(dead.dead_by_turn(event))
     if kind == "drew":
         facts = [f"Some turns into the hand, it is {other}'s turn. Before {other} draws, {player} takes a tile from the wall."]
-        best, why = DREW, {
+        why = {
             DREW: f"{player} drew out of turn: it was {other}'s turn, so {player}'s hand is dead (E3).",
             NOT_DEAD: "Drawing out of turn makes a hand dead (E3).",
             EARLY: f"{player} did not discard; {player} drew when it was {other}'s turn (E3).",
         }
     elif kind == "early":
         facts = [f"Some turns into the hand, it is {player}'s turn. {player} throws the {name} without drawing a tile first."]
-        best, why = EARLY, {
+        why = {
             EARLY: f"A turn is draw, then discard: discarding before drawing makes {player}'s hand dead (E3).",
             NOT_DEAD: "Discarding before drawing makes a hand dead (E3).",
             DREW: f"It was {player}'s own turn; the fault is the discard before the draw (E3).",
         }
     else:
         facts = [f"{other} threw the {name}. {player} calls it for a pung, exposes the pung and then discards, without drawing."]
-        best, why = NOT_DEAD, {
+        why = {
             NOT_DEAD: "A call takes the place of the draw: expose, then discard (K5). Nothing makes the hand dead (E3).",
             EARLY: f"After a call there is no draw: the called tile was {player}'s tile for the turn (K5, E3).",
             DREW: f"{player} drew nothing; a call may take a discard out of turn (K5, E3).",
@@ -333,9 +332,10 @@ def _swap(rng: random.Random, card: Card, early: bool) -> Situation:
     tile = rng.randrange(27)
     group = f"{GROUP_NAMES[rng.choice((3, 4, 5))]} of {tiles.plural(tile, 2).split(' ', 1)[1]}"
     swap = f"hands {holder} the {label(tiles.CODES[tile])} and takes the joker from {holder}'s exposed {group}"
+    best = verdict_choice(dead.dead_by_turn("exchanged-before-drawing" if early else "exchanged-after-drawing"))
     if early:
         facts = [f"Some turns into the hand, it is {player}'s turn. Before drawing, {player} {swap}."]
-        best, why = SWAP, {
+        why = {
             SWAP: (
                 f"A joker exchange comes after you have acquired a tile (a draw or a call); exchanging"
                 f" before drawing makes {player}'s hand dead (J4, E3)."
@@ -345,7 +345,7 @@ def _swap(rng: random.Random, card: Card, early: bool) -> Situation:
         }
     else:
         facts = [f"Some turns into the hand, it is {player}'s turn. {player} draws, then {swap}."]
-        best, why = NOT_DEAD, {
+        why = {
             NOT_DEAD: (
                 f"On your own turn, after you have drawn, you may give the natural tile and take the joker;"
                 f" {player} did it in the right order (J4). Nothing makes the hand dead (E3)."
@@ -369,15 +369,16 @@ def _shown(rng: random.Random, card: Card, right: bool) -> Situation | None:
         "The others check the hand.",
     ]
     count = f"{player} laid down 14 tiles, the right number for Mah Jongg (E3, E1)."
-    if right:
-        best, why = NOT_DEAD, {
+    best = verdict_choice(dead.dead_by_mah_jongg(card, holding))
+    if best == NOT_DEAD:
+        why = {
             NOT_DEAD: f"The others check the hand: the tiles complete {line.id}, so {player} wins (E1).",
             FALSE_MJ: f"The Mah Jongg is right: the tiles complete {line.id} (E1, E3).",
             COUNT: count,
         }
     else:
         wrong = _mismatch(found)
-        best, why = FALSE_MJ, {
+        why = {
             FALSE_MJ: (
                 f"The others check the hand (E1): {wrong}; no other line of the card is complete"
                 f" either. A wrong Mah Jongg laid down makes the hand dead (E3)."
@@ -410,6 +411,8 @@ def _own_hand(rng: random.Random, card: Card) -> Situation | None:
         return None
     player, _, exposures, proof = found
     keep = "Keep playing, and play defence"
+    stop = "Stop drawing and discarding"
+    best = stop if dead.who_calls_it_dead(own=True, proven=True) else keep  # nobody declares their own (E4)
     facts = [
         f"You are {player}. You have exposed {words(exposures)}.",
         "You notice that no line of the card allows both; nobody else has said anything.",
@@ -421,9 +424,9 @@ def _own_hand(rng: random.Random, card: Card) -> Situation | None:
             f" Keep playing and throw safe tiles."
         ),
         "Announce that your hand is dead": "Nobody declares their own hand dead; another player calls it (E4).",
-        "Stop drawing and discarding": "A hand stops playing once another player calls it dead; nobody declares their own hand dead (E4).",
+        stop: "A hand stops playing once another player calls it dead; nobody declares their own hand dead (E4).",
     }
-    return _situation(player, facts, keep, why, ("E4", "E3"), exposed=exposures, prompt="What do you do?")
+    return _situation(player, facts, best, why, ("E4", "E3"), exposed=exposures, prompt="What do you do?")
 
 
 def _called_dead(rng: random.Random, card: Card, then: str) -> Situation | None:
@@ -435,6 +438,10 @@ def _called_dead(rng: random.Random, card: Card, then: str) -> Situation | None:
     facts = [f"{player} has exposed {words(exposures)}.", f"{caller} called {player}'s hand dead, and the tiles prove it: {proof}."]
     later = rng.choice([s for s in SEATS if s != player])
     if then == "follows":
+        stops = not any(dead.dead_hand_may(a) for a in ("draw", "discard", "call"))
+        pays = dead.dead_hand_may("pay the winner")
+        if not (stops and pays):
+            return None  # the core and this question's choices disagree: ask another (E4)
         best = f"{player} stops drawing, discarding and calling, and still pays the winner"
         why = {
             best: "A dead hand no longer draws, discards or calls, but its player still pays the winner (E4).",
@@ -450,7 +457,7 @@ def _called_dead(rng: random.Random, card: Card, then: str) -> Situation | None:
         if not open_tiles:
             return None  # every copy of the exposed tiles is on the table already
         facts.append(f"Later {later} throws the {label(tiles.CODES[rng.choice(open_tiles).tile])}.")
-        best = "No: a dead hand makes no calls"
+        best = "Yes, for an exposure" if dead.dead_hand_may("call") else "No: a dead hand makes no calls"
         why = {
             best: "A dead hand no longer draws, discards or calls, not even for Mah Jongg (E4).",
             "Yes, for an exposure": "A dead hand makes no calls at all (E4).",
@@ -459,7 +466,7 @@ def _called_dead(rng: random.Random, card: Card, then: str) -> Situation | None:
         return _situation(player, facts, best, why, ("E4",), exposed=exposures, prompt=f"May {player} call it?")
     thrower = rng.choice([s for s in SEATS if s not in (player, later)])
     facts.append(f"Later {later} wins on a tile {thrower} threw.")
-    best = f"Yes: {player} still pays the winner"
+    best = f"Yes: {player} still pays the winner" if dead.dead_hand_may("pay the winner") else "No: a dead hand pays nothing"
     why = {
         best: "A dead hand stops playing, but its player still pays the winner (E4).",
         "No: a dead hand pays nothing": "A dead hand still pays the winner (E4).",
@@ -476,13 +483,16 @@ def _unproven(rng: random.Random, card: Card) -> Situation:
         f"{player} holds 13 tiles in all, between turns.",
         f"{other} says {player}'s hand must be dead: {player} just threw a tile {other} thought {player} needed.",
     ]
-    best = f"{player} plays on: the tiles do not prove the hand dead"
+    plays_on = f"{player} plays on: the tiles do not prove the hand dead"
+    stops = f"{player}'s hand is dead: {player} stops playing"
+    proven = bool(dead.dead_by_exposures(card, exposures))
+    best = stops if dead.who_calls_it_dead(own=False, proven=proven) else plays_on
     why = {
-        best: (
+        plays_on: (
             f"A hand is called dead by another player only when the tiles prove it (E4). {player}'s"
             f" exposures fit {ids}, and the tile count is right (E3)."
         ),
-        f"{player}'s hand is dead: {player} stops playing": f"A guess is not proof: the exposures fit {ids} (E4, E3).",
+        stops: f"A guess is not proof: the exposures fit {ids} (E4, E3).",
         f"{player} must say whether the hand is dead": "Nobody declares their own hand dead; the tiles decide (E4).",
     }
     return _situation(player, facts, best, why, ("E4", "E3"), exposed=exposures, prompt="What follows?")
@@ -496,23 +506,23 @@ def _after_shown(rng: random.Random, card: Card, right: bool) -> Situation | Non
     player, _ = _seats(rng)
     holding, line = found["holding"], found["line"]
     facts = [f"{player} says \"Mah Jongg\" and lays down all 14 tiles, for {line_text(line, found['reading'])}."]
-    dead = f"{player}'s hand is dead: the others play on, and {player} pays the winner"
+    dead_hand = f"{player}'s hand is dead: the others play on, and {player} pays the winner"
     wins = f"{player} wins: the others check the hand, then pay"
     ends = "The hand ends and nobody pays"
     back = f"{player} takes the tiles back and plays on"
-    if right:
+    if not dead.dead_by_mah_jongg(card, holding):
         best, items = wins, ("E1",)
         why = {
             wins: f"Mah Jongg is declared and shown, and the others check it (E1): the tiles complete {line.id}.",
-            dead: f"The hand is right: it completes {line.id} (E1, E4).",
+            dead_hand: f"The hand is right: it completes {line.id} (E1, E4).",
             back: "A shown Mah Jongg that the others find right ends the hand with a win (E1).",
             ends: f"The tiles complete {line.id}: {player} wins and is paid (E1).",
         }
     else:
         wrong = _mismatch(found)
-        best, items = dead, ("E1", "E3", "E4") + (("J2",) if found["joker_pair"] else ())
+        best, items = dead_hand, ("E1", "E3", "E4") + (("J2",) if found["joker_pair"] else ())
         why = {
-            dead: (
+            dead_hand: (
                 f"The others check the hand (E1): {wrong}. A wrong Mah Jongg laid down is dead (E3); the other three"
                 f" play on, and {player} still pays whoever wins (E4)."
             ),

@@ -44,14 +44,13 @@ import yaml
 # Only `drills.DRILLS` is used, and only inside functions: drills/__init__.py
 # may one day import this module, and the registry is complete by then.
 import drills
-from coach.yamlfile import YamlError, key_line, line_of, load
+from coach.yamlfile import MAX_BYTES, YamlError, capped, elide, key_line, line_of, load, show
 
 MAX_ITEMS = 20
 MAX_QUESTIONS = 20
 MAX_TOTAL = 60
 MAX_TITLE = 80
 MAX_DESCRIPTION = 500
-MAX_BYTES = 64 * 1024
 MAX_SEED = 2**31 - 1
 HOUSE = "house"
 SEEDS = ("fixed", "fresh")
@@ -110,7 +109,8 @@ class SetError(ValueError):
     """A drill set that does not validate; `problems` lists every message."""
 
     def __init__(self, problems: list[str]):
-        self.problems = list(problems)
+        self.problems = capped(list(problems))  # at most 50 listed, then "and N more problems"
+        self.total = len(problems)
         super().__init__("; ".join(self.problems))
 
 
@@ -145,7 +145,7 @@ class _FilePlace:
     def item(self, index: int, key: Any) -> str:
         # An item that is not a mapping has no lines of its own: point at "drills".
         line = key_line(self.items[index], key, key_line(self.data, "drills", 1))
-        return f'line {line}, drills item {index + 1}, "{key}"'
+        return f'line {line}, drills item {index + 1}, "{elide(str(key))}"'
 
 
 class _FormPlace:
@@ -155,24 +155,10 @@ class _FormPlace:
         return self.NAMES.get(key, key)
 
     def item(self, index: int, key: Any) -> str:
-        return f"row {index + 1}, {key}"
+        return f"row {index + 1}, {elide(str(key))}"
 
 
 # -- values -------------------------------------------------------------------
-
-
-def _show(value: Any) -> str:
-    """A value as the teacher wrote it, short enough for a message."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str):
-        text = value if len(value) <= 40 else value[:37] + "..."
-        return f'"{text}"'
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "a mapping"
-    return repr(value)
 
 
 _NUMBER = re.compile(r"[+-]?\d{1,12}")
@@ -199,7 +185,7 @@ def _text(value: Any, key: str, limit: int, place: _Place, problems: list[str], 
             problems.append(f"{place.top(key)}: is missing (a title of 1 to {limit} characters)")
         return ""
     if not isinstance(value, str):
-        problems.append(f"{place.top(key)}: must be text, not {_show(value)}")
+        problems.append(f"{place.top(key)}: must be text, not {show(value)}")
         return ""
     text = value.strip()
     if len(text) > limit:
@@ -228,9 +214,9 @@ def _build(
     if _missing(card):
         card = HOUSE
     elif not isinstance(card, str):
-        problems.append(f"{place.top('card')}: must be the name of a card, not {_show(card)}")
+        problems.append(f"{place.top('card')}: must be the name of a card, not {show(card)}")
     elif cards is not None and card.strip() not in cards:
-        problems.append(f"{place.top('card')}: {_show(card)} is not one of your cards (you have: {', '.join(cards)})")
+        problems.append(f"{place.top('card')}: {show(card)} is not one of your cards (you have: {', '.join(cards)})")
     else:
         card = card.strip()
 
@@ -238,7 +224,7 @@ def _build(
     if _missing(seeds):
         seeds = "fixed"
     elif not isinstance(seeds, str) or seeds.strip() not in SEEDS:
-        problems.append(f"{place.top('seeds')}: must be fixed or fresh, not {_show(seeds)}")
+        problems.append(f"{place.top('seeds')}: must be fixed or fresh, not {show(seeds)}")
     else:
         seeds = seeds.strip()
 
@@ -248,7 +234,7 @@ def _build(
     else:
         seed = _whole(raw_seed, from_form)
         if seed is None or not 0 <= seed <= MAX_SEED:
-            problems.append(f"{place.top('seed')}: must be a whole number from 0 to {MAX_SEED}, not {_show(raw_seed)}")
+            problems.append(f"{place.top('seed')}: must be a whole number from 0 to {MAX_SEED}, not {show(raw_seed)}")
 
     set_items = _build_items(items, place, problems, from_form)
 
@@ -265,13 +251,14 @@ def _build_items(items: list[Any] | None, place: _Place, problems: list[str], fr
         return ()
     if len(items) > MAX_ITEMS:
         problems.append(f"{place.top('drills')}: at most {MAX_ITEMS} drills, not {len(items)}")
+        items = items[: MAX_ITEMS + 1]  # the rest go unchecked: the work stays bounded by the cap
 
     registry = drills.DRILLS
     built: list[SetItem] = []
     for index, raw in enumerate(items):
         if not isinstance(raw, Mapping):
             problems.append(
-                f"{place.item(index, 'drill')}: each item must be a mapping with drill, level and questions, not {_show(raw)}"
+                f"{place.item(index, 'drill')}: each item must be a mapping with drill, level and questions, not {show(raw)}"
             )
             continue
         for key in raw:
@@ -283,7 +270,7 @@ def _build_items(items: list[Any] | None, place: _Place, problems: list[str], fr
         if _missing(name):
             problems.append(f"{place.item(index, 'drill')}: is missing (one of {', '.join(registry)})")
         elif not isinstance(name, str) or name.strip() not in registry:
-            problems.append(f"{place.item(index, 'drill')}: there is no drill {_show(name)} (drills: {', '.join(registry)})")
+            problems.append(f"{place.item(index, 'drill')}: there is no drill {show(name)} (drills: {', '.join(registry)})")
         else:
             name = name.strip()
             module = registry[name]
@@ -295,16 +282,16 @@ def _build_items(items: list[Any] | None, place: _Place, problems: list[str], fr
             if level not in numbers:
                 problems.append(
                     f"{place.item(index, 'level')}: must be a whole number from {min(numbers)} to {max(numbers)} "
-                    f"for {module.TITLE}, not {_show(raw_level)}"
+                    f"for {module.TITLE}, not {show(raw_level)}"
                 )
         elif level is None or level < 1:  # the drill is unknown: only the shape can be checked
-            problems.append(f"{place.item(index, 'level')}: must be a whole number from 1, not {_show(raw_level)}")
+            problems.append(f"{place.item(index, 'level')}: must be a whole number from 1, not {show(raw_level)}")
 
         raw_questions = raw.get("questions")
         questions = DEFAULT_QUESTIONS if _missing(raw_questions) else _whole(raw_questions, from_form)
         if questions is None or not 1 <= questions <= MAX_QUESTIONS:
             problems.append(
-                f"{place.item(index, 'questions')}: must be a whole number from 1 to {MAX_QUESTIONS}, not {_show(raw_questions)}"
+                f"{place.item(index, 'questions')}: must be a whole number from 1 to {MAX_QUESTIONS}, not {show(raw_questions)}"
             )
             questions = None
 
@@ -328,28 +315,26 @@ def parse_set(text: str, cards: Collection[str] | None = (HOUSE,), seed_default:
     HOUSE, always allowed); None takes any name (a stored set, checked
     when it was saved). A missing seed is `seed_default`, or chosen at
     random when that is None."""
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_BYTES:
-        raise SetError([f"the file is larger than {MAX_BYTES // 1024} KB: a drill set is much smaller"])
     try:
-        data = load(text)
+        data = load(text, max_bytes=MAX_BYTES, what="drill set file")
     except YamlError as error:
-        raise SetError([str(error)]) from None
+        raise SetError(error.problems) from None
     if data is None:
         raise SetError(['the file is empty: a drill set needs at least "set" and "drills"'])
     if not isinstance(data, Mapping):
-        raise SetError([f'line {line_of(data, 1)}: a drill set must be a mapping with "set" and "drills", not {_show(data)}'])
+        raise SetError([f'line {line_of(data, 1)}: a drill set must be a mapping with "set" and "drills", not {show(data)}'])
 
     problems: list[str] = []
     for key in data:
         if key not in TOP_KEYS:
-            problems.append(f'line {key_line(data, key, 1)}, "{key}": unknown key (allowed: {", ".join(TOP_KEYS)})')
+            problems.append(f'line {key_line(data, key, 1)}, "{elide(str(key))}": unknown key (allowed: {", ".join(TOP_KEYS)})')
 
     raw_items = data.get("drills")
     items: list[Any] | None = None
     if raw_items is None:
         problems.append(f'line {key_line(data, "drills", 1)}, "drills": is missing (a list of 1 to {MAX_ITEMS} drills)')
     elif not isinstance(raw_items, list):
-        problems.append(f'line {key_line(data, "drills", 1)}, "drills": must be a list of drills, not {_show(raw_items)}')
+        problems.append(f'line {key_line(data, "drills", 1)}, "drills": must be a list of drills, not {show(raw_items)}')
     else:
         items = raw_items
 

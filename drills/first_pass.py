@@ -81,6 +81,16 @@ def generate(seed: int, level: int, card: Card) -> Question:
 SCREEN = 48  # candidate passes scored by Monte Carlo; the learner's own pass always is
 
 
+def evaluate(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, ...] | None = None) -> PassAdvice:
+    """The pass evaluation that grades an answer, uncached (drills.card_weight times it)."""
+    # Fewer samples than the command line: the paired comparison with the
+    # best pass stays fair, and a verdict comes back in well under a second.
+    return evaluate_pass(
+        card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=256,
+        screen=SCREEN, include=[include] if include else [],
+    )
+
+
 def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, ...] | None = None) -> PassAdvice:
     """The pass evaluation for this rack (and the learner's pass), computed once."""
     key = (id(card), card.name, rack, seed, include)
@@ -89,12 +99,7 @@ def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int,
         if cached is not None:
             _CACHE.move_to_end(key)
             return cached
-    # Fewer samples than the command line: the paired comparison with the
-    # best pass stays fair, and a verdict comes back in well under a second.
-    advice = evaluate_pass(
-        card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=256,
-        screen=SCREEN, include=[include] if include else [],
-    )
+    advice = evaluate(card, rack, seed, include)
     with _LOCK:
         _CACHE[key] = advice
         while len(_CACHE) > _CACHE_SIZE:

@@ -2,8 +2,9 @@
 
 The other players' exposures and the discards so far are on the table.
 The truth comes from the core's discard advisor (`coach.discard`): a tile
-is hot when at least half of the lines an opponent's exposures allow still
-need it (`wanted_share`), and safe when it is not hot and was thrown twice
+is hot when at least half of the hands an opponent's exposures still allow
+need it (`danger`, said as a share: "2 in 3 of North's possible hands need
+it"), and safe when it is not hot and was thrown twice
 already without a call, or fits no line the exposures on the table allow.
 A question offers three or four tiles of your rack and is asked only when
 exactly one of them is safe and every other one is hot, so the answer is
@@ -24,9 +25,10 @@ from typing import Any
 from coach import tiles
 from coach.analysis import analyze
 from coach.card import Card, Line
-from coach.discard import HOT_SHARE, advise_discard, wanted_share
-from coach.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
+from coach.discard import HOT_SHARE, advise_discard, danger, wanted_share
+from coach.tiles_away import Exposure, Holding
 from drills import choice
+from coach.scene import Scene
 from drills.base import Level, Question, Verdict, check_level, rng_for
 from drills.calls import SEATS, exposure_for, join, verdict_for
 from drills.name_the_tile import label
@@ -45,13 +47,6 @@ RACK = 14  # your rack as you discard
 
 class DealError(RuntimeError):
     """No table of the kind asked for after ATTEMPTS deals (a card too small for it)."""
-
-
-def _lines_allowed(card: Card, exposures: tuple[Exposure, ...]) -> list[Line]:
-    """The lines these exposures still allow (exposed lines with a group for each, H4)."""
-    tables = tables_for(card)
-    distances = tables.line_distances(Holding.of([], exposures))
-    return [tables.lines[n] for n, d in enumerate(distances.tolist()) if d != OUT_OF_REACH]
 
 
 def _exposed_lines(card: Card) -> list[Line]:
@@ -128,7 +123,7 @@ def _table(rng: random.Random, card: Card, level: int) -> dict[str, Any] | None:
         return None
     seen = tuple(tiles.counts(discards))
     holding = Holding.of(rack)
-    advice = advise_discard(card, holding, seen, [exs for _, exs in opponents], late=True)
+    advice = advise_discard(card, holding, seen, [exs for _, exs in opponents], late=True, only=candidates)
     options = {o.tile: o for o in advice.options if o.tile in candidates}
     if not options[safe].safe or options[safe].hot or not all(options[t].hot for t in hot_picks):
         return None
@@ -187,6 +182,11 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict
         rack=tuple(tiles.CODES[t] for t in sorted(table["rack"])),
         exposed=tuple(tuple(e.codes) for _, exposures, _ in table["opponents"] for e in exposures),
         choices=tuple(choices), facts=tuple(facts), items=("rule:D1",),
+        scene=Scene(
+            rack=tuple(tiles.CODES[t] for t in table["rack"]), seat=table["you"],
+            others=tuple((seat, tuple(tuple(e.codes) for e in exposures)) for seat, exposures, _ in table["opponents"]),
+            discards=tuple(tiles.CODES[t] for t in table["discards"]),
+        ),
         key={
             "best": best, "why": why, "rules": ("D1",), "notes": (),
             # The table as the truth was computed from it, for checking it again.
@@ -213,13 +213,12 @@ def _reasons(card: Card, table: dict[str, Any]) -> dict[str, str]:
     if table["twice"]:
         reason = f"The {name(safe)} was thrown twice already and nobody called it, so it is safe (D1)."
     else:
-        reason = f"The {name(safe)} fits no exposure on the table: no line that {whose} allow needs it, so it is safe (D1)."
+        reason = f"The {name(safe)} fits no exposure on the table: no hand that {whose} allow needs it, so it is safe (D1)."
     if mine is not None:
         reason += f" Your own {mine.line.id} uses it, but late in the hand defence matters more than your own rack (D1)."
     why = {name(safe): reason}
     for t in table["hot"]:
-        seat, need = _need(card, opponents, t)
-        text = f"The {name(t)} is hot: {need}, so it plainly helps {seat} (D1)."
+        text = f"The {name(t)} is hot: {_need(card, opponents, t)} (D1)."
         if table["discards"].count(t) == 1:
             text += " It was thrown only once: it takes two throws without a call to make a tile safe (D1)."
         if mine is not None:
@@ -231,16 +230,10 @@ def _reasons(card: Card, table: dict[str, Any]) -> dict[str, str]:
     return why
 
 
-def _need(card: Card, opponents: list, tile: int) -> tuple[str, str]:
-    """The opponent the tile helps most, and how plainly, in words."""
-    seat, exposures, share = max(opponents, key=lambda o: o[2][tile])
-    allowed = _lines_allowed(card, exposures)
-    wanted = round(float(share[tile]) * len(allowed))
-    if len(allowed) == 1:
-        return seat, f"the only line {seat}'s exposures allow, {allowed[0].id}, needs it"
-    if wanted == len(allowed):
-        return seat, f"all {wanted} lines {seat}'s exposures allow ({', '.join(ln.id for ln in allowed)}) need it"
-    return seat, f"{wanted} of the {len(allowed)} lines {seat}'s exposures allow still need it"
+def _need(card: Card, opponents: list, tile: int) -> str:
+    """How many of the possible hands of the opponent it helps most need the tile, in words."""
+    seat, exposures, _ = max(opponents, key=lambda o: o[2][tile])
+    return danger(card, exposures).words(tile, seat)
 
 
 def grade(question: Question, answer: object) -> Verdict:

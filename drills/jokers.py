@@ -26,8 +26,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
+from coach import scene as scenes
 from coach import tiles
+from coach import exchange
 from coach.card import GROUP_NAMES, Card, Line, Reading, parse_pattern
+from coach.exchange import Exchange, exchange_ruling
 from coach.rules import cite
 from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
@@ -54,7 +57,18 @@ TILE = "Not legal: not the exact tile the joker stands for"
 SIZE = "Not legal: the exposure must keep its size"
 CALL = "Not legal: the call must stand on its own"
 FIXED = "Not legal: the new exposure is fixed once a swap starts"
+WORDS = ("one", "two", "three", "four", "five")  # how many more jokers a group needs
 LEVEL_CHOICES = {3: (LEGAL, TIME, TILE, SIZE), 4: (LEGAL, TIME, TILE, CALL, FIXED)}
+# The core decides an exchange (coach/exchange.py); each cause it names is one choice here.
+CHOICE_OF = {
+    None: LEGAL, exchange.TIME: TIME, exchange.TILE: TILE, exchange.SIZE: SIZE,
+    exchange.CALL: CALL, exchange.FIXED: FIXED,
+}
+
+
+def _rule(x: Exchange) -> str:
+    """The choice that says what the core ruled on this exchange (J4-J8)."""
+    return CHOICE_OF[exchange_ruling(x).facts["cause"]]
 
 
 @dataclass(frozen=True)
@@ -128,12 +142,26 @@ LEVEL_CATEGORIES = {
 }
 
 
+# The spots of the last cards asked about, by category: sorting a card's
+# spots reads every pattern again, far slower than asking the question.
+_SPOTS: dict[int, tuple[Card, dict[str, list[Spot]]]] = {}
+
+
+def _spots_by_category(card: Card) -> dict[str, list[Spot]]:
+    known = _SPOTS.get(id(card))
+    if known is None or known[0] is not card:
+        by_category: dict[str, list[Spot]] = {}
+        for spot in _spots(card):
+            by_category.setdefault(_category(spot), []).append(spot)
+        if len(_SPOTS) > 8:
+            _SPOTS.clear()
+        known = _SPOTS[id(card)] = (card, by_category)
+    return known[1]
+
+
 def _pick_spot(rng: random.Random, card: Card, level: int) -> Spot:
-    spots = _spots(card)
     wanted = rng.random() < 0.5
-    by_category: dict[str, list[Spot]] = {}
-    for spot in spots:
-        by_category.setdefault(_category(spot), []).append(spot)
+    by_category = _spots_by_category(card)
     categories = [c for c in LEVEL_CATEGORIES[level][wanted] if by_category.get(c)]
     if not categories:  # a small card may lack a case: take the other answer's
         categories = [c for c in LEVEL_CATEGORIES[level][not wanted] if by_category.get(c)]
@@ -192,7 +220,11 @@ def _where_question(rng: random.Random, card: Card, level: int, common: dict[str
     # (D0 with Dots is two Soaps): keep to readings shaped like the first.
     reading = rng.choice([r for r in spot.line.readings if r.parts[spot.part].is_group == first])
     shown = list(spot.tiles_of(reading))
-    shown[len(shown) - 1 if first else spot.index] = tiles.JOKER
+    if first:  # a group: jokers at its end, enough that a set holds its real tiles (T1)
+        extra = max(1, len(shown) - tiles.COPIES[shown[0]])
+        shown[len(shown) - extra:] = [tiles.JOKER] * extra
+    else:
+        shown[spot.index] = tiles.JOKER
     allowed = _allowed(spot)
     reason, rules = _spot_reason(spot, reading, card.year)
     best = YES if allowed else NO
@@ -218,9 +250,14 @@ def _where_question(rng: random.Random, card: Card, level: int, common: dict[str
     if level == 2 and allowed and "J8" not in items:
         items.append("J8")  # the "only if exposed" choice tests J8 on every allowed group
     name = _spot_name(spot, reading, card.year)
+    jokers = shown.count(tiles.JOKER)
+    more = ""
+    if jokers > 1:
+        rest = "one more joker fills" if jokers == 2 else f"{WORDS[jokers - 2]} more jokers fill"
+        more = f" (a set has only {tiles.plural(shown[0], tiles.COPIES[shown[0]])}, so {rest} the rest)"
     facts = (
         _line_fact(spot.line, reading),
-        f"A player puts a joker in {name}, as shown.",
+        f"A player puts a joker in {name}, as shown{more}.",
     )
     key = _key(best, reason + [cite(r) for r in dict.fromkeys(rules)], rules, wrong)
     return Question(
@@ -275,7 +312,7 @@ def _held(tile: int, count: int) -> str:
     return words
 
 
-def _look_alike(rng: random.Random, tile: int) -> int:
+def _look_alike(rng: random.Random, tile: int, avoid: int | None = None) -> int:
     """A tile a hurried player might offer for `tile`: same number in another
     suit, a neighbour, another Dragon or Wind, a Dragon for a Flower."""
     code = tiles.CODES[tile]
@@ -289,11 +326,12 @@ def _look_alike(rng: random.Random, tile: int) -> int:
         options = [d for d in ("RD", "GD", "WD") if d != code]
     else:  # the Flower
         options = ["WD", "RD", "GD"]
+    options = [code for code in options if avoid is None or code != tiles.CODES[avoid]]
     return tiles.INDEX[rng.choice(options)]
 
 
 @dataclass
-class Scene:
+class Moment:
     """One situation of play: what the learner reads and what decides it."""
 
     facts: list[str]
@@ -303,6 +341,25 @@ class Scene:
     tile: int | None = None  # the tile offered for the joker, shown on its own
     exposed: tuple[tuple[str, ...], ...] = ()  # the learner's own exposures
     called: bool = False  # the turn began with a call, not a draw
+    table: scenes.Scene = scenes.Scene()  # every tile and seat the facts name, for the scene checker
+
+
+def _table(me: str, owner: str | None, theirs: tuple[str, ...], *, rack: tuple[str, ...] = (),
+           mine: tuple[tuple[str, ...], ...] = (), offered: tuple[int, ...] = (), discard: int | None = None,
+           order: tuple[str, ...] = ()) -> scenes.Scene:
+    """The table a moment describes: tiles you hold, your exposures, the
+    owner's exposure, the discard and the tiles offered that are not on your rack."""
+    return scenes.Scene(
+        rack=rack, exposures=mine, others=((owner, (theirs,)),) if owner else (),
+        discards=(tiles.CODES[discard],) if discard is not None else (),
+        offered=tuple(tiles.CODES[t] for t in offered), seat=me, order=order,
+    )
+
+
+def _hand(tile: int, count: int, *also: int) -> tuple[str, ...]:
+    """The tiles `_held` names, and the other tiles held beside them."""
+    naturals = min(count, tiles.COPIES[tile] - 1)
+    return (tiles.CODES[tile],) * naturals + ("J",) * (count - naturals) + tuple(tiles.CODES[t] for t in also)
 
 
 def _seats(rng: random.Random) -> tuple[str, str, str]:
@@ -323,7 +380,7 @@ TOO_EARLY = [
 ]
 
 
-def _scene_level_3(rng: random.Random, card: Card) -> Scene:
+def _scene_level_3(rng: random.Random, card: Card) -> Moment:
     me, owner, before = _seats(rng)
     tile, size = rng.choice(_big_groups(card))
     case = rng.choice(("draw", "own", "concealed", "wrong-tile", "before-draw", "not-your-turn", "size"))
@@ -331,72 +388,77 @@ def _scene_level_3(rng: random.Random, card: Card) -> Scene:
     jokers = _joker_count(rng, tile, size, reserve=2 if grows else 1)
     name = tiles.name(tile)
     theirs = f"{owner}'s exposure: {_shown(tile, size, jokers)}."
+    group = _exposure(tile, size, jokers)
+    table = _table(me, owner, group, offered=(tile,))
     if case == "draw":
-        return Scene(
-            [_drawn(me), theirs, f"You give {owner} a {name} and take a joker."], LEGAL,
+        return Moment(
+            [_drawn(me), theirs, f"You give {owner} a {name} and take a joker."], _rule(Exchange(tile, tile)),
             [f"On your own turn, after you draw and before you discard, you may give the exact tile, the {name}, for a joker in any exposure (J4)."],
-            ["J4"], tile,
+            ["J4"], tile, table=table,
         )
     if case == "own":
-        return Scene(
+        return Moment(
             [_drawn(me), f"Your own exposure: {_shown(tile, size, jokers)}.",
              f"You put a {name} from your rack in place of a joker and take the joker."],
-            LEGAL,
+            _rule(Exchange(tile, tile, own_exposure=True)),
             [f"A joker may be redeemed from any exposure, your own included, on your turn after you draw and before you discard, for the exact tile: the {name} (J4).",
              "The exposure stays the same group, with a real tile where the joker was (J7)."],
-            ["J4", "J7"], tile, (_exposure(tile, size, jokers),),
+            ["J4", "J7"], tile, (group,), table=_table(me, None, (), mine=(group,), offered=(tile,)),
         )
     if case == "concealed":
         # A Singles & Pairs line could never use the joker, which would only puzzle.
         line = rng.choice([ln for ln in card.lines if ln.concealed and ln.takes_jokers] or list(card.lines))
-        return Scene(
+        return Moment(
             [f"You are {me}, playing {line.id}, a concealed (C) line: nothing of yours is exposed.",
              "It is your turn: you drew a tile and have not discarded yet.", theirs,
              f"You give {owner} a {name} and take a joker."],
-            LEGAL,
+            _rule(Exchange(tile, tile, concealed_hand=True)),
             ["A concealed hand may redeem jokers from other players' exposures: the exchange exposes nothing of yours (J8).",
              f"It is your turn, after your draw and before your discard, and the {name} is the exact tile (J4)."],
-            ["J8", "J4"], tile,
+            ["J8", "J4"], tile, table=table,
         )
     if case == "wrong-tile":
         offered = _look_alike(rng, tile)
-        return Scene(
-            [_drawn(me), theirs, f"You offer {owner} a {tiles.name(offered)} for a joker."], TILE,
+        return Moment(
+            [_drawn(me), theirs, f"You offer {owner} a {tiles.name(offered)} for a joker."], _rule(Exchange(tile, offered)),
             [f"A joker is redeemed only with the exact natural tile it stands for: here the {name}, not the {tiles.name(offered)} (J4)."],
-            ["J4"], offered,
+            ["J4"], offered, table=_table(me, owner, group, offered=(offered,)),
         )
     if case == "before-draw":
-        return Scene(
+        return Moment(
             [f"You are {me}. {before} has just discarded and nobody called: it is your turn.",
              "You have not drawn yet.", theirs, f"Before drawing, you give {owner} a {name} for a joker."],
-            TIME, list(TOO_EARLY), ["J4", "E3"], tile,
+            _rule(Exchange(tile, tile, acquired=None)), list(TOO_EARLY), ["J4", "E3"], tile,
+            table=_table(me, owner, group, offered=(tile,), order=(before, me)),
         )
     if case == "not-your-turn":
         turn = rng.choice([s for s in SEATS if s != me])
-        return Scene(
+        return Moment(
             [f"You are {me}. It is {turn}'s turn: {turn} has just drawn a tile.", theirs,
              f"You give {owner} a {name} for a joker now."],
-            TIME,
+            _rule(Exchange(tile, tile, your_turn=False)),
             [f"Joker exchanges happen only on your own turn, after your draw or call and before your discard; now it is {turn}'s turn (J4)."],
-            ["J4"], tile,
+            ["J4"], tile, table=table,
         )
     # "size": an exchange that would change the exposure's size
     if grows:
+        table = _table(me, owner, group, offered=(tile, tile))
         plan = f"You give {owner} two {_many(tile)} for one joker."
         became = f"{owner}'s {GROUP_NAMES[size]} would grow to {size + 1} tiles"
     else:
         jokers = max(jokers, 2)
         theirs = f"{owner}'s exposure: {_shown(tile, size, jokers)}."
+        table = _table(me, owner, _exposure(tile, size, jokers), offered=(tile,))
         plan = f"You give {owner} one {name} and take two jokers."
         became = f"{owner}'s {GROUP_NAMES[size]} would shrink to {size - 1} tiles"
-    return Scene(
-        [_drawn(me), theirs, plan], SIZE,
+    return Moment(
+        [_drawn(me), theirs, plan], _rule(Exchange(tile, tile, given=2 if grows else 1, taken=1 if grows else 2)),
         [f"An exchange swaps one joker for one exact tile; the exposure keeps its size and stays the same group, but here {became} (J7)."],
-        ["J7"], tile,
+        ["J7"], tile, table=table,
     )
 
 
-def _scene_level_4(rng: random.Random, card: Card) -> Scene:
+def _scene_level_4(rng: random.Random, card: Card) -> Moment:
     me, owner, before = _seats(rng)
     groups = _big_groups(card)
     case = rng.choice(("call-then-swap", "call-to-redeem", "short-call", "rearrange", "wrong-tile", "before-draw"))
@@ -407,59 +469,68 @@ def _scene_level_4(rng: random.Random, card: Card) -> Scene:
     called, size = rng.choice(pool or groups)
     other = rng.choice([g[0] for g in groups if g[0] != called] or [g[0] for g in groups])
     other_size = rng.choice([s for t, s in groups if t == other])
-    theirs = f"{owner}'s exposure: {_shown(other, other_size, _joker_count(rng, other, other_size, reserve=1))}."
+    wild = _joker_count(rng, other, other_size, reserve=1)
+    theirs = f"{owner}'s exposure: {_shown(other, other_size, wild)}."
+    group = _exposure(other, other_size, wild)
+    turn = (before, me)
     c, o, many, kind = tiles.name(called), tiles.name(other), _many(called), GROUP_NAMES[size]
     discard = f"{before} discards a {c}."
     if case == "call-then-swap":
-        return Scene(
+        return Moment(
             [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 1)}, and a {o}.", discard, theirs,
              f"You call, expose the {kind} of {many}, then give {owner} your {o} for the joker before discarding."],
-            LEGAL,
+            _rule(Exchange(other, other, acquired="call")),
             [f"The call stands on its own: the tiles you hold and the called {c} complete the {kind} (J5).",
              f"A legal call acquires your tile for the turn, so you may then swap the exact tile, the {o}, for a joker before you discard (J4)."],
             ["J5", "J4"], other, called=True,
+            table=_table(me, owner, group, rack=_hand(called, size - 1, other), discard=called, order=turn),
         )
     if case == "call-to-redeem":
         mine = _joker_count(rng, called, size, reserve=1)
-        return Scene(
+        return Moment(
             [f"You are {me}. You hold no {many}.", discard, f"{owner}'s exposure: {_shown(called, size, mine)}.",
              f"You call the {c} only to give it to {owner} for a joker."],
-            CALL,
+            _rule(Exchange(called, called, acquired="call", call_stands_alone=False)),
             [f"A discard may not be called just to redeem a joker: a call must complete a group of your own, and you hold no other {c} (J5)."],
             ["J5"], called, called=True,
+            table=_table(me, owner, _exposure(called, size, mine), discard=called, order=turn),
         )
     if case == "short-call":
-        return Scene(
+        return Moment(
             [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 2)}, and a {o}.", discard, theirs,
              f"You call the {c}, give {owner} your {o} for the joker, then expose the {c}, your tiles and that joker as the {kind}."],
-            CALL,
+            _rule(Exchange(other, other, acquired="call", call_stands_alone=False)),
             [f"A call must complete its exposure with tiles you already hold: you cannot call for a {kind} you can only finish by redeeming a joker (J5)."],
             ["J5"], other, called=True,
+            table=_table(me, owner, group, rack=_hand(called, size - 2, other), discard=called, order=turn),
         )
     if case == "rearrange":
-        return Scene(
+        return Moment(
             [f"You are {me}. {before} discarded a {c}; you called it and exposed a {kind} of {many}, all real tiles.",
              theirs, f"You gave {owner} your {o} and took the joker.",
              f"Before discarding, you put that joker in your new {kind} and take back one of your {many}."],
-            FIXED,
+            _rule(Exchange(other, other, acquired="call", rearranged_after=True)),
             ["Once you start a joker exchange, the exposure you just made can no longer be rearranged, even before you discard (J6)."],
             ["J6"], other, (_exposure(called, size, 0),), called=True,
+            table=_table(me, owner, group, mine=(_exposure(called, size, 0),), offered=(other,)),
         )
     if case == "wrong-tile":
-        offered = _look_alike(rng, other)
-        return Scene(
+        offered = _look_alike(rng, other, avoid=called)  # a set may hold no more of the called tile
+        return Moment(
             [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 1)}, and a {tiles.name(offered)}.",
              discard, theirs,
              f"You call, expose the {kind} of {many}, then offer {owner} your {tiles.name(offered)} for the joker."],
-            TILE,
+            _rule(Exchange(other, offered, acquired="call")),
             [f"The call itself is fine, but a joker is redeemed only with the exact tile it stands for: the {o}, not the {tiles.name(offered)} (J4)."],
             ["J4"], offered, called=True,
+            table=_table(me, owner, group, rack=_hand(called, size - 1, offered), discard=called, order=turn),
         )
     # "before-draw"
-    return Scene(
+    return Moment(
         [f"You are {me}. {before} discarded a {c} and nobody called it: it is your turn.",
          "You have not drawn yet.", theirs, f"Before drawing, you give {owner} a {o} for the joker."],
-        TIME, list(TOO_EARLY), ["J4", "E3"], other,
+        _rule(Exchange(other, other, acquired=None)), list(TOO_EARLY), ["J4", "E3"], other,
+        table=_table(me, owner, group, discard=called, offered=(other,), order=turn),
     )
 
 
@@ -490,7 +561,7 @@ def _exchange_question(rng: random.Random, card: Card, level: int, common: dict[
     return Question(
         **common, prompt="Is this legal?", facts=tuple(scene.facts), choices=tuple(choices),
         tile=tiles.CODES[scene.tile] if scene.tile is not None else None, exposed=scene.exposed,
-        items=_items(scene.rules), key=key,
+        items=_items(scene.rules), key=key, scene=scene.table,
     )
 
 

@@ -278,23 +278,49 @@ def _foreign_claims(s: Setting) -> list[Claim]:
 
 def _size_claims(s: Setting) -> list[Claim]:
     """ "three 5 Dots where X needs four": only said of hands with no joker on
-    the rack, where how many of a tile the hand has is plain to see."""
+    the rack, where how many of a tile the hand has is plain to see. Real
+    tiles and the jokers of exposures are counted apart: "four Souths and
+    two jokers", never six Souths."""
     hand, reading, line = s.hand, s.reading, s.line
     if tiles.JOKER in hand.rack:
         return []
     claims = []
     for tile in sorted({g.tile for g in reading.groups}):
-        need, have = _need(reading, tile), hand.have(tile)
+        need, (naturals, jokers) = _need(reading, tile), _tally(hand, tile)
         if need < 2:
             continue
-        if have != need:
-            claims.append(Claim("size", f"Not Mah Jongg: {_count(tile, have)} where {line.id} needs {WORDS[need] if need < len(WORDS) else need}", True,
-                                f"{line.id}{_read(line, reading)}{',' if _read(line, reading) else ''} needs {_count(tile, need)}; groups are exact, so {_count(tile, have)} will not do (H2).", ("H2",)))
+        needs = f"{line.id} needs {_number(need)}"
+        has, tally = _has(tile, naturals, jokers), _has(tile, naturals, jokers, total=True)
+        if naturals + jokers != need:
+            read = _read(line, reading)
+            claims.append(Claim("size", f"Not Mah Jongg: {has} where {needs}", True,
+                                f"{line.id}{read}{',' if read else ''} needs {_count(tile, need)}; the hand has {tally}; "
+                                f"groups are exact, so that will not do (H2).", ("H2",)))
         else:
-            said = need - 1
-            claims.append(Claim("size", f"Not Mah Jongg: {_count(tile, said)} where {line.id} needs {WORDS[need] if need < len(WORDS) else need}", False,
-                                f"Count again: the hand has {_count(tile, have)}, just what {line.id} needs (H2).", ("H2",)))
+            # One real tile fewer than the hand shows: plainly false to whoever counts.
+            said = _has(tile, naturals - 1, jokers) if naturals else _count(tile, need - 1)
+            claims.append(Claim("size", f"Not Mah Jongg: {said} where {needs}", False,
+                                f"Count again: the hand has {tally}, just what {line.id} needs (H2).", ("H2",)))
     return claims
+
+
+def _tally(hand: Hand, tile: int) -> tuple[int, int]:
+    """Real tiles of `tile` in the hand, and jokers standing for it in its exposures."""
+    naturals = hand.rack.count(tile) + sum(e.size - e.jokers for e in hand.exposures if e.tile == tile)
+    return naturals, sum(e.jokers for e in hand.exposures if e.tile == tile)
+
+
+def _has(tile: int, naturals: int, jokers: int, total: bool = False) -> str:
+    """ "four Souths and two jokers" (", six in all" with `total`), "three 5 Dots":
+    real tiles and jokers apart."""
+    if not jokers:
+        return _count(tile, naturals)
+    extra = "a joker" if jokers == 1 else f"{_number(jokers)} jokers"
+    return f"{_count(tile, naturals)} and {extra}" + (f", {_number(naturals + jokers)} in all" if total else "")
+
+
+def _number(n: int) -> str:
+    return WORDS[n] if n < len(WORDS) else str(n)
 
 
 def _claims(s: Setting) -> list[Claim]:

@@ -159,9 +159,18 @@ def _suit_answer(answer: object) -> str:
 
 def label(code: str) -> str:
     """The tile's name with its kind where the bare name is short: "North Wind"."""
-    if code in tiles.WIND_NAMES:
-        return f"{tiles.WIND_NAMES[code]} Wind"
-    return tiles.name(code)
+    return tiles.label(code)
+
+
+# Written names to match a typo against: every alias but the bare codes,
+# which would make a suggestion such as "rd" for "bird".
+_WORDS = [alias for alias, code in tiles.ALIASES.items() if alias != code.lower()]
+
+
+def _did_you_mean(typed: str) -> str | None:
+    """The name of the tile a typo is closest to ("Red Dragon"), never a bare code."""
+    guess = difflib.get_close_matches(" ".join(typed.lower().split()), _WORDS, n=1, cutoff=0.6)
+    return label(tiles.ALIASES[guess[0]]) if guess else None
 
 
 def the(code: str) -> str:
@@ -258,8 +267,8 @@ def _tile_verdict(question: Question, picked: str | None, typed: str | None = No
         lines.append(f'Right: "{wrote}" is {what}' if wrote != code else f"Right: this is {what}")
     elif picked is None:  # typed something that is no tile at all (level 2)
         wrote = " ".join((typed or "").split())
-        guess = difflib.get_close_matches(wrote.lower(), list(tiles.ALIASES), n=1, cutoff=0.6)
-        hint = f' Did you mean "{guess[0]}"?' if guess else ""
+        guess = _did_you_mean(wrote)
+        hint = f' Did you mean "{guess}"?' if guess else ""
         lines.append(f'"{wrote}" is not the name of any tile, so it cannot be right.{hint} (T1)')
         lines.append(f"This is {what}")
     else:

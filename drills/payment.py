@@ -28,8 +28,10 @@ import numpy as np
 
 from coach import tiles
 from coach.card import Card, Line
-from coach.mahjong import Payment, Win, pay, score, winning_lines
+from coach.dead import wall_game
+from coach.mahjong import Payment, Win, pay, pays_as, score, winning_lines
 from coach.rules import cite
+from coach.ruling import Ruling
 from coach.tiles_away import Exposure, Holding, tables_for
 from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
@@ -257,9 +259,14 @@ class HowWon:
     exposed_jokers: int = 0  # jokers in your exposure when you made it (own)
 
     @property
+    def ruling(self) -> Ruling:
+        """How the core pays this way of winning (P2, P3, P6), with its reason."""
+        return pays_as({"own": "own-exchange"}.get(self.kind, self.kind))
+
+    @property
     def pays_as(self) -> str:
-        """The way coach.mahjong.score is asked: P6 decides the two exchange wins."""
-        return {"self": "self", "discard": "discard", "exchange": "exchange", "own": "discard"}[self.kind]
+        """The way coach.mahjong.score is asked."""
+        return self.ruling.decision
 
     @property
     def losers(self) -> list[str]:
@@ -342,13 +349,14 @@ def _how_line(payment: Payment, win: HowWon) -> tuple[str, tuple[str, ...]]:
         return "You drew the winning tile from the wall: self-picked, so all three pay double (P3).", ("P3",)
     if win.kind == "exchange":
         return (
-            f"A joker from {win.owner}'s exposure completed your hand: that pays as self-picked, "
-            "so all three pay double (P6, P3).",
+            f"A joker from {win.owner}'s exposure completed your hand. It came from outside your hand on your own"
+            f" turn, not from a discard, so the win pays as self-picked: all three pay double (P6, P3).",
             ("P6", "P3"),
         )
     return (
-        f"The joker came out of your own exposure, which does not count as self-picked: {win.discarder}, "
-        "who threw the tile you called, pays double and the other two the value (P6, P2).",
+        f"Swapping with your own exposure brings no new tile into your hand: the last tile you took from outside"
+        f" was {win.discarder}'s {tiles.name(win.tile)}, so the win counts as won on that discard."
+        f" {win.discarder} pays double and the other two the value (P6, P2).",
         ("P6", "P2"),
     )
 
@@ -491,12 +499,12 @@ def _wrong_kind(win: HowWon) -> str:
         return "Nobody threw the winning tile: you drew it from the wall, so all three pay double (P3)."
     if win.kind == "exchange":
         return (
-            f"{win.owner} threw nothing: a win by a joker from another player's exposure pays as self-picked, "
-            "all three double (P6)."
+            f"{win.owner} threw nothing: the joker came from {win.owner}'s exposure, not from a discard, so the win"
+            " pays as self-picked, all three double (P6)."
         )
     return (
-        f"A joker from your own exposure does not make the win self-picked: {win.discarder}, who threw the tile you called, "
-        "pays double and the other two the value (P6)."
+        f"Not self-picked: a joker from your own exposure brings no new tile, so the win counts as won on"
+        f" {win.discarder}'s discard, the last tile you took; {win.discarder} pays double, the other two the value (P6)."
     )
 
 
@@ -561,7 +569,8 @@ def _wall_game(rng: random.Random, card: Card) -> Draft:
     rack.remove(rng.choice([t for t in rack if t != tiles.JOKER]))
     seat = rng.choice(SEATS)
     line = hand.wins[0].line
-    best = "Nobody pays"
+    ended = wall_game(winner=None)
+    best = "Nobody pays" if ended.decision == 0 else f"Each pays {ended.decision}"
     v = line.value
     wrong = {
         f"Each pays {v}": f"Nobody won, so nobody pays: the wall ran out, a wall game (E2). {line.id} is only paid when it is complete.",

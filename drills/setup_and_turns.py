@@ -21,6 +21,7 @@ from dataclasses import dataclass
 
 from coach import tiles
 from coach.card import Card
+from coach import table
 from coach.rules import cite
 from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
@@ -38,12 +39,12 @@ LEVELS: tuple[Level, ...] = (
 
 # Turn order: play passes to the right, counter-clockwise (S5), so the seat
 # after each one is the player on its right.
-SEATS = tiles.SEATS
+SEATS = table.SEATS
 NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eve", "Finn", "Gus", "Hana")
-STACKS = 19  # S2: each wall is 19 stacks of 2
-WALL_TILES = 2 * STACKS
-DEAL_ROUNDS = 3  # S3: four tiles at a time, three rounds
-SET = len(tiles.WALL)
+STACKS = table.STACKS
+WALL_TILES = table.WALL_TILES
+DEAL_ROUNDS = table.DEAL_ROUNDS
+SET = table.SET_SIZE
 
 
 @dataclass(frozen=True)
@@ -59,15 +60,7 @@ class Ask:
     rules: tuple[str, ...]
 
 
-def _next(seat: str, steps: int = 1) -> str:
-    return SEATS[(SEATS.index(seat) + steps) % 4]
-
-
-def _held_after(rounds: int, seat: str, last: bool) -> int:
-    """Tiles `seat` holds after `rounds` full rounds of four, plus the last
-    tiles if `last` (East two, the others one) (S3)."""
-    extra = (2 if seat == "East" else 1) if last else 0
-    return 4 * rounds + extra
+_next = table.next_seat  # the core decides turn order (S5); the drill names it
 
 
 def _numbers(best: int, near: list[int]) -> dict[str, int]:
@@ -84,7 +77,7 @@ def _numbers(best: int, near: list[int]) -> dict[str, int]:
 
 def _who_next(rng: random.Random, card: Card) -> Ask:
     seat = rng.choice(SEATS)
-    nxt = _next(seat)
+    nxt = table.plays_next(seat).decision
     others = {
         s: (f"{s} sits on {seat}'s left, and play passes to the right, counter-clockwise (S5)."
             if s == _next(seat, 3) else
@@ -121,7 +114,7 @@ def _east_first(rng: random.Random, card: Card) -> Ask:
 
 def _after_deal(rng: random.Random, card: Card) -> Ask:
     seat = rng.choice(SEATS)
-    best = _held_after(DEAL_ROUNDS, seat, last=True)
+    best = table.after_the_deal(seat).decision
     counts = _numbers(best, [12, 13, 14, 15, 16])
     others = {}
     for text, n in counts.items():
@@ -197,7 +190,7 @@ def _dice_east(rng: random.Random, card: Card) -> Ask:
         totals = [_roll(rng) for _ in players]
         if totals.count(max(totals)) == 1:
             break
-    east = players[totals.index(max(totals))]
+    east = table.east_by_dice(list(zip(players, totals))).decision
     rolls = ", ".join(f"{p} {t}" for p, t in zip(players, totals))
     others = {p: f"{p} rolled {t}, less than {east}'s {max(totals)}; the highest total is East (S1)."
               for p, t in zip(players, totals) if p != east}
@@ -215,7 +208,7 @@ def _dice_tie(rng: random.Random, card: Card) -> Ask:
     top = rng.randint(7, 12)
     totals = [top] * tied + [rng.randint(2, top - 1) for _ in range(4 - tied)]
     rng.shuffle(totals)
-    tied_names = [p for p, t in zip(players, totals) if t == top]
+    tied_names = list(table.east_by_dice(list(zip(players, totals))).facts["tied"])
     rolls = ", ".join(f"{p} {t}" for p, t in zip(players, totals))
     best = f"{_and(tied_names)} roll again"
     first = tied_names[0]
@@ -247,7 +240,7 @@ def _dice_reroll(rng: random.Random, card: Card) -> Ask:
         again = [_roll(rng), _roll(rng)]
         if again[0] != again[1]:
             break
-    east = a if again[0] > again[1] else b
+    east = table.east_by_dice([(a, again[0]), (b, again[1])]).decision
     loser = b if east == a else a
     rolls = ", ".join(f"{p} {t}" for p, t in shown)
     outsider = players[2]
@@ -285,7 +278,7 @@ def _wall(rng: random.Random, card: Card) -> Ask:
 
 def _break(rng: random.Random, card: Card) -> Ask:
     a, b = rng.randint(1, 6), rng.randint(1, 6)
-    n = a + b
+    n = table.wall_break((a, b)).decision
     best = f"{n} stacks from the right end of East's wall"
     neighbour = rng.choice(("South", "North"))
     others = {
@@ -304,8 +297,8 @@ def _break(rng: random.Random, card: Card) -> Ask:
 
 def _left_of_break(rng: random.Random, card: Card) -> Ask:
     a, b = rng.randint(1, 6), rng.randint(1, 6)
-    n = a + b
-    best = STACKS - n
+    ruling = table.wall_break((a, b))
+    n, best = ruling.decision, ruling.facts["left"]
     counts = _numbers(best, [n, best + 1, best - 1, 2 * best, WALL_TILES - n])
     others = {}
     for text, k in counts.items():
@@ -336,7 +329,7 @@ def _mid_deal(rng: random.Random, card: Card) -> Ask:
     upto = rng.randint(0, 2)  # the last seat to take in the current round; North has not yet
     seat = rng.choice(SEATS)
     took = SEATS[: upto + 1]
-    best = 4 * rounds_done + (4 if seat in took else 0)
+    best = table.tiles_dealt(seat, rounds_done, took_this_round=seat in took).decision
     done = ("no round is complete", "one round is complete", "two rounds are complete")[rounds_done]
     now = f"in this round, {_and(list(took))} {'has' if len(took) == 1 else 'have'} taken their four"
     counts = _numbers(best, [best + 4, best - 4, best + 1, best + 2, best - 1])
@@ -372,8 +365,8 @@ def _east_last(rng: random.Random, card: Card) -> Ask:
 
 
 def _wall_left(rng: random.Random, card: Card) -> Ask:
-    dealt = 14 + 3 * 13
-    best = SET - dealt
+    ruling = table.wall_after_deal()
+    dealt, best = ruling.facts["dealt"], ruling.decision
     counts = _numbers(best, [best - 1, best + 1, SET - 4 * 13, SET - 4 * 14, SET - 4 * 12])
     others = {t: f"East holds 14 and the three others 13 each, {dealt} tiles, so {SET} - {dealt} = {best} stay in the walls (S3, T1)."
               for t in counts if counts[t] != best}
@@ -409,10 +402,12 @@ FINAL_WRONG = {
 
 def _final(rng: random.Random, card: Card) -> Ask:
     case = rng.choice(tuple(TILE_FINAL))
+    final = table.discard_is_final(touched=case == "touched", named=case == "named")
     seat = rng.choice(SEATS)
     code = rng.choice(tiles.CODES[: tiles.NATURALS])
     tile = f"{tiles.WIND_NAMES[code]} Wind" if code in tiles.WIND_NAMES else tiles.name(code)
-    first, second, best, why = (part.format(seat=seat, tile=tile) for part in TILE_FINAL[case])
+    first, second, best, why = (part.format(seat=seat, tile=tile) for part in TILE_FINAL[final.facts["why"]])
+    assert best.startswith("No" if final else "Yes")
     how = {"touched": "on the table", "named": "named"}.get(case, "")
     others = {c: w.format(how=how) for c, w in FINAL_WRONG.items() if c != best}
     if case == "neither":
@@ -431,7 +426,7 @@ def _final(rng: random.Random, card: Card) -> Ask:
 def _next_east(rng: random.Random, card: Card) -> Ask:
     players = rng.sample(NAMES, 4)
     hands = rng.randint(1, 3)
-    best = players[hands % 4]
+    best = table.east_after(players, hands).decision
     seating = ", ".join(f"{p} {s}" for p, s in zip(players, SEATS))
     later = "the next hand" if hands == 1 else f"{hands} hands from now"
     others = {}

@@ -4,7 +4,7 @@ import pytest
 
 from coach import tiles
 from coach.card import house_card
-from coach.discard import advise_discard, wanted_share
+from coach.discard import Danger, advise_discard, danger, wanted_share
 from coach.tiles_away import HoldingError, parse_exposure
 from tests.helpers import holding, make_card
 
@@ -53,9 +53,11 @@ def test_D1_hot_tile_from_another_players_exposures():
         ("B", "1111a 2222a 333a NNN", 25),
         ("C", "1111a 5555b 666c FFF", 25),
     )
+    # The kong of 1 Dots fixes a = Dots: four possible hands, A, B and C twice
+    # (b, c = Bams, Craks or Craks, Bams); shares count hands, not lines.
     share = wanted_share(card, [parse_exposure("1D 1D 1D 1D")])
-    assert share[tiles.INDEX["2D"]] == pytest.approx(2 / 3)
-    assert share[tiles.INDEX["N"]] == pytest.approx(1 / 3)
+    assert share[tiles.INDEX["2D"]] == pytest.approx(2 / 4)
+    assert share[tiles.INDEX["N"]] == pytest.approx(1 / 4)
     h = holding("2D N 9C 9C 9C 8B 8B 8B 7C 7C 7C 6B 6B 6B")
     others = [[parse_exposure("1D 1D 1D 1D")]]
     early = advise_discard(card, h, None, others)
@@ -73,3 +75,35 @@ def test_other_players_exposures_count_as_seen_for_outs():
     alone = advise_discard(CARD, h).best.live_outs
     shown = advise_discard(CARD, h, None, [[parse_exposure("F F F J")]]).best.live_outs
     assert shown == alone - 1  # the joker in their exposure can no longer be drawn
+
+
+def test_D1_danger_counts_the_possible_hands_that_need_a_tile():
+    card = make_card(
+        ("Q", "FFFFF DDDDDa 1111b", 25, False, "any"),
+        ("C", "FFFFF DDDDDa 2222b", 25, True, "any"),  # concealed: no exposure allows it (H4)
+    )
+    found = danger(card, [parse_exposure("WD WD WD WD J")])
+    assert found.hands == 18  # a = Dots for the Soaps; b = Bams or Craks; nine numbers
+    assert int(found.needing[tiles.INDEX["1B"]]) == 1
+    assert found.share(tiles.INDEX["F"]) == 1.0
+    assert found.words(tiles.INDEX["1B"], "North") == "1 in 18 of North's possible hands needs it"
+    assert found.words(tiles.INDEX["F"], "North") == "all 18 of North's possible hands need it"
+    assert found.words(tiles.INDEX["N"], "North") == "none of North's possible hands needs it"
+    assert danger(card, [parse_exposure("N N N")]).hands == 0
+
+
+def test_D1_danger_words_round_to_a_share_a_beginner_reads():
+    import numpy as np
+
+    needing = np.zeros(tiles.NATURALS, dtype=np.int64)
+    needing[0], needing[1], needing[2] = 5, 70, 99
+    found = Danger(100, needing)
+    assert found.words(0, "West") == "1 in 20 of West's possible hands needs it"
+    assert found.words(1, "West") == "7 in 10 of West's possible hands need it"
+    assert found.words(2, "West") == "nearly all of West's possible hands need it"
+    found = Danger(101, needing)
+    assert found.words(0, "West") == "about 1 in 20 of West's possible hands needs it"
+    assert found.words(1, "West") == "about 7 in 10 of West's possible hands need it"
+    assert Danger(5, needing).words(0, "East") == "all 5 of East's possible hands need it"
+    needing[0] = 1
+    assert Danger(1, needing).words(0, "East") == "East's only possible hand needs it"

@@ -143,7 +143,7 @@ def test_level_2_a_typo_is_graded_wrong_with_a_suggestion_T1():
     assert not verdict.correct and verdict.score == 0.0
     assert verdict.answer is None and verdict.best == "5D"
     assert '"5 dto" is not the name of any tile' in verdict.explanation[0]
-    assert 'Did you mean "5 dot"?' in verdict.explanation[0]
+    assert 'Did you mean "5 Dot"?' in verdict.explanation[0]  # the tile's name, as verdicts write it
     assert any("5 Dot" in line and "Dots suit" in line for line in verdict.explanation)
     assert any('"5D"' in line for line in verdict.explanation)  # how to write it
     assert_cites_rules(verdict)

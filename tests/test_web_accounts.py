@@ -647,7 +647,7 @@ def test_sign_up_in_the_browser_keeps_the_guest_drill(browser, base_url, tmp_pat
             page.screenshot(path=str(screens / f"{name}-phone.png"), full_page=True)
 
         page.goto("/account")
-        page.get_by_role("button", name="Sign out").click()
+        page.get_by_role("button", name="Sign out", exact=True).click()
         expect(page.locator(".site-nav__account")).to_have_text("Sign in")
         for url, name in (("/signup", "signup"), ("/signin", "signin"), ("/account", "nothing-stored")):
             page.goto(url)

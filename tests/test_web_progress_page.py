@@ -23,6 +23,7 @@ from sqlmodel import Session, delete, select
 import drills
 from coach import rules, tiles
 from coach.card import house_card
+from coach.store import login_sessions
 from coach.store.models import Attempt, Learner
 from coach.store.progress import MASTERY_WORDS, local_day, record_answer
 from coach.web import learners
@@ -137,7 +138,9 @@ def sign_in(app, client, answers: int) -> None:
         for seed in range(answers):
             q = question("name-the-tile", seed, 1)
             record_answer(session, learner, q, drills.get("name-the-tile").grade(q, q.tile))
-        user_id = learners.SignedIn.of(learner).get_id()
+        token = login_sessions.start(session, learner.id)
+        session.commit()
+        user_id = learners.SignedIn.of(learner, token).get_id()
     with client.session_transaction() as cookie:
         cookie["_user_id"] = user_id
         cookie["_fresh"] = True

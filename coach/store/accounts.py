@@ -28,7 +28,7 @@ from typing import Any
 from sqlalchemy import delete, func, update
 from sqlmodel import Session, SQLModel, select
 
-from coach.store.cells import cell
+from coach.store.cells import cell, row
 from coach.store.models import Attempt, Learner, SkillState
 from coach.store.teaching import delete_teaching, export_teaching, merge_teaching
 from coach.store.progress import mastery, skill_progress
@@ -159,18 +159,20 @@ def export_csv(session: Session, learner_id: int) -> str:
     writer.writerow(CSV_COLUMNS)
     for a in attempts_of(session, learner_id):
         writer.writerow(
-            [
-                iso_utc(a.answered_at),
-                a.drill,
-                a.level,
-                a.seed,
-                a.card,
-                answer_text(a.answer),
-                "true" if a.correct else "false",
-                repr(float(a.score)),
-                "" if a.time_taken_ms is None else a.time_taken_ms,
-                " ".join(json.loads(a.rules)),
-            ]
+            row(  # every text cell guarded: the card's name is a teacher's, the rest may change
+                [
+                    iso_utc(a.answered_at),
+                    a.drill,
+                    a.level,
+                    a.seed,
+                    a.card,
+                    answer_text(a.answer),
+                    "true" if a.correct else "false",
+                    float(a.score),
+                    "" if a.time_taken_ms is None else a.time_taken_ms,
+                    " ".join(json.loads(a.rules)),
+                ]
+            )
         )
     return out.getvalue()
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, make_url
 from sqlalchemy.engine import Engine
 from sqlmodel import create_engine
 
@@ -31,8 +31,23 @@ def _sqlite_pragmas(connection: Any, _record: Any) -> None:
     cursor.close()
 
 
+def _private_file(url: str) -> None:
+    """Create a SQLite file readable by its owner only (0o600) before SQLite does with the
+    umask's; SQLite gives its -wal and -shm files the database file's permissions."""
+    path = make_url(url).database
+    if not path or path == ":memory:" or path.startswith("file:"):
+        return
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass  # an existing file keeps the permissions its owner gave it
+    except OSError:
+        pass  # no folder yet, or read-only: SQLite reports that itself
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
+        _private_file(url)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         event.listen(engine, "connect", _sqlite_pragmas)
         return engine

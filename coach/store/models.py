@@ -221,3 +221,25 @@ class AssignmentAnswer(SQLModel, table=True):
     score: float
     explanation: str = Field(default="[]")  # JSON list of the verdict's lines
     answered_at: datetime = Field(default_factory=utcnow)
+
+
+# -- sign-in sessions ---------------------------------------------------------------
+
+
+class LoginSession(SQLModel, table=True):
+    """One signed-in browser: the cookie holds "<learner id>:<token>", this row
+    holds the token's SHA-256 only, so a stolen database opens no browser.
+
+    A session ends on sign-out, on "Sign out everywhere", on a password
+    change or reset, and 30 days after it began; a cookie naming an ended
+    (or deleted) row opens nothing. AUTOINCREMENT: a row id is never reused."""
+
+    __tablename__ = "login_session"
+    __table_args__ = {"sqlite_autoincrement": True}
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(sa_column=_owner())
+    token_hash: str = Field(max_length=64, unique=True, index=True)  # sha256 hex of the cookie's token
+    created_at: datetime = Field(default_factory=utcnow)
+    last_seen_at: datetime = Field(default_factory=utcnow)
+    ended_at: datetime | None = Field(default=None)

@@ -12,7 +12,8 @@ Settings (environment variables):
 
 - COACH_SECRET_KEY: the signing key. Without it the key is read from the
   instance folder's `secret_key` file, created on first run.
-- COACH_DATA_DIR: where the instance folder is (default: ./instance).
+- COACH_DATA_DIR: where the instance folder is (default: ./instance in a
+  checkout, else the user's data folder; see `places`).
 - COACH_CARD: a card file (YAML) to drill on instead of the house card.
 - COACH_DATABASE_URL: a database (e.g. PostgreSQL) instead of the SQLite
   file `coach.sqlite3` in the instance folder.
@@ -29,8 +30,8 @@ from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
 from coach.card import Card, house_card, load_card
+from coach.web.places import asset_folder, instance_folder
 
-ROOT = Path(__file__).resolve().parents[2]
 csrf = CSRFProtect()
 
 
@@ -55,13 +56,12 @@ def _card(path: str | None) -> Card:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    data_dir = os.environ.get("COACH_DATA_DIR")
     app = Flask(
         __name__,
-        instance_path=str(Path(data_dir).resolve()) if data_dir else str(ROOT / "instance"),
+        instance_path=str(instance_folder()),
         instance_relative_config=True,
-        template_folder=str(ROOT / "templates"),
-        static_folder=str(ROOT / "static"),
+        template_folder=str(asset_folder("templates")),
+        static_folder=str(asset_folder("static")),
     )
     app.config.from_mapping(
         SECRET_KEY=os.environ.get("COACH_SECRET_KEY") or None,
@@ -80,13 +80,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if test_config is not None:
         app.config.from_mapping(test_config)
     instance = Path(app.instance_path)
-    instance.mkdir(parents=True, exist_ok=True)
+    instance.mkdir(parents=True, exist_ok=True, mode=0o700)  # the database and the key: the owner's only
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.sort_keys = False
 
     from coach.store.db import database_url, make_engine, migrate
-    from coach.web import accounts, api, classes, daily, errors, learners, pages, teach, teacher_cards, tiles
+    from coach.web import accounts, api, classes, daily, errors, inputs, learners, limits, pages, teach, teacher_cards, tiles
     from coach.web.drilling import Drilling
     from coach.web.progress_page import bp as progress_bp
 
@@ -101,16 +101,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     csrf.init_app(app)
     csrf.exempt(api.bp)
+    inputs.install(app)  # after CSRF, before the blueprints (its id converter binds with their routes)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(tiles.bp)
     app.register_blueprint(progress_bp)
     app.register_blueprint(accounts.bp)
+    from coach.web import password_reset  # "Forgot password?" and the reset link
+    password_reset.install(app)
     daily.install(app)
     classes.install(app)
     teach.install(app)
     pages.install(app)
     errors.install(app)
+    limits.install(app)
 
     @app.get("/healthz")
     def healthz() -> tuple[str, int, dict[str, str]]:

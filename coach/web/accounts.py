@@ -2,7 +2,9 @@
 
     GET/POST /signup             make an account (a guest's row becomes it)
     GET/POST /signin             sign in (a guest's answers move into the account)
-    POST     /signout            sign out
+    POST     /signout            sign out (the session ends on the server too)
+    POST     /account/signout-everywhere  end every session of the account
+    POST     /account/password   change the password (the current one asked); other sessions end
     GET/POST /account            the details: name, email, time zone, daily goal
     GET      /account/export.csv every attempt, one row each
     GET      /account/export.json everything kept about the learner
@@ -35,15 +37,15 @@ from flask import (
     request,
     url_for,
 )
-from flask_login import current_user, login_user, logout_user
+from flask_login import current_user
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
-from werkzeug.security import check_password_hash, generate_password_hash
 
 from coach.store import accounts as store
 from coach.store.models import Learner
 from coach.store.progress import now_utc
-from coach.web import learners
+from coach.web import learners, limits
+from coach.web.limits import check_password_hash, generate_password_hash  # werkzeug's, under a bound
 
 bp = Blueprint("accounts", __name__)
 
@@ -139,10 +141,6 @@ def is_account() -> bool:
     return bool(current_user.is_authenticated and not getattr(current_user, "guest", True))
 
 
-def _sign_in(learner: Learner) -> None:
-    login_user(learners.SignedIn.of(learner), remember=True)
-
-
 def _answers(what: int) -> str:
     return f"{what} answer" if what == 1 else f"{what} answers"
 
@@ -166,6 +164,7 @@ def _guest_answers() -> int:
 
 
 @bp.route("/signup", methods=["GET", "POST"])
+@limits.sign_up
 def signup():
     if is_account():
         return redirect(url_for("accounts.account"), 303)
@@ -219,7 +218,7 @@ def signup():
             errors["email"] = taken
             return refused()
         session.refresh(learner)
-        _sign_in(learner)
+        learners.sign_in(session, learner, end_others=True)  # the guest's cookies do not open the account
     welcome = "Welcome! Your account is ready"
     welcome += f", with the {_answers(kept)} you gave as a guest." if kept else "."
     flash(welcome, "success")
@@ -230,6 +229,7 @@ def signup():
 
 
 @bp.route("/signin", methods=["GET", "POST"])
+@limits.sign_in
 def signin():
     back = safe_next(request.values.get("next"))
     if is_account():
@@ -271,7 +271,7 @@ def signin():
             dropped = given - moved
         account = session.get(Learner, account_id)
         assert account is not None
-        _sign_in(account)
+        learners.sign_in(session, account)
     if back:
         return redirect(back, 303)
     message = "You are signed in."
@@ -288,8 +288,45 @@ def signin():
 
 @bp.post("/signout")
 def signout():
-    logout_user()
+    learners.sign_out()
     return redirect(url_for("pages.home"), 303)
+
+
+@bp.post("/account/signout-everywhere")
+def signout_everywhere():
+    """End every session of the account, this browser's too (a guest has one browser: nothing to do)."""
+    if not is_account():
+        return redirect(url_for("accounts.account"), 303)
+    learners.sign_out(everywhere=True)
+    flash("You are signed out on every browser and device. Sign in again here when you like.", "success")
+    return redirect(url_for("accounts.signin"), 303)
+
+
+@bp.post("/account/password")
+@limits.password
+def change_password():
+    """A new password, the current one asked first; every other session ends."""
+    with Session(_engine()) as session:
+        learner = learners.current_learner(session)
+        if learner is None or learner.guest:
+            return redirect(url_for("accounts.signup"), 303)
+        current, new = _field("old_password"), _field("new_password")
+        errors: dict[str, str] = {}
+        if not current:
+            errors["old_password"] = "Enter your current password."
+        elif len(current) > MAX_PASSWORD or not check_password_hash(learner.password_hash or _DUMMY_HASH, current[:MAX_PASSWORD]):
+            errors["old_password"] = "That is not your current password."
+        problem = "Choose a new password." if not new else password_problem(new)
+        if problem:
+            errors["new_password"] = problem
+        if errors:
+            return _page(session, learner, _values_of(learner), errors, 422)
+        learner.password_hash = generate_password_hash(new)
+        session.add(learner)
+        # One commit: the new hash, every session ended, and a new one for this browser.
+        learners.sign_in(session, learner, end_others=True)
+    flash("Your password is changed. Every other browser signed in to your account is signed out.", "success")
+    return redirect(url_for("accounts.account"), 303)
 
 
 # -- the account page -----------------------------------------------------------------
@@ -428,7 +465,7 @@ def delete():
             return render_template("account/delete.html", learner=learner, answers=answers, errors=errors), 422
         if learner is not None and learner.id is not None:
             store.delete_learner(session, learner.id)
-    logout_user()
+    learners.sign_out()
     return redirect(url_for("accounts.deleted"), 303)
 
 

@@ -48,7 +48,7 @@ import drills
 from coach.card import Card
 from coach.store import teaching
 from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, Learner, TeacherCard
-from coach.web import learners, teacher_cards
+from coach.web import learners, limits, teacher_cards
 from coach.web.accounts import MAX_NAME, name_problem
 from coach.web.drilling import Asked, DrillError, Drilling
 from coach.web.pages import NO_ANSWER, drill_context, no_answer
@@ -338,6 +338,7 @@ def teacher_label(teacher: Learner | None) -> str:
 
 
 @bp.get("/join/<code>")
+@limits.join
 def join_page(code: str):
     code = teaching.normal_code(code)
     with Session(learners.engine()) as session:
@@ -348,6 +349,7 @@ def join_page(code: str):
 
 
 @bp.post("/join")
+@limits.join
 def join():
     code = teaching.normal_code(_field("code"))
     name = " ".join(_field("name").split())
@@ -420,6 +422,7 @@ def assignment(assignment_id: int):
 
 
 @bp.get("/assignments/<int:assignment_id>/q/<int:number>")
+@limits.drilling
 def question(assignment_id: int, number: int):
     with Session(learners.engine()) as session:
         work = _work_or_404(session, assignment_id, start=True)
@@ -436,6 +439,7 @@ def question(assignment_id: int, number: int):
 
 
 @bp.post("/assignments/<int:assignment_id>/next")
+@limits.drilling
 def next_question(assignment_id: int):
     after = _int(request.form.get("after"))
     with Session(learners.engine()) as session:

@@ -12,9 +12,10 @@ from flask import Blueprint, current_app, render_template, request, url_for
 from sqlmodel import Session
 
 import drills
-from coach.store.daily import Today, advance, today
-from coach.store.progress import summary
-from coach.web import learners
+from coach.store.daily import Today, advance, plan as plan_slots, today
+from coach.store.models import Learner
+from coach.store.progress import local_day, now_utc, summary, zone
+from coach.web import learners, limits
 from coach.web.drilling import Drilling
 from coach.web.pages import drill_context
 
@@ -42,22 +43,37 @@ def _context(session: Session, learner, plan: Today) -> dict:
     return context
 
 
+def _visitor_plan(after: int = -1) -> Today:
+    """A visitor's session, kept nowhere: a visit makes no guest, only a first answer does
+    (and the guest then gets a plan of their own)."""
+    day = local_day(now_utc(), zone(Learner()))
+    slots = tuple(plan_slots([], {}, 0, day))
+    return Today(day, slots, after + 1 if 0 <= after < len(slots) else 0)
+
+
 @bp.get("/today")
+@limits.drilling
 def today_page():
     with Session(learners.engine()) as session:
-        learner = learners.current_learner(session, create=True)
+        learner = learners.current_learner(session)
+        if learner is None:
+            return render_template("daily.html", **_context(session, Learner(), _visitor_plan()))
         return render_template("daily.html", **_context(session, learner, today(session, learner)))
 
 
 @bp.post("/today/next")
+@limits.drilling
 def next_slot():
     try:
         after = int(request.form.get("after", ""))
     except ValueError:
         after = -1  # nothing moves; the current question is shown again
     with Session(learners.engine()) as session:
-        learner = learners.current_learner(session, create=True)
-        context = _context(session, learner, advance(session, learner, after))
+        learner = learners.current_learner(session)
+        if learner is None:
+            context = _context(session, Learner(), _visitor_plan(after))
+        else:
+            context = _context(session, learner, advance(session, learner, after))
     page = "partials/daily_stage.html" if request.headers.get("HX-Request") == "true" else "daily.html"
     return render_template(page, **context)
 

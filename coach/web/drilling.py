@@ -22,9 +22,9 @@ from itsdangerous import BadData, URLSafeSerializer
 import drills
 from coach.card import Card
 from drills.base import AnswerError, Question, Verdict
+from drills.drill_set import MAX_SEED  # 2**31 - 1, as in set files: answers keep seeds in PostgreSQL's integer
 
 TOKEN_SALT = "question"
-MAX_SEED = 2**53 - 1  # the largest whole number JSON carries exactly
 CACHE_SIZE = 512
 DIGESTS_SIZE = 64  # cards whose digest is remembered (the app's and teachers' in use)
 
@@ -102,7 +102,7 @@ class Drilling:
         if value is None:
             return secrets.randbelow(2**31)
         if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
-            raise DrillError(f'"seed" must be a whole number from 0 to {MAX_SEED}, not {value!r}')
+            raise DrillError(f'"seed" must be a whole number from 0 to {MAX_SEED}, not {repr(value)[:40]}')
         return value
 
     # -- asking ---------------------------------------------------------------

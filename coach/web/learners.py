@@ -8,19 +8,22 @@ API count for that learner.
 
 from __future__ import annotations
 
-import hmac
-from datetime import datetime, timedelta, timezone
 import contextlib
+import hmac
+import os
 import threading
 from collections.abc import Callable
+from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Flask, current_app
-from flask_login import LoginManager, UserMixin, current_user, login_user
+from flask import Flask, Response, current_app, g
+from flask import session as flask_session
+from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from coach.store import login_sessions
 from coach.store.models import Learner
 from coach.store.progress import add_answer, keep_guest_zone
 from coach.store.transaction import lock_learner, write
@@ -29,36 +32,42 @@ from drills.base import Question, Verdict
 login_manager = LoginManager()
 MAX_TIME_MS = 60 * 60 * 1000  # an hour: longer is a tab left open, not time spent
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+HSTS = "max-age=31536000; includeSubDomains"  # a year: browsers then never try plain HTTP first
 T = TypeVar("T")
 
 
 class SignedIn(UserMixin):
-    """Flask-Login's view of a learner: only the id (and a stamp) travel in the session.
+    """Flask-Login's view of a learner: only the id and a session token travel in the cookie.
 
-    The session and the remember cookie hold "<id>:<stamp>", the stamp
-    taken from the row's creation time: SQLite may give a deleted
-    learner's id to the next new row, and a browser still signed in to the
-    deleted learner must not wake up as that stranger. `guest` is read
-    from the row on each request (the header offers "Sign in" to guests
-    and "Account" to accounts)."""
+    The session and the remember cookie hold "<id>:<token>"; the token
+    opens the learner only while its row in `login_session` is live
+    (coach/store/login_sessions.py), so signing out on the server ends a
+    copied cookie too. `guest` is read from the row on each request (the
+    header offers "Sign in" to guests and "Account" to accounts)."""
 
-    def __init__(self, learner_id: int, stamp: str, guest: bool = True, teacher: bool = False):
+    def __init__(self, learner_id: int, token: str, guest: bool = True, teacher: bool = False):
         self.id = learner_id
-        self.stamp = stamp
+        self.token = token
         self.guest = guest
         self.teacher = teacher
 
     @classmethod
-    def of(cls, learner: Learner) -> SignedIn:
+    def of(cls, learner: Learner, token: str | None = None) -> SignedIn:
+        """The learner as signed in with `token`; without one, with this request's own
+        session (for a sign-in refreshed after the row changed, as when teaching is turned on)."""
         assert learner.id is not None
-        return cls(learner.id, stamp(learner), learner.guest, not learner.guest and learner.role == "teacher")
+        if token is None:
+            same = current_user.is_authenticated and current_user.id == learner.id
+            token = current_user.token if same else ""
+        return cls(learner.id, token, learner.guest, not learner.guest and learner.role == "teacher")
 
     def get_id(self) -> str:
-        return f"{self.id}:{self.stamp}"
+        return f"{self.id}:{self.token}"
 
 
 def stamp(learner: Learner) -> str:
-    """The row's creation time in microseconds, in hex: what tells two rows with one id apart."""
+    """The row's creation time in microseconds, in hex: what the cookies before
+    server-side sessions held (a guest's such cookie is traded for a session)."""
     created = learner.created_at
     created = created.replace(tzinfo=timezone.utc) if created.tzinfo is None else created.astimezone(timezone.utc)
     return format((created - EPOCH) // timedelta(microseconds=1), "x")
@@ -69,20 +78,113 @@ def engine() -> Engine:
 
 
 def install(app: Flask) -> None:
-    login_manager.init_app(app)
+    """Flask-Login with server-side sessions, the cookies' lifetime, and HTTPS-only cookies with COACH_HTTPS=1."""
+    app.config.update(
+        REMEMBER_COOKIE_DURATION=login_sessions.LIFETIME,
+        PERMANENT_SESSION_LIFETIME=login_sessions.LIFETIME,  # a signed session cookie is refused once older
+    )
+    https = app.config.setdefault("COACH_HTTPS", os.environ.get("COACH_HTTPS", "") not in ("", "0"))
+    if https:
+        app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
 
-    @login_manager.user_loader
-    def load(user_id: str) -> SignedIn | None:
-        number, _, given = user_id.partition(":")
+        @app.after_request
+        def strict_transport(response: Response) -> Response:
+            response.headers.setdefault("Strict-Transport-Security", HSTS)
+            return response
+
+    login_manager.init_app(app)
+    login_manager.user_loader(_load)
+    app.after_request(_renew_guest_session)  # after init_app: it runs before Flask-Login sets the cookie
+
+
+def _load(user_id: str) -> SignedIn | None:
+    number, _, token = user_id.partition(":")
+    try:
+        learner_id = int(number)
+    except ValueError:
+        return None
+    if not 0 < learner_id < 2**63:
+        return None
+    with Session(engine()) as session:
+        found = login_sessions.live(session, learner_id, token)
+        if found is None:
+            return _old_guest_cookie(session, learner_id, token)
+        learner, row = found
+        if learner.guest and login_sessions.needs_renewal(row):
+            g.renew_guest_session = True
+        if login_sessions.needs_touch(row):
+            _touch(session, row.id)
+        return SignedIn.of(learner, token)
+
+
+def _touch(session: Session, session_id: int | None) -> None:
+    """Note the session was seen; skipped when another thread is writing (it is
+    bookkeeping, and this request may already hold the write turn itself)."""
+    if engine().dialect.name != "sqlite":
+        login_sessions.touch(session, session_id or 0)
+    elif _WRITES.acquire(blocking=False):
         try:
-            learner_id = int(number)
-        except ValueError:
-            return None
-        with Session(engine()) as session:
-            learner = session.get(Learner, learner_id)
-            if learner is None or not given or not hmac.compare_digest(given, stamp(learner)):
-                return None
-            return SignedIn.of(learner)
+            login_sessions.touch(session, session_id or 0)
+        finally:
+            _WRITES.release()
+
+
+def _old_guest_cookie(session: Session, learner_id: int, given: str) -> SignedIn | None:
+    """A guest signed in before sessions were kept on the server: their cookie
+    ("<id>:<stamp>") is their only key to their answers, so it is honoured and
+    traded for a session at the end of the request. An account signs in again."""
+    learner = session.get(Learner, learner_id)
+    if learner is None or not learner.guest or not given or not hmac.compare_digest(given, stamp(learner)):
+        return None
+    g.renew_guest_session = True
+    return SignedIn.of(learner, "")
+
+
+def _renew_guest_session(response: Response) -> Response:
+    """A new session (and 30-day cookie) for a guest whose session is a week old,
+    or who came with a cookie from before: a guest's cookie is their only key, so
+    a guest who keeps drilling keeps their answers past 30 days. The old session
+    is left to expire, not ended: a request already on its way with it must not
+    find the guest gone."""
+    if g.pop("renew_guest_session", False) and current_user.is_authenticated and current_user.guest:
+        with write_lock(), Session(engine()) as session:
+            learner = session.get(Learner, int(current_user.id))
+            if learner is not None and learner.guest:
+                sign_in(session, learner, new_csrf=False)
+    return response
+
+
+def sign_in(session: Session, learner: Learner, end_others: bool = False, new_csrf: bool = True) -> None:
+    """A new server-side session for this browser, and a new CSRF secret: nothing
+    from before (a guest cookie, a copied cookie, a form token) carries over.
+
+    With `end_others`, every other session of the learner ends first (sign-up
+    from a guest: the guest's cookies must not open the account). A new guest
+    keeps the CSRF secret (`new_csrf=False`): the drill page it answers from
+    goes on posting with its token."""
+    assert learner.id is not None
+    if end_others:
+        login_sessions.end_all(session, learner.id)
+    token = login_sessions.start(session, learner.id)
+    session.commit()
+    if new_csrf:
+        flask_session.pop("csrf_token", None)  # Flask-WTF's secret: tokens in pages from before are refused
+        g.pop("csrf_token", None)
+    login_user(SignedIn.of(learner, token), remember=True)
+
+
+def sign_out(everywhere: bool = False) -> None:
+    """End this browser's session on the server (every session of the learner with
+    `everywhere`), then forget it here."""
+    if current_user.is_authenticated:
+        with write_lock(), Session(engine()) as session:
+            if everywhere:
+                login_sessions.end_all(session, int(current_user.id))
+            elif current_user.token:
+                login_sessions.end(session, current_user.token)
+            session.commit()
+    flask_session.pop("csrf_token", None)
+    logout_user()
 
 
 def current_learner(session: Session, create: bool = False) -> Learner | None:
@@ -95,10 +197,9 @@ def current_learner(session: Session, create: bool = False) -> Learner | None:
         return None
     learner = Learner(guest=True)
     session.add(learner)
-    session.commit()
+    session.flush()
+    sign_in(session, learner, new_csrf=False)
     session.refresh(learner)
-    assert learner.id is not None
-    login_user(SignedIn.of(learner), remember=True)
     return learner
 
 
@@ -164,9 +265,9 @@ def record_with(
             guest = Learner(guest=True, time_zone=zone or "UTC")
             session.add(guest)
             session.flush()
-            new_guest.append(SignedIn.of(guest))
             assert guest.id is not None
             learner_id = guest.id
+            new_guest.append(SignedIn.of(guest, login_sessions.start(session, learner_id)))
         elif guest_zone:
             # The browser knows a guest's day better than we do; an account
             # keeps the zone chosen on its account page.

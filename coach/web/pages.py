@@ -26,7 +26,7 @@ from flask import Blueprint, Flask, current_app, render_template, request, url_f
 import drills
 from coach import rules, tiles
 from coach.web.drilling import Asked, DrillError, Drilling
-from coach.web import learners, teacher_cards
+from coach.web import learners, limits, teacher_cards
 from coach.web.errors import page_error
 
 bp = Blueprint("pages", __name__)
@@ -136,12 +136,14 @@ def rules_page():
 
 
 @bp.get("/drills/<name>")
+@limits.drilling
 def drill_page(name: str):
     asked = _drilling().ask(name, seed=_int_arg("seed"), level=_int_arg("level"))
     return _render_drill(asked)
 
 
 @bp.get("/drills/<name>/next")
+@limits.drilling
 def next_question(name: str):
     """A new question's stage, for htmx; its URL (with the seed) is pushed."""
     asked = _drilling().ask(name, level=_int_arg("level"))
@@ -172,6 +174,7 @@ def no_answer(answer: Any) -> bool:
 
 
 @bp.post("/drills/<name>/answer")
+@limits.drilling
 def answer(name: str):
     form = request.form
     answer = given_answer(form)

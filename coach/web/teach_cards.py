@@ -7,33 +7,38 @@
     GET/POST /teach/cards/<id>/delete      confirm, then delete (refused while in use)
 
 A card is checked line by line when it is uploaded (coach.card.parse_card
-names the line, section and hand of every problem) and never changes
-afterwards, so questions asked on it stay the same questions. It is
+names the line, section and hand of every problem, within caps on its
+size), timed once on a first-pass question (drills.card_weight: a card too
+heavy to drill on is refused) and never changes afterwards, so questions asked on it stay the same questions. It is
 private: only its teacher and the students of their classes with an
 assignment on it are asked questions on it.
 """
 
 from __future__ import annotations
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
+from werkzeug.exceptions import RequestEntityTooLarge
 
-from coach.card import HOUSE_CARD, CardError
+from coach.card import HOUSE_CARD, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS, CardError, parse_card
 from coach.store import teaching
 from coach.store.models import TeacherCard
 from coach.web import teacher_cards
 from coach.web.accounts import download
+from coach.web.errors import page_error
 from coach.web.teach import bp, db, field, found, teacher_id, uploaded_text
+from drills.card_weight import weight_problem
 
 CARD_TYPE = "text/yaml"
+CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS}  # told on the upload form
 
 
-def _cards_page(session: Session, problems: list[str] | None = None, pasted: str = "", status: int = 200):
+def _cards_page(session: Session, problems: list[str] | None = None, pasted: str = "", status: int = 200, total: int = 0):
     owner = teacher_id()
     rows = teaching.cards_of(session, owner)
     uses = {row.id: teaching.card_uses(session, row.id or 0) for row in rows}
     return render_template(
-        "teach/cards.html", rows=rows, uses=uses, problems=problems or [], pasted=pasted
+        "teach/cards.html", rows=rows, uses=uses, problems=problems or [], pasted=pasted, total=total, caps=CAPS
     ), status
 
 
@@ -44,20 +49,41 @@ def cards():
         return _cards_page(session)
 
 
+def echo(text: str, max_bytes: int) -> str:
+    """Pasted text to show again in the form, so it can be fixed there;
+    none when it is over the size cap (the page stays small)."""
+    return text if len(text.encode("utf-8", "surrogatepass")) <= max_bytes else ""
+
+
+@bp.errorhandler(RequestEntityTooLarge)
+def too_large(error: RequestEntityTooLarge):
+    """A body over the app's limit (a card file or a drill set posted here): say the cap."""
+    cap = (current_app.config.get("MAX_CONTENT_LENGTH") or MAX_CARD_BYTES) // 1024
+    return page_error(
+        413, "Too large", f"What you sent is larger than {cap} KB (the cap). A card file or a drill set must be smaller."
+    )
+
+
 @bp.post("/cards")
 def upload_card():
     """A card file or pasted text: every problem listed (422) and nothing
-    stored until there are none."""
+    stored until there are none, nor while the card is too heavy to drill on."""
     owner = teacher_id()
     text, name, problem = uploaded_text("card_file", "card_text")
-    pasted = field("card_text")
+    pasted = echo(field("card_text"), MAX_CARD_BYTES)
     with db() as session:
         if problem:
             return _cards_page(session, [problem], pasted, 422)
         try:
+            heavy = weight_problem(parse_card(text, source=name or "Your card"))
+        except CardError as error:
+            return _cards_page(session, error.problems, pasted, 422, error.total)
+        if heavy:
+            return _cards_page(session, [heavy], pasted, 422)
+        try:
             row = teaching.add_card(session, owner, text, source=name or "Your card")
         except CardError as error:
-            return _cards_page(session, list(error.problems), pasted, 422)
+            return _cards_page(session, error.problems, pasted, 422, error.total)
         except teaching.TeachingError as error:
             return _cards_page(session, [str(error)], pasted, 422)
         lines = "line" if row.lines == 1 else "lines"

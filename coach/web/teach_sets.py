@@ -32,9 +32,11 @@ from coach.store import teaching
 from coach.store.models import DrillSetRow
 from coach.web.accounts import download
 from coach.web.teach import bp, card_problems, db, field, found, not_found, sample, slug, teacher_id, uploaded_text
+from coach.web.teach_cards import echo
 from drills.drill_set import (
     DEFAULT_QUESTIONS,
     HOUSE,
+    MAX_BYTES,
     MAX_ITEMS,
     MAX_QUESTIONS,
     SAMPLE_FILES,
@@ -232,12 +234,12 @@ class Listed:
     drill_set: DrillSet
 
 
-def _sets_page(session: Session, problems: list[str] | None = None, pasted: str = "", status: int = 200):
+def _sets_page(session: Session, problems: list[str] | None = None, pasted: str = "", status: int = 200, total: int = 0):
     owner = teacher_id()
     own = [Listed(row, 0, teaching.drill_set_of(row)) for row in teaching.sets_of(session, owner)]
     samples = [Listed(None, n, s) for n, s in enumerate(sample_sets(), start=1)]
     return render_template(
-        "teach/sets.html", own=own, samples=samples, import_problems=problems or [], pasted=pasted
+        "teach/sets.html", own=own, samples=samples, import_problems=problems or [], pasted=pasted, total=total
     ), status
 
 
@@ -254,14 +256,14 @@ def import_set():
     until there are none; then to the builder to look it over."""
     owner = teacher_id()
     text, _name, problem = uploaded_text("set_file", "set_text")
-    pasted = field("set_text")
+    pasted = echo(field("set_text"), MAX_BYTES)
     with db() as session:
         if problem:
             return _sets_page(session, [problem], pasted, 422)
         try:
             drill_set = parse_set(text, cards=teaching.card_names(session, owner))
         except SetError as error:
-            return _sets_page(session, error.problems, pasted, 422)
+            return _sets_page(session, error.problems, pasted, 422, error.total)
         problems = card_problems(session, owner, drill_set, "item")
         if problems:
             return _sets_page(session, problems, pasted, 422)

@@ -1,0 +1,89 @@
+"""Sign-in sessions on the server: started on sign-in, ended on sign-out.
+
+The browser holds a random token; the table holds its SHA-256, so a copy
+of the database opens no browser. A session is live while it has not
+ended and is younger than `LIFETIME`; nothing else about the browser is
+trusted. No Flask here: coach/web/learners.py puts the token in the cookie.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, or_, update
+from sqlmodel import Session, select
+
+from coach.store.models import Learner, LoginSession
+from coach.store.progress import as_utc, now_utc
+
+LIFETIME = timedelta(days=30)  # the remember-me cookie lasts as long, and no longer
+TOUCH_EVERY = timedelta(hours=1)  # last_seen_at is kept to the hour: no write on every request
+RENEW_AFTER = timedelta(days=7)  # a guest's session older than this is renewed (see coach/web/learners.py)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def start(session: Session, learner_id: int, now: datetime | None = None) -> str:
+    """A new session for the learner; returns the token for the cookie. The caller commits."""
+    token = secrets.token_urlsafe(32)
+    moment = now or now_utc()
+    # The learner's ended and expired rows open nothing any more: they go, so rows never pile up.
+    session.exec(
+        delete(LoginSession).where(
+            LoginSession.learner_id == learner_id,  # type: ignore[arg-type]
+            or_(LoginSession.ended_at.is_not(None), LoginSession.created_at <= moment - LIFETIME),  # type: ignore[union-attr,operator]
+        )
+    )
+    session.add(LoginSession(learner_id=learner_id, token_hash=token_hash(token), created_at=moment, last_seen_at=moment))
+    return token
+
+
+def live(session: Session, learner_id: int, token: str, now: datetime | None = None) -> tuple[Learner, LoginSession] | None:
+    """The learner and session row the token opens, or None when it has ended, expired or never was."""
+    if not token or len(token) > 100:
+        return None
+    found = session.exec(
+        select(Learner, LoginSession)
+        .join(LoginSession, LoginSession.learner_id == Learner.id)  # type: ignore[arg-type]
+        .where(LoginSession.token_hash == token_hash(token), Learner.id == learner_id)
+    ).first()
+    if found is None:
+        return None
+    row = found[1]
+    if row.ended_at is not None or as_utc(row.created_at) <= (now or now_utc()) - LIFETIME:
+        return None
+    return found[0], row
+
+
+def needs_renewal(row: LoginSession, now: datetime | None = None) -> bool:
+    return as_utc(row.created_at) <= (now or now_utc()) - RENEW_AFTER
+
+
+def needs_touch(row: LoginSession, now: datetime | None = None) -> bool:
+    return as_utc(row.last_seen_at) <= (now or now_utc()) - TOUCH_EVERY
+
+
+def touch(session: Session, session_id: int, now: datetime | None = None) -> None:
+    session.exec(update(LoginSession).where(LoginSession.id == session_id).values(last_seen_at=now or now_utc()))  # type: ignore[arg-type]
+    session.commit()
+
+
+def end(session: Session, token: str, now: datetime | None = None) -> None:
+    """End the session of this token (sign-out). The caller commits."""
+    session.exec(
+        update(LoginSession)
+        .where(LoginSession.token_hash == token_hash(token), LoginSession.ended_at.is_(None))  # type: ignore[union-attr,arg-type]
+        .values(ended_at=now or now_utc())
+    )
+
+
+def end_all(session: Session, learner_id: int, keep: str | None = None, now: datetime | None = None) -> int:
+    """End every live session of the learner but the one of `keep`; returns how many ended. The caller commits."""
+    query = update(LoginSession).where(LoginSession.learner_id == learner_id, LoginSession.ended_at.is_(None))  # type: ignore[union-attr,arg-type]
+    if keep:
+        query = query.where(LoginSession.token_hash != token_hash(keep))  # type: ignore[arg-type]
+    return int(session.exec(query.values(ended_at=now or now_utc())).rowcount or 0)  # type: ignore[call-overload]
