@@ -50,8 +50,10 @@ def test_a_worse_pass_gets_partial_credit_by_tiles_worse():
     worst = advice.options[-1]
     verdict = first_pass.grade(q, worst.codes)
     assert not verdict.correct
-    assert verdict.score == pytest.approx(max(0.0, 1 - worst.behind))
-    assert any("tiles worse" in line for line in verdict.explanation)
+    graded = first_pass.advice_for(CARD, q.key["rack"], q.seed, worst.tiles).option(worst.tiles)
+    assert verdict.score == pytest.approx(max(0.0, 1 - graded.behind))
+    assert any("clearly worse" in line for line in verdict.explanation)
+    assert not any("This is the best pass" in line for line in verdict.explanation)
     assert verdict.best == advice.best.codes
 
 
