@@ -48,6 +48,7 @@ CHUNK = 512  # (pass, sample) pairs scored at once: about a megabyte of table ro
 # on the paired mean difference, it is worse by more than MARGIN tiles.
 Z = 1.645
 MARGIN = 0.1
+FLEX_SAMPLES = 128  # draws for flexibility, a tie-break only
 CAP = 4096  # draws at most for a pass whose call is still open
 
 
@@ -222,9 +223,9 @@ class _Scorer:
         self.after = after
         self.takes = np.array([len(own) for own, _ in candidates])
         self.base_distance = self.tables._decode(self.base, after[:, tiles.JOKER : tiles.JOKER + 1], 0)
-        self._kept_cache: dict[tuple[int, int], np.ndarray] = {}
+        self._kept_cache: dict[tuple[int, int], tuple] = {}
 
-    def _kept(self, i: int, slack: int) -> np.ndarray:
+    def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Readings that can still matter for pass i: three tiles received
         move any reading at most three closer, so one further than the
         nearest by more than `slack` can never be the nearest (or in reach)."""
@@ -232,19 +233,20 @@ class _Scorer:
         kept = self._kept_cache.get(key)
         if kept is None:
             d = self.base_distance[i]
-            kept = self._kept_cache[key] = np.flatnonzero(d <= d.min() + slack)
+            kept = np.flatnonzero(d <= d.min() + slack)
+            kept = self._kept_cache[key] = (kept, self.padded[:, kept], self.base[i, kept], self.tables.big_total[kept])
         return kept
 
-    def _distances(self, i: int, draws: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    def _distances(self, i: int, draws: np.ndarray, kept: tuple) -> np.ndarray:
         """(n, kept readings) distances once pass i receives `draws`."""
-        sub = self.padded[:, kept]
+        _, sub, base, big_total = kept
         rows, got = _received_rows(self.after[i], draws, int(self.takes[i]))
-        v = self.base[i, kept] + sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]
+        v = base + sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]
         jokers = self.after[i, tiles.JOKER] + got
         naturals = v & (SPILL - 1)
         if not jokers.any():
             return HAND_SIZE - naturals
-        room = self.tables.big_total[kept] - (v >> 5)
+        room = big_total - (v >> 5)
         return HAND_SIZE - (naturals + np.minimum(jokers[:, None], room))
 
     def _each(self, cands: np.ndarray, work) -> np.ndarray:
@@ -266,7 +268,7 @@ class _Scorer:
         def count(i: int, part: np.ndarray) -> np.ndarray:
             kept = self._kept(i, 3 + REACH_MARGIN)
             d = self._distances(i, draws[part], kept)
-            line = self.tables.line_of[kept]
+            line = self.tables.line_of[kept[0]]
             starts = np.flatnonzero(np.r_[True, line[1:] != line[:-1]])
             per_line = np.minimum.reduceat(d, starts, axis=1)
             return (per_line <= (d.min(axis=1) + REACH_MARGIN)[:, None]).sum(axis=1)
@@ -412,7 +414,7 @@ def evaluate_pass(
         total = min(cap, total * 2)
         extend([leader] + open_calls, total)
     # Flexibility (lines within reach) for the refined passes, on their first draws.
-    flex_n = min(samples + refine_samples, len(draws))
+    flex_n = min(FLEX_SAMPLES, len(draws))
     flex: dict[int, float] = {}
     c = np.repeat(np.array(focus, dtype=np.intp), flex_n)
     reach = scorer.reach(c, np.tile(draws[:flex_n], (len(focus), 1))).reshape(len(focus), flex_n)
