@@ -6,14 +6,25 @@ player cannot see. The expectation is a Monte Carlo average over seeded
 samples of incoming tiles; every candidate pass is scored on the same
 samples, so differences between passes are not noise of the draw.
 
-Two stages keep it fast and stable: every legal pass on a first set of
-samples, then the most promising ones again on many more samples, with
-their spread (how many lines stay within reach) measured there too.
+Stages keep it fast and stable: every legal pass on a first set of
+samples, then the most promising ones again on more samples, with their
+spread (how many lines stay within reach); then the calls that matter
+are made firm: sampled on, in doubling batches, until the one-sided 95%
+interval of the paired gap to the best lies clear of MARGIN (or CAP), or,
+for a graded first pass, worked out exactly over every three tiles that
+could come back. A pass is as good as the best unless it is, at that
+confidence, more than MARGIN (a tenth of a tile) worse.
+
+Scoring adds the received tiles' rows of the card table to the pass's
+own row, over only the readings that three tiles could make nearest,
+instead of a full matrix product per sample.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -49,7 +60,8 @@ CHUNK = 512  # (pass, sample) pairs scored at once: about a megabyte of table ro
 Z = 1.645
 MARGIN = 0.1
 FLEX_SAMPLES = 128  # draws for flexibility, a tie-break only
-CAP = 4096  # draws at most for a pass whose call is still open
+CAP = 4096
+EXACT_RIVALS = 4  # passes worked out exactly to find the best, the sampled leader among them  # draws at most for a pass whose call is still open
 
 
 class PassError(ValueError):
@@ -68,6 +80,7 @@ class PassOption:
     flexibility: float | None = None  # mean lines within reach, for the closest options
     behind: float = 0.0  # expected tiles worse than the best pass, on shared samples
     behind_stderr: float = 0.0  # standard error of `behind` (paired samples)
+    exact: bool = False  # expected and behind worked out over every tile that could come back
 
     @property
     def as_good_as_best(self) -> bool:
@@ -169,7 +182,7 @@ def _received_rows(after: np.ndarray, draws: np.ndarray, take: int) -> tuple[np.
     """Table rows the received tiles switch on, and the jokers received.
 
     `after`: (36,) counts once the pass is given; `draws`: (n, 3) tiles
-    arriving, of which the first `take` arrive. A received tile that is the
+    arriving, of which the first `take` arrive (OTHER: a tile that changes nothing). A received tile that is the
     k-th copy on the rack switches on the feature "at least k copies", one
     row of the card table; a joker or a tile not received switches on the
     empty row past the last feature.
@@ -180,10 +193,10 @@ def _received_rows(after: np.ndarray, draws: np.ndarray, take: int) -> tuple[np.
     for j in range(take):
         t = draws[:, j]
         earlier = sum((draws[:, i] == t).astype(np.intp) for i in range(j)) if j else 0
-        natural = t != tiles.JOKER
-        level = after[t] + earlier
+        natural = t < tiles.NATURALS
+        level = after[np.minimum(t, tiles.JOKER)] + earlier
         rows[:, j] = np.where(natural, FEATURE_START[np.minimum(t, tiles.NATURALS)] + level, rows[:, j])
-        jokers += ~natural
+        jokers += t == tiles.JOKER
     return rows, jokers
 
 
@@ -219,7 +232,8 @@ class _Scorer:
         for i, (own, _) in enumerate(candidates):
             for j, t in enumerate(own):
                 gone[i, j] = FEATURE_START[t] + held[t] - 1 - own[:j].count(t)
-        self.base = whole - self.padded[gone].sum(axis=1, dtype=np.int16)  # (candidates, readings)
+        # (candidates, readings), int16 throughout: mixing widths costs more than the sums
+        self.base = (whole - self.padded[gone].sum(axis=1)).astype(np.int16)
         self.after = after
         self.takes = np.array([len(own) for own, _ in candidates])
         self.base_distance = self.tables._decode(self.base, after[:, tiles.JOKER : tiles.JOKER + 1], 0)
@@ -234,8 +248,17 @@ class _Scorer:
         if kept is None:
             d = self.base_distance[i]
             kept = np.flatnonzero(d <= d.min() + slack)
-            kept = self._kept_cache[key] = (kept, self.padded[:, kept], self.base[i, kept], self.tables.big_total[kept])
+            kept = self._kept_cache[key] = (
+                kept, np.ascontiguousarray(self.padded[:, kept]), self.base[i, kept], self.tables.big_total[kept]
+            )
         return kept
+
+    def relevant(self, i: int) -> list[int]:
+        """Tiles that could change pass i's nearest reading: any a reading
+        still in play uses, and the joker where one has a group it could fill."""
+        kept = self._kept(i, 3)[0]
+        used = np.flatnonzero(self.tables.need[kept].any(axis=0)).tolist()
+        return used + ([tiles.JOKER] if (self.tables.big_total[kept] > 0).any() else [])
 
     def _distances(self, i: int, draws: np.ndarray, kept: tuple) -> np.ndarray:
         """(n, kept readings) distances once pass i receives `draws`."""
@@ -310,6 +333,29 @@ def scores_by_matrix(card: Card, after: np.ndarray, takes: np.ndarray, cands: np
     )
 
 
+OTHER = tiles.KINDS  # in an enumeration: any tile that cannot matter to the pass
+
+
+def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Every set of three tiles the pool can give, as (sets, 3), with its
+    probability; tiles outside `relevant` all count as one kind, OTHER."""
+    left = Counter(pool)
+    kinds = [t for t in sorted(set(relevant)) if left[t]]
+    other = len(pool) - sum(left[t] for t in kinds)
+    if other:
+        kinds.append(OTHER)
+    m = np.array([left[t] if t != OTHER else other for t in kinds], dtype=np.float64)
+    idx = np.array(list(itertools.combinations_with_replacement(range(len(kinds)), 3)), dtype=np.intp).reshape(-1, 3)
+    a, b, c = m[idx[:, 0]], m[idx[:, 1]], m[idx[:, 2]]
+    same_ab, same_bc = idx[:, 0] == idx[:, 1], idx[:, 1] == idx[:, 2]
+    ways = np.where(
+        same_ab & same_bc, a * (a - 1) * (a - 2) / 6,
+        np.where(same_ab, a * (a - 1) / 2 * c, np.where(same_bc, a * b * (b - 1) / 2, a * b * c)),
+    )
+    keep = ways > 0
+    return np.array(kinds, dtype=np.intp)[idx[keep]], ways[keep] / math.comb(len(pool), 3)
+
+
 def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """Mean of a - b over their common samples, and its standard error."""
     n = min(len(a), len(b))
@@ -330,6 +376,7 @@ def evaluate_pass(
     include: Sequence[Sequence[int]] = (),
     cap: int = CAP,
     firm: Sequence[Sequence[int]] | None = None,
+    exact: bool = False,
 ) -> PassAdvice:
     """Score every legal pass for `rack` (13 or 14 tiles); best first.
 
@@ -394,6 +441,19 @@ def evaluate_pass(
         most = max(len(s) for s in scores)
         return min((i for i in everyone if len(scores[i]) == most), key=lambda i: (scores[i].mean(), i))
 
+    exact_set: dict[int, float] = {}
+    if exact and firm is not None and all(takes_all == 3 for takes_all in scorer.takes):
+        # Exact enumeration is cheap for three tiles back: no sampling noise
+        # left in the call, only in which few passes were found to lead.
+        must = {tuple(sorted(p)) for p in firm}
+        leader = leader_of()
+        rivals = [i for i in top if i != leader and _paired(scores[i], scores[leader])[0] - Z * _paired(scores[i], scores[leader])[1] <= 0]
+        chosen = [leader] + rivals[: EXACT_RIVALS - 1]
+        chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
+        for i in chosen:
+            every, weight = _every_three(pool, scorer.relevant(i))
+            exact_set[i] = float(scorer.best(np.full(len(every), i, dtype=np.intp), every) @ weight)
+        firm = []  # nothing left to sample
     if firm is None:
         judged, rivals = focus, top[:4]
     else:
@@ -420,11 +480,15 @@ def evaluate_pass(
     reach = scorer.reach(c, np.tile(draws[:flex_n], (len(focus), 1))).reshape(len(focus), flex_n)
     for k, i in enumerate(focus):
         flex[i] = float(reach[k].mean())
-    leader = leader_of()
+    leader = min(exact_set, key=lambda i: (exact_set[i], i)) if exact_set else leader_of()
     options = []
     for i, (own, blind) in enumerate(candidates):
         s = scores[i]
         n = len(s)
+        if i in exact_set:
+            gap = exact_set[i] - exact_set[leader]
+            options.append(PassOption(own, blind, exact_set[i], 0.0, n, flex.get(i), gap, 0.0, exact=True))
+            continue
         gap, se = (0.0, 0.0) if i == leader else _paired(s, scores[leader])
         stderr = float(s.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
         options.append(PassOption(own, blind, float(s.mean()), stderr, n, flex.get(i), gap, se))
@@ -448,6 +512,8 @@ def gap_words(option: PassOption) -> str:
         if gap < 0.05:
             return "as good as the best pass: no difference the samples can find"
         return f"about {gap:.1f} {_tiles_word(gap)} worse than the best pass, too close to call"
+    if option.exact:
+        return f"clearly worse: {gap:.1f} {_tiles_word(gap)}, counted over every three tiles that could come back"
     low = option.behind - Z * option.behind_stderr
     return (
         f"clearly worse: {gap:.1f} {_tiles_word(gap)} "

@@ -6,8 +6,10 @@ S3). The answer is three tiles of the rack; jokers may never be passed
 legal pass is scored by the tiles-away it is expected to leave once three
 unseen tiles come back, on the same seeded samples for every pass. Full
 marks for a pass that cannot be told from the best at one-sided 95% on
-the paired difference, with a practical margin of a tenth of a tile (close
-calls get more draws until firm); partial credit falls by how many tiles
+the paired difference, with a practical margin of a tenth of a tile; the
+learner's pass and the leading few are worked out exactly over every three
+tiles that could come back, so the call does not depend on a sampling
+seed. Partial credit falls by how many tiles
 worse the pass is expected to leave you.
 """
 
@@ -95,7 +97,7 @@ def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int,
     # and more again while its call against the best is still open (issue 12).
     advice = evaluate_pass(
         card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=192,
-        screen=SCREEN, include=[include] if include else [], firm=[include] if include else [],
+        screen=SCREEN, include=[include] if include else [], firm=[include] if include else [], exact=True,
     )
     with _LOCK:
         _CACHE[key] = advice

@@ -176,3 +176,28 @@ def test_screening_keeps_the_nearest_candidates_and_the_included_pass():
     assert advice.option(learner).tiles == tuple(sorted(learner))
     full = evaluate_pass(CARD, rack_, seed=2)
     assert len(full.options) > len(advice.options)
+
+
+def test_exact_enumeration_with_irrelevant_tiles_merged_agrees_with_the_full_sum():
+    from collections import Counter
+    from itertools import combinations_with_replacement
+    from math import comb
+
+    from coach.charleston import _every_three, _Scorer, scores_by_matrix, unseen_pool
+
+    rack_ = rack("F F F N N N N GD GD J S S 5D 9C")
+    candidates = [c for c in candidate_passes(rack_, "first-right")][:6]
+    base = np.array(tiles.counts(rack_), dtype=np.int16)
+    after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
+    scorer = _Scorer(CARD, rack_, candidates, after)
+    pool = unseen_pool(rack_)
+    left = Counter(pool)
+    full = np.array(list(combinations_with_replacement(sorted(left), 3)))
+    weight = np.array([np.prod([comb(left[t], k) for t, k in Counter(s).items()]) for s in full.tolist()]) / comb(len(pool), 3)
+    assert weight.sum() == pytest.approx(1.0)
+    for i in range(len(candidates)):
+        every, w = _every_three(pool, scorer.relevant(i))
+        assert w.sum() == pytest.approx(1.0) and len(every) <= len(full)
+        fast = scorer.best(np.full(len(every), i), every) @ w
+        slow = scores_by_matrix(CARD, after, np.full(len(candidates), 3), np.full(len(full), i), full) @ weight
+        assert fast == pytest.approx(slow)

@@ -133,4 +133,14 @@ def test_the_gap_is_said_with_its_uncertainty():
     verdict = first_pass.grade(q, ["2D", "1B", "4C"])
     assert not verdict.correct
     line = next(line for line in verdict.explanation if "clearly worse" in line)
-    assert "95% sure" in line
+    assert "counted over every three tiles that could come back" in line  # exact: no sampling doubt left
+    option = first_pass.advice_for(CARD, q.key["rack"], q.seed, (1, 9, 21)).option([1, 9, 21])
+    assert option.exact and option.behind_stderr == 0.0
+
+
+def test_sampled_gaps_state_their_confidence():
+    from coach.charleston import evaluate_pass, gap_words
+
+    advice = evaluate_pass(CARD, list(question(15, 1).key["rack"]), seed=1)
+    worse = next(o for o in advice.options if not o.as_good_as_best)
+    assert "95% sure" in gap_words(worse) and gap_words(worse).startswith("clearly worse")
