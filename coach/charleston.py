@@ -501,23 +501,19 @@ def evaluate_pass(
 
 
 
-def _tiles_word(x: float) -> str:
-    return "tile" if round(x, 1) == 1 else "tiles"
-
-
 def gap_words(option: PassOption) -> str:
     """How far behind the best pass, with its uncertainty, in plain words."""
     gap = max(option.behind, 0.0)
     if option.as_good_as_best:
         if gap < 0.05:
             return "as good as the best pass: no difference the samples can find"
-        return f"about {gap:.1f} {_tiles_word(gap)} worse than the best pass, too close to call"
+        return f"about {gap:.1f} tiles worse than the best pass, too close to call"
     if option.exact:
-        return f"clearly worse: {gap:.1f} {_tiles_word(gap)}, counted over every three tiles that could come back"
+        return f"{gap:.1f} tiles worse: clearly worse, counted over every three tiles that could come back"
     low = option.behind - Z * option.behind_stderr
     return (
-        f"clearly worse: {gap:.1f} {_tiles_word(gap)} "
-        f"(95% sure it is at least {max(low, MARGIN):.1f} {_tiles_word(max(low, MARGIN))} worse)"
+        f"{gap:.1f} tiles worse: clearly worse "
+        f"(95% sure it is at least {max(low, MARGIN):.1f} tiles worse)"
     )
 
 

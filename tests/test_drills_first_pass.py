@@ -143,4 +143,4 @@ def test_sampled_gaps_state_their_confidence():
 
     advice = evaluate_pass(CARD, list(question(15, 1).key["rack"]), seed=1)
     worse = next(o for o in advice.options if not o.as_good_as_best)
-    assert "95% sure" in gap_words(worse) and gap_words(worse).startswith("clearly worse")
+    assert "95% sure" in gap_words(worse) and "tiles worse: clearly worse" in gap_words(worse)
