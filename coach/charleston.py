@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections import Counter
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -333,6 +334,8 @@ def scores_by_matrix(card: Card, after: np.ndarray, takes: np.ndarray, cands: np
     )
 
 
+_EXACT: OrderedDict[tuple, float] = OrderedDict()  # exact expectations by (card, rack, seen, pass)
+_EXACT_LOCK = threading.Lock()
 OTHER = tiles.KINDS  # in an enumeration: any tile that cannot matter to the pass
 
 
@@ -451,8 +454,18 @@ def evaluate_pass(
         chosen = [leader] + rivals[: EXACT_RIVALS - 1]
         chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
         for i in chosen:
-            every, weight = _every_three(pool, scorer.relevant(i))
-            exact_set[i] = float(scorer.best(np.full(len(every), i, dtype=np.intp), every) @ weight)
+            # Seed-free, so kept: the same question graded again skips the sum.
+            key = (id(card), card.name, tuple(sorted(rack)), tuple(seen or ()), candidates[i][0])
+            with _EXACT_LOCK:
+                value = _EXACT.get(key)
+            if value is None:
+                every, weight = _every_three(pool, scorer.relevant(i))
+                value = float(scorer.best(np.full(len(every), i, dtype=np.intp), every) @ weight)
+                with _EXACT_LOCK:
+                    _EXACT[key] = value
+                    while len(_EXACT) > 4096:
+                        _EXACT.popitem(last=False)
+            exact_set[i] = value
         firm = []  # nothing left to sample
     if firm is None:
         judged, rivals = focus, top[:4]
