@@ -11,6 +11,7 @@ import argparse
 import io
 import json
 import random
+import statistics
 import time
 from collections.abc import Callable
 from typing import TextIO
@@ -20,7 +21,7 @@ import numpy as np
 from coach import tiles
 from coach.analysis import analyze
 from coach.card import Card, house_card, load_card
-from coach.charleston import REFINE, REFINE_SAMPLES, SAMPLES, candidate_passes, evaluate_pass
+from coach.charleston import candidate_passes, evaluate_pass, scores_by_matrix, unseen_pool
 from coach.tiles_away import HAND_SIZE, Holding, tables_for
 
 
@@ -84,6 +85,31 @@ def _rate(work: Callable[[], int], seconds: float) -> float:
             return done / elapsed
 
 
+def first_pass_figures(card: Card, racks: list[list[int]]) -> tuple[list[float], list[float], list[int]]:
+    """Per deal: seconds for a full `pass` evaluation, seconds to score the
+    same number of (pass, draw) racks by a full matrix product each (the
+    old scoring), and that number. The two run interleaved, deal by deal."""
+    new_times, old_times, pairs = [], [], []
+    for n, rack in enumerate(racks):
+        begin = time.perf_counter()
+        advice = evaluate_pass(card, rack, "first-right", seed=n)
+        new_times.append(time.perf_counter() - begin)
+        count = sum(o.samples for o in advice.options) + sum(o.samples for o in advice.options if o.flexibility is not None)
+        candidates = candidate_passes(rack, "first-right")
+        counts = np.array(tiles.counts(rack), dtype=np.int16)
+        after = np.array([counts - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
+        takes = np.full(len(candidates), 3)
+        rng = np.random.default_rng(n)
+        pool = np.array(unseen_pool(rack))
+        draws = pool[np.argpartition(rng.random((count, len(pool))), 3, axis=1)[:, :3]]
+        cands = np.arange(count) % len(candidates)
+        begin = time.perf_counter()
+        scores_by_matrix(card, after, takes, cands, draws)
+        old_times.append(time.perf_counter() - begin)
+        pairs.append(count)
+    return new_times, old_times, pairs
+
+
 def run(args: argparse.Namespace, out: TextIO) -> int:
     card = load_card(args.card) if getattr(args, "card", None) else house_card()
     seconds = max(0.05, float(getattr(args, "seconds", 2.0)))
@@ -139,16 +165,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     cli_rate = _rate(cli_batch, seconds)
 
     # The first-pass evaluation: every legal pass, Monte Carlo.
-    pass_times = []
-    pass_racks = 0
-    for rack in racks[:12]:
-        begin = time.perf_counter()
-        evaluate_pass(card, rack, "first-right", seed=1)
-        pass_times.append(time.perf_counter() - begin)
-        candidates = len(candidate_passes(rack, "first-right"))
-        pass_racks += candidates * SAMPLES + min(REFINE, candidates) * REFINE_SAMPLES  # both stages
-    pass_mean = sum(pass_times) / len(pass_times)
-    pass_baseline = pass_racks / len(pass_times) / plain_rate
+    pass_times, old_times, pairs_scored = first_pass_figures(card, racks[:12])
+    pass_mean = statistics.median(pass_times)
+    old_mean = statistics.median(old_times)
+    pass_baseline = statistics.median(pairs_scored) / plain_rate
 
     readings = len(tables.readings)
     rows = [
@@ -165,15 +185,16 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     for label, rate in rows:
         out.write(f"{label.ljust(width)}  {rate:>10,.0f}  {1e6 / rate:>9.1f}  {rate / plain_rate:>10.1f}\n")
     out.write(
-        f"\nFirst-pass evaluation (every legal pass, {pass_racks // len(pass_times):,} racks scored a deal): "
-        f"mean {pass_mean * 1000:.0f} ms, slowest {max(pass_times) * 1000:.0f} ms over {len(pass_times)} deals; "
-        f"the plain baseline would take {pass_baseline:.1f} s a deal at its measured rate "
-        f"({pass_baseline / pass_mean:.0f}x slower).\n"
+        f"\nFirst-pass evaluation (`pass`: every legal pass, {statistics.median(pairs_scored):,.0f} racks scored "
+        f"a deal at the median): median {pass_mean * 1000:.0f} ms, slowest {max(pass_times) * 1000:.0f} ms "
+        f"over {len(pass_times)} deals; scoring the same racks by a full matrix product each (the old way, "
+        f"same process, interleaved): median {old_mean * 1000:.0f} ms, {old_mean / pass_mean:.1f}x slower; "
+        f"the plain baseline would take {pass_baseline:.1f} s a deal ({pass_baseline / pass_mean:.0f}x slower).\n"
     )
     out.write(
         f"\nGoals: batch >= 50,000 racks/s ({'met' if batch_rate >= 50_000 else 'not met'}); "
         f"full single-rack analysis with explanation < 300 us "
         f"({'met' if 1e6 / explained_rate < 300 else 'not met'}); "
-        f"first-pass evaluation < 1 s ({'met' if max(pass_times) < 1 else 'not met'}).\n"
+        f"first-pass evaluation < 30 ms ({'met' if pass_mean < 0.030 else 'not met'}).\n"
     )
     return 0 if agree else 1
