@@ -99,3 +99,29 @@ def test_house_card_uses_every_notation_feature_the_parser_reads():
     kinds = {tiles.CODES[g.tile] for line in lines for g in line.readings[0].groups}
     assert {"F", "N", "E", "W", "S", "RD", "GD", "WD"} <= kinds
     assert any(line.concealed for line in lines) and any(not line.concealed for line in lines)
+
+
+SEXTET_CARD = (
+    ("S-1", "111111a 11b 111c RRR", 40, False, "any"),
+    ("S-2", "FF 2026a 22b 666666c", 35),
+    ("K-1", "FFFF 1111a 22b 3333c", 25, False, "any"),
+    ("SS", "SSSSSS NEWS DDDDa", 40),
+)
+
+
+def test_a_teachers_card_with_sextets_is_still_drilled_for_them():
+    # The house card has none; a teacher's card may, and the drills keep that path.
+    from drills import calls, jokers
+
+    card = make_card(*SEXTET_CARD)
+    found = 0
+    for seed in range(120):
+        q = calls.generate(seed, 1, card)
+        picks = [q.key["best"], *q.key.get("also", [])]
+        if "Yes, for a sextet" in picks:
+            found += 1
+            assert calls.grade(q, "Yes, for a sextet").correct
+    assert found >= 3
+    for level in (1, 2):
+        sextets = [jokers.generate(seed, level, card) for seed in range(30)]
+        assert any(len(q.rack) == 6 and "J" in q.rack and q.key["rules"] == ["J1"] for q in sextets)
