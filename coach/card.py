@@ -31,7 +31,7 @@ MAX_GROUP = 6
 
 # Caps on what one card may hold, each refused with a message naming it.
 # A League card has 60-80 lines and about 1,500 readings; the house card
-# 61 lines and 919. The file's size, nesting and numbers are capped where
+# 61 lines and 949. The file's size, nesting and numbers are capped where
 # it is loaded (coach.yamlfile).
 MAX_CARD_BYTES = MAX_BYTES
 MAX_SECTIONS = 30

@@ -54,4 +54,6 @@ def test_P6_payment_drill_level_3_seed_0_gives_the_own_exposure_reason():
     assert q.key["situation"]["how"] == "own"
     text = " ".join(payment.grade(q, None).explanation)
     assert "brings no new tile" in text and "already complete" not in text
-    assert q.key["best"] == "Discarder 80, the others 40 each"
+    value = q.key["situation"]["value"]  # the card's value of the line won; jokers in it: no P4 doubling
+    assert not q.key["situation"]["jokerless"]
+    assert q.key["best"] == f"Discarder {2 * value}, the others {value} each"
