@@ -25,6 +25,7 @@ from coach.charleston import BLIND_PASSES, FIRST_CHARLESTON, PASSES, SECOND_CHAR
 from coach.rules import cite
 from coach.simulate import STEP
 from drills import choice
+from drills.wording import capitalised, tiles_word
 from drills.base import Level, Question, Verdict, check_level, rng_for
 
 NAME = "charleston-rules"
@@ -91,14 +92,6 @@ def seat_before(seat: str, direction: str) -> str:
     return SEATS[(SEATS.index(seat) - STEP[direction]) % 4]
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _tiles_word(n: int) -> str:
-    return f"{n} tile" + ("" if n == 1 else "s")
-
-
 def _count(n: int) -> str:
     return ("None", "One", "Two", "Three", "Four")[n]
 
@@ -111,9 +104,9 @@ def _direction(rng: random.Random) -> Draft:
     charleston, direction = PASSES[which]
     rule = CHARLESTON_RULE[charleston]
     order = ", then ".join(CHARLESTONS[charleston])
-    best = _cap(direction)
+    best = capitalised(direction)
     wrong = {
-        _cap(d): f"{_cap(pass_position(which))} goes {direction}, not {d}: the {charleston} Charleston passes {order} ({rule})."
+        capitalised(d): f"{capitalised(pass_position(which))} goes {direction}, not {d}: the {charleston} Charleston passes {order} ({rule})."
         for d in STEP if d != direction
     }
     return Draft(
@@ -134,15 +127,15 @@ def _next_pass(rng: random.Random) -> Draft:
     rule = CHARLESTON_RULE[charleston]
     sequence = ", then ".join(order)
     wrong = {
-        _cap(d): f"after the {done} pass the {charleston} Charleston goes {coming}, not {d}: it passes {sequence} ({rule})."
+        capitalised(d): f"after the {done} pass the {charleston} Charleston goes {coming}, not {d}: it passes {sequence} ({rule})."
         for d in STEP if d != coming
     }
     return Draft(
         prompt="Which way does the next pass go?",
         facts=(f"The {charleston} Charleston is under way.", f"Everyone has just passed {done}."),
-        best=_cap(coming),
+        best=capitalised(coming),
         why=(f"the {charleston} Charleston passes {sequence}, so after {done} comes {coming} ({rule}).", cite(rule)),
-        wrong={k: _cap(v) for k, v in wrong.items()},
+        wrong={k: capitalised(v) for k, v in wrong.items()},
         rules=(rule,),
     )
 
@@ -252,13 +245,13 @@ def _blind_which(rng: random.Random) -> Draft:
     blind = rng.choice(BLIND_PASSES)
     others = [k for k in PASSES if k not in BLIND_PASSES]
     picks = [blind] + rng.sample(others, 3)
-    labels = {k: _cap(pass_label(k)[4:]) for k in picks}
+    labels = {k: capitalised(pass_label(k)[4:]) for k in picks}
     wrong = {}
     for k in picks[1:]:
         if k == "courtesy":
             wrong[labels[k]] = "The courtesy pass comes after both Charlestons; only the last pass of each Charleston may be blind (C5, C3)."
         else:
-            wrong[labels[k]] = f"{_cap(pass_label(k))} is not the last pass of its Charleston, so nothing may be passed unseen on it (C5)."
+            wrong[labels[k]] = f"{capitalised(pass_label(k))} is not the last pass of its Charleston, so nothing may be passed unseen on it (C5)."
     return Draft(
         prompt="On which of these passes may you pass on tiles you just received, unseen?",
         facts=("A blind pass forwards tiles you just received without looking at them.",),
@@ -450,20 +443,20 @@ def _pass_notes(which: str, passed: list[int], blind: int) -> dict[str, tuple[st
     unseen = ", and tiles go on unseen only on the last pass of a Charleston" if blind else ""
     return {
         OK: (
-            _cap(faults[0][1]) if faults else "",
+            capitalised(faults[0][1]) if faults else "",
             f"{label} may move {count} tile{'s' if count != 1 else ''}, you pass no joker{unseen}: "
             f"every rule is kept ({', '.join(ok_rules)}).",
             fault_rules or ok_rules,
         ),
-        NO_JOKER: (_cap(joker_text), joker_text, ("C4",)),
-        NO_BLIND: (_cap(blind_text), blind_text, ("C5",)),
+        NO_JOKER: (capitalised(joker_text), joker_text, ("C4",)),
+        NO_BLIND: (capitalised(blind_text), blind_text, ("C5",)),
         NO_THREE: (
-            "The courtesy pass is not held to three: it moves 0 to 3 tiles (C3)." if courtesy else _cap(count_text),
+            "The courtesy pass is not held to three: it moves 0 to 3 tiles (C3)." if courtesy else capitalised(count_text),
             count_text,
             ("C3",) if courtesy else (count_rule,),
         ),
         NO_COURTESY: (
-            _cap(count_text) if courtesy else f"This is not the courtesy pass but {label} (C3).",
+            capitalised(count_text) if courtesy else f"This is not the courtesy pass but {label} (C3).",
             count_text,
             ("C3",),
         ),
@@ -489,7 +482,7 @@ def _courtesy_count(rng: random.Random) -> Draft:
     partner = seat_after(seat, "across")
     mine, theirs = rng.sample(range(4), 2)
     moves = min(mine, theirs)
-    word = _tiles_word
+    word = tiles_word
     wrong = {}
     for n in range(4):
         if n == moves:

@@ -26,14 +26,16 @@ from functools import partial
 from typing import Any
 
 from coach import dead, tiles
-from coach.card import GROUP_NAMES, Card, Line, Reading
+from coach.card import Card, Line, Reading
 from coach.dead import concealed_lines, exposed_lines
 from coach.mahjong import winning_lines
 from coach.ruling import Ruling
 from coach.tiles_away import Exposure, Holding, fill
 from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
-from drills.calls import SEATS, exposure_for, join, line_text, verdict_for
+from drills.calls import SEATS, exposure_for, line_text, verdict_for
+from drills import wording
+from drills.wording import capitalised, join
 from drills.name_the_tile import label
 
 NAME = "dead-or-alive"
@@ -70,10 +72,6 @@ CHOICE_OF = {
 def verdict_choice(ruling: Ruling) -> str:
     """The choice that says what the core ruled: not dead, or dead for its cause (E3)."""
     return CHOICE_OF[ruling.facts["cause"]]
-
-
-def capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def words(exposures: tuple[Exposure, ...]) -> str:
@@ -330,7 +328,7 @@ def _swap(rng: random.Random, card: Card, early: bool) -> Situation:
     """A joker exchange before or after the draw (J4)."""
     player, holder = _seats(rng)
     tile = rng.randrange(27)
-    group = f"{GROUP_NAMES[rng.choice((3, 4, 5))]} of {tiles.plural(tile, 2).split(' ', 1)[1]}"
+    group = wording.group(tile, rng.choice((3, 4, 5)))
     swap = f"hands {holder} the {label(tiles.CODES[tile])} and takes the joker from {holder}'s exposed {group}"
     best = verdict_choice(dead.dead_by_turn("exchanged-before-drawing" if early else "exchanged-after-drawing"))
     if early:

@@ -30,7 +30,8 @@ from coach.tiles_away import Exposure, Holding
 from drills import choice
 from coach.scene import Scene
 from drills.base import Level, Question, Verdict, check_level, rng_for
-from drills.calls import SEATS, exposure_for, join, verdict_for
+from drills.calls import SEATS, exposure_for, verdict_for
+from drills.wording import join, tile_label
 from drills.name_the_tile import label
 
 NAME = "hot-or-safe"
@@ -167,15 +168,15 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict
     facts = [f"Late in the hand: {wall} tiles are left on the wall. You are {table['you']}, and it is your turn to discard."]
     for seat, exposures, _ in table["opponents"]:
         facts.append(f"{seat} has exposed {join(['a ' + e.describe() for e in exposures])}.")
-    thrown = ", ".join(name(t) for t in table["discards"])
+    thrown = ", ".join(tile_label(t) for t in table["discards"])
     facts.append(f"Thrown so far, and nobody called any of them: {thrown}.")
     mine = table["mine"]
     if mine is not None:
         facts.append(f"Your nearest line is {mine.line.id}, {mine.distance} tiles away.")
-    choices = [name(t) for t in table["candidates"]]
+    choices = [tile_label(t) for t in table["candidates"]]
     rng.shuffle(choices)
     why = _reasons(card, table)
-    best = name(table["safe"])
+    best = tile_label(table["safe"])
     prompt = "Which tile do you throw?" if level == 3 else "Which of these tiles is safest to throw?"
     return Question(
         drill=NAME, seed=seed, level=level, card=card.name, prompt=prompt,
@@ -198,11 +199,6 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict
     )
 
 
-def name(tile: int) -> str:
-    """The tile as the choices name it: "East Wind", so it never reads as a seat."""
-    return label(tiles.CODES[tile])
-
-
 def _reasons(card: Card, table: dict[str, Any]) -> dict[str, str]:
     """Why each candidate is safe or hot, each reason ending with D1."""
     safe = table["safe"]
@@ -211,14 +207,14 @@ def _reasons(card: Card, table: dict[str, Any]) -> dict[str, str]:
     seats = [seat for seat, _, _ in opponents]
     whose = f"{seats[0]}'s exposures" if len(seats) == 1 else f"the exposures of {join(seats)}"
     if table["twice"]:
-        reason = f"The {name(safe)} was thrown twice already and nobody called it, so it is safe (D1)."
+        reason = f"The {tile_label(safe)} was thrown twice already and nobody called it, so it is safe (D1)."
     else:
-        reason = f"The {name(safe)} fits no exposure on the table: no hand that {whose} allow needs it, so it is safe (D1)."
+        reason = f"The {tile_label(safe)} fits no exposure on the table: no hand that {whose} allow needs it, so it is safe (D1)."
     if mine is not None:
         reason += f" Your own {mine.line.id} uses it, but late in the hand defence matters more than your own rack (D1)."
-    why = {name(safe): reason}
+    why = {tile_label(safe): reason}
     for t in table["hot"]:
-        text = f"The {name(t)} is hot: {_need(card, opponents, t)} (D1)."
+        text = f"The {tile_label(t)} is hot: {_need(card, opponents, t)} (D1)."
         if table["discards"].count(t) == 1:
             text += " It was thrown only once: it takes two throws without a call to make a tile safe (D1)."
         if mine is not None:
@@ -226,7 +222,7 @@ def _reasons(card: Card, table: dict[str, Any]) -> dict[str, str]:
                 f" Your {mine.line.id} has no place for it, but late in the hand defence matters more"
                 f" than your own rack (D1)."
             )
-        why[name(t)] = text
+        why[tile_label(t)] = text
     return why
 
 

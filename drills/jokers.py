@@ -33,6 +33,7 @@ from coach.card import GROUP_NAMES, Card, Line, Reading, parse_pattern
 from coach.exchange import Exchange, exchange_ruling
 from coach.rules import cite
 from drills import choice
+from drills import wording
 from drills.base import Level, Question, Verdict, check_level, rng_for
 
 NAME = "jokers"
@@ -286,19 +287,9 @@ def _exposure(tile: int, size: int, jokers: int) -> tuple[str, ...]:
     return (tiles.CODES[tile],) * (size - jokers) + ("J",) * jokers
 
 
-def _group_words(tile: int, size: int) -> str:
-    """ "pung of 5 Dots" """
-    return f"{GROUP_NAMES[size]} of {_many(tile)}"
-
-
-def _many(tile: int) -> str:
-    """The plural name alone: "5 Dots", "Flowers", "Soaps"."""
-    return tiles.plural(tile, 2).split(" ", 1)[1]
-
-
 def _shown(tile: int, size: int, jokers: int) -> str:
     names = [tiles.name(tile)] * (size - jokers) + ["Joker"] * jokers
-    return f"{', '.join(names)} (a {_group_words(tile, size)})"
+    return f"{', '.join(names)} (a {wording.group(tile, size)})"
 
 
 def _held(tile: int, count: int) -> str:
@@ -443,7 +434,7 @@ def _scene_level_3(rng: random.Random, card: Card) -> Moment:
     # "size": an exchange that would change the exposure's size
     if grows:
         table = _table(me, owner, group, offered=(tile, tile))
-        plan = f"You give {owner} two {_many(tile)} for one joker."
+        plan = f"You give {owner} two {wording.many(tile)} for one joker."
         became = f"{owner}'s {GROUP_NAMES[size]} would grow to {size + 1} tiles"
     else:
         jokers = max(jokers, 2)
@@ -473,7 +464,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Moment:
     theirs = f"{owner}'s exposure: {_shown(other, other_size, wild)}."
     group = _exposure(other, other_size, wild)
     turn = (before, me)
-    c, o, many, kind = tiles.name(called), tiles.name(other), _many(called), GROUP_NAMES[size]
+    c, o, many, kind = tiles.name(called), tiles.name(other), wording.many(called), GROUP_NAMES[size]
     discard = f"{before} discards a {c}."
     if case == "call-then-swap":
         return Moment(

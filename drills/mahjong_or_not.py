@@ -28,6 +28,7 @@ from coach.mahjong import pay, score, winning_lines
 from coach.rules import cite
 from coach.tiles_away import Exposure, Holding, fill, tables_for
 from drills import choice
+from drills.wording import count, join, many, number
 from drills.base import Level, Question, Verdict, check_level, rng_for
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
@@ -144,14 +145,6 @@ def _need(reading: Reading, tile: int, small_only: bool = False) -> int:
     return sum(g.size for g in reading.groups if g.tile == tile and (g.size < 3 or not small_only))
 
 
-def _many(tile: int) -> str:
-    return tiles.plural(tile, 2).split(" ", 1)[1]
-
-
-def _count(tile: int, n: int) -> str:
-    return tiles.plural(tile, n) if n < len(WORDS) else f"{n} {_many(tile)}"
-
-
 # -- statements about a hand ---------------------------------------------------
 
 
@@ -241,7 +234,7 @@ def _joker_claims(s: Setting) -> list[Claim]:
         for g in part.groups:
             if g.size >= 3 or kinds.get(g.tile) != {"small"}:
                 continue
-            what = f"the single {tiles.name(g.tile)}" if g.size == 1 else f"the pair of {_many(g.tile)}"
+            what = f"the single {tiles.name(g.tile)}" if g.size == 1 else f"the pair of {many(g.tile)}"
             text = f"Not Mah Jongg: a joker stands for {what}"
             if jokers and hand.rack.count(g.tile) < _need(reading, g.tile, True):
                 claims.append(Claim("joker", text, True, f"A joker may never stand as a single or in a pair, so it cannot be {what} (J2).", ("J2",)))
@@ -289,16 +282,16 @@ def _size_claims(s: Setting) -> list[Claim]:
         need, (naturals, jokers) = _need(reading, tile), _tally(hand, tile)
         if need < 2:
             continue
-        needs = f"{line.id} needs {_number(need)}"
+        needs = f"{line.id} needs {number(need)}"
         has, tally = _has(tile, naturals, jokers), _has(tile, naturals, jokers, total=True)
         if naturals + jokers != need:
             read = _read(line, reading)
             claims.append(Claim("size", f"Not Mah Jongg: {has} where {needs}", True,
-                                f"{line.id}{read}{',' if read else ''} needs {_count(tile, need)}; the hand has {tally}; "
+                                f"{line.id}{read}{',' if read else ''} needs {count(tile, need)}; the hand has {tally}; "
                                 f"groups are exact, so that will not do (H2).", ("H2",)))
         else:
             # One real tile fewer than the hand shows: plainly false to whoever counts.
-            said = _has(tile, naturals - 1, jokers) if naturals else _count(tile, need - 1)
+            said = _has(tile, naturals - 1, jokers) if naturals else count(tile, need - 1)
             claims.append(Claim("size", f"Not Mah Jongg: {said} where {needs}", False,
                                 f"Count again: the hand has {tally}, just what {line.id} needs (H2).", ("H2",)))
     return claims
@@ -314,13 +307,9 @@ def _has(tile: int, naturals: int, jokers: int, total: bool = False) -> str:
     """ "four Souths and two jokers" (", six in all" with `total`), "three 5 Dots":
     real tiles and jokers apart."""
     if not jokers:
-        return _count(tile, naturals)
-    extra = "a joker" if jokers == 1 else f"{_number(jokers)} jokers"
-    return f"{_count(tile, naturals)} and {extra}" + (f", {_number(naturals + jokers)} in all" if total else "")
-
-
-def _number(n: int) -> str:
-    return WORDS[n] if n < len(WORDS) else str(n)
+        return count(tile, naturals)
+    extra = "a joker" if jokers == 1 else f"{number(jokers)} jokers"
+    return f"{count(tile, naturals)} and {extra}" + (f", {number(naturals + jokers)} in all" if total else "")
 
 
 def _claims(s: Setting) -> list[Claim]:
@@ -467,8 +456,8 @@ def _run_fault(rng: random.Random, line: Line, reading: Reading, expose: bool) -
     if not hand.supplied():
         return None
     run = f"{number - 1}-{number}-{number + 1} {tiles.SUIT_NAMES[suit]}"
-    claim = Claim("run", f"Not Mah Jongg: {run} is a run, not a pung of {_many(g.tile)}", True,
-                  f"There are no runs: different tiles standing together are singles, so {run} is no pung of {_many(g.tile)} (H2).", ("H2",))
+    claim = Claim("run", f"Not Mah Jongg: {run} is a run, not a pung of {many(g.tile)}", True,
+                  f"There are no runs: different tiles standing together are singles, so {run} is no pung of {many(g.tile)} (H2).", ("H2",))
     return hand, claim
 
 
@@ -669,7 +658,7 @@ def _why_not_line(card: Card, line: Line, hand: Hand) -> tuple[str, list[str]]:
     if not reachable:
         return f"The exposures fit no group of {line.id} (H1).", ["H1"]
     best = min(reachable, key=lambda f: f.distance)
-    lacks = _and([_count(m.tile, m.count) for m in best.missing])
+    lacks = join([count(m.tile, m.count) for m in best.missing])
     return f"{line.id} ({line.pattern}) is not complete: read as closely as it can be, it still lacks {lacks} (H1).", ["H1"]
 
 
@@ -737,10 +726,6 @@ def _which_question(rng: random.Random, card: Card, common: dict[str, Any]) -> Q
 
 
 # -- asking and grading --------------------------------------------------------
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def _codes(rack: list[int]) -> tuple[str, ...]:

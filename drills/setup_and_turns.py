@@ -24,6 +24,7 @@ from coach.card import Card
 from coach import table
 from coach.rules import cite
 from drills import choice
+from drills.wording import join
 from drills.base import Level, Question, Verdict, check_level, rng_for
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
@@ -210,7 +211,7 @@ def _dice_tie(rng: random.Random, card: Card) -> Ask:
     rng.shuffle(totals)
     tied_names = list(table.east_by_dice(list(zip(players, totals))).facts["tied"])
     rolls = ", ".join(f"{p} {t}" for p, t in zip(players, totals))
-    best = f"{_and(tied_names)} roll again"
+    best = f"{join(tied_names)} roll again"
     first = tied_names[0]
     low = min(zip(totals, players))[1]
     others = {
@@ -221,7 +222,7 @@ def _dice_tie(rng: random.Random, card: Card) -> Ask:
     return Ask(
         ("Four players roll two dice each to choose East.", f"Totals: {rolls}."),
         "What happens next?", best, others,
-        (f"{_and(tied_names)} tied on the highest total, {top}; a tie is broken by a new roll among the tied players only (S1).",
+        (f"{join(tied_names)} tied on the highest total, {top}; a tie is broken by a new roll among the tied players only (S1).",
          cite("S1")),
         ("S1",),
     )
@@ -331,7 +332,7 @@ def _mid_deal(rng: random.Random, card: Card) -> Ask:
     took = SEATS[: upto + 1]
     best = table.tiles_dealt(seat, rounds_done, took_this_round=seat in took).decision
     done = ("no round is complete", "one round is complete", "two rounds are complete")[rounds_done]
-    now = f"in this round, {_and(list(took))} {'has' if len(took) == 1 else 'have'} taken their four"
+    now = f"in this round, {join(list(took))} {'has' if len(took) == 1 else 'have'} taken their four"
     counts = _numbers(best, [best + 4, best - 4, best + 1, best + 2, best - 1])
     others = {t: f"Each player takes four tiles a round, East first and on to the right; {seat} has {best} so far (S3)."
               for t in counts if counts[t] != best}
@@ -434,7 +435,7 @@ def _next_east(rng: random.Random, card: Card) -> Ask:
         if p == best:
             continue
         others[p] = (f"{p} is East again only after four hands; East stays East for one hand at a time (S5)." if n == 0 else
-                     f"After each hand the player on East's right becomes East: {_and(players[: hands + 1])} in turn, so {best} (S5).")
+                     f"After each hand the player on East's right becomes East: {join(players[: hands + 1])} in turn, so {best} (S5).")
     return Ask(
         (f"This hand the seats are: {seating}.", "Nobody changes seat between hands."),
         f"Who is East {later}?", best, others,
@@ -452,10 +453,6 @@ LEVEL_ASKS: dict[int, tuple[Callable[[random.Random, Card], Ask], ...]] = {
 
 
 # -- asking and grading --------------------------------------------------------
-
-
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 def generate(seed: int, level: int, card: Card) -> Question:
