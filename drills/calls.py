@@ -371,7 +371,7 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
         exposed=tuple(tuple(e.codes) for e in holding.exposures),
         choices=tuple(choices), facts=tuple(facts),
         items=tuple(f"rule:{r}" for r in items),
-        key={"best": best, "also": also, "why": why, "rules": items, "notes": ()},
+        key=choice.answer_key(best, why, [*(), *(cite(r) for r in items)], voice=choice.SENTENCE, also=also),
         scene=Scene(rack=tuple(tiles.CODES[t] for t in holding.rack_tiles()), exposures=tuple(tuple(e.codes) for e in holding.exposures),
                     discards=tuple(tiles.CODES[t] for t in thrown), seat=you),
     )
@@ -746,7 +746,7 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
         prompt=f"Who gets {the(tile)}?",
         choices=tuple(choices), facts=facts,
         items=tuple(f"rule:{r}" for r in rules),
-        key={"best": winner, "why": why, "rules": rules, "notes": notes},
+        key=choice.answer_key(winner, why, [*notes, *(cite(r) for r in rules)], voice=choice.SENTENCE),
     )
 
 
@@ -829,7 +829,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
         drill=NAME, seed=seed, level=level, card=card.name, prompt=prompt,
         choices=tuple(choices), facts=facts,
         items=tuple(f"rule:{r}" for r in rules),
-        key={"best": best, "why": why, "rules": rules, "notes": ()},
+        key=choice.answer_key(best, why, [*(), *(cite(r) for r in rules)], voice=choice.SENTENCE),
     )
 
 
@@ -931,7 +931,7 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
         exposed=tuple(tuple(e.codes) for e in shown),
         choices=tuple(choices), facts=tuple(facts),
         items=tuple(f"rule:{r}" for r in rules),
-        key={"best": best, "why": why, "rules": rules, "notes": ()},
+        key=choice.answer_key(best, why, [*(), *(cite(r) for r in rules)], voice=choice.SENTENCE),
     )
 
 
@@ -952,36 +952,4 @@ def generate(seed: int, level: int, card: Card) -> Question:
 
 
 
-def verdict_for(question: Question, picked: str | None) -> Verdict:
-    """A verdict from a key of {best, why (a reason per choice), rules, notes, partial?}."""
-    key = question.key
-    best: str = key["best"]
-    also: list[str] = list(key.get("also", ()))  # other choices the rules allow as well
-    correct = picked == best or picked in also
-    reason = key["why"][best]
-    if picked is None:
-        lines = [f'The answer is "{best}". {reason}']
-    elif picked == best:
-        lines = [f"Right. {reason}"]
-    elif correct:
-        lines = [f"Right. {key['why'][picked]}"]
-        also = [best] + [a for a in also if a != picked]
-    else:
-        lines = [f'Not quite: the answer is "{best}". {reason}', f'You picked "{picked}". {key["why"][picked]}']
-    lines += [f'"{a}" is right too. {key["why"][a]}' for a in also if a != picked]
-    lines += list(key["notes"])
-    lines += [cite(r) for r in key["rules"]]
-    score = 1.0 if correct else float(key.get("partial", {}).get(picked, 0.0))
-    return Verdict(
-        correct=correct,
-        score=score,
-        explanation=tuple(lines),
-        rules=choice.cited(lines),
-        best=best,
-        answer=picked,
-        items=tuple((item, correct) for item in question.items),
-    )
-
-
-def grade(question: Question, answer: object) -> Verdict:
-    return verdict_for(question, choice.picked(question, answer))
+grade = choice.grade

@@ -655,10 +655,9 @@ def generate(seed: int, level: int, card: Card) -> Question:
         choices=tuple(choices),
         facts=draft.facts,
         items=tuple(f"rule:{r}" for r in dict.fromkeys(draft.rules)),
-        key={"best": draft.best, "why": draft.why, "wrong": dict(draft.wrong)},
+        key=choice.answer_key(draft.best, {**draft.wrong, draft.best: draft.why[0]}, draft.why[1:], voice=choice.WHY_FIRST),
     )
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return choice.verdict_with_why(question, answer)
+grade = choice.grade
 

@@ -4,6 +4,8 @@ learner's pick, and finding the rule ids an explanation cites."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import Any
 
 from drills.base import AnswerError, Question, Verdict
 
@@ -49,54 +51,86 @@ def cited(lines: list[str] | tuple[str, ...]) -> tuple[str, ...]:
     return tuple(ids)
 
 
-def verdict_with_reasons(question: Question, answer: object) -> Verdict:
-    """The verdict for a key {best, reason: [lines], rules, wrong: {choice: (why, rules)}, partial?}.
+@dataclass(frozen=True)
+class Voice:
+    """How a drill's verdicts read: the same facts, said in the drill's own
+    long-standing phrasing (the tests and learners know each drill's)."""
 
-    The first reason line says why the best choice is right; a wrong pick
-    adds why it is wrong and the rules that decide it."""
+    right: str  # "Right: {reason}"
+    shown: str  # for "show me": 'The answer is "{best}". {reason}'
+    wrong: tuple[str, ...]  # lines for a wrong pick: {opening}, {best}, {reason}, {pick}, {why}
+    also: str = '"{also}" is right too. {why}'  # another choice the rules allow as well
+
+
+# Rules drills whose reasons run on from a colon, with curly quotes.
+COLON = Voice(
+    right="Right: {reason}", shown="The answer is \u201c{best}\u201d. {reason}",
+    wrong=("{opening}: the answer is \u201c{best}\u201d. {reason}", "You picked \u201c{pick}\u201d: {why}"),
+)
+# Drills whose wrong pick is answered first, then the right one.
+WHY_FIRST = Voice(
+    right="Right: {reason}", shown='The answer is "{best}": {reason}',
+    wrong=("Not quite. {why}", 'The answer is "{best}": {reason}'),
+)
+# Drills that say each reason as a sentence of its own.
+SENTENCE = Voice(
+    right="Right. {reason}", shown='The answer is "{best}". {reason}',
+    wrong=('{opening}: the answer is "{best}". {reason}', 'You picked "{pick}". {why}'),
+)
+
+
+def answer_key(
+    best: str,
+    why: dict[str, str],
+    more: list[str] | tuple[str, ...] = (),
+    *,
+    voice: Voice,
+    rules: list[str] | tuple[str, ...] | None = None,
+    why_rules: dict[str, list[str]] | None = None,
+    also: list[str] | tuple[str, ...] = (),
+    partial: dict[str, float] | None = None,
+    **extra: Any,
+) -> dict[str, Any]:
+    """The one answer key of every choice question.
+
+    `why` says, for every choice, why it is right or wrong (the best's is the
+    verdict's first line); `more` are the lines every verdict ends with;
+    `rules` the rules the verdict rests on (None: those its lines cite and
+    the question asks), and `why_rules` those a wrong pick adds; `also` other choices the rules allow
+    as well; `partial` the credit of a half-right choice. `extra` keeps what a
+    drill's tests check the question against."""
+    return {
+        "best": best, "why": dict(why), "more": list(more), "voice": voice, "rules": None if rules is None else list(rules),
+        "why_rules": dict(why_rules or {}), "also": list(also), "partial": dict(partial or {}), **extra,
+    }
+
+
+def grade(question: Question, answer: object) -> Verdict:
+    """The verdict on a pick among the choices, from the question's `answer_key`."""
     key = question.key
+    voice: Voice = key["voice"]
     pick = picked(question, answer)
-    best = key["best"]
-    reason: list[str] = list(key["reason"])
-    rules: list[str] = list(key["rules"])
-    correct = pick == best
-    score = 1.0 if correct else float(key.get("partial", {}).get(pick, 0.0))
+    best: str = key["best"]
+    also: list[str] = list(key["also"])
+    correct = pick == best or pick in also
+    score = 1.0 if correct else float(key["partial"].get(pick, 0.0))
+    reason = key["why"][best]
     if pick is None:
-        lines = [f"The answer is \u201c{best}\u201d. {reason[0]}"] + reason[1:]
+        lines = [voice.shown.format(best=best, reason=reason)]
     elif correct:
-        lines = [f"Right: {reason[0]}"] + reason[1:]
+        lines = [voice.right.format(reason=key["why"][pick])]
+        also = [best] + [a for a in also if a != pick] if pick != best else also
     else:
-        why, why_rules = key["wrong"][pick]
         opening = "Half right" if score else "Not quite"
-        lines = [f"{opening}: the answer is \u201c{best}\u201d. {reason[0]}", f"You picked \u201c{pick}\u201d: {why}"] + reason[1:]
-        rules += [r for r in why_rules if r not in rules]
+        lines = [line.format(opening=opening, best=best, reason=reason, pick=pick, why=key["why"][pick]) for line in voice.wrong]
+    lines += [voice.also.format(also=a, why=key["why"][a]) for a in also if a != pick]
+    lines += key["more"]
+    if key["rules"] is None:
+        rules = [*cited(lines), *(item[5:] for item in question.items if item.startswith("rule:"))]
+    else:
+        rules = key["rules"] + ([] if correct else key["why_rules"].get(pick, []))
     return Verdict(
         correct=correct, score=score, explanation=tuple(lines),
         rules=tuple(dict.fromkeys(rules)), best=best, answer=pick,
-        items=tuple((item, correct) for item in question.items),
-    )
-
-
-def verdict_with_why(question: Question, answer: object) -> Verdict:
-    """The verdict for a key {best, why: [lines], wrong: {choice: sentence}}; its
-    rules are those the lines cite and those the question asks."""
-    key = question.key
-    best, why = key["best"], list(key["why"])
-    pick = picked(question, answer)
-    correct = pick == best
-    if correct:
-        lines = [f"Right: {why[0]}", *why[1:]]
-    elif pick is None:
-        lines = [f'The answer is "{best}": {why[0]}', *why[1:]]
-    else:
-        lines = [f"Not quite. {key['wrong'][pick]}", f'The answer is "{best}": {why[0]}', *why[1:]]
-    asked = tuple(item[5:] for item in question.items if item.startswith("rule:"))
-    return Verdict(
-        correct=correct,
-        score=1.0 if correct else 0.0,
-        explanation=tuple(lines),
-        rules=tuple(dict.fromkeys(cited(lines) + asked)),
-        best=best,
-        answer=pick,
         items=tuple((item, correct) for item in question.items),
     )

@@ -31,9 +31,10 @@ from coach.dead import concealed_lines, exposed_lines
 from coach.mahjong import winning_lines
 from coach.ruling import Ruling
 from coach.tiles_away import Exposure, Holding, fill
+from coach.rules import cite
 from drills import choice
 from drills.base import Level, Question, Verdict, check_level, rng_for
-from drills.calls import SEATS, exposure_for, line_text, verdict_for
+from drills.calls import SEATS, exposure_for, line_text
 from drills import wording
 from drills.wording import capitalised, join
 from drills.name_the_tile import label
@@ -600,9 +601,8 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, found: dict
         exposed=tuple(tuple(e.codes) for e in exposures),
         choices=tuple(choices), facts=tuple(found["facts"]),
         items=tuple(f"rule:{r}" for r in rules),
-        key={"best": best, "why": why, "rules": rules, "notes": (), "partial": partial},
+        key=choice.answer_key(best, why, [cite(r) for r in rules], voice=choice.SENTENCE, partial=partial),
     )
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return verdict_for(question, choice.picked(question, answer))
+grade = choice.grade

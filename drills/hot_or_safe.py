@@ -27,10 +27,11 @@ from coach.analysis import analyze
 from coach.card import Card, Line
 from coach.discard import HOT_SHARE, advise_discard, danger, wanted_share
 from coach.tiles_away import Exposure, Holding
+from coach.rules import cite
 from drills import choice
 from coach.scene import Scene
 from drills.base import Level, Question, Verdict, check_level, rng_for
-from drills.calls import SEATS, exposure_for, verdict_for
+from drills.calls import SEATS, exposure_for
 from drills.wording import join, tile_label
 from drills.name_the_tile import label
 
@@ -189,7 +190,7 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict
             discards=tuple(tiles.CODES[t] for t in table["discards"]),
         ),
         key={
-            "best": best, "why": why, "rules": ("D1",), "notes": (),
+            **choice.answer_key(best, why, [cite("D1")], voice=choice.SENTENCE),
             # The table as the truth was computed from it, for checking it again.
             "opponents": tuple(
                 (seat, tuple(tuple(e.codes) for e in exposures)) for seat, exposures, _ in table["opponents"]
@@ -232,5 +233,4 @@ def _need(card: Card, opponents: list, tile: int) -> str:
     return danger(card, exposures).words(tile, seat)
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return verdict_for(question, choice.picked(question, answer))
+grade = choice.grade

@@ -566,7 +566,8 @@ def _items(rules: list[str]) -> tuple[str, ...]:
 def _key(best: str, reason: list[str], rules: list[str], wrong: dict[str, tuple[str, list[str]]]) -> dict[str, Any]:
     """The right choice, the lines that explain it, and for every other choice
     the line that says why it is wrong with the rules that line cites."""
-    return {"best": best, "reason": reason, "rules": list(dict.fromkeys(rules)), "wrong": wrong}
+    return choice.answer_key(best, {**{c: why for c, (why, _) in wrong.items()}, best: reason[0]}, reason[1:],
+                             voice=choice.COLON, rules=list(dict.fromkeys(rules)), why_rules={c: r for c, (_, r) in wrong.items()})
 
 
 def generate(seed: int, level: int, card: Card) -> Question:
@@ -578,6 +579,5 @@ def generate(seed: int, level: int, card: Card) -> Question:
     return _exchange_question(rng, card, level, common)
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return choice.verdict_with_reasons(question, answer)
+grade = choice.grade
 

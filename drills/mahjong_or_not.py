@@ -744,7 +744,8 @@ def _items(rules: list[str]) -> tuple[str, ...]:
 def _key(best: str, reason: list[str], rules: list[str], wrong: dict[str, tuple[str, list[str]]], partial: dict[str, float]) -> dict[str, Any]:
     """The right choice and its explanation; for every other choice, why it
     is wrong with the rules that says, and its partial credit if any."""
-    return {"best": best, "reason": reason, "rules": rules, "wrong": wrong, "partial": partial}
+    return choice.answer_key(best, {**{c: why for c, (why, _) in wrong.items()}, best: reason[0]}, reason[1:], voice=choice.COLON,
+                             rules=rules, why_rules={c: r for c, (_, r) in wrong.items()}, partial=partial)
 
 
 def generate(seed: int, level: int, card: Card) -> Question:
@@ -756,6 +757,5 @@ def generate(seed: int, level: int, card: Card) -> Question:
     return _declared_question(rng, card, level, common)
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return choice.verdict_with_reasons(question, answer)
+grade = choice.grade
 

@@ -607,10 +607,10 @@ def generate(seed: int, level: int, card: Card) -> Question:
         choices=tuple(choices),
         facts=draft.facts,
         items=tuple(f"rule:{r}" for r in draft.rules),
-        key={"best": draft.best, "why": draft.why, "wrong": dict(draft.wrong), "situation": dict(draft.situation)},
+        key=choice.answer_key(draft.best, {**draft.wrong, draft.best: draft.why[0]}, draft.why[1:], voice=choice.WHY_FIRST,
+                             situation=dict(draft.situation)),
     )
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return choice.verdict_with_why(question, answer)
+grade = choice.grade
 

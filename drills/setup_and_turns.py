@@ -461,8 +461,8 @@ def generate(seed: int, level: int, card: Card) -> Question:
     ask = rng.choice(LEVEL_ASKS[level])(rng, card)
     choices = [ask.best, *ask.others]
     rng.shuffle(choices)
-    key = {"best": ask.best, "reason": list(ask.reason), "rules": list(ask.rules),
-           "wrong": {c: (why, _ids(why)) for c, why in ask.others.items()}}
+    key = choice.answer_key(ask.best, {ask.best: ask.reason[0], **ask.others}, ask.reason[1:], voice=choice.COLON,
+                            rules=ask.rules, why_rules={c: _ids(why) for c, why in ask.others.items()})
     return Question(
         drill=NAME, seed=seed, level=level, card=card.name, prompt=ask.prompt,
         facts=ask.facts, choices=tuple(choices), items=tuple(f"rule:{r}" for r in ask.rules), key=key,
@@ -474,6 +474,5 @@ def _ids(text: str) -> list[str]:
     return [rule_id for group in choice.CITED.findall(text) for rule_id in group.split(", ")]
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return choice.verdict_with_reasons(question, answer)
+grade = choice.grade
 
