@@ -36,7 +36,7 @@ from coach.table import next_seat, seats_between, turns_after
 from coach.tiles_away import Exposure, Holding, fill
 from drills import choice
 from drills.wording import join, many, naturals_and_jokers, seats
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.base import Level, Question, check_level, rng_for
 from drills.name_the_tile import label
 
 NAME = "calls"

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from coach import tiles
 from coach.card import Card
@@ -25,8 +24,9 @@ from coach.charleston import BLIND_PASSES, FIRST_CHARLESTON, PASSES, SECOND_CHAR
 from coach.rules import cite
 from coach.simulate import STEP
 from drills import choice
+from drills.choice import Draft
 from drills.wording import capitalised, tiles_word
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.base import Level, Question, check_level, rng_for
 
 NAME = "charleston-rules"
 TITLE = "Charleston rules"
@@ -45,19 +45,6 @@ ORDINALS = ("first", "second", "third")
 CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
 CHARLESTON_RULE = {"first": "C1", "second": "C2", "courtesy": "C3"}
 ORDERS = ("Right, across, left", "Left, across, right", "Right, left, across", "Across, right, left")
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A question before its choices are shuffled: the truth and why each wrong choice is wrong."""
-
-    prompt: str
-    facts: tuple[str, ...]
-    best: str
-    why: tuple[str, ...]  # the truth; the first line, lower-case, follows "Right: "
-    wrong: dict[str, str]  # wrong choice -> why it is wrong, citing the deciding rule
-    rules: tuple[str, ...]  # the rule ids the question exercises
-    rack: tuple[str, ...] = field(default=())
 
 
 # -- words ------------------------------------------------------------------------
@@ -640,23 +627,7 @@ KINDS: dict[int, tuple[Callable[[random.Random], Draft], ...]] = {
 def generate(seed: int, level: int, card: Card) -> Question:
     check_level(LEVELS, level)
     rng = rng_for(NAME, seed, level)
-    draft = rng.choice(KINDS[level])(rng)
-    choices = [draft.best, *draft.wrong]
-    if len(set(choices)) != len(choices):
-        raise AssertionError(f"choices repeat: {choices}")
-    rng.shuffle(choices)
-    return Question(
-        drill=NAME,
-        seed=seed,
-        level=level,
-        card=card.name,
-        prompt=draft.prompt,
-        rack=draft.rack,
-        choices=tuple(choices),
-        facts=draft.facts,
-        items=tuple(f"rule:{r}" for r in dict.fromkeys(draft.rules)),
-        key=choice.answer_key(draft.best, {**draft.wrong, draft.best: draft.why[0]}, draft.why[1:], voice=choice.WHY_FIRST),
-    )
+    return choice.question(rng, NAME, seed, level, card.name, rng.choice(KINDS[level])(rng), choice.WHY_FIRST)
 
 
 grade = choice.grade

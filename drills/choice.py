@@ -3,8 +3,9 @@ learner's pick, and finding the rule ids an explanation cites."""
 
 from __future__ import annotations
 
+import random
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from drills.base import AnswerError, Question, Verdict
@@ -133,4 +134,43 @@ def grade(question: Question, answer: object) -> Verdict:
         correct=correct, score=score, explanation=tuple(lines),
         rules=tuple(dict.fromkeys(rules)), best=best, answer=pick,
         items=tuple((item, correct) for item in question.items),
+    )
+
+
+@dataclass(frozen=True)
+class Draft:
+    """A drawn situation, before its choices are shuffled: what the learner is
+    shown, the right choice with the lines that explain it, and every other
+    choice with why it is wrong (citing the deciding rule)."""
+
+    prompt: str
+    facts: tuple[str, ...]
+    best: str
+    why: tuple[str, ...]  # the truth; the first line follows "Right: " or "The answer is ..."
+    wrong: dict[str, str]  # wrong choice -> why it is wrong
+    rules: tuple[str, ...]  # the rule ids the question exercises
+    rack: tuple[str, ...] = ()
+    exposed: tuple[tuple[str, ...], ...] = ()
+    situation: dict[str, Any] = field(default_factory=dict)  # what a drill's tests check the key against
+
+
+def question(rng: random.Random, drill: str, seed: int, level: int, card: str, draft: Draft, voice: Voice,
+             stated_rules: bool = False) -> Question:
+    """The question a draft asks, its choices shuffled by `rng`. With
+    `stated_rules` a verdict rests on the draft's rules and those a wrong
+    pick's reason cites; otherwise on every rule its lines cite."""
+    choices = [draft.best, *draft.wrong]
+    if len(set(choices)) != len(choices):
+        raise AssertionError(f"choices repeat: {choices}")
+    rng.shuffle(choices)
+    key = answer_key(
+        draft.best, {**draft.wrong, draft.best: draft.why[0]}, draft.why[1:], voice=voice,
+        rules=draft.rules if stated_rules else None,
+        why_rules={c: list(cited([why])) for c, why in draft.wrong.items()} if stated_rules else None,
+        situation=dict(draft.situation),
+    )
+    return Question(
+        drill=drill, seed=seed, level=level, card=card, prompt=draft.prompt, rack=draft.rack,
+        exposed=draft.exposed, choices=tuple(choices), facts=draft.facts,
+        items=tuple(f"rule:{r}" for r in dict.fromkeys(draft.rules)), key=key,
     )

@@ -33,7 +33,7 @@ from coach.ruling import Ruling
 from coach.tiles_away import Exposure, Holding, fill
 from coach.rules import cite
 from drills import choice
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.base import Level, Question, check_level, rng_for
 from drills.calls import SEATS, exposure_for, line_text
 from drills import wording
 from drills.wording import capitalised, join

@@ -30,10 +30,9 @@ from coach.tiles_away import Exposure, Holding
 from coach.rules import cite
 from drills import choice
 from coach.scene import Scene
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.base import Level, Question, check_level, rng_for
 from drills.calls import SEATS, exposure_for
 from drills.wording import join, tile_label
-from drills.name_the_tile import label
 
 NAME = "hot-or-safe"
 TITLE = "Hot or safe?"

@@ -34,7 +34,7 @@ from coach.exchange import Exchange, exchange_ruling
 from coach.rules import cite
 from drills import choice
 from drills import wording
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.base import Level, Question, check_level, rng_for
 
 NAME = "jokers"
 TITLE = "Jokers: where and when"

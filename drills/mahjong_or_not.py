@@ -29,7 +29,7 @@ from coach.rules import cite
 from coach.tiles_away import Exposure, Holding, fill, tables_for
 from drills import choice
 from drills.wording import count, join, many, number
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.base import Level, Question, check_level, rng_for
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
 

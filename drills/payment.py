@@ -21,7 +21,7 @@ import itertools
 import random
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,8 +34,9 @@ from coach.rules import cite
 from coach.ruling import Ruling
 from coach.tiles_away import Exposure, Holding, tables_for
 from drills import choice
+from drills.choice import Draft
 from drills.wording import join, jokers_word, many
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.base import Level, Question, check_level, rng_for
 
 NAME = "payment"
 TITLE = "Who pays what"
@@ -277,19 +278,6 @@ class HowWon:
             if self.exposed_jokers > 1
             else f"Then you swapped a {name} from your rack for that joker, and the joker completed your hand.",
         ]
-
-
-@dataclass(frozen=True)
-class Draft:
-    prompt: str
-    facts: tuple[str, ...]
-    best: str
-    why: tuple[str, ...]
-    wrong: dict[str, str]
-    rules: tuple[str, ...]
-    rack: tuple[str, ...] = field(default=())
-    exposed: tuple[tuple[str, ...], ...] = field(default=())
-    situation: dict[str, Any] = field(default_factory=dict)  # what was won and how, for the key
 
 
 def _pick_win(rng: random.Random, kinds: Sequence[str], hand: Hand) -> HowWon:
@@ -591,25 +579,7 @@ BUILDERS = {1: _level_1, 2: _level_2, 3: _level_3, 4: _level_4}
 def generate(seed: int, level: int, card: Card) -> Question:
     check_level(LEVELS, level)
     rng = rng_for(NAME, seed, level)
-    draft = BUILDERS[level](rng, card)
-    choices = [draft.best, *draft.wrong]
-    if len(set(choices)) != len(choices):
-        raise AssertionError(f"choices repeat: {choices}")
-    rng.shuffle(choices)
-    return Question(
-        drill=NAME,
-        seed=seed,
-        level=level,
-        card=card.name,
-        prompt=draft.prompt,
-        rack=draft.rack,
-        exposed=draft.exposed,
-        choices=tuple(choices),
-        facts=draft.facts,
-        items=tuple(f"rule:{r}" for r in draft.rules),
-        key=choice.answer_key(draft.best, {**draft.wrong, draft.best: draft.why[0]}, draft.why[1:], voice=choice.WHY_FIRST,
-                             situation=dict(draft.situation)),
-    )
+    return choice.question(rng, NAME, seed, level, card.name, BUILDERS[level](rng, card), choice.WHY_FIRST)
 
 
 grade = choice.grade
