@@ -21,6 +21,7 @@ Answers are one of the question's choices, as text.
 from __future__ import annotations
 
 import random
+from functools import partial
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,11 +54,6 @@ SEATS = tiles.SEATS
 HAND = 13  # tiles a player holds while another player discards
 NO = "No"
 MAH_JONGG = "Yes, for Mah Jongg"
-ATTEMPTS = 400  # deals tried per question; a few dozen at most are needed in practice
-
-
-class DealError(RuntimeError):
-    """No situation of the kind asked for after ATTEMPTS deals (a card too small for it)."""
 
 
 def exposure_for(rng: random.Random, tile: int, size: int, jokers: bool = True) -> Exposure:
@@ -302,14 +298,10 @@ def _situation(rng: random.Random, card: Card, kind: str) -> dict[str, Any] | No
 
 
 def _holding_question(rng: random.Random, seed: int, level: int, card: Card) -> Question:
-    kind = rng.choice(KINDS[level])
-    # A card of the table's own may lack what a kind needs: then another kind of the level is asked.
-    for kind in [kind] + [k for k in KINDS[level] if k != kind]:
-        for _ in range(ATTEMPTS):
-            found = _situation(rng, card, kind)
-            if found is not None:
-                return _ask_call(rng, seed, level, card, found)
-    raise DealError(f"no level-{level} situation on {card.name} after {ATTEMPTS} deals of each kind")
+    first = rng.choice(KINDS[level])
+    kinds = [first] + [k for k in KINDS[level] if k != first]
+    found = choice.dealt(f"level-{level} situation on {card.name}", *(partial(_situation, rng, card, k) for k in kinds))
+    return _ask_call(rng, seed, level, card, found)
 
 
 def _seats_for(rng: random.Random, kind: str) -> tuple[str, str]:
@@ -767,11 +759,8 @@ def _after_call(rng: random.Random, seed: int, level: int, card: Card) -> Questi
     kind = rng.choice(AFTER_KINDS)
     if kind in ("next", "skipped"):
         return _turns(rng, seed, level, card, kind)
-    for _ in range(ATTEMPTS):
-        found = _called(rng, card, need_kong=kind != "draw")
-        if found is not None:
-            return _exposure_question(rng, seed, level, card, kind, found)
-    raise DealError(f"no called group on {card.name} after {ATTEMPTS} deals")
+    found = choice.dealt(f"called group on {card.name}", partial(_called, rng, card, need_kong=kind != "draw"))
+    return _exposure_question(rng, seed, level, card, kind, found)
 
 
 def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> Question:

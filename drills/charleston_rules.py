@@ -16,7 +16,6 @@ keeps, for each wrong choice, the sentence that says which rule rules it out.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from coach import tiles
 from coach.card import Card
@@ -26,7 +25,7 @@ from coach.simulate import STEP
 from drills import choice
 from drills.choice import Draft
 from drills.wording import capitalised, tiles_word
-from drills.base import Level, Question, check_level, rng_for
+from drills.base import Level
 
 NAME = "charleston-rules"
 TITLE = "Charleston rules"
@@ -86,7 +85,7 @@ def _count(n: int) -> str:
 # -- level 1: which way --------------------------------------------------------------
 
 
-def _direction(rng: random.Random) -> Draft:
+def _direction(rng: random.Random, card: Card | None = None) -> Draft:
     which = rng.choice([k for k in PASSES if k != "courtesy"])
     charleston, direction = PASSES[which]
     rule = CHARLESTON_RULE[charleston]
@@ -106,7 +105,7 @@ def _direction(rng: random.Random) -> Draft:
     )
 
 
-def _next_pass(rng: random.Random) -> Draft:
+def _next_pass(rng: random.Random, card: Card | None = None) -> Draft:
     charleston = rng.choice(("first", "second"))
     order = CHARLESTONS[charleston]
     place = rng.choice((0, 1))
@@ -127,7 +126,7 @@ def _next_pass(rng: random.Random) -> Draft:
     )
 
 
-def _order(rng: random.Random) -> Draft:
+def _order(rng: random.Random, card: Card | None = None) -> Draft:
     charleston = rng.choice(("first", "second"))
     rule = CHARLESTON_RULE[charleston]
     best = ", ".join(CHARLESTONS[charleston]).capitalize()
@@ -153,7 +152,7 @@ def _order(rng: random.Random) -> Draft:
 # -- level 2: to whom ------------------------------------------------------------------
 
 
-def _receiver(rng: random.Random) -> Draft:
+def _receiver(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     which = rng.choice([k for k in PASSES if k != "courtesy"])
     charleston, direction = PASSES[which]
@@ -178,7 +177,7 @@ def _receiver(rng: random.Random) -> Draft:
     )
 
 
-def _sender(rng: random.Random) -> Draft:
+def _sender(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     which = rng.choice([k for k in PASSES if k != "courtesy"])
     charleston, direction = PASSES[which]
@@ -204,7 +203,7 @@ def _sender(rng: random.Random) -> Draft:
     )
 
 
-def _courtesy_partner(rng: random.Random) -> Draft:
+def _courtesy_partner(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     partner = seat_after(seat, "across")
     wrong = {
@@ -228,7 +227,7 @@ def _seat_note() -> str:
 # -- level 3: what may be passed ---------------------------------------------------------
 
 
-def _blind_which(rng: random.Random) -> Draft:
+def _blind_which(rng: random.Random, card: Card | None = None) -> Draft:
     blind = rng.choice(BLIND_PASSES)
     others = [k for k in PASSES if k not in BLIND_PASSES]
     picks = [blind] + rng.sample(others, 3)
@@ -252,7 +251,7 @@ def _blind_which(rng: random.Random) -> Draft:
     )
 
 
-def _blind_count(rng: random.Random) -> Draft:
+def _blind_count(rng: random.Random, card: Card | None = None) -> Draft:
     which = rng.choice(BLIND_PASSES)
     blind = rng.choice((1, 2, 3))
     rack = _deal(rng)
@@ -282,7 +281,7 @@ def _blind_count(rng: random.Random) -> Draft:
     )
 
 
-def _joker(rng: random.Random) -> Draft:
+def _joker(rng: random.Random, card: Card | None = None) -> Draft:
     which = rng.choice(list(PASSES))
     rack = _deal(rng, joker=True)
     naturals = [t for t in rack if t != tiles.JOKER]
@@ -334,7 +333,7 @@ FAULT_PASSES = {
 }
 
 
-def _legal_pass(rng: random.Random) -> Draft:
+def _legal_pass(rng: random.Random, card: Card | None = None) -> Draft:
     fault = rng.choice(list(FAULT_PASSES))
     which = rng.choice(FAULT_PASSES[fault])
     rack = _deal(rng, joker=fault == "joker" or rng.random() < 0.3)
@@ -464,7 +463,7 @@ def _deal(rng: random.Random, joker: bool = False) -> list[int]:
 # -- level 4: courtesy pass, stopping, a table rule ----------------------------------------
 
 
-def _courtesy_count(rng: random.Random) -> Draft:
+def _courtesy_count(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     partner = seat_after(seat, "across")
     mine, theirs = rng.sample(range(4), 2)
@@ -488,7 +487,7 @@ def _courtesy_count(rng: random.Random) -> Draft:
     )
 
 
-def _courtesy_both(rng: random.Random) -> Draft:
+def _courtesy_both(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     partner = seat_after(seat, "across")
     others = [s for s in SEATS if s not in (seat, partner)]
@@ -513,7 +512,7 @@ def _courtesy_both(rng: random.Random) -> Draft:
     )
 
 
-def _stop(rng: random.Random) -> Draft:
+def _stop(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     charleston = rng.choice(("first", "second"))
     rule = CHARLESTON_RULE[charleston]
@@ -555,7 +554,7 @@ def _stop(rng: random.Random) -> Draft:
 ENDS = "The Charleston ends: East discards, with no courtesy pass"
 
 
-def _air_mahjong(rng: random.Random) -> Draft:
+def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
     which = rng.choice(BLIND_PASSES)
     charleston = PASSES[which][0]
     everyone = rng.random() < 0.5
@@ -613,7 +612,7 @@ def _air_mahjong(rng: random.Random) -> Draft:
     return Draft(prompt="What comes next?", facts=facts, best=best, why=why, wrong=wrong, rules=rules)
 
 
-KINDS: dict[int, tuple[Callable[[random.Random], Draft], ...]] = {
+KINDS: dict[int, tuple[choice.Builder, ...]] = {
     1: (_direction, _next_pass, _order),
     2: (_receiver, _sender, _courtesy_partner),
     3: (_blind_which, _blind_count, _joker, _legal_pass, _legal_pass),
@@ -624,11 +623,6 @@ KINDS: dict[int, tuple[Callable[[random.Random], Draft], ...]] = {
 # -- the protocol -------------------------------------------------------------------------
 
 
-def generate(seed: int, level: int, card: Card) -> Question:
-    check_level(LEVELS, level)
-    rng = rng_for(NAME, seed, level)
-    return choice.question(rng, NAME, seed, level, card.name, rng.choice(KINDS[level])(rng), choice.WHY_FIRST)
-
-
+generate = choice.asking(NAME, LEVELS, KINDS, choice.WHY_FIRST)
 grade = choice.grade
 

@@ -1,14 +1,20 @@
-"""What every drill answered by picking one of its choices shares: reading the
-learner's pick, and finding the rule ids an explanation cites."""
+"""What every drill answered by picking one of its choices shares: one record
+for a drawn situation (`Draft`), one question builder (`question`, and
+`asking` for a drill that is a header plus a table of situation builders),
+one answer key (`answer_key`), one `grade`, and one retry loop (`dealt`).
+
+Only the phrasing of a verdict differs between drills (`Voice`), so each
+drill keeps the wording its learners and tests know."""
 
 from __future__ import annotations
 
 import random
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
-from drills.base import AnswerError, Question, Verdict
+from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 # "(K1)" or "(P2, P4)" at the end of an explanation's sentence.
 CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
@@ -174,3 +180,41 @@ def question(rng: random.Random, drill: str, seed: int, level: int, card: str, d
         exposed=draft.exposed, choices=tuple(choices), facts=draft.facts,
         items=tuple(f"rule:{r}" for r in dict.fromkeys(draft.rules)), key=key,
     )
+
+
+ATTEMPTS = 400  # deals tried per kind of situation; a few dozen at most are needed in practice
+T = TypeVar("T")
+# A situation builder: deals one situation of its kind from the question's random source.
+Builder = Callable[[random.Random, Any], Draft]
+
+
+class DealError(RuntimeError):
+    """No situation of the kind asked for after ATTEMPTS deals (a card too small for it)."""
+
+
+def dealt(what: str, *kinds: Callable[[], T | None]) -> T:
+    """The first situation dealt: each kind of deal (None when a deal misses)
+    is tried ATTEMPTS times before the next, so a card of the table's own that
+    lacks what one kind needs gets another kind of the level."""
+    for deal in kinds:
+        for _ in range(ATTEMPTS):
+            found = deal()
+            if found is not None:
+                return found
+    raise DealError(f"no {what} after {ATTEMPTS} deals" + (" of each kind" if len(kinds) > 1 else ""))
+
+
+def asking(drill: str, levels: tuple[Level, ...], builders: dict[int, tuple[Builder, ...]], voice: Voice,
+           stated_rules: bool = False) -> Callable[[int, int, Any], Question]:
+    """The `generate` of a rules drill that is a header plus a table of
+    situation builders per level: one builder drawn at random (no draw when
+    a level has only one) deals the draft that `question` asks."""
+
+    def generate(seed: int, level: int, card: Any) -> Question:
+        check_level(levels, level)
+        rng = rng_for(drill, seed, level)
+        kinds = builders[level]
+        build = kinds[0] if len(kinds) == 1 else rng.choice(kinds)
+        return question(rng, drill, seed, level, card.name, build(rng, card), voice, stated_rules)
+
+    return generate

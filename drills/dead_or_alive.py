@@ -46,7 +46,6 @@ LEVELS: tuple[Level, ...] = (
     Level(1, "Dead or alive?", "A tile count, exposures, a turn played wrong or a Mah Jongg laid down: is the hand dead, and why?"),
     Level(2, "What follows?", "Who may call a hand dead, what a dead hand still does, and what happens after a Mah Jongg is shown."),
 )
-ATTEMPTS = 400  # deals tried per question; a few dozen at most are needed in practice
 
 NOT_DEAD = "Not dead"
 COUNT = "Dead: wrong number of tiles"
@@ -57,10 +56,6 @@ EARLY = "Dead: discarded before drawing"
 SWAP = "Dead: joker exchange before drawing"
 FALSE_MJ = "Dead: wrong Mah Jongg"
 CAUSES = (COUNT, NO_LINE, CONCEALED, DREW, EARLY, SWAP, FALSE_MJ)
-
-
-class DealError(RuntimeError):
-    """No situation of the kind asked for after ATTEMPTS deals (a card too small for it)."""
 
 
 # The core decides (coach/dead.py); each cause it names is one choice here.
@@ -569,14 +564,10 @@ def generate(seed: int, level: int, card: Card) -> Question:
     check_level(LEVELS, level)
     rng = rng_for(NAME, seed, level)
     kinds = list(LEVEL_KINDS[level])
-    kind = rng.choice(kinds)
-    # A card of the table's own may lack what a kind needs: then another kind of the level is asked.
-    for kind in [kind] + [k for k in kinds if k != kind]:
-        for _ in range(ATTEMPTS):
-            found = LEVEL_KINDS[level][kind](rng, card)
-            if found is not None:
-                return _question(rng, seed, level, card, found)
-    raise DealError(f"no level-{level} situation on {card.name} after {ATTEMPTS} deals of each kind")
+    first = rng.choice(kinds)
+    order = [first] + [k for k in kinds if k != first]
+    found = choice.dealt(f"level-{level} situation on {card.name}", *(partial(LEVEL_KINDS[level][k], rng, card) for k in order))
+    return _question(rng, seed, level, card, found)
 
 
 def _question(rng: random.Random, seed: int, level: int, card: Card, found: dict[str, Any]) -> Question:

@@ -42,12 +42,7 @@ LEVELS: tuple[Level, ...] = (
     Level(2, "Thrown twice", "One tile was already thrown twice and nobody called it; the rest are hot."),
     Level(3, "Defence first", "Late in the hand: throw the safe tile even when your own line wants it."),
 )
-ATTEMPTS = 400  # deals tried per question; a few dozen at most are needed in practice
 RACK = 14  # your rack as you discard
-
-
-class DealError(RuntimeError):
-    """No table of the kind asked for after ATTEMPTS deals (a card too small for it)."""
 
 
 def _exposed_lines(card: Card) -> list[Line]:
@@ -156,11 +151,8 @@ def _own_rack(rng: random.Random, card: Card, hot: list[int]) -> list[int] | Non
 def generate(seed: int, level: int, card: Card) -> Question:
     check_level(LEVELS, level)
     rng = rng_for(NAME, seed, level)
-    for _ in range(ATTEMPTS):
-        table = _table(rng, card, level)
-        if table is not None:
-            return _question(rng, seed, level, card, table)
-    raise DealError(f"no level-{level} table on {card.name} after {ATTEMPTS} deals")
+    table = choice.dealt(f"level-{level} table on {card.name}", lambda: _table(rng, card, level))
+    return _question(rng, seed, level, card, table)
 
 
 def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict[str, Any]) -> Question:

@@ -51,7 +51,6 @@ LEVEL_FAULTS = {
 }
 CHOICE_COUNT = {1: 4, 2: 5}
 EXTRA_JOKERS = 4  # jokers added at random stop here: a rack of jokers teaches little
-MAX_TRIES = 400  # each try is one reading and one fault; most questions need a handful
 
 
 # -- hands ---------------------------------------------------------------------
@@ -466,28 +465,28 @@ def _run_fault(rng: random.Random, line: Line, reading: Reading, expose: bool) -
 
 def _declared(rng: random.Random, card: Card, level: int) -> tuple[Setting, Claim, list[Claim]]:
     """A declared hand, its one true statement and the false ones to offer."""
-    for _ in range(MAX_TRIES):
+    def deal() -> tuple[Setting, Claim, list[Claim]] | None:
         fault = rng.choice(LEVEL_FAULTS[level])
         line = rng.choice(card.lines)
         reading = rng.choice(line.readings)
         made = _fault(rng, card, fault, line, reading)
         if made is None:
-            continue
+            return None
         hand, special = made
         wins = tuple(w.line.id for w in winning_lines(card, hand.holding()))
         if fault == "complete" and wins != (line.id,):
-            continue  # a second reading would need H5: that is level 3's question
+            return None  # a second reading would need H5: that is level 3's question
         if fault != "complete" and wins:
-            continue  # the fault happened to make another line: not a clean question
+            return None  # the fault happened to make another line: not a clean question
         s = Setting(card, line, reading, hand, wins)
         claims = _claims(s)
         true = [c for c in claims if c.true] + ([special] if special else [])
         best = _fault_claim(fault, true)
         if best is None or (fault == "complete" and len(true) != 1):
-            continue
-        false = [c for c in claims if not c.true]
-        return s, best, false
-    raise RuntimeError(f"no hand found for {NAME} level {level} on {card.name}")
+            return None
+        return s, best, [c for c in claims if not c.true]
+
+    return choice.dealt(f"hand for {NAME} level {level} on {card.name}", deal)
 
 
 FAULT_KIND = {
@@ -579,36 +578,35 @@ def _which(rng: random.Random, card: Card) -> tuple[Setting, str, Claim | None]:
         if found is not None:
             return found, "two", None
         kind = "one"  # a card whose lines never overlap
-    for _ in range(MAX_TRIES):
+
+    def deal() -> tuple[Setting, str, Claim | None] | None:
         line = rng.choice(card.lines)
         reading = rng.choice(line.readings)
         if kind == "one":
             hand = _deal(rng, line, reading, jokers=True, expose=rng.random() < 0.5)
             if hand is None:
-                continue
+                return None
             wins = tuple(w.line.id for w in winning_lines(card, hand.holding()))
-            if wins == (line.id,):
-                return Setting(card, line, reading, hand, wins), "one", None
-            continue
+            return (Setting(card, line, reading, hand, wins), "one", None) if wins == (line.id,) else None
         fault = rng.choice(LEVEL_FAULTS[3])
         made = _fault(rng, card, fault, line, reading)
         if made is None:
-            continue
+            return None
         hand, special = made
         if winning_lines(card, hand.holding()):
-            continue
+            return None
         s = Setting(card, line, reading, hand, ())
         claims = [c for c in _claims(s) if c.true] + ([special] if special else [])
         claim = _fault_claim(fault, claims)
-        if claim is not None:
-            return s, "none", claim
-    raise RuntimeError(f"no hand found for {NAME} level 3 on {card.name}")
+        return None if claim is None else (s, "none", claim)
+
+    return choice.dealt(f"hand for {NAME} level 3 on {card.name}", deal)
 
 
 def _two_lines(rng: random.Random, card: Card) -> Setting | None:
     """A joker-rich hand that completes two lines or more, one paying most (H5)."""
     lines = [ln for ln in card.lines if sum(g.size >= 3 for g in ln.readings[0].groups) >= 2]
-    for _ in range(MAX_TRIES):
+    for _ in range(choice.ATTEMPTS):
         if not lines:
             return None
         line = rng.choice(lines)

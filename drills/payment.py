@@ -36,7 +36,7 @@ from coach.tiles_away import Exposure, Holding, tables_for
 from drills import choice
 from drills.choice import Draft
 from drills.wording import join, jokers_word, many
-from drills.base import Level, Question, check_level, rng_for
+from drills.base import Level
 
 NAME = "payment"
 TITLE = "Who pays what"
@@ -49,7 +49,6 @@ LEVELS: tuple[Level, ...] = (
 )
 
 SEATS = tiles.SEATS
-MAX_TRIES = 400
 
 
 # -- building winning hands ------------------------------------------------------------
@@ -136,20 +135,20 @@ def build_hand(
     check: Callable[[Hand], bool] | None = None,
 ) -> Hand:
     """A hand that wins on exactly one line of `lines` and on no other line of the card."""
-    for _ in range(MAX_TRIES):
+    def deal() -> Hand | None:
         line = rng.choice(list(lines))
         groups = _group_jokers(rng, line, jokers)
         if groups is None:
-            continue
+            return None
         rack, exposed = _split(rng, groups, line, rng.randint(0, exposures))
         holding = Holding.of(rack, exposed)
         wins = tuple(winning_lines(card, holding))
         if [w.line.id for w in wins] != [line.id]:
-            continue  # another line reads these tiles too: that is level 4's question
+            return None  # another line reads these tiles too: that is level 4's question
         hand = Hand(holding, wins)
-        if check is None or check(hand):
-            return hand
-    raise RuntimeError(f"no hand of {len(lines)} lines fits ({jokers} jokers)")
+        return hand if check is None or check(hand) else None
+
+    return choice.dealt(f"hand of {len(lines)} lines that fits ({jokers} jokers)", deal)
 
 
 # -- hands that read as more than one line (H5) --------------------------------------------
@@ -570,17 +569,12 @@ def _wall_game(rng: random.Random, card: Card) -> Draft:
     )
 
 
-BUILDERS = {1: _level_1, 2: _level_2, 3: _level_3, 4: _level_4}
+BUILDERS: dict[int, tuple[choice.Builder, ...]] = {1: (_level_1,), 2: (_level_2,), 3: (_level_3,), 4: (_level_4,)}
 
 
 # -- the protocol ---------------------------------------------------------------------------------
 
 
-def generate(seed: int, level: int, card: Card) -> Question:
-    check_level(LEVELS, level)
-    rng = rng_for(NAME, seed, level)
-    return choice.question(rng, NAME, seed, level, card.name, BUILDERS[level](rng, card), choice.WHY_FIRST)
-
-
+generate = choice.asking(NAME, LEVELS, BUILDERS, choice.WHY_FIRST)
 grade = choice.grade
 

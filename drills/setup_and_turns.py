@@ -16,7 +16,6 @@ moves from hand to hand.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
 from coach import tiles
 from coach.card import Card
@@ -25,7 +24,7 @@ from coach.rules import cite
 from drills import choice
 from drills.choice import Draft
 from drills.wording import join
-from drills.base import Level, Question, check_level, rng_for
+from drills.base import Level
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
 
@@ -449,7 +448,7 @@ def _next_east(rng: random.Random, card: Card) -> Draft:
     )
 
 
-LEVEL_ASKS: dict[int, tuple[Callable[[random.Random, Card], Draft], ...]] = {
+LEVEL_ASKS: dict[int, tuple[choice.Builder, ...]] = {
     1: (_who_next, _east_first, _after_deal, _turn_order, _change_aim),
     2: (_dice_east, _dice_tie, _dice_reroll, _wall, _break, _left_of_break),
     3: (_mid_deal, _east_last, _wall_left, _final, _next_east),
@@ -459,12 +458,6 @@ LEVEL_ASKS: dict[int, tuple[Callable[[random.Random, Card], Draft], ...]] = {
 # -- asking and grading --------------------------------------------------------
 
 
-def generate(seed: int, level: int, card: Card) -> Question:
-    check_level(LEVELS, level)
-    rng = rng_for(NAME, seed, level)
-    draft = rng.choice(LEVEL_ASKS[level])(rng, card)
-    return choice.question(rng, NAME, seed, level, card.name, draft, choice.COLON, stated_rules=True)
-
-
+generate = choice.asking(NAME, LEVELS, LEVEL_ASKS, choice.COLON, stated_rules=True)
 grade = choice.grade
 
