@@ -21,6 +21,7 @@ Answers are one of the question's choices, as text.
 from __future__ import annotations
 
 import random
+from functools import partial
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +36,8 @@ from coach.scene import Scene
 from coach.table import next_seat, seats_between, turns_after
 from coach.tiles_away import Exposure, Holding, fill
 from drills import choice
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.wording import join, many, naturals_and_jokers, seats
+from drills.base import Level, Question, check_level, rng_for
 from drills.name_the_tile import label
 
 NAME = "calls"
@@ -52,11 +54,6 @@ SEATS = tiles.SEATS
 HAND = 13  # tiles a player holds while another player discards
 NO = "No"
 MAH_JONGG = "Yes, for Mah Jongg"
-ATTEMPTS = 400  # deals tried per question; a few dozen at most are needed in practice
-
-
-class DealError(RuntimeError):
-    """No situation of the kind asked for after ATTEMPTS deals (a card too small for it)."""
 
 
 def exposure_for(rng: random.Random, tile: int, size: int, jokers: bool = True) -> Exposure:
@@ -70,11 +67,6 @@ def for_group(size: int) -> str:
 
 
 # -- words ----------------------------------------------------------------------
-
-
-def of(tile: int) -> str:
-    """ "6 Bams", "Norths", "Soaps": a tile in the plural, as in "a pung of 6 Bams"."""
-    return tiles.plural(tile, 2).split(" ", 1)[1]
 
 
 def the(tile: int) -> str:
@@ -91,21 +83,6 @@ def line_text(line: Line, reading: Reading) -> str:
         else:
             parts.append(", ".join(tiles.name(t) for t in part.tiles))
     return f"{line.id}, {kind}: {'; '.join(parts)}"
-
-
-def held_text(tile: int, naturals: int, jokers: int) -> str:
-    words = []
-    if naturals:
-        words.append(tiles.plural(tile, naturals))
-    if jokers:
-        words.append(tiles.plural(tiles.JOKER, jokers))
-    return " and ".join(words) or "none"
-
-
-def join(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return f"{', '.join(words[:-1])} and {words[-1]}"
 
 
 # Turn order comes from the core (S5); the drill only names it.
@@ -321,14 +298,10 @@ def _situation(rng: random.Random, card: Card, kind: str) -> dict[str, Any] | No
 
 
 def _holding_question(rng: random.Random, seed: int, level: int, card: Card) -> Question:
-    kind = rng.choice(KINDS[level])
-    # A card of the table's own may lack what a kind needs: then another kind of the level is asked.
-    for kind in [kind] + [k for k in KINDS[level] if k != kind]:
-        for _ in range(ATTEMPTS):
-            found = _situation(rng, card, kind)
-            if found is not None:
-                return _ask_call(rng, seed, level, card, found)
-    raise DealError(f"no level-{level} situation on {card.name} after {ATTEMPTS} deals of each kind")
+    first = rng.choice(KINDS[level])
+    kinds = [first] + [k for k in KINDS[level] if k != first]
+    found = choice.dealt(f"level-{level} situation on {card.name}", *(partial(_situation, rng, card, k) for k in kinds))
+    return _ask_call(rng, seed, level, card, found)
 
 
 def _seats_for(rng: random.Random, kind: str) -> tuple[str, str]:
@@ -390,7 +363,7 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
         exposed=tuple(tuple(e.codes) for e in holding.exposures),
         choices=tuple(choices), facts=tuple(facts),
         items=tuple(f"rule:{r}" for r in items),
-        key={"best": best, "also": also, "why": why, "rules": items, "notes": ()},
+        key=choice.answer_key(best, why, [*(), *(cite(r) for r in items)], voice=choice.SENTENCE, also=also),
         scene=Scene(rack=tuple(tiles.CODES[t] for t in holding.rack_tiles()), exposures=tuple(tuple(e.codes) for e in holding.exposures),
                     discards=tuple(tiles.CODES[t] for t in thrown), seat=you),
     )
@@ -417,7 +390,7 @@ class _Call:
     @property
     def wanted(self) -> str:
         """ "kong of 6 Bams": the group the line wants."""
-        return f"{self.size} of {of(self.group.tile)}"
+        return f"{self.size} of {many(self.group.tile)}"
 
     @property
     def line(self) -> str:
@@ -425,7 +398,7 @@ class _Call:
 
     @property
     def held(self) -> str:
-        return held_text(self.group.tile, self.truth.naturals, self.truth.jokers)
+        return naturals_and_jokers(self.group.tile, self.truth.naturals, self.truth.jokers)
 
     @property
     def not_last(self) -> str:
@@ -461,16 +434,16 @@ def _beside(c: _Call) -> str:
 def _legal(c: _Call, call: GroupCall) -> str:
     """Why a call for this group is legal: the lines still open that take it (K2)."""
     size = GROUP_NAMES[call.size]
-    held = held_text(c.group.tile, call.naturals, call.jokers)
+    held = naturals_and_jokers(c.group.tile, call.naturals, call.jokers)
     if c.line in call.lines:
         return (
-            f"{c.line} takes a {size} of {of(c.group.tile)}; you hold the other {call.size - 1} ({held}),"
+            f"{c.line} takes a {size} of {many(c.group.tile)}; you hold the other {call.size - 1} ({held}),"
             f" so the {c.name} completes it and you may call it to expose the {size} (K2)."
         )
     named = join(list(call.lines[:3]) + (["more"] if len(call.lines) > 3 else []))
     one = len(call.lines) == 1
     return (
-        f"{named} {'takes' if one else 'take'} a {size} of {of(c.group.tile)} and {'is' if one else 'are'}"
+        f"{named} {'takes' if one else 'take'} a {size} of {many(c.group.tile)} and {'is' if one else 'are'}"
         f" still open to your hand{_beside(c)}; you hold the other {call.size - 1} ({held}), so you may call it"
         f" for the {size}, aiming at {call.lines[0]} instead of {c.line} (K2, H3)."
     )
@@ -485,7 +458,7 @@ def _illegal(c: _Call, size: int) -> str:
             f" a call must complete the group with tiles you already hold (K2)."
         )
     return (
-        f"No line still open to your hand has a {name} of {of(c.group.tile)}{_beside(c)}: a call must"
+        f"No line still open to your hand has a {name} of {many(c.group.tile)}{_beside(c)}: a call must"
         f" complete a group the card allows for your hand (K2)."
     )
 
@@ -518,7 +491,7 @@ def _k2_reasons(c: _Call, ruling: Ruling, why: dict[str, str]) -> dict[str, str]
                 f" and may be called (K1). {out[best]}"
             )
     elif NO in out and c.kind in ("short", "pair", "locked"):
-        out[NO] += f" No other line still open to your hand has a group of {of(c.group.tile)} your rack completes (K2)."
+        out[NO] += f" No other line still open to your hand has a group of {many(c.group.tile)} your rack completes (K2)."
     return out
 
 
@@ -563,7 +536,7 @@ def _why_short(c: _Call) -> dict[str, str]:
     if made >= 3 and made != size:
         why[for_group(made)] = (
             f"You could lay down a {GROUP_NAMES[made]}, but {c.line} has no {GROUP_NAMES[made]}"
-            f" of {of(c.group.tile)}: a call must complete a group the card allows for your hand (K2)."
+            f" of {many(c.group.tile)}: a call must complete a group the card allows for your hand (K2)."
         )
     why[MAH_JONGG] = c.not_last
     return why
@@ -573,10 +546,10 @@ def _why_locked(c: _Call) -> dict[str, str]:
     return {
         NO: (
             f"Your {c.wanted} is already exposed, and after your discard it was locked:"
-            f" a pung never grows into a kong (K6). {c.line} has no other group of {of(c.group.tile)}"
+            f" a pung never grows into a kong (K6). {c.line} has no other group of {many(c.group.tile)}"
             f" for the {c.name} to complete (K2)."
         ),
-        for_group(4): f"Your exposed pung of {of(c.group.tile)} is locked: a pung never grows into a kong (K6).",
+        for_group(4): f"Your exposed pung of {many(c.group.tile)} is locked: a pung never grows into a kong (K6).",
         MAH_JONGG: c.not_last,
     }
 
@@ -638,7 +611,7 @@ def _why_pair(c: _Call) -> dict[str, str]:
             f"A single or pair may be called only as the last tile of your hand, and the {c.name} is not (K3)."
         ),
         for_group(3): (
-            f"{c.line} has no pung of {of(c.group.tile)}: a call must complete a group the card allows"
+            f"{c.line} has no pung of {many(c.group.tile)}: a call must complete a group the card allows"
             f" for your hand (K2)."
         ),
         MAH_JONGG: c.not_last,
@@ -765,7 +738,7 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
         prompt=f"Who gets {the(tile)}?",
         choices=tuple(choices), facts=facts,
         items=tuple(f"rule:{r}" for r in rules),
-        key={"best": winner, "why": why, "rules": rules, "notes": notes},
+        key=choice.answer_key(winner, why, [*notes, *(cite(r) for r in rules)], voice=choice.SENTENCE),
     )
 
 
@@ -786,11 +759,8 @@ def _after_call(rng: random.Random, seed: int, level: int, card: Card) -> Questi
     kind = rng.choice(AFTER_KINDS)
     if kind in ("next", "skipped"):
         return _turns(rng, seed, level, card, kind)
-    for _ in range(ATTEMPTS):
-        found = _called(rng, card, need_kong=kind != "draw")
-        if found is not None:
-            return _exposure_question(rng, seed, level, card, kind, found)
-    raise DealError(f"no called group on {card.name} after {ATTEMPTS} deals")
+    found = choice.dealt(f"called group on {card.name}", partial(_called, rng, card, need_kong=kind != "draw"))
+    return _exposure_question(rng, seed, level, card, kind, found)
 
 
 def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> Question:
@@ -823,7 +793,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
         rules: tuple[str, ...] = ("K5", "S5")
     else:
         lost = list(ruling.facts["skipped"])
-        best = _seats_label(lost)
+        best = seats(lost)
         passes = f"from {thrower}, play passes to {join([after(thrower, k) for k in (1, 2, 3)])} (S5)"
         if lost:
             verb = "loses" if len(lost) == 1 else "lose"
@@ -835,7 +805,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
             best_why = f"{caller} plays right after {thrower} anyway, so no seat is skipped (K5, S5)."
         why = {best: best_why}
         others = [s for s in SEATS if s not in (thrower, caller)]
-        for option in [_seats_label([]), _seats_label(between(caller, thrower))] + [_seats_label([s]) for s in others]:
+        for option in [seats([]), seats(between(caller, thrower))] + [seats([s]) for s in others]:
             if option not in why:
                 why[option] = (
                     f"Only the seats between the discarder and the caller in turn order lose their turn (K5): {passes}."
@@ -848,12 +818,8 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
         drill=NAME, seed=seed, level=level, card=card.name, prompt=prompt,
         choices=tuple(choices), facts=facts,
         items=tuple(f"rule:{r}" for r in rules),
-        key={"best": best, "why": why, "rules": rules, "notes": ()},
+        key=choice.answer_key(best, why, [*(), *(cite(r) for r in rules)], voice=choice.SENTENCE),
     )
-
-
-def _seats_label(seats: list[str]) -> str:
-    return join(seats) if seats else "Nobody"
 
 
 def _called(rng: random.Random, card: Card, need_kong: bool) -> dict[str, Any] | None:
@@ -893,7 +859,7 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
         for _ in range(g.size - 1):
             rack.remove(g.tile)
         shown = exposures + (Exposure(g.tile, g.size),)
-        facts.append(f"You called it and exposed a {GROUP_NAMES[g.size]} of {of(g.tile)}.")
+        facts.append(f"You called it and exposed a {GROUP_NAMES[g.size]} of {many(g.tile)}.")
         best = DISCARD
         why = {
             DISCARD: (
@@ -921,7 +887,7 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
         if discarded:
             rack.remove(rng.choice([t for t in rack if t != g.tile]))
             facts.append(
-                f"You called it for your kong but laid down only three {of(g.tile)}, kept the fourth"
+                f"You called it for your kong but laid down only three {many(g.tile)}, kept the fourth"
                 f" on your rack, and have already discarded."
             )
             why = {
@@ -933,14 +899,14 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
             }
         else:
             facts.append(
-                f"You called it for your kong but laid down only three {of(g.tile)}, keeping the fourth"
+                f"You called it for your kong but laid down only three {many(g.tile)}, keeping the fourth"
                 f" on your rack. You have not discarded yet."
             )
             why = {
                 MAY: (
                     f"Before your discard you may rearrange the new exposure, as long as the called {name}"
                     f" stays in it and the grouping is one the card allows: {line.id} has a kong of"
-                    f" {of(g.tile)} (K6)."
+                    f" {many(g.tile)} (K6)."
                 ),
                 LOCKED: "An exposure locks only with the discard that follows the call; you have not discarded yet (K6).",
             }
@@ -954,7 +920,7 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
         exposed=tuple(tuple(e.codes) for e in shown),
         choices=tuple(choices), facts=tuple(facts),
         items=tuple(f"rule:{r}" for r in rules),
-        key={"best": best, "why": why, "rules": rules, "notes": ()},
+        key=choice.answer_key(best, why, [*(), *(cite(r) for r in rules)], voice=choice.SENTENCE),
     )
 
 
@@ -975,36 +941,4 @@ def generate(seed: int, level: int, card: Card) -> Question:
 
 
 
-def verdict_for(question: Question, picked: str | None) -> Verdict:
-    """A verdict from a key of {best, why (a reason per choice), rules, notes, partial?}."""
-    key = question.key
-    best: str = key["best"]
-    also: list[str] = list(key.get("also", ()))  # other choices the rules allow as well
-    correct = picked == best or picked in also
-    reason = key["why"][best]
-    if picked is None:
-        lines = [f'The answer is "{best}". {reason}']
-    elif picked == best:
-        lines = [f"Right. {reason}"]
-    elif correct:
-        lines = [f"Right. {key['why'][picked]}"]
-        also = [best] + [a for a in also if a != picked]
-    else:
-        lines = [f'Not quite: the answer is "{best}". {reason}', f'You picked "{picked}". {key["why"][picked]}']
-    lines += [f'"{a}" is right too. {key["why"][a]}' for a in also if a != picked]
-    lines += list(key["notes"])
-    lines += [cite(r) for r in key["rules"]]
-    score = 1.0 if correct else float(key.get("partial", {}).get(picked, 0.0))
-    return Verdict(
-        correct=correct,
-        score=score,
-        explanation=tuple(lines),
-        rules=choice.cited(lines),
-        best=best,
-        answer=picked,
-        items=tuple((item, correct) for item in question.items),
-    )
-
-
-def grade(question: Question, answer: object) -> Verdict:
-    return verdict_for(question, choice.picked(question, answer))
+grade = choice.grade

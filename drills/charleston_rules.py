@@ -16,8 +16,6 @@ keeps, for each wrong choice, the sentence that says which rule rules it out.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from coach import tiles
 from coach.card import Card
@@ -25,7 +23,9 @@ from coach.charleston import BLIND_PASSES, FIRST_CHARLESTON, PASSES, SECOND_CHAR
 from coach.rules import cite
 from coach.simulate import STEP
 from drills import choice
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.choice import Draft
+from drills.wording import capitalised, tiles_word
+from drills.base import Level
 
 NAME = "charleston-rules"
 TITLE = "Charleston rules"
@@ -44,19 +44,6 @@ ORDINALS = ("first", "second", "third")
 CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
 CHARLESTON_RULE = {"first": "C1", "second": "C2", "courtesy": "C3"}
 ORDERS = ("Right, across, left", "Left, across, right", "Right, left, across", "Across, right, left")
-
-
-@dataclass(frozen=True)
-class Draft:
-    """A question before its choices are shuffled: the truth and why each wrong choice is wrong."""
-
-    prompt: str
-    facts: tuple[str, ...]
-    best: str
-    why: tuple[str, ...]  # the truth; the first line, lower-case, follows "Right: "
-    wrong: dict[str, str]  # wrong choice -> why it is wrong, citing the deciding rule
-    rules: tuple[str, ...]  # the rule ids the question exercises
-    rack: tuple[str, ...] = field(default=())
 
 
 # -- words ------------------------------------------------------------------------
@@ -91,14 +78,6 @@ def seat_before(seat: str, direction: str) -> str:
     return SEATS[(SEATS.index(seat) - STEP[direction]) % 4]
 
 
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _tiles_word(n: int) -> str:
-    return f"{n} tile" + ("" if n == 1 else "s")
-
-
 def _count(n: int) -> str:
     return ("None", "One", "Two", "Three", "Four")[n]
 
@@ -106,14 +85,14 @@ def _count(n: int) -> str:
 # -- level 1: which way --------------------------------------------------------------
 
 
-def _direction(rng: random.Random) -> Draft:
+def _direction(rng: random.Random, card: Card | None = None) -> Draft:
     which = rng.choice([k for k in PASSES if k != "courtesy"])
     charleston, direction = PASSES[which]
     rule = CHARLESTON_RULE[charleston]
     order = ", then ".join(CHARLESTONS[charleston])
-    best = _cap(direction)
+    best = capitalised(direction)
     wrong = {
-        _cap(d): f"{_cap(pass_position(which))} goes {direction}, not {d}: the {charleston} Charleston passes {order} ({rule})."
+        capitalised(d): f"{capitalised(pass_position(which))} goes {direction}, not {d}: the {charleston} Charleston passes {order} ({rule})."
         for d in STEP if d != direction
     }
     return Draft(
@@ -126,7 +105,7 @@ def _direction(rng: random.Random) -> Draft:
     )
 
 
-def _next_pass(rng: random.Random) -> Draft:
+def _next_pass(rng: random.Random, card: Card | None = None) -> Draft:
     charleston = rng.choice(("first", "second"))
     order = CHARLESTONS[charleston]
     place = rng.choice((0, 1))
@@ -134,20 +113,20 @@ def _next_pass(rng: random.Random) -> Draft:
     rule = CHARLESTON_RULE[charleston]
     sequence = ", then ".join(order)
     wrong = {
-        _cap(d): f"after the {done} pass the {charleston} Charleston goes {coming}, not {d}: it passes {sequence} ({rule})."
+        capitalised(d): f"after the {done} pass the {charleston} Charleston goes {coming}, not {d}: it passes {sequence} ({rule})."
         for d in STEP if d != coming
     }
     return Draft(
         prompt="Which way does the next pass go?",
         facts=(f"The {charleston} Charleston is under way.", f"Everyone has just passed {done}."),
-        best=_cap(coming),
+        best=capitalised(coming),
         why=(f"the {charleston} Charleston passes {sequence}, so after {done} comes {coming} ({rule}).", cite(rule)),
-        wrong={k: _cap(v) for k, v in wrong.items()},
+        wrong={k: capitalised(v) for k, v in wrong.items()},
         rules=(rule,),
     )
 
 
-def _order(rng: random.Random) -> Draft:
+def _order(rng: random.Random, card: Card | None = None) -> Draft:
     charleston = rng.choice(("first", "second"))
     rule = CHARLESTON_RULE[charleston]
     best = ", ".join(CHARLESTONS[charleston]).capitalize()
@@ -173,7 +152,7 @@ def _order(rng: random.Random) -> Draft:
 # -- level 2: to whom ------------------------------------------------------------------
 
 
-def _receiver(rng: random.Random) -> Draft:
+def _receiver(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     which = rng.choice([k for k in PASSES if k != "courtesy"])
     charleston, direction = PASSES[which]
@@ -198,7 +177,7 @@ def _receiver(rng: random.Random) -> Draft:
     )
 
 
-def _sender(rng: random.Random) -> Draft:
+def _sender(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     which = rng.choice([k for k in PASSES if k != "courtesy"])
     charleston, direction = PASSES[which]
@@ -224,7 +203,7 @@ def _sender(rng: random.Random) -> Draft:
     )
 
 
-def _courtesy_partner(rng: random.Random) -> Draft:
+def _courtesy_partner(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     partner = seat_after(seat, "across")
     wrong = {
@@ -248,17 +227,17 @@ def _seat_note() -> str:
 # -- level 3: what may be passed ---------------------------------------------------------
 
 
-def _blind_which(rng: random.Random) -> Draft:
+def _blind_which(rng: random.Random, card: Card | None = None) -> Draft:
     blind = rng.choice(BLIND_PASSES)
     others = [k for k in PASSES if k not in BLIND_PASSES]
     picks = [blind] + rng.sample(others, 3)
-    labels = {k: _cap(pass_label(k)[4:]) for k in picks}
+    labels = {k: capitalised(pass_label(k)[4:]) for k in picks}
     wrong = {}
     for k in picks[1:]:
         if k == "courtesy":
             wrong[labels[k]] = "The courtesy pass comes after both Charlestons; only the last pass of each Charleston may be blind (C5, C3)."
         else:
-            wrong[labels[k]] = f"{_cap(pass_label(k))} is not the last pass of its Charleston, so nothing may be passed unseen on it (C5)."
+            wrong[labels[k]] = f"{capitalised(pass_label(k))} is not the last pass of its Charleston, so nothing may be passed unseen on it (C5)."
     return Draft(
         prompt="On which of these passes may you pass on tiles you just received, unseen?",
         facts=("A blind pass forwards tiles you just received without looking at them.",),
@@ -272,7 +251,7 @@ def _blind_which(rng: random.Random) -> Draft:
     )
 
 
-def _blind_count(rng: random.Random) -> Draft:
+def _blind_count(rng: random.Random, card: Card | None = None) -> Draft:
     which = rng.choice(BLIND_PASSES)
     blind = rng.choice((1, 2, 3))
     rack = _deal(rng)
@@ -302,7 +281,7 @@ def _blind_count(rng: random.Random) -> Draft:
     )
 
 
-def _joker(rng: random.Random) -> Draft:
+def _joker(rng: random.Random, card: Card | None = None) -> Draft:
     which = rng.choice(list(PASSES))
     rack = _deal(rng, joker=True)
     naturals = [t for t in rack if t != tiles.JOKER]
@@ -354,7 +333,7 @@ FAULT_PASSES = {
 }
 
 
-def _legal_pass(rng: random.Random) -> Draft:
+def _legal_pass(rng: random.Random, card: Card | None = None) -> Draft:
     fault = rng.choice(list(FAULT_PASSES))
     which = rng.choice(FAULT_PASSES[fault])
     rack = _deal(rng, joker=fault == "joker" or rng.random() < 0.3)
@@ -450,20 +429,20 @@ def _pass_notes(which: str, passed: list[int], blind: int) -> dict[str, tuple[st
     unseen = ", and tiles go on unseen only on the last pass of a Charleston" if blind else ""
     return {
         OK: (
-            _cap(faults[0][1]) if faults else "",
+            capitalised(faults[0][1]) if faults else "",
             f"{label} may move {count} tile{'s' if count != 1 else ''}, you pass no joker{unseen}: "
             f"every rule is kept ({', '.join(ok_rules)}).",
             fault_rules or ok_rules,
         ),
-        NO_JOKER: (_cap(joker_text), joker_text, ("C4",)),
-        NO_BLIND: (_cap(blind_text), blind_text, ("C5",)),
+        NO_JOKER: (capitalised(joker_text), joker_text, ("C4",)),
+        NO_BLIND: (capitalised(blind_text), blind_text, ("C5",)),
         NO_THREE: (
-            "The courtesy pass is not held to three: it moves 0 to 3 tiles (C3)." if courtesy else _cap(count_text),
+            "The courtesy pass is not held to three: it moves 0 to 3 tiles (C3)." if courtesy else capitalised(count_text),
             count_text,
             ("C3",) if courtesy else (count_rule,),
         ),
         NO_COURTESY: (
-            _cap(count_text) if courtesy else f"This is not the courtesy pass but {label} (C3).",
+            capitalised(count_text) if courtesy else f"This is not the courtesy pass but {label} (C3).",
             count_text,
             ("C3",),
         ),
@@ -484,12 +463,12 @@ def _deal(rng: random.Random, joker: bool = False) -> list[int]:
 # -- level 4: courtesy pass, stopping, a table rule ----------------------------------------
 
 
-def _courtesy_count(rng: random.Random) -> Draft:
+def _courtesy_count(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     partner = seat_after(seat, "across")
     mine, theirs = rng.sample(range(4), 2)
     moves = min(mine, theirs)
-    word = _tiles_word
+    word = tiles_word
     wrong = {}
     for n in range(4):
         if n == moves:
@@ -508,7 +487,7 @@ def _courtesy_count(rng: random.Random) -> Draft:
     )
 
 
-def _courtesy_both(rng: random.Random) -> Draft:
+def _courtesy_both(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     partner = seat_after(seat, "across")
     others = [s for s in SEATS if s not in (seat, partner)]
@@ -533,7 +512,7 @@ def _courtesy_both(rng: random.Random) -> Draft:
     )
 
 
-def _stop(rng: random.Random) -> Draft:
+def _stop(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     charleston = rng.choice(("first", "second"))
     rule = CHARLESTON_RULE[charleston]
@@ -575,7 +554,7 @@ def _stop(rng: random.Random) -> Draft:
 ENDS = "The Charleston ends: East discards, with no courtesy pass"
 
 
-def _air_mahjong(rng: random.Random) -> Draft:
+def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
     which = rng.choice(BLIND_PASSES)
     charleston = PASSES[which][0]
     everyone = rng.random() < 0.5
@@ -633,7 +612,7 @@ def _air_mahjong(rng: random.Random) -> Draft:
     return Draft(prompt="What comes next?", facts=facts, best=best, why=why, wrong=wrong, rules=rules)
 
 
-KINDS: dict[int, tuple[Callable[[random.Random], Draft], ...]] = {
+KINDS: dict[int, tuple[choice.Builder, ...]] = {
     1: (_direction, _next_pass, _order),
     2: (_receiver, _sender, _courtesy_partner),
     3: (_blind_which, _blind_count, _joker, _legal_pass, _legal_pass),
@@ -644,28 +623,6 @@ KINDS: dict[int, tuple[Callable[[random.Random], Draft], ...]] = {
 # -- the protocol -------------------------------------------------------------------------
 
 
-def generate(seed: int, level: int, card: Card) -> Question:
-    check_level(LEVELS, level)
-    rng = rng_for(NAME, seed, level)
-    draft = rng.choice(KINDS[level])(rng)
-    choices = [draft.best, *draft.wrong]
-    if len(set(choices)) != len(choices):
-        raise AssertionError(f"choices repeat: {choices}")
-    rng.shuffle(choices)
-    return Question(
-        drill=NAME,
-        seed=seed,
-        level=level,
-        card=card.name,
-        prompt=draft.prompt,
-        rack=draft.rack,
-        choices=tuple(choices),
-        facts=draft.facts,
-        items=tuple(f"rule:{r}" for r in dict.fromkeys(draft.rules)),
-        key={"best": draft.best, "why": draft.why, "wrong": dict(draft.wrong)},
-    )
-
-
-def grade(question: Question, answer: object) -> Verdict:
-    return choice.verdict_with_why(question, answer)
+generate = choice.asking(NAME, LEVELS, KINDS, choice.WHY_FIRST)
+grade = choice.grade
 

@@ -26,14 +26,17 @@ from functools import partial
 from typing import Any
 
 from coach import dead, tiles
-from coach.card import GROUP_NAMES, Card, Line, Reading
+from coach.card import Card, Line, Reading
 from coach.dead import concealed_lines, exposed_lines
 from coach.mahjong import winning_lines
 from coach.ruling import Ruling
 from coach.tiles_away import Exposure, Holding, fill
+from coach.rules import cite
 from drills import choice
-from drills.base import Level, Question, Verdict, check_level, rng_for
-from drills.calls import SEATS, exposure_for, join, line_text, verdict_for
+from drills.base import Level, Question, check_level, rng_for
+from drills.calls import SEATS, exposure_for, line_text
+from drills import wording
+from drills.wording import capitalised, join
 from drills.name_the_tile import label
 
 NAME = "dead-or-alive"
@@ -43,7 +46,6 @@ LEVELS: tuple[Level, ...] = (
     Level(1, "Dead or alive?", "A tile count, exposures, a turn played wrong or a Mah Jongg laid down: is the hand dead, and why?"),
     Level(2, "What follows?", "Who may call a hand dead, what a dead hand still does, and what happens after a Mah Jongg is shown."),
 )
-ATTEMPTS = 400  # deals tried per question; a few dozen at most are needed in practice
 
 NOT_DEAD = "Not dead"
 COUNT = "Dead: wrong number of tiles"
@@ -56,10 +58,6 @@ FALSE_MJ = "Dead: wrong Mah Jongg"
 CAUSES = (COUNT, NO_LINE, CONCEALED, DREW, EARLY, SWAP, FALSE_MJ)
 
 
-class DealError(RuntimeError):
-    """No situation of the kind asked for after ATTEMPTS deals (a card too small for it)."""
-
-
 # The core decides (coach/dead.py); each cause it names is one choice here.
 CHOICE_OF = {
     None: NOT_DEAD, dead.COUNT: COUNT, dead.NO_LINE: NO_LINE, dead.CONCEALED_ONLY: CONCEALED,
@@ -70,10 +68,6 @@ CHOICE_OF = {
 def verdict_choice(ruling: Ruling) -> str:
     """The choice that says what the core ruled: not dead, or dead for its cause (E3)."""
     return CHOICE_OF[ruling.facts["cause"]]
-
-
-def capitalised(text: str) -> str:
-    return text[:1].upper() + text[1:]
 
 
 def words(exposures: tuple[Exposure, ...]) -> str:
@@ -330,7 +324,7 @@ def _swap(rng: random.Random, card: Card, early: bool) -> Situation:
     """A joker exchange before or after the draw (J4)."""
     player, holder = _seats(rng)
     tile = rng.randrange(27)
-    group = f"{GROUP_NAMES[rng.choice((3, 4, 5))]} of {tiles.plural(tile, 2).split(' ', 1)[1]}"
+    group = wording.group(tile, rng.choice((3, 4, 5)))
     swap = f"hands {holder} the {label(tiles.CODES[tile])} and takes the joker from {holder}'s exposed {group}"
     best = verdict_choice(dead.dead_by_turn("exchanged-before-drawing" if early else "exchanged-after-drawing"))
     if early:
@@ -570,14 +564,10 @@ def generate(seed: int, level: int, card: Card) -> Question:
     check_level(LEVELS, level)
     rng = rng_for(NAME, seed, level)
     kinds = list(LEVEL_KINDS[level])
-    kind = rng.choice(kinds)
-    # A card of the table's own may lack what a kind needs: then another kind of the level is asked.
-    for kind in [kind] + [k for k in kinds if k != kind]:
-        for _ in range(ATTEMPTS):
-            found = LEVEL_KINDS[level][kind](rng, card)
-            if found is not None:
-                return _question(rng, seed, level, card, found)
-    raise DealError(f"no level-{level} situation on {card.name} after {ATTEMPTS} deals of each kind")
+    first = rng.choice(kinds)
+    order = [first] + [k for k in kinds if k != first]
+    found = choice.dealt(f"level-{level} situation on {card.name}", *(partial(LEVEL_KINDS[level][k], rng, card) for k in order))
+    return _question(rng, seed, level, card, found)
 
 
 def _question(rng: random.Random, seed: int, level: int, card: Card, found: dict[str, Any]) -> Question:
@@ -602,9 +592,8 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, found: dict
         exposed=tuple(tuple(e.codes) for e in exposures),
         choices=tuple(choices), facts=tuple(found["facts"]),
         items=tuple(f"rule:{r}" for r in rules),
-        key={"best": best, "why": why, "rules": rules, "notes": (), "partial": partial},
+        key=choice.answer_key(best, why, [cite(r) for r in rules], voice=choice.SENTENCE, partial=partial),
     )
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return verdict_for(question, choice.picked(question, answer))
+grade = choice.grade

@@ -27,11 +27,12 @@ from coach.analysis import analyze
 from coach.card import Card, Line
 from coach.discard import HOT_SHARE, advise_discard, danger, wanted_share
 from coach.tiles_away import Exposure, Holding
+from coach.rules import cite
 from drills import choice
 from coach.scene import Scene
-from drills.base import Level, Question, Verdict, check_level, rng_for
-from drills.calls import SEATS, exposure_for, join, verdict_for
-from drills.name_the_tile import label
+from drills.base import Level, Question, check_level, rng_for
+from drills.calls import SEATS, exposure_for
+from drills.wording import join, tile_label
 
 NAME = "hot-or-safe"
 TITLE = "Hot or safe?"
@@ -41,12 +42,7 @@ LEVELS: tuple[Level, ...] = (
     Level(2, "Thrown twice", "One tile was already thrown twice and nobody called it; the rest are hot."),
     Level(3, "Defence first", "Late in the hand: throw the safe tile even when your own line wants it."),
 )
-ATTEMPTS = 400  # deals tried per question; a few dozen at most are needed in practice
 RACK = 14  # your rack as you discard
-
-
-class DealError(RuntimeError):
-    """No table of the kind asked for after ATTEMPTS deals (a card too small for it)."""
 
 
 def _exposed_lines(card: Card) -> list[Line]:
@@ -155,11 +151,8 @@ def _own_rack(rng: random.Random, card: Card, hot: list[int]) -> list[int] | Non
 def generate(seed: int, level: int, card: Card) -> Question:
     check_level(LEVELS, level)
     rng = rng_for(NAME, seed, level)
-    for _ in range(ATTEMPTS):
-        table = _table(rng, card, level)
-        if table is not None:
-            return _question(rng, seed, level, card, table)
-    raise DealError(f"no level-{level} table on {card.name} after {ATTEMPTS} deals")
+    table = choice.dealt(f"level-{level} table on {card.name}", lambda: _table(rng, card, level))
+    return _question(rng, seed, level, card, table)
 
 
 def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict[str, Any]) -> Question:
@@ -167,15 +160,15 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict
     facts = [f"Late in the hand: {wall} tiles are left on the wall. You are {table['you']}, and it is your turn to discard."]
     for seat, exposures, _ in table["opponents"]:
         facts.append(f"{seat} has exposed {join(['a ' + e.describe() for e in exposures])}.")
-    thrown = ", ".join(name(t) for t in table["discards"])
+    thrown = ", ".join(tile_label(t) for t in table["discards"])
     facts.append(f"Thrown so far, and nobody called any of them: {thrown}.")
     mine = table["mine"]
     if mine is not None:
         facts.append(f"Your nearest line is {mine.line.id}, {mine.distance} tiles away.")
-    choices = [name(t) for t in table["candidates"]]
+    choices = [tile_label(t) for t in table["candidates"]]
     rng.shuffle(choices)
     why = _reasons(card, table)
-    best = name(table["safe"])
+    best = tile_label(table["safe"])
     prompt = "Which tile do you throw?" if level == 3 else "Which of these tiles is safest to throw?"
     return Question(
         drill=NAME, seed=seed, level=level, card=card.name, prompt=prompt,
@@ -188,7 +181,7 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict
             discards=tuple(tiles.CODES[t] for t in table["discards"]),
         ),
         key={
-            "best": best, "why": why, "rules": ("D1",), "notes": (),
+            **choice.answer_key(best, why, [cite("D1")], voice=choice.SENTENCE),
             # The table as the truth was computed from it, for checking it again.
             "opponents": tuple(
                 (seat, tuple(tuple(e.codes) for e in exposures)) for seat, exposures, _ in table["opponents"]
@@ -196,11 +189,6 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict
             "discards": tuple(tiles.CODES[t] for t in table["discards"]),
         },
     )
-
-
-def name(tile: int) -> str:
-    """The tile as the choices name it: "East Wind", so it never reads as a seat."""
-    return label(tiles.CODES[tile])
 
 
 def _reasons(card: Card, table: dict[str, Any]) -> dict[str, str]:
@@ -211,14 +199,14 @@ def _reasons(card: Card, table: dict[str, Any]) -> dict[str, str]:
     seats = [seat for seat, _, _ in opponents]
     whose = f"{seats[0]}'s exposures" if len(seats) == 1 else f"the exposures of {join(seats)}"
     if table["twice"]:
-        reason = f"The {name(safe)} was thrown twice already and nobody called it, so it is safe (D1)."
+        reason = f"The {tile_label(safe)} was thrown twice already and nobody called it, so it is safe (D1)."
     else:
-        reason = f"The {name(safe)} fits no exposure on the table: no hand that {whose} allow needs it, so it is safe (D1)."
+        reason = f"The {tile_label(safe)} fits no exposure on the table: no hand that {whose} allow needs it, so it is safe (D1)."
     if mine is not None:
         reason += f" Your own {mine.line.id} uses it, but late in the hand defence matters more than your own rack (D1)."
-    why = {name(safe): reason}
+    why = {tile_label(safe): reason}
     for t in table["hot"]:
-        text = f"The {name(t)} is hot: {_need(card, opponents, t)} (D1)."
+        text = f"The {tile_label(t)} is hot: {_need(card, opponents, t)} (D1)."
         if table["discards"].count(t) == 1:
             text += " It was thrown only once: it takes two throws without a call to make a tile safe (D1)."
         if mine is not None:
@@ -226,7 +214,7 @@ def _reasons(card: Card, table: dict[str, Any]) -> dict[str, str]:
                 f" Your {mine.line.id} has no place for it, but late in the hand defence matters more"
                 f" than your own rack (D1)."
             )
-        why[name(t)] = text
+        why[tile_label(t)] = text
     return why
 
 
@@ -236,5 +224,4 @@ def _need(card: Card, opponents: list, tile: int) -> str:
     return danger(card, exposures).words(tile, seat)
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return verdict_for(question, choice.picked(question, answer))
+grade = choice.grade

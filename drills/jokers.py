@@ -33,7 +33,8 @@ from coach.card import GROUP_NAMES, Card, Line, Reading, parse_pattern
 from coach.exchange import Exchange, exchange_ruling
 from coach.rules import cite
 from drills import choice
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills import wording
+from drills.base import Level, Question, check_level, rng_for
 
 NAME = "jokers"
 TITLE = "Jokers: where and when"
@@ -286,19 +287,9 @@ def _exposure(tile: int, size: int, jokers: int) -> tuple[str, ...]:
     return (tiles.CODES[tile],) * (size - jokers) + ("J",) * jokers
 
 
-def _group_words(tile: int, size: int) -> str:
-    """ "pung of 5 Dots" """
-    return f"{GROUP_NAMES[size]} of {_many(tile)}"
-
-
-def _many(tile: int) -> str:
-    """The plural name alone: "5 Dots", "Flowers", "Soaps"."""
-    return tiles.plural(tile, 2).split(" ", 1)[1]
-
-
 def _shown(tile: int, size: int, jokers: int) -> str:
     names = [tiles.name(tile)] * (size - jokers) + ["Joker"] * jokers
-    return f"{', '.join(names)} (a {_group_words(tile, size)})"
+    return f"{', '.join(names)} (a {wording.group(tile, size)})"
 
 
 def _held(tile: int, count: int) -> str:
@@ -443,7 +434,7 @@ def _scene_level_3(rng: random.Random, card: Card) -> Moment:
     # "size": an exchange that would change the exposure's size
     if grows:
         table = _table(me, owner, group, offered=(tile, tile))
-        plan = f"You give {owner} two {_many(tile)} for one joker."
+        plan = f"You give {owner} two {wording.many(tile)} for one joker."
         became = f"{owner}'s {GROUP_NAMES[size]} would grow to {size + 1} tiles"
     else:
         jokers = max(jokers, 2)
@@ -473,7 +464,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Moment:
     theirs = f"{owner}'s exposure: {_shown(other, other_size, wild)}."
     group = _exposure(other, other_size, wild)
     turn = (before, me)
-    c, o, many, kind = tiles.name(called), tiles.name(other), _many(called), GROUP_NAMES[size]
+    c, o, many, kind = tiles.name(called), tiles.name(other), wording.many(called), GROUP_NAMES[size]
     discard = f"{before} discards a {c}."
     if case == "call-then-swap":
         return Moment(
@@ -575,7 +566,8 @@ def _items(rules: list[str]) -> tuple[str, ...]:
 def _key(best: str, reason: list[str], rules: list[str], wrong: dict[str, tuple[str, list[str]]]) -> dict[str, Any]:
     """The right choice, the lines that explain it, and for every other choice
     the line that says why it is wrong with the rules that line cites."""
-    return {"best": best, "reason": reason, "rules": list(dict.fromkeys(rules)), "wrong": wrong}
+    return choice.answer_key(best, {**{c: why for c, (why, _) in wrong.items()}, best: reason[0]}, reason[1:],
+                             voice=choice.COLON, rules=list(dict.fromkeys(rules)), why_rules={c: r for c, (_, r) in wrong.items()})
 
 
 def generate(seed: int, level: int, card: Card) -> Question:
@@ -587,6 +579,5 @@ def generate(seed: int, level: int, card: Card) -> Question:
     return _exchange_question(rng, card, level, common)
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return choice.verdict_with_reasons(question, answer)
+grade = choice.grade
 

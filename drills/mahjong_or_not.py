@@ -28,7 +28,8 @@ from coach.mahjong import pay, score, winning_lines
 from coach.rules import cite
 from coach.tiles_away import Exposure, Holding, fill, tables_for
 from drills import choice
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.wording import count, join, many, number
+from drills.base import Level, Question, check_level, rng_for
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
 
@@ -50,7 +51,6 @@ LEVEL_FAULTS = {
 }
 CHOICE_COUNT = {1: 4, 2: 5}
 EXTRA_JOKERS = 4  # jokers added at random stop here: a rack of jokers teaches little
-MAX_TRIES = 400  # each try is one reading and one fault; most questions need a handful
 
 
 # -- hands ---------------------------------------------------------------------
@@ -144,14 +144,6 @@ def _need(reading: Reading, tile: int, small_only: bool = False) -> int:
     return sum(g.size for g in reading.groups if g.tile == tile and (g.size < 3 or not small_only))
 
 
-def _many(tile: int) -> str:
-    return tiles.plural(tile, 2).split(" ", 1)[1]
-
-
-def _count(tile: int, n: int) -> str:
-    return tiles.plural(tile, n) if n < len(WORDS) else f"{n} {_many(tile)}"
-
-
 # -- statements about a hand ---------------------------------------------------
 
 
@@ -241,7 +233,7 @@ def _joker_claims(s: Setting) -> list[Claim]:
         for g in part.groups:
             if g.size >= 3 or kinds.get(g.tile) != {"small"}:
                 continue
-            what = f"the single {tiles.name(g.tile)}" if g.size == 1 else f"the pair of {_many(g.tile)}"
+            what = f"the single {tiles.name(g.tile)}" if g.size == 1 else f"the pair of {many(g.tile)}"
             text = f"Not Mah Jongg: a joker stands for {what}"
             if jokers and hand.rack.count(g.tile) < _need(reading, g.tile, True):
                 claims.append(Claim("joker", text, True, f"A joker may never stand as a single or in a pair, so it cannot be {what} (J2).", ("J2",)))
@@ -289,16 +281,16 @@ def _size_claims(s: Setting) -> list[Claim]:
         need, (naturals, jokers) = _need(reading, tile), _tally(hand, tile)
         if need < 2:
             continue
-        needs = f"{line.id} needs {_number(need)}"
+        needs = f"{line.id} needs {number(need)}"
         has, tally = _has(tile, naturals, jokers), _has(tile, naturals, jokers, total=True)
         if naturals + jokers != need:
             read = _read(line, reading)
             claims.append(Claim("size", f"Not Mah Jongg: {has} where {needs}", True,
-                                f"{line.id}{read}{',' if read else ''} needs {_count(tile, need)}; the hand has {tally}; "
+                                f"{line.id}{read}{',' if read else ''} needs {count(tile, need)}; the hand has {tally}; "
                                 f"groups are exact, so that will not do (H2).", ("H2",)))
         else:
             # One real tile fewer than the hand shows: plainly false to whoever counts.
-            said = _has(tile, naturals - 1, jokers) if naturals else _count(tile, need - 1)
+            said = _has(tile, naturals - 1, jokers) if naturals else count(tile, need - 1)
             claims.append(Claim("size", f"Not Mah Jongg: {said} where {needs}", False,
                                 f"Count again: the hand has {tally}, just what {line.id} needs (H2).", ("H2",)))
     return claims
@@ -314,13 +306,9 @@ def _has(tile: int, naturals: int, jokers: int, total: bool = False) -> str:
     """ "four Souths and two jokers" (", six in all" with `total`), "three 5 Dots":
     real tiles and jokers apart."""
     if not jokers:
-        return _count(tile, naturals)
-    extra = "a joker" if jokers == 1 else f"{_number(jokers)} jokers"
-    return f"{_count(tile, naturals)} and {extra}" + (f", {_number(naturals + jokers)} in all" if total else "")
-
-
-def _number(n: int) -> str:
-    return WORDS[n] if n < len(WORDS) else str(n)
+        return count(tile, naturals)
+    extra = "a joker" if jokers == 1 else f"{number(jokers)} jokers"
+    return f"{count(tile, naturals)} and {extra}" + (f", {number(naturals + jokers)} in all" if total else "")
 
 
 def _claims(s: Setting) -> list[Claim]:
@@ -467,8 +455,8 @@ def _run_fault(rng: random.Random, line: Line, reading: Reading, expose: bool) -
     if not hand.supplied():
         return None
     run = f"{number - 1}-{number}-{number + 1} {tiles.SUIT_NAMES[suit]}"
-    claim = Claim("run", f"Not Mah Jongg: {run} is a run, not a pung of {_many(g.tile)}", True,
-                  f"There are no runs: different tiles standing together are singles, so {run} is no pung of {_many(g.tile)} (H2).", ("H2",))
+    claim = Claim("run", f"Not Mah Jongg: {run} is a run, not a pung of {many(g.tile)}", True,
+                  f"There are no runs: different tiles standing together are singles, so {run} is no pung of {many(g.tile)} (H2).", ("H2",))
     return hand, claim
 
 
@@ -477,28 +465,28 @@ def _run_fault(rng: random.Random, line: Line, reading: Reading, expose: bool) -
 
 def _declared(rng: random.Random, card: Card, level: int) -> tuple[Setting, Claim, list[Claim]]:
     """A declared hand, its one true statement and the false ones to offer."""
-    for _ in range(MAX_TRIES):
+    def deal() -> tuple[Setting, Claim, list[Claim]] | None:
         fault = rng.choice(LEVEL_FAULTS[level])
         line = rng.choice(card.lines)
         reading = rng.choice(line.readings)
         made = _fault(rng, card, fault, line, reading)
         if made is None:
-            continue
+            return None
         hand, special = made
         wins = tuple(w.line.id for w in winning_lines(card, hand.holding()))
         if fault == "complete" and wins != (line.id,):
-            continue  # a second reading would need H5: that is level 3's question
+            return None  # a second reading would need H5: that is level 3's question
         if fault != "complete" and wins:
-            continue  # the fault happened to make another line: not a clean question
+            return None  # the fault happened to make another line: not a clean question
         s = Setting(card, line, reading, hand, wins)
         claims = _claims(s)
         true = [c for c in claims if c.true] + ([special] if special else [])
         best = _fault_claim(fault, true)
         if best is None or (fault == "complete" and len(true) != 1):
-            continue
-        false = [c for c in claims if not c.true]
-        return s, best, false
-    raise RuntimeError(f"no hand found for {NAME} level {level} on {card.name}")
+            return None
+        return s, best, [c for c in claims if not c.true]
+
+    return choice.dealt(f"hand for {NAME} level {level} on {card.name}", deal)
 
 
 FAULT_KIND = {
@@ -590,36 +578,35 @@ def _which(rng: random.Random, card: Card) -> tuple[Setting, str, Claim | None]:
         if found is not None:
             return found, "two", None
         kind = "one"  # a card whose lines never overlap
-    for _ in range(MAX_TRIES):
+
+    def deal() -> tuple[Setting, str, Claim | None] | None:
         line = rng.choice(card.lines)
         reading = rng.choice(line.readings)
         if kind == "one":
             hand = _deal(rng, line, reading, jokers=True, expose=rng.random() < 0.5)
             if hand is None:
-                continue
+                return None
             wins = tuple(w.line.id for w in winning_lines(card, hand.holding()))
-            if wins == (line.id,):
-                return Setting(card, line, reading, hand, wins), "one", None
-            continue
+            return (Setting(card, line, reading, hand, wins), "one", None) if wins == (line.id,) else None
         fault = rng.choice(LEVEL_FAULTS[3])
         made = _fault(rng, card, fault, line, reading)
         if made is None:
-            continue
+            return None
         hand, special = made
         if winning_lines(card, hand.holding()):
-            continue
+            return None
         s = Setting(card, line, reading, hand, ())
         claims = [c for c in _claims(s) if c.true] + ([special] if special else [])
         claim = _fault_claim(fault, claims)
-        if claim is not None:
-            return s, "none", claim
-    raise RuntimeError(f"no hand found for {NAME} level 3 on {card.name}")
+        return None if claim is None else (s, "none", claim)
+
+    return choice.dealt(f"hand for {NAME} level 3 on {card.name}", deal)
 
 
 def _two_lines(rng: random.Random, card: Card) -> Setting | None:
     """A joker-rich hand that completes two lines or more, one paying most (H5)."""
     lines = [ln for ln in card.lines if sum(g.size >= 3 for g in ln.readings[0].groups) >= 2]
-    for _ in range(MAX_TRIES):
+    for _ in range(choice.ATTEMPTS):
         if not lines:
             return None
         line = rng.choice(lines)
@@ -669,7 +656,7 @@ def _why_not_line(card: Card, line: Line, hand: Hand) -> tuple[str, list[str]]:
     if not reachable:
         return f"The exposures fit no group of {line.id} (H1).", ["H1"]
     best = min(reachable, key=lambda f: f.distance)
-    lacks = _and([_count(m.tile, m.count) for m in best.missing])
+    lacks = join([count(m.tile, m.count) for m in best.missing])
     return f"{line.id} ({line.pattern}) is not complete: read as closely as it can be, it still lacks {lacks} (H1).", ["H1"]
 
 
@@ -739,10 +726,6 @@ def _which_question(rng: random.Random, card: Card, common: dict[str, Any]) -> Q
 # -- asking and grading --------------------------------------------------------
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-
-
 def _codes(rack: list[int]) -> tuple[str, ...]:
     return tuple(tiles.CODES[t] for t in sorted(rack))
 
@@ -759,7 +742,8 @@ def _items(rules: list[str]) -> tuple[str, ...]:
 def _key(best: str, reason: list[str], rules: list[str], wrong: dict[str, tuple[str, list[str]]], partial: dict[str, float]) -> dict[str, Any]:
     """The right choice and its explanation; for every other choice, why it
     is wrong with the rules that says, and its partial credit if any."""
-    return {"best": best, "reason": reason, "rules": rules, "wrong": wrong, "partial": partial}
+    return choice.answer_key(best, {**{c: why for c, (why, _) in wrong.items()}, best: reason[0]}, reason[1:], voice=choice.COLON,
+                             rules=rules, why_rules={c: r for c, (_, r) in wrong.items()}, partial=partial)
 
 
 def generate(seed: int, level: int, card: Card) -> Question:
@@ -771,6 +755,5 @@ def generate(seed: int, level: int, card: Card) -> Question:
     return _declared_question(rng, card, level, common)
 
 
-def grade(question: Question, answer: object) -> Verdict:
-    return choice.verdict_with_reasons(question, answer)
+grade = choice.grade
 

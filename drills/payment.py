@@ -21,7 +21,7 @@ import itertools
 import random
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -34,7 +34,9 @@ from coach.rules import cite
 from coach.ruling import Ruling
 from coach.tiles_away import Exposure, Holding, tables_for
 from drills import choice
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.choice import Draft
+from drills.wording import join, jokers_word, many
+from drills.base import Level
 
 NAME = "payment"
 TITLE = "Who pays what"
@@ -47,7 +49,6 @@ LEVELS: tuple[Level, ...] = (
 )
 
 SEATS = tiles.SEATS
-MAX_TRIES = 400
 
 
 # -- building winning hands ------------------------------------------------------------
@@ -134,20 +135,20 @@ def build_hand(
     check: Callable[[Hand], bool] | None = None,
 ) -> Hand:
     """A hand that wins on exactly one line of `lines` and on no other line of the card."""
-    for _ in range(MAX_TRIES):
+    def deal() -> Hand | None:
         line = rng.choice(list(lines))
         groups = _group_jokers(rng, line, jokers)
         if groups is None:
-            continue
+            return None
         rack, exposed = _split(rng, groups, line, rng.randint(0, exposures))
         holding = Holding.of(rack, exposed)
         wins = tuple(winning_lines(card, holding))
         if [w.line.id for w in wins] != [line.id]:
-            continue  # another line reads these tiles too: that is level 4's question
+            return None  # another line reads these tiles too: that is level 4's question
         hand = Hand(holding, wins)
-        if check is None or check(hand):
-            return hand
-    raise RuntimeError(f"no hand of {len(lines)} lines fits ({jokers} jokers)")
+        return hand if check is None or check(hand) else None
+
+    return choice.dealt(f"hand of {len(lines)} lines that fits ({jokers} jokers)", deal)
 
 
 # -- hands that read as more than one line (H5) --------------------------------------------
@@ -231,19 +232,6 @@ def _line_words(line: Line) -> str:
     return f"{line.id} ({line.section}), worth {line.value}"
 
 
-def _and(words: Sequence[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _jokers_word(n: int) -> str:
-    return "a joker" if n == 1 else f"{n} jokers"
-
-
-def _plural(tile: int) -> str:
-    """ "7 Craks", "Soaps", "Flowers": the tile's name for a group of it."""
-    return tiles.plural(tile, 2).split(" ", 1)[1]
-
-
 # -- the situation ----------------------------------------------------------------------------
 
 
@@ -280,28 +268,15 @@ class HowWon:
             return [f"{self.discarder} threw the {name}, and you called it for Mah Jongg."]
         if self.kind == "exchange":
             return [
-                f"You drew the {name} and gave it to {self.owner} for the joker in {self.owner}'s exposed {_plural(self.tile)}.",
+                f"You drew the {name} and gave it to {self.owner} for the joker in {self.owner}'s exposed {many(self.tile)}.",
                 "That joker completed your hand.",
             ]
         return [
-            f"{self.discarder} threw the {name}; you called it and exposed it with {_jokers_word(self.exposed_jokers)}.",
+            f"{self.discarder} threw the {name}; you called it and exposed it with {jokers_word(self.exposed_jokers)}.",
             f"Then you swapped a {name} from your rack for one of those jokers, and it completed your hand."
             if self.exposed_jokers > 1
             else f"Then you swapped a {name} from your rack for that joker, and the joker completed your hand.",
         ]
-
-
-@dataclass(frozen=True)
-class Draft:
-    prompt: str
-    facts: tuple[str, ...]
-    best: str
-    why: tuple[str, ...]
-    wrong: dict[str, str]
-    rules: tuple[str, ...]
-    rack: tuple[str, ...] = field(default=())
-    exposed: tuple[tuple[str, ...], ...] = field(default=())
-    situation: dict[str, Any] = field(default_factory=dict)  # what was won and how, for the key
 
 
 def _pick_win(rng: random.Random, kinds: Sequence[str], hand: Hand) -> HowWon:
@@ -336,9 +311,9 @@ def _fits(kind: str) -> Callable[[Hand], bool] | None:
 def _bill(payment: Payment, win: HowWon) -> str:
     """ "North pays 120; East and West pay 60 each." """
     if payment.discarder is None:
-        return f"{_and(win.losers)} pay {payment.other} each"
+        return f"{join(win.losers)} pay {payment.other} each"
     others = [s for s in win.losers if s != win.discarder]
-    return f"{win.discarder} pays {payment.discarder}; {_and(others)} pay {payment.other} each"
+    return f"{win.discarder} pays {payment.discarder}; {join(others)} pay {payment.other} each"
 
 
 def _how_line(payment: Payment, win: HowWon) -> tuple[str, tuple[str, ...]]:
@@ -373,7 +348,7 @@ def _joker_line(payment: Payment, hand: Hand) -> tuple[str, tuple[str, ...]]:
         if payment.discarder is None:
             return "No jokers anywhere in the hand: every payment doubles again, so each pays four times the value (P4, P5).", ("P4", "P5")
         return "No jokers anywhere in the hand: every payment doubles again (P4).", ("P4",)
-    return f"The hand holds {_jokers_word(hand.jokers)}, so there is no jokerless double (P4).", ("P4",)
+    return f"The hand holds {jokers_word(hand.jokers)}, so there is no jokerless double (P4).", ("P4",)
 
 
 def _payment_draft(
@@ -429,9 +404,9 @@ def _h5_line(hand: Hand, win: HowWon, payment: Payment) -> str:
     ]
     assert payment.line is not None
     return (
-        f"The tiles also read as {_and([w.line.id for w in hand.wins if w.line is not payment.line])}; "
+        f"The tiles also read as {join([w.line.id for w in hand.wins if w.line is not payment.line])}; "
         f"a hand is paid as the line that pays most: {payment.line.id} brings {payment.total}, "
-        f"{_and(others)} (H5)."
+        f"{join(others)} (H5)."
     )
 
 
@@ -450,7 +425,7 @@ def _distractors(hand: Hand, win: HowWon, payment: Payment, level: int) -> dict[
         reason = (
             "The hand has no jokers, so every payment doubles again (P4)."
             if jokerless
-            else f"The hand holds {_jokers_word(hand.jokers)}: only a hand with no jokers at all doubles again (P4)."
+            else f"The hand holds {jokers_word(hand.jokers)}: only a hand with no jokers at all doubles again (P4)."
         )
         options.append((says(d, o), reason))
     if jokerless and line.singles_and_pairs:
@@ -594,35 +569,12 @@ def _wall_game(rng: random.Random, card: Card) -> Draft:
     )
 
 
-BUILDERS = {1: _level_1, 2: _level_2, 3: _level_3, 4: _level_4}
+BUILDERS: dict[int, tuple[choice.Builder, ...]] = {1: (_level_1,), 2: (_level_2,), 3: (_level_3,), 4: (_level_4,)}
 
 
 # -- the protocol ---------------------------------------------------------------------------------
 
 
-def generate(seed: int, level: int, card: Card) -> Question:
-    check_level(LEVELS, level)
-    rng = rng_for(NAME, seed, level)
-    draft = BUILDERS[level](rng, card)
-    choices = [draft.best, *draft.wrong]
-    if len(set(choices)) != len(choices):
-        raise AssertionError(f"choices repeat: {choices}")
-    rng.shuffle(choices)
-    return Question(
-        drill=NAME,
-        seed=seed,
-        level=level,
-        card=card.name,
-        prompt=draft.prompt,
-        rack=draft.rack,
-        exposed=draft.exposed,
-        choices=tuple(choices),
-        facts=draft.facts,
-        items=tuple(f"rule:{r}" for r in draft.rules),
-        key={"best": draft.best, "why": draft.why, "wrong": dict(draft.wrong), "situation": dict(draft.situation)},
-    )
-
-
-def grade(question: Question, answer: object) -> Verdict:
-    return choice.verdict_with_why(question, answer)
+generate = choice.asking(NAME, LEVELS, BUILDERS, choice.WHY_FIRST)
+grade = choice.grade
 

@@ -16,15 +16,15 @@ moves from hand to hand.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from dataclasses import dataclass
 
 from coach import tiles
 from coach.card import Card
 from coach import table
 from coach.rules import cite
 from drills import choice
-from drills.base import Level, Question, Verdict, check_level, rng_for
+from drills.choice import Draft
+from drills.wording import join
+from drills.base import Level
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
 
@@ -47,19 +47,6 @@ DEAL_ROUNDS = table.DEAL_ROUNDS
 SET = table.SET_SIZE
 
 
-@dataclass(frozen=True)
-class Ask:
-    """One question: the situation, the right choice, the other choices with
-    why each is wrong, and the lines that explain the answer."""
-
-    facts: tuple[str, ...]
-    prompt: str
-    best: str
-    others: dict[str, str]  # wrong choice -> why, ending in its rule ids
-    reason: tuple[str, ...]
-    rules: tuple[str, ...]
-
-
 _next = table.next_seat  # the core decides turn order (S5); the drill names it
 
 
@@ -75,7 +62,7 @@ def _numbers(best: int, near: list[int]) -> dict[str, int]:
 # -- level 1 -------------------------------------------------------------------
 
 
-def _who_next(rng: random.Random, card: Card) -> Ask:
+def _who_next(rng: random.Random, card: Card) -> Draft:
     seat = rng.choice(SEATS)
     nxt = table.plays_next(seat).decision
     others = {
@@ -86,11 +73,12 @@ def _who_next(rng: random.Random, card: Card) -> Ask:
             f"{seat} has just played; the turn moves on to the right (S5).")
         for s in SEATS if s != nxt
     }
-    return Ask(
-        (f"{seat} has just discarded, and nobody calls the tile.",),
-        "Who plays next?", nxt, others,
-        (f"Play passes to the right, counter-clockwise: the player on {seat}'s right is {nxt} (S5).", cite("S5")),
-        ("S5",),
+    return Draft(
+        prompt="Who plays next?",
+        facts=(f"{seat} has just discarded, and nobody calls the tile.",),
+        best=nxt, wrong=others,
+        why=(f"Play passes to the right, counter-clockwise: the player on {seat}'s right is {nxt} (S5).", cite("S5")),
+        rules=("S5",),
     )
 
 
@@ -102,17 +90,18 @@ EAST_WRONG = {
 }
 
 
-def _east_first(rng: random.Random, card: Card) -> Ask:
-    return Ask(
-        ("The deal is over and so is the Charleston.", "East holds 14 tiles, the others 13."),
-        "What does East do first?", EAST_FIRST, dict(EAST_WRONG),
-        ("East has 14 tiles after the deal and opens the play by discarding one, without drawing (S4).",
+def _east_first(rng: random.Random, card: Card) -> Draft:
+    return Draft(
+        prompt="What does East do first?",
+        facts=("The deal is over and so is the Charleston.", "East holds 14 tiles, the others 13."),
+        best=EAST_FIRST, wrong=dict(EAST_WRONG),
+        why=("East has 14 tiles after the deal and opens the play by discarding one, without drawing (S4).",
          cite("S4"), cite("S3")),
-        ("S4", "S3"),
+        rules=("S4", "S3"),
     )
 
 
-def _after_deal(rng: random.Random, card: Card) -> Ask:
+def _after_deal(rng: random.Random, card: Card) -> Draft:
     seat = rng.choice(SEATS)
     best = table.after_the_deal(seat).decision
     counts = _numbers(best, [12, 13, 14, 15, 16])
@@ -129,12 +118,13 @@ def _after_deal(rng: random.Random, card: Card) -> Ask:
         else:
             others[text] = f"Nobody holds {n} after the deal: East has 14, the others 13 (S3)."
     chosen = [str(best)] + rng.sample([t for t in others], 3)
-    return Ask(
-        (f"You are {seat}.", "The deal has just ended."),
-        "How many tiles do you hold?", str(best), {t: others[t] for t in chosen if t != str(best)},
-        (f"Four tiles at a time for three rounds makes 12; then East takes two and the others one each, "
+    return Draft(
+        prompt="How many tiles do you hold?",
+        facts=(f"You are {seat}.", "The deal has just ended."),
+        best=str(best), wrong={t: others[t] for t in chosen if t != str(best)},
+        why=(f"Four tiles at a time for three rounds makes 12; then East takes two and the others one each, "
          f"so {seat} has {best} (S3).", cite("S3")),
-        ("S3",),
+        rules=("S3",),
     )
 
 
@@ -146,13 +136,14 @@ TURN_WRONG = {
 }
 
 
-def _turn_order(rng: random.Random, card: Card) -> Ask:
+def _turn_order(rng: random.Random, card: Card) -> Draft:
     seat = rng.choice(SEATS[1:])
-    return Ask(
-        (f"You are {seat}, in the middle of a hand.", "Nobody has called the last discard: it is your turn."),
-        "In what order does your turn go?", TURN_ORDER, dict(TURN_WRONG),
-        ("A turn is: draw, exchange for jokers if you wish, then discard and name the tile (S4).", cite("S4")),
-        ("S4",),
+    return Draft(
+        prompt="In what order does your turn go?",
+        facts=(f"You are {seat}, in the middle of a hand.", "Nobody has called the last discard: it is your turn."),
+        best=TURN_ORDER, wrong=dict(TURN_WRONG),
+        why=("A turn is: draw, exchange for jokers if you wish, then discard and name the tile (S4).", cite("S4")),
+        rules=("S4",),
     )
 
 
@@ -165,15 +156,16 @@ SWITCH_WRONG = {
 WHEN = ("Just after the Charleston", "Halfway through the hand", "With a few tiles left in the wall")
 
 
-def _change_aim(rng: random.Random, card: Card) -> Ask:
+def _change_aim(rng: random.Random, card: Card) -> Draft:
     first, then = rng.sample(list(card.lines), 2) if len(card.lines) > 1 else (card.lines[0], card.lines[0])
-    return Ask(
-        (f"You started aiming at {first.id} ({first.pattern}).",
+    return Draft(
+        prompt="What may you do?",
+        facts=(f"You started aiming at {first.id} ({first.pattern}).",
          f"{rng.choice(WHEN)}, your tiles suit {then.id} ({then.pattern}) better.",
          "Nothing of yours is exposed."),
-        "What may you do?", SWITCH, dict(SWITCH_WRONG),
-        ("You may aim at any line of the card and switch to another at any time (H3).", cite("H3")),
-        ("H3",),
+        best=SWITCH, wrong=dict(SWITCH_WRONG),
+        why=("You may aim at any line of the card and switch to another at any time (H3).", cite("H3")),
+        rules=("H3",),
     )
 
 
@@ -184,7 +176,7 @@ def _roll(rng: random.Random) -> int:
     return rng.randint(1, 6) + rng.randint(1, 6)
 
 
-def _dice_east(rng: random.Random, card: Card) -> Ask:
+def _dice_east(rng: random.Random, card: Card) -> Draft:
     players = rng.sample(NAMES, 4)
     while True:
         totals = [_roll(rng) for _ in players]
@@ -194,15 +186,16 @@ def _dice_east(rng: random.Random, card: Card) -> Ask:
     rolls = ", ".join(f"{p} {t}" for p, t in zip(players, totals))
     others = {p: f"{p} rolled {t}, less than {east}'s {max(totals)}; the highest total is East (S1)."
               for p, t in zip(players, totals) if p != east}
-    return Ask(
-        ("Four players roll two dice each to choose East.", f"Totals: {rolls}."),
-        "Who is East?", east, others,
-        (f"The highest total is East: {east} rolled {max(totals)} (S1).", cite("S1")),
-        ("S1",),
+    return Draft(
+        prompt="Who is East?",
+        facts=("Four players roll two dice each to choose East.", f"Totals: {rolls}."),
+        best=east, wrong=others,
+        why=(f"The highest total is East: {east} rolled {max(totals)} (S1).", cite("S1")),
+        rules=("S1",),
     )
 
 
-def _dice_tie(rng: random.Random, card: Card) -> Ask:
+def _dice_tie(rng: random.Random, card: Card) -> Draft:
     players = rng.sample(NAMES, 4)
     tied = rng.choice((2, 2, 3))
     top = rng.randint(7, 12)
@@ -210,7 +203,7 @@ def _dice_tie(rng: random.Random, card: Card) -> Ask:
     rng.shuffle(totals)
     tied_names = list(table.east_by_dice(list(zip(players, totals))).facts["tied"])
     rolls = ", ".join(f"{p} {t}" for p, t in zip(players, totals))
-    best = f"{_and(tied_names)} roll again"
+    best = f"{join(tied_names)} roll again"
     first = tied_names[0]
     low = min(zip(totals, players))[1]
     others = {
@@ -218,16 +211,17 @@ def _dice_tie(rng: random.Random, card: Card) -> Ask:
         f"{first} is East, having rolled first": "A tie is never broken by who rolled first: the tied players roll again (S1).",
         f"{low} is East": f"The highest total is East, never the lowest; {low} rolled {min(totals)} (S1).",
     }
-    return Ask(
-        ("Four players roll two dice each to choose East.", f"Totals: {rolls}."),
-        "What happens next?", best, others,
-        (f"{_and(tied_names)} tied on the highest total, {top}; a tie is broken by a new roll among the tied players only (S1).",
+    return Draft(
+        prompt="What happens next?",
+        facts=("Four players roll two dice each to choose East.", f"Totals: {rolls}."),
+        best=best, wrong=others,
+        why=(f"{join(tied_names)} tied on the highest total, {top}; a tie is broken by a new roll among the tied players only (S1).",
          cite("S1")),
-        ("S1",),
+        rules=("S1",),
     )
 
 
-def _dice_reroll(rng: random.Random, card: Card) -> Ask:
+def _dice_reroll(rng: random.Random, card: Card) -> Draft:
     """After a tie, a player out of the re-roll may hold a higher first total
     than the re-roll's: only the re-roll among the tied counts."""
     players = rng.sample(NAMES, 4)
@@ -249,13 +243,14 @@ def _dice_reroll(rng: random.Random, card: Card) -> Ask:
         outsider: f"{outsider} was not tied for the highest total, so is out of the re-roll however the re-roll goes (S1).",
         players[3]: f"{players[3]} was not tied for the highest total, so is out of the re-roll (S1).",
     }
-    return Ask(
-        ("Four players roll two dice each to choose East.", f"Totals: {rolls}.",
+    return Draft(
+        prompt="Who is East?",
+        facts=("Four players roll two dice each to choose East.", f"Totals: {rolls}.",
          f"{a} and {b} roll again: {a} {again[0]}, {b} {again[1]}."),
-        "Who is East?", east, others,
-        (f"{a} and {b} tied on {top}, so only they rolled again, and the higher re-roll, {east}'s {max(again)}, is East (S1).",
+        best=east, wrong=others,
+        why=(f"{a} and {b} tied on {top}, so only they rolled again, and the higher re-roll, {east}'s {max(again)}, is East (S1).",
          cite("S1")),
-        ("S1",),
+        rules=("S1",),
     )
 
 
@@ -267,16 +262,17 @@ WALL_WRONG = {
 }
 
 
-def _wall(rng: random.Random, card: Card) -> Ask:
-    return Ask(
-        ("Each player builds a wall in front of the rack.", f"The four walls hold all {SET} tiles."),
-        "How is each wall built?", WALL_BUILD, dict(WALL_WRONG),
-        (f"Each wall is 19 stacks of 2 tiles, 38 tiles; four walls make {4 * WALL_TILES} (S2).", cite("S2")),
-        ("S2",),
+def _wall(rng: random.Random, card: Card) -> Draft:
+    return Draft(
+        prompt="How is each wall built?",
+        facts=("Each player builds a wall in front of the rack.", f"The four walls hold all {SET} tiles."),
+        best=WALL_BUILD, wrong=dict(WALL_WRONG),
+        why=(f"Each wall is 19 stacks of 2 tiles, 38 tiles; four walls make {4 * WALL_TILES} (S2).", cite("S2")),
+        rules=("S2",),
     )
 
 
-def _break(rng: random.Random, card: Card) -> Ask:
+def _break(rng: random.Random, card: Card) -> Draft:
     a, b = rng.randint(1, 6), rng.randint(1, 6)
     n = table.wall_break((a, b)).decision
     best = f"{n} stacks from the right end of East's wall"
@@ -286,16 +282,17 @@ def _break(rng: random.Random, card: Card) -> Ask:
         f"{n} tiles from the right end of East's wall": f"East counts stacks, not tiles: {n} stacks of two (S2).",
         f"{n} stacks from the right end of {neighbour}'s wall": f"East breaks East's own wall, not {neighbour}'s (S2).",
     }
-    return Ask(
-        ("The walls are built; East rolls two dice to break the wall.", f"East rolls {a} and {b}."),
-        "Where does East break the wall?", best, others,
-        (f"East counts as many stacks as the dice show, {a} + {b} = {n}, from the right end of East's own wall (S2).",
+    return Draft(
+        prompt="Where does East break the wall?",
+        facts=("The walls are built; East rolls two dice to break the wall.", f"East rolls {a} and {b}."),
+        best=best, wrong=others,
+        why=(f"East counts as many stacks as the dice show, {a} + {b} = {n}, from the right end of East's own wall (S2).",
          cite("S2")),
-        ("S2",),
+        rules=("S2",),
     )
 
 
-def _left_of_break(rng: random.Random, card: Card) -> Ask:
+def _left_of_break(rng: random.Random, card: Card) -> Draft:
     a, b = rng.randint(1, 6), rng.randint(1, 6)
     ruling = table.wall_break((a, b))
     n, best = ruling.decision, ruling.facts["left"]
@@ -311,38 +308,39 @@ def _left_of_break(rng: random.Random, card: Card) -> Ask:
         else:
             others[text] = f"A wall has 19 stacks and East counts {n} from the right end, leaving {best} (S2)."
     chosen = rng.sample([t for t in others], 3)
-    return Ask(
-        (f"East rolls {a} and {b} and breaks East's wall.",),
-        "How many stacks of East's wall are on the left of the break?", str(best),
-        {t: others[t] for t in chosen},
-        (f"East's wall has 19 stacks; East counts {n} from the right end and breaks there, "
+    return Draft(
+        prompt="How many stacks of East's wall are on the left of the break?",
+        facts=(f"East rolls {a} and {b} and breaks East's wall.",),
+        best=str(best), wrong={t: others[t] for t in chosen},
+        why=(f"East's wall has 19 stacks; East counts {n} from the right end and breaks there, "
          f"so {STACKS} - {n} = {best} stacks are on the left (S2).", cite("S2")),
-        ("S2",),
+        rules=("S2",),
     )
 
 
 # -- level 3 -------------------------------------------------------------------
 
 
-def _mid_deal(rng: random.Random, card: Card) -> Ask:
+def _mid_deal(rng: random.Random, card: Card) -> Draft:
     rounds_done = rng.randint(0, DEAL_ROUNDS - 1)
     upto = rng.randint(0, 2)  # the last seat to take in the current round; North has not yet
     seat = rng.choice(SEATS)
     took = SEATS[: upto + 1]
     best = table.tiles_dealt(seat, rounds_done, took_this_round=seat in took).decision
     done = ("no round is complete", "one round is complete", "two rounds are complete")[rounds_done]
-    now = f"in this round, {_and(list(took))} {'has' if len(took) == 1 else 'have'} taken their four"
+    now = f"in this round, {join(list(took))} {'has' if len(took) == 1 else 'have'} taken their four"
     counts = _numbers(best, [best + 4, best - 4, best + 1, best + 2, best - 1])
     others = {t: f"Each player takes four tiles a round, East first and on to the right; {seat} has {best} so far (S3)."
               for t in counts if counts[t] != best}
     chosen = rng.sample(list(others), 3)
-    return Ask(
-        ("The deal: each player takes four tiles at a time, East first, then to the right.",
+    return Draft(
+        prompt=f"How many tiles does {seat} hold now?",
+        facts=("The deal: each player takes four tiles at a time, East first, then to the right.",
          f"So far {done}; {now}."),
-        f"How many tiles does {seat} hold now?", str(best), {t: others[t] for t in chosen},
-        (f"{seat} has taken four in each complete round{' and four in this one' if seat in took else ''}: {best} tiles (S3).",
+        best=str(best), wrong={t: others[t] for t in chosen},
+        why=(f"{seat} has taken four in each complete round{' and four in this one' if seat in took else ''}: {best} tiles (S3).",
          cite("S3")),
-        ("S3",),
+        rules=("S3",),
     )
 
 
@@ -354,29 +352,31 @@ EAST_LAST_WRONG = {
 }
 
 
-def _east_last(rng: random.Random, card: Card) -> Ask:
-    return Ask(
-        ("The three rounds of four are done: everyone holds 12 tiles.", "Now East takes two tiles and the others one each."),
-        "Which two tiles does East take?", EAST_LAST, dict(EAST_LAST_WRONG),
-        ("After the three rounds, East takes the first and the third top tile and each other player one, "
+def _east_last(rng: random.Random, card: Card) -> Draft:
+    return Draft(
+        prompt="Which two tiles does East take?",
+        facts=("The three rounds of four are done: everyone holds 12 tiles.", "Now East takes two tiles and the others one each."),
+        best=EAST_LAST, wrong=dict(EAST_LAST_WRONG),
+        why=("After the three rounds, East takes the first and the third top tile and each other player one, "
          "so East has 14 and the others 13 (S3).", cite("S3")),
-        ("S3",),
+        rules=("S3",),
     )
 
 
-def _wall_left(rng: random.Random, card: Card) -> Ask:
+def _wall_left(rng: random.Random, card: Card) -> Draft:
     ruling = table.wall_after_deal()
     dealt, best = ruling.facts["dealt"], ruling.decision
     counts = _numbers(best, [best - 1, best + 1, SET - 4 * 13, SET - 4 * 14, SET - 4 * 12])
     others = {t: f"East holds 14 and the three others 13 each, {dealt} tiles, so {SET} - {dealt} = {best} stay in the walls (S3, T1)."
               for t in counts if counts[t] != best}
     chosen = rng.sample(list(others), 3)
-    return Ask(
-        (f"A set has {SET} tiles, all built into the walls.", "The deal has just ended."),
-        "How many tiles are still in the walls?", str(best), {t: others[t] for t in chosen},
-        (f"After the deal East has 14 and the others 13: {dealt} tiles dealt, {best} left in the walls (S3, T1).",
+    return Draft(
+        prompt="How many tiles are still in the walls?",
+        facts=(f"A set has {SET} tiles, all built into the walls.", "The deal has just ended."),
+        best=str(best), wrong={t: others[t] for t in chosen},
+        why=(f"After the deal East has 14 and the others 13: {dealt} tiles dealt, {best} left in the walls (S3, T1).",
          cite("S3")),
-        ("S3", "T1"),
+        rules=("S3", "T1"),
     )
 
 
@@ -400,7 +400,7 @@ FINAL_WRONG = {
 }
 
 
-def _final(rng: random.Random, card: Card) -> Ask:
+def _final(rng: random.Random, card: Card) -> Draft:
     case = rng.choice(tuple(TILE_FINAL))
     final = table.discard_is_final(touched=case == "touched", named=case == "named")
     seat = rng.choice(SEATS)
@@ -417,13 +417,16 @@ def _final(rng: random.Random, card: Card) -> Ask:
     else:
         others.pop("No: once lifted from the rack it must be thrown")
         others.pop("No: it was named, so it is final" if case == "touched" else "No: it touched the table, so it is final")
-    return Ask(
-        (first, second), f"May {seat} change the discard?", best, others,
-        (why, cite("S4")), ("S4",),
+    return Draft(
+        prompt=f"May {seat} change the discard?",
+        facts=(first, second),
+        best=best, wrong=others,
+        why=(why, cite("S4")),
+        rules=("S4",),
     )
 
 
-def _next_east(rng: random.Random, card: Card) -> Ask:
+def _next_east(rng: random.Random, card: Card) -> Draft:
     players = rng.sample(NAMES, 4)
     hands = rng.randint(1, 3)
     best = table.east_after(players, hands).decision
@@ -434,17 +437,18 @@ def _next_east(rng: random.Random, card: Card) -> Ask:
         if p == best:
             continue
         others[p] = (f"{p} is East again only after four hands; East stays East for one hand at a time (S5)." if n == 0 else
-                     f"After each hand the player on East's right becomes East: {_and(players[: hands + 1])} in turn, so {best} (S5).")
-    return Ask(
-        (f"This hand the seats are: {seating}.", "Nobody changes seat between hands."),
-        f"Who is East {later}?", best, others,
-        (f"After each hand the player on East's right becomes East, so East moves one seat to the right each hand: "
+                     f"After each hand the player on East's right becomes East: {join(players[: hands + 1])} in turn, so {best} (S5).")
+    return Draft(
+        prompt=f"Who is East {later}?",
+        facts=(f"This hand the seats are: {seating}.", "Nobody changes seat between hands."),
+        best=best, wrong=others,
+        why=(f"After each hand the player on East's right becomes East, so East moves one seat to the right each hand: "
          f"{' then '.join(players[: hands + 1])} (S5).", cite("S5")),
-        ("S5",),
+        rules=("S5",),
     )
 
 
-LEVEL_ASKS: dict[int, tuple[Callable[[random.Random, Card], Ask], ...]] = {
+LEVEL_ASKS: dict[int, tuple[choice.Builder, ...]] = {
     1: (_who_next, _east_first, _after_deal, _turn_order, _change_aim),
     2: (_dice_east, _dice_tie, _dice_reroll, _wall, _break, _left_of_break),
     3: (_mid_deal, _east_last, _wall_left, _final, _next_east),
@@ -454,29 +458,6 @@ LEVEL_ASKS: dict[int, tuple[Callable[[random.Random, Card], Ask], ...]] = {
 # -- asking and grading --------------------------------------------------------
 
 
-def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
-
-
-def generate(seed: int, level: int, card: Card) -> Question:
-    check_level(LEVELS, level)
-    rng = rng_for(NAME, seed, level)
-    ask = rng.choice(LEVEL_ASKS[level])(rng, card)
-    choices = [ask.best, *ask.others]
-    rng.shuffle(choices)
-    key = {"best": ask.best, "reason": list(ask.reason), "rules": list(ask.rules),
-           "wrong": {c: (why, _ids(why)) for c, why in ask.others.items()}}
-    return Question(
-        drill=NAME, seed=seed, level=level, card=card.name, prompt=ask.prompt,
-        facts=ask.facts, choices=tuple(choices), items=tuple(f"rule:{r}" for r in ask.rules), key=key,
-    )
-
-
-def _ids(text: str) -> list[str]:
-    """The rule ids a sentence cites, as in "(H1)" or "(S3, T1)"."""
-    return [rule_id for group in choice.CITED.findall(text) for rule_id in group.split(", ")]
-
-
-def grade(question: Question, answer: object) -> Verdict:
-    return choice.verdict_with_reasons(question, answer)
+generate = choice.asking(NAME, LEVELS, LEVEL_ASKS, choice.COLON, stated_rules=True)
+grade = choice.grade
 

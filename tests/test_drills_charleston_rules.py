@@ -59,7 +59,7 @@ def test_every_level_makes_valid_questions(level):
         q = ask(level, seed)
         assert q.drill == drill.NAME and q.level == level and q.card == CARD.name
         checks.check_valid_choice_question(q)
-        assert set(q.key["wrong"]) == set(q.choices) - {q.key["best"]}
+        assert set(q.key["why"]) == set(q.choices)
         assert q.prompt.strip()
         assert {i[5:] for i in q.items} <= PER_LEVEL[level]
         assert all(code in tiles.CODES for code in q.rack)

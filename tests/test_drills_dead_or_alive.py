@@ -121,6 +121,7 @@ def test_a_dead_hand_for_the_wrong_reason_earns_half_E3():
         if q.key["best"] in drill.CAUSES and others:
             verdict = drill.grade(q, others[0])
             assert verdict.score == 0.5 and not verdict.correct
+            assert verdict.explanation[0].startswith("Half right")  # as every choice drill says half credit
             assert "dead, but not for that reason" in " ".join(verdict.explanation)
             assert drill.grade(q, drill.NOT_DEAD).score == 0.0
             return

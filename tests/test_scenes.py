@@ -175,7 +175,7 @@ def test_H2_mahjong_or_not_never_says_a_hand_holds_more_than_a_set_has():
     for level in (1, 2):
         for seed in range(300):
             q = mahjong_or_not.generate(seed, level, CARD)
-            texts = list(q.choices) + list(q.key["reason"]) + [why for why, _ in q.key["wrong"].values()]
+            texts = list(q.choices) + list(q.key["why"].values()) + list(q.key["more"])
             for text in texts:
                 for said in claimed_counts(text):
                     assert not any(said.startswith(bad) for bad in TOO_MANY), (level, seed, text)
