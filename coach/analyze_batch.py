@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from functools import cached_property
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TextIO
 
@@ -35,6 +36,9 @@ FIELDS = (
 )
 # Fields known without explaining the line (no fill of its reading).
 RANKED_FIELDS = frozenset(FIELDS[:9])
+_DYNAMIC = ("distance", "dead", "live_outs")  # the rack's own; the rest are the line's
+_DISTANCE = [str(d) for d in range(OUT_OF_REACH)] + ["null"]  # OUT_OF_REACH is shown as null
+_BOOL = ("false", "true")
 KEYS = frozenset({"rack", "exposed", "seen"})
 CHUNK = 256  # racks ranked together: the arrays stay in the cache (issue 13: 2,048 was 3x slower)
 
@@ -74,13 +78,16 @@ class _Ranked:
         self.top = top
         self.explain = fields is None or not RANKED_FIELDS.issuperset(fields)
         lines = self.tables.lines
+        self.dynamic = tuple(k for k in fields or () if k in _DYNAMIC)
+        self.head = '{"card":' + orjson.dumps(card.name).decode() + ',"hands":['
         self.static = [
             {"id": ln.id, "section": ln.section, "value": ln.value, "concealed": ln.concealed,
              "note": ln.note, "pattern": ln.pattern}
             for ln in lines
         ]
 
-    def answer(self, ranking: BatchRanking, row: int, holding: Holding) -> dict:
+    def answer(self, ranking: BatchRanking, row: int, holding: Holding) -> dict | str:
+        """The answer as a dict, or as JSON text already (ranked fields only)."""
         order = ranking.order[row].tolist()
         if self.top is not None:
             order = order[: self.top]
@@ -98,15 +105,60 @@ class _Ranked:
                                dead[n], outs[n], holding, n)
                 hands.append(r.to_json())
             return project({"card": self.card.name, "hands": hands}, self.fields, None)
-        fields = self.fields or ()
-        static = self.static
-        hands = []
-        for n in order:
-            d = distance[n]
-            values = {"distance": None if d == OUT_OF_REACH else d, "dead": dead[n], "live_outs": outs[n]}
-            line = static[n]
-            hands.append({k: values[k] if k in values else line[k] for k in fields})
-        return {"card": self.card.name, "hands": hands}
+        templates = self.templates
+        if self.dynamic == ("distance",):  # the commonest: no tuple per line
+            text = ",".join([templates[n] % _DISTANCE[distance[n]] for n in order])
+        else:
+            columns = {"distance": [_DISTANCE[d] for d in distance], "dead": [_BOOL[x] for x in dead], "live_outs": outs}
+            picked = [columns[k] for k in self.dynamic]
+            text = ",".join([templates[n] % tuple(c[n] for c in picked) for n in order])
+        return self.head + text + "]}"
+
+    @cached_property
+    def templates(self) -> list[str]:
+        """Each line's JSON object with %s where a rack's own value goes, in FIELDS order."""
+        out = []
+        for line in self.static:
+            parts = []
+            for k in self.fields or ():
+                value = "%s" if k in _DYNAMIC else orjson.dumps(line[k]).decode().replace("%", "%%")
+                parts.append(f"{orjson.dumps(k).decode()}:{value}")
+            out.append("{" + ",".join(parts) + "}")
+        return out
+
+
+_COPIES = tiles.COPIES
+_INDEX = tiles.INDEX
+
+
+def _plain_counts(text: object) -> list[int] | None:
+    """Counts of tiles written as plain codes ("1D 2D N"), or None for
+    anything else, which `_holding` reads (aliases, lists, mistakes)."""
+    if not isinstance(text, str):
+        return None
+    vector = [0] * tiles.KINDS
+    for word in text.split():
+        index = _INDEX.get(word)
+        if index is None:
+            return None
+        vector[index] += 1
+    return vector
+
+
+def _quick_holding(request: dict) -> tuple[Holding, tuple[int, ...]] | None:
+    """The common line, {"rack": "..."} with maybe "seen", read without the
+    general parser; None when any check would have something to say, so
+    that `_holding` says it in its own words."""
+    if "exposed" in request:
+        return None
+    rack = _plain_counts(request.get("rack"))
+    seen_text = request.get("seen")
+    seen = [0] * tiles.KINDS if seen_text is None else _plain_counts(seen_text)
+    if rack is None or seen is None or sum(rack) not in (13, 14):
+        return None
+    if any(r + s > c for r, s, c in zip(rack, seen, _COPIES)):
+        return None
+    return Holding(tuple(rack)), tuple(seen)
 
 
 def _loads(raw: str) -> object:
@@ -132,13 +184,13 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
     """One JSON line (bytes, with its newline) per non-blank input line, in order."""
     ranked = _Ranked(card, fields, top)
     for chunk in _chunks(lines, CHUNK):
-        replies: list[dict | None] = [None] * len(chunk)
+        replies: list[dict | str | None] = [None] * len(chunk)
         batch: list[tuple[int, Holding]] = []
         racks, seens = [], []
         for k, raw in enumerate(chunk):
             try:
                 request = read_request(raw, KEYS, _loads)
-                holding, seen = _holding(request, (13, 14))
+                holding, seen = _quick_holding(request) or _holding(request, (13, 14))
                 if holding.exposures:
                     replies[k] = _analysis_answer(analyze(card, holding, seen), fields, top)
                 else:
@@ -151,7 +203,7 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
             ranking = ranked.tables.batch_rank(np.array(racks, dtype=np.int16), np.array(seens, dtype=np.int16))
             for row, (k, holding) in enumerate(batch):
                 replies[k] = ranked.answer(ranking, row, holding)
-        yield b"".join(orjson.dumps(reply) + b"\n" for reply in replies)
+        yield b"".join((reply.encode() if isinstance(reply, str) else orjson.dumps(reply)) + b"\n" for reply in replies)
 
 
 def _write(stdout: TextIO, data: bytes) -> None:
