@@ -12,9 +12,10 @@ from pathlib import Path
 import pytest
 
 from coach import card_cache, cli
-from coach.analyze_batch import FIELDS
+from coach.analyze_batch import FIELDS, KEYS, _quick_holding
 from coach.bench import deal_racks
-from coach.card import HOUSE_CARD
+from coach.card import HOUSE_CARD, house_card
+from coach import tiles
 from coach.tiles import format_tiles
 
 RACK = "2B 2B 0 2C 6C 6C 2D 2D J F F N E"
@@ -41,6 +42,20 @@ def cut(answer: dict, fields: list[str] | None, top: int | None) -> dict:
     return {"card": answer["card"], "hands": hands}
 
 
+def one_by_one(text: str) -> list[dict]:
+    """The answers the way every line was answered before the batch path: analyze() per line."""
+    card = house_card()
+    answers = []
+    for raw in text.splitlines():
+        if not raw.strip():
+            continue
+        try:
+            answers.append(cli.COMMANDS["analyze"].solve(card, cli.read_request(raw, KEYS)).to_json())
+        except cli.BATCH_ERRORS as error:
+            answers.append(cli.error_reply(error))
+    return answers
+
+
 def batch_input() -> str:
     lines = [{"rack": format_tiles(r)} for r in deal_racks(40)]
     lines[3]["seen"] = "1D 1D 5B N N"
@@ -57,6 +72,7 @@ def batch_input() -> str:
 def test_batch_fields_and_top_cut_the_full_answer(fields: list[str] | None, top: int | None) -> None:
     text = batch_input()
     full = run(["analyze"], text)
+    assert full == one_by_one(text)
     argv = ["analyze", "--json"] + (["--fields", ",".join(fields)] if fields else []) + (["--top", str(top)] if top else [])
     lean = run(argv, text)
     assert len(lean) == len(full) == 42
@@ -86,6 +102,30 @@ def test_bad_fields_and_top_are_one_clear_error(argv: list[str], words: str, cap
     assert cli.main(["analyze", *argv], stdin=io.StringIO(""), stdout=io.StringIO()) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and words in err[0]
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [{"rack": RACK}, {"rack": RACK, "seen": "1D 1D N"}, {"rack": RACK, "seen": "J J J J J J J J"},
+     {"rack": "2B 2B 0 2C 6C 6C 2D 2D J F F N E"}, {"rack": "5D " * 5 + "1B " * 9}, {"rack": "1D 2D"},
+     {"rack": "1d 2B 2B 2C 6C 6C 2D 2D J F F N E"}, {"rack": "N\u00a0E " + "F " * 8 + "J J W"},
+     {"rack": RACK, "seen": ["1D"]}, {"rack": RACK, "exposed": []}, {"rack": ["1D"] * 13}, {"rack": None}],
+)
+def test_quick_reading_agrees_with_the_general_parser(request_: dict) -> None:
+    quick = _quick_holding(request_)
+    try:
+        general = cli._holding(request_, (13, 14))
+    except (ValueError, TypeError):
+        assert quick is None  # the general parser explains the mistake
+        return
+    assert quick is None or quick == general
+
+
+def test_no_two_word_alias_is_two_plain_codes() -> None:
+    """The quick reading splits on spaces: it would misread "X Y" if that were one tile."""
+    for alias in tiles.ALIASES:
+        words = alias.split()
+        assert len(words) == 1 or not all(w.upper() in tiles.INDEX for w in words), alias
 
 
 def test_parser_choices_match_the_commands() -> None:
