@@ -560,7 +560,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_purge_guests)
 
     p = commands.add_parser("bench", help="measure analysis speed against a plain baseline")
-    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--seconds", type=float, default=0.5, help="time per measurement a round (default 0.5)")
+    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds: min and median over them (default 3)")
+    p.add_argument("--racks", type=int, default=3000, help="racks piped through each whole process (default 3000)")
+    p.add_argument("--no-web", action="store_true", help="skip the web answers")
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_bench)
 
