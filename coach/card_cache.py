@@ -18,7 +18,6 @@ import hashlib
 import os
 import pickle
 import sys
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -71,6 +70,8 @@ def _load(file: Path) -> CardTables | None:
 
 
 def _store(folder: Path, file: Path, tables: CardTables) -> None:
+    import tempfile  # only when writing: not on every start
+
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # Write then rename: a reader in parallel sees the old file or the whole new one.
