@@ -126,12 +126,27 @@ def _one_at_a_time(count: int, fn: Callable[[int], object]) -> Callable[[], int]
 # -- whole processes: `python -m coach ...` as a user runs it -----------------
 
 
+def _process_env() -> dict[str, str]:
+    """Processes start with their bytecode compiled once, as an installed package's
+    is; where PYTHONDONTWRITEBYTECODE is set, every start would compile every module
+    from source. The bytecode goes to the cache folder, not into the source tree."""
+    from coach.card_cache import cache_folder
+
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(cache_folder() / "pycache")
+    return env
+
+
 def _process_seconds(argv: list[str], stdin: bytes = b"", cpu: list[float] | None = None) -> float:
     """Wall seconds of a whole process; its CPU seconds (user + system) go to `cpu`:
     on a crowded machine the wall time is mostly waiting for a core, the CPU time is not."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     begin = time.perf_counter()
-    done = subprocess.run([sys.executable, *argv], input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False)
+    done = subprocess.run(
+        [sys.executable, *argv], input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        env=_process_env(), check=False,
+    )
     seconds = time.perf_counter() - begin
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if done.returncode != 0:
