@@ -33,7 +33,7 @@ import numpy as np
 from coach import tiles
 from coach.analysis import analyze
 from coach.card import Card
-from coach.charleston import REFINE, REFINE_SAMPLES, SAMPLES, candidate_passes, evaluate_pass
+from coach.charleston import candidate_passes, evaluate_pass, scores_by_matrix, unseen_pool
 from coach.tiles_away import HAND_SIZE, Holding, tables_for
 
 
@@ -121,6 +121,31 @@ def _one_at_a_time(count: int, fn: Callable[[int], object]) -> Callable[[], int]
         return 64
 
     return work
+
+
+def first_pass_figures(card: Card, racks: list[list[int]]) -> tuple[list[float], list[float], list[int]]:
+    """Per deal: seconds for a full `pass` evaluation, seconds to score the
+    same number of (pass, draw) racks by a full matrix product each (the
+    old scoring), and that number. The two run interleaved, deal by deal."""
+    new_times, old_times, pairs = [], [], []
+    for n, rack in enumerate(racks):
+        begin = time.perf_counter()
+        advice = evaluate_pass(card, rack, "first-right", seed=n)
+        new_times.append(time.perf_counter() - begin)
+        count = sum(o.samples for o in advice.options) + sum(o.samples for o in advice.options if o.flexibility is not None)
+        candidates = candidate_passes(rack, "first-right")
+        counts = np.array(tiles.counts(rack), dtype=np.int16)
+        after = np.array([counts - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
+        takes = np.full(len(candidates), 3)
+        rng = np.random.default_rng(n)
+        pool = np.array(unseen_pool(rack))
+        draws = pool[np.argpartition(rng.random((count, len(pool))), 3, axis=1)[:, :3]]
+        cands = np.arange(count) % len(candidates)
+        begin = time.perf_counter()
+        scores_by_matrix(card, after, takes, cands, draws)
+        old_times.append(time.perf_counter() - begin)
+        pairs.append(count)
+    return new_times, old_times, pairs
 
 
 # -- whole processes: `python -m coach ...` as a user runs it -----------------
@@ -308,15 +333,12 @@ START_UP = "process, one rack (--rack), start-up included"
 
 
 def _first_pass(card: Card, racks: list[list[int]], round_: int, figure: Callable[[str, str], Figure], plain: float) -> None:
-    """The first-pass evaluation (every legal pass, Monte Carlo), against the
-    plain baseline scoring the same racks one by one."""
-    rack = racks[100 + round_]
-    begin = time.perf_counter()
-    evaluate_pass(card, rack, "first-right", seed=1)
-    spent = time.perf_counter() - begin
-    candidates = len(candidate_passes(rack, "first-right"))
-    scored = candidates * SAMPLES + min(REFINE, candidates) * REFINE_SAMPLES  # both stages
-    figure("first-pass evaluation, every legal pass", "plain").add(spent, scored * plain)
+    """The first-pass evaluation (every legal pass), against the plain baseline
+    scoring the same (pass, draw) racks one by one, and against the old
+    scoring by a full matrix product each (first_pass_figures)."""
+    new_times, old_times, pairs = first_pass_figures(card, [racks[100 + round_]])
+    figure("first-pass evaluation, every legal pass", "plain").add(new_times[0], pairs[0] * plain)
+    figure("first-pass evaluation, against the old matrix scoring", "old scoring").add(new_times[0], old_times[0])
 
 
 def _table(out: TextIO, figures: list[Figure]) -> None:

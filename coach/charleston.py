@@ -6,14 +6,26 @@ player cannot see. The expectation is a Monte Carlo average over seeded
 samples of incoming tiles; every candidate pass is scored on the same
 samples, so differences between passes are not noise of the draw.
 
-Two stages keep it fast and stable: every legal pass on a first set of
-samples, then the most promising ones again on many more samples, with
-their spread (how many lines stay within reach) measured there too.
+Stages keep it fast and stable: every legal pass on a first set of
+samples, then the most promising ones again on more samples, with their
+spread (how many lines stay within reach); then the calls that matter
+are made firm: sampled on, in doubling batches, until the one-sided 95%
+interval of the paired gap to the best lies clear of MARGIN (or CAP), or,
+for a graded first pass, worked out exactly over every three tiles that
+could come back. A pass is as good as the best unless it is, at that
+confidence, more than MARGIN (a tenth of a tile) worse.
+
+Scoring adds the received tiles' rows of the card table to the pass's
+own row, over only the readings that three tiles could make nearest,
+instead of a full matrix product per sample.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
+import threading
+from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -23,7 +35,7 @@ from coach import tiles
 from coach.analysis import analyze
 from coach.card import Card
 from coach.explain import keep_note, tile_note
-from coach.tiles_away import Holding, tables_for
+from coach.tiles_away import FEATURE_START, HAND_SIZE, SPILL, CardTables, Holding, tables_for
 
 # C1, C2: the direction of each pass; C3: the courtesy pass goes across.
 FIRST_CHARLESTON = ("right", "across", "left")
@@ -43,7 +55,14 @@ SAMPLES = 96  # stage one: every legal pass
 REFINE = 16  # stage two: this many leaders ...
 REFINE_SAMPLES = 480  # ... on this many more samples
 REACH_MARGIN = 2  # a line "within reach": at most this many tiles behind the best line
-CHUNK = 4096
+CHUNK = 512  # (pass, sample) pairs scored at once: about a megabyte of table rows, in cache
+# Grading (issue 12): a pass is as good as the best unless, at one-sided 95%
+# on the paired mean difference, it is worse by more than MARGIN tiles.
+Z = 1.645
+MARGIN = 0.1
+FLEX_SAMPLES = 128  # draws for flexibility, a tie-break only
+CAP = 4096
+EXACT_RIVALS = 4  # passes worked out exactly to find the best, the sampled leader among them  # draws at most for a pass whose call is still open
 
 
 class PassError(ValueError):
@@ -62,11 +81,16 @@ class PassOption:
     flexibility: float | None = None  # mean lines within reach, for the closest options
     behind: float = 0.0  # expected tiles worse than the best pass, on shared samples
     behind_stderr: float = 0.0  # standard error of `behind` (paired samples)
+    exact: bool = False  # expected and behind worked out over every tile that could come back
 
     @property
     def as_good_as_best(self) -> bool:
-        """Within two standard errors, or a twentieth of a tile, of the best pass."""
-        return self.behind <= max(0.05, 2 * self.behind_stderr)
+        """Not told apart from the best: we cannot be 95% sure it is MARGIN tiles worse."""
+        return self.behind - Z * self.behind_stderr <= MARGIN
+
+    @property
+    def clearly_worse(self) -> bool:
+        return not self.as_good_as_best
 
     @property
     def codes(self) -> list[str]:
@@ -148,39 +172,133 @@ def unseen_pool(rack: Sequence[int], seen: Sequence[int] | None = None) -> list[
     return [t for t, c in enumerate(left) for _ in range(max(c, 0))]
 
 
-def _sample_counts(pool: list[int], samples: int, take: int, rng: np.random.Generator) -> np.ndarray:
-    """(samples, take, 36): one-hot counts of each sampled tile, drawn without replacement."""
+def _sample_draws(pool: list[int], samples: int, rng: np.random.Generator) -> np.ndarray:
+    """(samples, 3) tile indices: three tiles drawn without replacement from `pool`."""
     pool_arr = np.array(pool, dtype=np.intp)
     keys = rng.random((samples, len(pool_arr)))
-    picks = pool_arr[np.argpartition(keys, take, axis=1)[:, :take]] if take else np.zeros((samples, 0), np.intp)
-    onehot = np.zeros((samples, take, tiles.KINDS), dtype=np.int16)
-    for j in range(take):
-        onehot[np.arange(samples), j, picks[:, j]] = 1
-    return onehot
+    return pool_arr[np.argpartition(keys, 3, axis=1)[:, :3]]
 
 
-def _scores(card: Card, after: np.ndarray, received: np.ndarray, flexibility: bool) -> tuple[np.ndarray, np.ndarray | None]:
-    """Best distance (and lines within reach) for every candidate x sample.
+def _received_rows(after: np.ndarray, draws: np.ndarray, take: int) -> tuple[np.ndarray, np.ndarray]:
+    """Table rows the received tiles switch on, and the jokers received.
 
-    `after`: (candidates, 36) counts once the pass is given; `received`:
-    (candidates, samples, 36) counts arriving. Returns arrays (candidates, samples).
+    `after`: (36,) counts once the pass is given; `draws`: (n, 3) tiles
+    arriving, of which the first `take` arrive (OTHER: a tile that changes nothing). A received tile that is the
+    k-th copy on the rack switches on the feature "at least k copies", one
+    row of the card table; a joker or a tile not received switches on the
+    empty row past the last feature.
     """
-    tables = tables_for(card)
-    rows = (after[:, None, :] + received).reshape(-1, tiles.KINDS)
-    best = np.empty(len(rows), dtype=np.int16)
-    reach = np.empty(len(rows), dtype=np.int16) if flexibility else None
-    for start in range(0, len(rows), CHUNK):
-        chunk = rows[start : start + CHUNK]
-        if flexibility:
-            lines = tables.batch_line_distances(chunk)
-            low = lines.min(axis=1)
-            best[start : start + len(chunk)] = low
-            assert reach is not None
-            reach[start : start + len(chunk)] = (lines <= (low + REACH_MARGIN)[:, None]).sum(axis=1)
-        else:
-            best[start : start + len(chunk)] = tables.batch_reading_distances(chunk).min(axis=1)
-    shape = after.shape[0], received.shape[1]
-    return best.reshape(shape), (reach.reshape(shape) if reach is not None else None)
+    n = len(draws)
+    rows = np.full((n, 3), FEATURE_START[tiles.NATURALS], dtype=np.intp)
+    jokers = np.zeros(n, dtype=np.int16)
+    for j in range(take):
+        t = draws[:, j]
+        earlier = sum((draws[:, i] == t).astype(np.intp) for i in range(j)) if j else 0
+        natural = t < tiles.NATURALS
+        level = after[np.minimum(t, tiles.JOKER)] + earlier
+        rows[:, j] = np.where(natural, FEATURE_START[np.minimum(t, tiles.NATURALS)] + level, rows[:, j])
+        jokers += t == tiles.JOKER
+    return rows, jokers
+
+
+_PADDED: dict[int, tuple[CardTables, np.ndarray]] = {}
+
+
+def _padded(tables: CardTables) -> np.ndarray:
+    """The card table with one row of zeros after it: the row of "nothing"."""
+    hit = _PADDED.get(id(tables))
+    if hit is None or hit[0] is not tables:
+        table = tables.table
+        hit = (tables, np.vstack([table, np.zeros((1, table.shape[1]), dtype=table.dtype)]))
+        _PADDED[id(tables)] = hit
+    return hit[1]
+
+
+class _Scorer:
+    """Best distance after a pass, for many (pass, sample) pairs.
+
+    Each pass's kept tiles are summed into one table row once; a sample
+    then only adds the rows of the (at most three) tiles it brings, instead
+    of a full matrix product over every feature. Work runs in chunks small
+    enough to stay in cache.
+    """
+
+    def __init__(self, card: Card, rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]], after: np.ndarray):
+        self.tables = tables_for(card)
+        self.padded = _padded(self.tables)
+        held = tiles.counts(rack)
+        whole = self.padded[[FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(held[t])]].sum(axis=0)
+        # Each pass takes its tiles' top feature rows off the whole rack's row.
+        gone = np.full((len(candidates), 3), FEATURE_START[tiles.NATURALS], dtype=np.intp)
+        for i, (own, _) in enumerate(candidates):
+            for j, t in enumerate(own):
+                gone[i, j] = FEATURE_START[t] + held[t] - 1 - own[:j].count(t)
+        # (candidates, readings), int16 throughout: mixing widths costs more than the sums
+        self.base = (whole - self.padded[gone].sum(axis=1)).astype(np.int16)
+        self.after = after
+        self.takes = np.array([len(own) for own, _ in candidates])
+        self.base_distance = self.tables._decode(self.base, after[:, tiles.JOKER : tiles.JOKER + 1], 0)
+        self._kept_cache: dict[tuple[int, int], tuple] = {}
+
+    def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Readings that can still matter for pass i: three tiles received
+        move any reading at most three closer, so one further than the
+        nearest by more than `slack` can never be the nearest (or in reach)."""
+        key = (i, slack)
+        kept = self._kept_cache.get(key)
+        if kept is None:
+            d = self.base_distance[i]
+            kept = np.flatnonzero(d <= d.min() + slack)
+            kept = self._kept_cache[key] = (
+                kept, np.ascontiguousarray(self.padded[:, kept]), self.base[i, kept], self.tables.big_total[kept]
+            )
+        return kept
+
+    def relevant(self, i: int) -> list[int]:
+        """Tiles that could change pass i's nearest reading: any a reading
+        still in play uses, and the joker where one has a group it could fill."""
+        kept = self._kept(i, 3)[0]
+        used = np.flatnonzero(self.tables.need[kept].any(axis=0)).tolist()
+        return used + ([tiles.JOKER] if (self.tables.big_total[kept] > 0).any() else [])
+
+    def _distances(self, i: int, draws: np.ndarray, kept: tuple) -> np.ndarray:
+        """(n, kept readings) distances once pass i receives `draws`."""
+        _, sub, base, big_total = kept
+        rows, got = _received_rows(self.after[i], draws, int(self.takes[i]))
+        v = base + sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]
+        jokers = self.after[i, tiles.JOKER] + got
+        naturals = v & (SPILL - 1)
+        if not jokers.any():
+            return HAND_SIZE - naturals
+        room = big_total - (v >> 5)
+        return HAND_SIZE - (naturals + np.minimum(jokers[:, None], room))
+
+    def _each(self, cands: np.ndarray, work) -> np.ndarray:
+        out = np.empty(len(cands), dtype=np.int16)
+        for i in np.unique(cands):
+            where = np.flatnonzero(cands == i)
+            for start in range(0, len(where), CHUNK):
+                part = where[start : start + CHUNK]
+                out[part] = work(int(i), part)
+        return out
+
+    def best(self, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
+        """Best distance for each (pass, draw) pair."""
+        return self._each(cands, lambda i, part: self._distances(i, draws[part], self._kept(i, 3)).min(axis=1))
+
+    def reach(self, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
+        """Lines within REACH_MARGIN of the nearest, for each (pass, draw) pair."""
+
+        def count(i: int, part: np.ndarray) -> np.ndarray:
+            kept = self._kept(i, 3 + REACH_MARGIN)
+            d = self._distances(i, draws[part], kept)
+            line = self.tables.line_of[kept[0]]
+            starts = np.flatnonzero(np.r_[True, line[1:] != line[:-1]])
+            per_line = np.minimum.reduceat(d, starts, axis=1)
+            return (per_line <= (d.min(axis=1) + REACH_MARGIN)[:, None]).sum(axis=1)
+
+        return self._each(cands, count)
+
 
 
 def _screen(
@@ -202,6 +320,52 @@ def _screen(
     return [candidates[i] for i in picked], after[picked]
 
 
+def scores_by_matrix(card: Card, after: np.ndarray, takes: np.ndarray, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
+    """The slow definition `_Scorer.best` must agree with (and the bench's
+    baseline): build every (pass, draw) rack and take a full matrix product
+    over every feature, in the 4,096-row chunks evaluate_pass once used."""
+    rows = after[cands].copy()
+    for j in range(3):
+        arrives = np.flatnonzero(j < takes[cands])
+        np.add.at(rows, (arrives, draws[arrives, j]), 1)
+    tables = tables_for(card)
+    return np.concatenate(
+        [tables.batch_reading_distances(rows[k : k + 4096]).min(axis=1) for k in range(0, len(rows), 4096)]
+    )
+
+
+_EXACT: OrderedDict[tuple, float] = OrderedDict()  # exact expectations by (card, rack, seen, pass)
+_EXACT_LOCK = threading.Lock()
+OTHER = tiles.KINDS  # in an enumeration: any tile that cannot matter to the pass
+
+
+def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    """Every set of three tiles the pool can give, as (sets, 3), with its
+    probability; tiles outside `relevant` all count as one kind, OTHER."""
+    left = Counter(pool)
+    kinds = [t for t in sorted(set(relevant)) if left[t]]
+    other = len(pool) - sum(left[t] for t in kinds)
+    if other:
+        kinds.append(OTHER)
+    m = np.array([left[t] if t != OTHER else other for t in kinds], dtype=np.float64)
+    idx = np.array(list(itertools.combinations_with_replacement(range(len(kinds)), 3)), dtype=np.intp).reshape(-1, 3)
+    a, b, c = m[idx[:, 0]], m[idx[:, 1]], m[idx[:, 2]]
+    same_ab, same_bc = idx[:, 0] == idx[:, 1], idx[:, 1] == idx[:, 2]
+    ways = np.where(
+        same_ab & same_bc, a * (a - 1) * (a - 2) / 6,
+        np.where(same_ab, a * (a - 1) / 2 * c, np.where(same_bc, a * b * (b - 1) / 2, a * b * c)),
+    )
+    keep = ways > 0
+    return np.array(kinds, dtype=np.intp)[idx[keep]], ways[keep] / math.comb(len(pool), 3)
+
+
+def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Mean of a - b over their common samples, and its standard error."""
+    n = min(len(a), len(b))
+    diff = a[:n].astype(np.float64) - b[:n]
+    return float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+
+
 def evaluate_pass(
     card: Card,
     rack: Sequence[int],
@@ -213,14 +377,20 @@ def evaluate_pass(
     refine_samples: int = REFINE_SAMPLES,
     screen: int | None = None,
     include: Sequence[Sequence[int]] = (),
+    cap: int = CAP,
+    firm: Sequence[Sequence[int]] | None = None,
+    exact: bool = False,
 ) -> PassAdvice:
     """Score every legal pass for `rack` (13 or 14 tiles); best first.
 
-    Stage one scores every candidate on `samples` draws; stage two scores
-    the `refine` best again on `refine_samples` more, with flexibility.
-    With `screen`, only that many candidates reach stage one: those whose
-    remaining tiles stand nearest a line before anything comes back, plus
-    the passes in `include` (a learner's answer is always scored).
+    Every candidate is scored on `samples` draws; the `refine` best (and
+    the passes in `include`) on `refine_samples` more, with flexibility.
+    Then, sequentially, batches of draws are added for the leader and every
+    pass among those whose call against it is not yet firm (see
+    `PassOption.as_good_as_best`), until all are firm or `cap` draws.
+    With `screen`, only that many candidates are scored at all: those whose
+    remaining tiles stand nearest a line, plus the passes in `include` (a
+    learner's answer is always scored).
     """
     rack = list(rack)
     if which not in PASSES:
@@ -234,54 +404,140 @@ def evaluate_pass(
     after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
     if screen is not None and len(candidates) > screen:
         candidates, after = _screen(card, candidates, after, screen, include)
-    takes = np.array([len(own) for own, _ in candidates])
+    scorer = _Scorer(card, rack, candidates, after)
+    wanted = {tuple(sorted(p)) for p in include}
+    draws = _sample_draws(pool, samples, rng)
+    scores: list[np.ndarray] = []
 
-    def received(draws: np.ndarray) -> np.ndarray:
-        # Candidates passing r own tiles receive the first r tiles of each sample.
-        cumulative = np.concatenate([np.zeros_like(draws[:, :1]), np.cumsum(draws, axis=1)], axis=1)
-        return cumulative[:, takes, :].transpose(1, 0, 2)
+    def extend(which_ones: Sequence[int], total: int) -> None:
+        """Score `which_ones` on the draws up to `total` (drawing more as needed)."""
+        nonlocal draws
+        if total > len(draws):
+            draws = np.concatenate([draws, _sample_draws(pool, total - len(draws), rng)])
+        cands, rows = [], []
+        for i in which_ones:
+            have = len(scores[i])
+            if have < total:
+                cands.append(np.full(total - have, i, dtype=np.intp))
+                rows.append(draws[have:total])
+        if not cands:
+            return
+        c = np.concatenate(cands)
+        got = scorer.best(c, np.concatenate(rows))
+        start = 0
+        for i in which_ones:
+            have = len(scores[i])
+            if have < total:
+                scores[i] = np.concatenate([scores[i], got[start : start + total - have]])
+                start += total - have
 
-    first = _sample_counts(pool, samples, 3, rng)
-    best, _ = _scores(card, after, received(first), flexibility=False)
-    order = np.lexsort((np.arange(len(candidates)), best.mean(axis=1)))
-    top = order[: max(1, refine)]
-    # Stage two: the leaders again on many more samples, with flexibility.
-    more = _sample_counts(pool, refine_samples, 3, rng)
-    best2, reach = _scores(card, after[top], received(more)[top], flexibility=True)
-    assert reach is not None
-    refined = np.concatenate([best[top], best2], axis=1)
-    leader = int(np.lexsort((-reach.mean(axis=1), refined.mean(axis=1)))[0])
-    winner = int(top[leader])
+    everyone = np.arange(len(candidates))
+    first = scorer.best(np.repeat(everyone, samples), np.tile(draws, (len(candidates), 1)))
+    scores = list(first.reshape(len(candidates), samples))
+    means = np.array([s.mean() for s in scores])
+    top = [int(i) for i in np.lexsort((everyone, means))[: max(1, refine)]]
+    focus = list(dict.fromkeys(top + [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in wanted]))
+    total = samples + refine_samples
+    extend(focus, total)
+
+    def leader_of() -> int:
+        most = max(len(s) for s in scores)
+        return min((i for i in everyone if len(scores[i]) == most), key=lambda i: (scores[i].mean(), i))
+
+    exact_set: dict[int, float] = {}
+    if exact and firm is not None and all(takes_all == 3 for takes_all in scorer.takes):
+        # Exact enumeration is cheap for three tiles back: no sampling noise
+        # left in the call, only in which few passes were found to lead.
+        must = {tuple(sorted(p)) for p in firm}
+        leader = leader_of()
+        rivals = [i for i in top if i != leader and _paired(scores[i], scores[leader])[0] - Z * _paired(scores[i], scores[leader])[1] <= 0]
+        chosen = [leader] + rivals[: EXACT_RIVALS - 1]
+        chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
+        for i in chosen:
+            # Seed-free, so kept: the same question graded again skips the sum.
+            key = (id(card), card.name, tuple(sorted(rack)), tuple(seen or ()), candidates[i][0])
+            with _EXACT_LOCK:
+                value = _EXACT.get(key)
+            if value is None:
+                every, weight = _every_three(pool, scorer.relevant(i))
+                value = float(scorer.best(np.full(len(every), i, dtype=np.intp), every) @ weight)
+                with _EXACT_LOCK:
+                    _EXACT[key] = value
+                    while len(_EXACT) > 4096:
+                        _EXACT.popitem(last=False)
+            exact_set[i] = value
+        firm = []  # nothing left to sample
+    if firm is None:
+        judged, rivals = focus, top[:4]
+    else:
+        must = {tuple(sorted(p)) for p in firm}
+        judged, rivals = [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must], []
+    while True:
+        leader = leader_of()
+        open_calls = []
+        for i in dict.fromkeys(judged + rivals):
+            if i == leader:
+                continue
+            gap, se = _paired(scores[i], scores[leader])
+            low, high = gap - Z * se, gap + Z * se
+            if (i in judged and low <= MARGIN < high) or (i in rivals and low <= 0 < high):
+                open_calls.append(i)
+        if not open_calls or total >= cap:
+            break
+        total = min(cap, total * 2)
+        extend([leader] + open_calls, total)
+    # Flexibility (lines within reach) for the refined passes, on their first draws.
+    flex_n = min(FLEX_SAMPLES, len(draws))
+    flex: dict[int, float] = {}
+    c = np.repeat(np.array(focus, dtype=np.intp), flex_n)
+    reach = scorer.reach(c, np.tile(draws[:flex_n], (len(focus), 1))).reshape(len(focus), flex_n)
+    for k, i in enumerate(focus):
+        flex[i] = float(reach[k].mean())
+    leader = min(exact_set, key=lambda i: (exact_set[i], i)) if exact_set else leader_of()
     options = []
     for i, (own, blind) in enumerate(candidates):
-        where = np.flatnonzero(top == i)
-        if len(where):
-            k = int(where[0])
-            draws, diff, flex = refined[k], refined[k] - refined[leader], float(reach[k].mean())
-        else:
-            draws, diff, flex = best[i], best[i] - best[winner], None
-        n = len(draws)
-        options.append(
-            PassOption(
-                own, blind, float(draws.mean()), float(draws.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0,
-                n, flex, float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0,
-            )
-        )
-    # Best first: the refined options (measured on every sample) by lowest
-    # expected distance, then more lines in reach, then fewer blind tiles;
-    # after them the rest, measured on the first samples only.
-    options.sort(
-        key=lambda o: (o.flexibility is None, round(o.expected, 9), -(o.flexibility or 0.0), o.blind, o.tiles)
-    )
+        s = scores[i]
+        n = len(s)
+        if i in exact_set:
+            gap = exact_set[i] - exact_set[leader]
+            options.append(PassOption(own, blind, exact_set[i], 0.0, n, flex.get(i), gap, 0.0, exact=True))
+            continue
+        gap, se = (0.0, 0.0) if i == leader else _paired(s, scores[leader])
+        stderr = float(s.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+        options.append(PassOption(own, blind, float(s.mean()), stderr, n, flex.get(i), gap, se))
+    lead = options[leader]
+    # Best first: the leader, then by how far behind it on shared draws,
+    # more lines in reach, fewer blind tiles.
+    options.sort(key=lambda o: (o is not lead, round(o.behind, 9), -(o.flexibility or 0.0), o.blind, o.tiles))
     current = int(tables_for(card).line_distances(Holding.of(rack)).min())
     return PassAdvice(card, tuple(sorted(rack)), which, tuple(options), current, seed)
 
 
 
-def explain_pass(advice: PassAdvice, option: PassOption) -> list[str]:
-    """Per-tile reasons and how this pass compares with the best, in tiles."""
+def gap_words(option: PassOption) -> str:
+    """How far behind the best pass, with its uncertainty, in plain words."""
+    gap = max(option.behind, 0.0)
+    if option.as_good_as_best:
+        if gap < 0.05:
+            return "as good as the best pass: no difference the samples can find"
+        return f"about {gap:.1f} tiles worse than the best pass, too close to call"
+    if option.exact:
+        return f"{gap:.1f} tiles worse: clearly worse, counted over every three tiles that could come back"
+    low = option.behind - Z * option.behind_stderr
+    return (
+        f"{gap:.1f} tiles worse: clearly worse "
+        f"(95% sure it is at least {max(low, MARGIN):.1f} tiles worse)"
+    )
+
+
+def explain_pass(advice: PassAdvice, option: PassOption, yours: bool = True) -> list[str]:
+    """Per-tile reasons and how this pass compares with the best, in tiles.
+
+    `yours=False` explains the best pass shown beside a learner's own.
+    """
     card = advice.card
     analysis = analyze(card, Holding.of(advice.rack))
+    best = advice.best
     lines: list[str] = []
     for t in dict.fromkeys(option.tiles):
         lines.append(tile_note(card, analysis, t, passing=True))
@@ -290,21 +546,28 @@ def explain_pass(advice: PassAdvice, option: PassOption) -> list[str]:
             f"Passing {option.blind} of the tiles you receive on unseen is a blind pass, "
             "allowed on the last pass of each Charleston (C5)."
         )
-    kept = [t for t in dict.fromkeys(advice.rack) if t not in option.tiles]
+    # Never advise keeping a tile the best pass gives away.
+    kept = [t for t in dict.fromkeys(advice.rack) if t not in option.tiles and t not in best.tiles]
     notes = [n for n in (keep_note(card, analysis, t) for t in kept) if n]
     lines += notes[:2]
     if tiles.JOKER in advice.rack:
         lines.append("Your joker stays on your rack: jokers are never passed (C4).")
-    best = advice.best
-    if option is best or option.as_good_as_best:
+    if option is best and not yours:
+        lines.append(f"The best pass leaves you {option.expected:.1f} tiles away on average (you are {advice.current} away now).")
+    elif option is best:
         lines.append(
             f"This is the best pass: it leaves you {option.expected:.1f} tiles away on average "
             f"(you are {advice.current} away now)."
         )
+    elif option.as_good_as_best:
+        lines.append(
+            f"This pass leaves you {option.expected:.1f} tiles away on average (you are {advice.current} away now): "
+            f"{gap_words(option)} ({best.label()})."
+        )
     else:
         lines.append(
             f"The best pass, {best.label()}, leaves you {best.expected:.1f} tiles away on average; "
-            f"this one leaves {option.expected:.1f}, {option.behind:.1f} tiles worse."
+            f"this one leaves {option.expected:.1f}, {gap_words(option)}."
         )
     return lines
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from coach import tiles
 from coach.analysis import Analysis, LineResult
-from coach.card import Card
+from coach.card import Card, Reading
 
 NEAREST = 5
 COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]
@@ -30,8 +30,19 @@ def _lines_using(card: Card) -> dict[int, int]:
     return dict(uses)
 
 
+# By card object first: hashing a whole frozen card on every call costs more
+# than the count itself (issue 13); the lru_cache above keeps equal cards shared.
+_USES_BY_OBJECT: dict[int, tuple[Card, dict[int, int]]] = {}
+
+
 def lines_using(card: Card, tile: int) -> int:
-    return _lines_using(card).get(tile, 0)
+    hit = _USES_BY_OBJECT.get(id(card))
+    if hit is None or hit[0] is not card:
+        hit = (card, _lines_using(card))
+        if len(_USES_BY_OBJECT) > 8:
+            _USES_BY_OBJECT.clear()
+        _USES_BY_OBJECT[id(card)] = hit
+    return hit[1].get(tile, 0)
 
 
 def _plural_name(tile: int) -> str:
@@ -95,3 +106,9 @@ def keep_note(card: Card, analysis: Analysis, tile: int) -> str | None:
         f"Keep the {group} of {_plural_name(tile)}: {used_by} of the card's {total} lines use "
         f"{_plural_name(tile)}."
     )
+
+
+def reading_words(reading: Reading) -> str:
+    """The concrete hand a line was read as, group by group, in tile names:
+    "pair of 6 Dots, kong of 7 Craks, kong of 8 Bams, pair of 9 Dots, pair of Flowers"."""
+    return ", ".join(g.describe() for g in reading.groups)

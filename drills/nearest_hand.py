@@ -28,6 +28,7 @@ from typing import Any
 from coach import tiles
 from coach.analysis import Analysis, LineResult, analyze
 from coach.card import Card, Group, Reading
+from coach.explain import reading_words
 from coach.rules import RULES, cite
 from coach.tiles_away import Exposure, Holding, fill, tables_for
 from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
@@ -240,7 +241,9 @@ def _fill_line(r: LineResult, who: str, holding: Holding) -> str:
     assert f is not None and r.distance is not None
     held = sum(holding.rack)
     besides = " besides your exposure" if holding.exposures else ""
-    uses = f"{who}, {r.line.id}, uses {len(f.used)} of your {held} rack tiles{besides}"
+    # The concrete hand, not only the letters: "a = Dots" alone hides which numbers a run needs.
+    read = f" (read here as {reading_words(r.reading)})" if r.reading is not None else ""
+    uses = f"{who}, {r.line.id}{read}, uses {len(f.used)} of your {held} rack tiles{besides}"
     if r.distance == 0:
         return f"{uses}: it is complete, Mah Jongg (H1)."
     return f"{uses} and still needs {_count(r.distance)}: {_missing_text(r)} (H1)."

@@ -8,6 +8,7 @@ it is missing.
 
 from __future__ import annotations
 
+import logging
 import shutil
 import threading
 from collections.abc import Iterator
@@ -30,6 +31,36 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TEST_SECRET = "test-secret-key-not-for-production"
+
+
+class _ServerErrors(logging.Handler):
+    """Every record at ERROR or above from the app's own logger (its 500
+    handler logs each unexpected exception there) or from the live server
+    (waitress). Modules' own loggers, such as a mail that could not be sent,
+    are not 500s and are left to their tests."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.records: list[logging.LogRecord] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name in ("coach.web", "flask.app") or record.name.startswith("waitress"):
+            self.records.append(record)
+
+
+@pytest.fixture(autouse=True)
+def no_server_errors(request):
+    """No test's server log shows an unexpected error (a 500), unless the test
+    is marked `server_error` because it makes one on purpose."""
+    handler = _ServerErrors()
+    root = logging.getLogger()
+    root.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        root.removeHandler(handler)
+    if request.node.get_closest_marker("server_error") is None:
+        assert [r.getMessage() for r in handler.records] == [], "the server logged an unexpected error"
 
 
 @pytest.fixture(scope="session")

@@ -1,5 +1,6 @@
 """Charleston pass advice: C1-C5, determinism, explanations, the stop vote."""
 
+import numpy as np
 import pytest
 
 from coach import tiles
@@ -100,8 +101,34 @@ def test_standard_errors_are_reported_and_small_for_the_leaders():
         assert o.samples > 500 and 0 < o.stderr < 0.05
         assert o.flexibility is not None
     assert all(o.samples < 500 for o in advice.options[16:])
-    expected = [o.expected for o in advice.options[:16]]
-    assert expected == sorted(expected)
+    behind = [o.behind for o in advice.options[:16]]
+    assert behind == sorted(behind)  # ranked by the paired gap, on shared draws
+
+
+def test_adding_received_rows_agrees_with_the_full_matrix_product():
+    from coach.charleston import REACH_MARGIN, _sample_draws, _Scorer, scores_by_matrix, unseen_pool
+    from coach.tiles_away import tables_for
+
+    for text in ("3D 3D 4D 7D 1B 4B 1C 2C 6C 7C 9C N WD F", "F F F N N N N GD GD J S S 5D 9C"):
+        rack_ = rack(text)
+        candidates = candidate_passes(rack_, "first-left")
+        base = np.array(tiles.counts(rack_), dtype=np.int16)
+        after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
+        takes = np.array([len(own) for own, _ in candidates])
+        draws = _sample_draws(unseen_pool(rack_), 40, np.random.default_rng(1))
+        scorer = _Scorer(CARD, rack_, candidates, after)
+        cands = np.repeat(np.arange(len(candidates)), len(draws))
+        fast = scorer.best(cands, np.tile(draws, (len(candidates), 1)))
+        slow = scores_by_matrix(CARD, after, takes, cands, np.tile(draws, (len(candidates), 1)))
+        assert (fast == slow).all()
+        rows = after[cands].copy()
+        tiled = np.tile(draws, (len(candidates), 1))
+        for j in range(3):
+            arrives = np.flatnonzero(j < takes[cands])
+            np.add.at(rows, (arrives, tiled[arrives, j]), 1)
+        lines = tables_for(CARD).batch_line_distances(rows)
+        reach = (lines <= lines.min(axis=1)[:, None] + REACH_MARGIN).sum(axis=1)
+        assert (scorer.reach(cands, tiled) == reach).all()
 
 
 def test_blind_pass_is_scored_when_allowed():
@@ -149,3 +176,28 @@ def test_screening_keeps_the_nearest_candidates_and_the_included_pass():
     assert advice.option(learner).tiles == tuple(sorted(learner))
     full = evaluate_pass(CARD, rack_, seed=2)
     assert len(full.options) > len(advice.options)
+
+
+def test_exact_enumeration_with_irrelevant_tiles_merged_agrees_with_the_full_sum():
+    from collections import Counter
+    from itertools import combinations_with_replacement
+    from math import comb
+
+    from coach.charleston import _every_three, _Scorer, scores_by_matrix, unseen_pool
+
+    rack_ = rack("F F F N N N N GD GD J S S 5D 9C")
+    candidates = [c for c in candidate_passes(rack_, "first-right")][:6]
+    base = np.array(tiles.counts(rack_), dtype=np.int16)
+    after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
+    scorer = _Scorer(CARD, rack_, candidates, after)
+    pool = unseen_pool(rack_)
+    left = Counter(pool)
+    full = np.array(list(combinations_with_replacement(sorted(left), 3)))
+    weight = np.array([np.prod([comb(left[t], k) for t, k in Counter(s).items()]) for s in full.tolist()]) / comb(len(pool), 3)
+    assert weight.sum() == pytest.approx(1.0)
+    for i in range(len(candidates)):
+        every, w = _every_three(pool, scorer.relevant(i))
+        assert w.sum() == pytest.approx(1.0) and len(every) <= len(full)
+        fast = scorer.best(np.full(len(every), i), every) @ w
+        slow = scores_by_matrix(CARD, after, np.full(len(candidates), 3), np.full(len(full), i), full) @ weight
+        assert fast == pytest.approx(slow)

@@ -50,8 +50,10 @@ def test_a_worse_pass_gets_partial_credit_by_tiles_worse():
     worst = advice.options[-1]
     verdict = first_pass.grade(q, worst.codes)
     assert not verdict.correct
-    assert verdict.score == pytest.approx(max(0.0, 1 - worst.behind))
-    assert any("tiles worse" in line for line in verdict.explanation)
+    graded = first_pass.advice_for(CARD, q.key["rack"], q.seed, worst.tiles).option(worst.tiles)
+    assert verdict.score == pytest.approx(max(0.0, 1 - graded.behind))
+    assert any("clearly worse" in line for line in verdict.explanation)
+    assert not any("This is the best pass" in line for line in verdict.explanation)
     assert verdict.best == advice.best.codes
 
 
@@ -92,3 +94,53 @@ def test_tiles_not_on_the_rack_are_rejected():
     missing = next(c for c in tiles.CODES[:27] if c not in q.rack)
     with pytest.raises(AnswerError, match="your rack holds 0"):
         first_pass.grade(q, [missing] + list(q.rack[:2]))
+
+
+# -- Honest grading (issue 12, point 4): the example seeds.
+
+
+def keep_advice(verdict):
+    return [line for line in verdict.explanation if line.startswith("Keep the")]
+
+
+def test_L1_seed_0_the_experts_pass_is_too_close_to_call():
+    q = question(0, 1)
+    assert q.rack[:3] == ("1D", "6D", "1B")
+    verdict = first_pass.grade(q, ["1D", "4C", "8C"])
+    assert verdict.correct and verdict.score == 1.0
+    assert any("too close to call" in line for line in verdict.explanation)
+    assert not any("This is the best pass" in line for line in verdict.explanation)
+    for seed in (1, 2):  # other sampling seeds give the same call
+        option = first_pass.advice_for(CARD, q.key["rack"], seed, (0, 21, 25)).option([0, 21, 25])
+        assert option.as_good_as_best
+
+
+def test_L1_seed_15_never_keeps_what_the_best_pass_gives_away():
+    q = question(15, 1)
+    for answer in (None, ["2D", "1B", "4C"], ["2D", "6B", "7B"], ["1B", "WD", "WD"]):
+        verdict = first_pass.grade(q, answer)
+        given = set(verdict.best)
+        for line in keep_advice(verdict):
+            named = {c for c in q.rack if f" of {tiles.plural(tiles.INDEX[c], 2).split(' ', 1)[1]}:" in line}
+            assert not named & given, (answer, line, verdict.best)
+        if not verdict.correct and answer is not None:
+            assert not any("This is the best pass" in line for line in verdict.explanation)
+            assert any("clearly worse" in line or "too close" in line for line in verdict.explanation)
+
+
+def test_the_gap_is_said_with_its_uncertainty():
+    q = question(15, 1)
+    verdict = first_pass.grade(q, ["2D", "1B", "4C"])
+    assert not verdict.correct
+    line = next(line for line in verdict.explanation if "clearly worse" in line)
+    assert "counted over every three tiles that could come back" in line  # exact: no sampling doubt left
+    option = first_pass.advice_for(CARD, q.key["rack"], q.seed, (1, 9, 21)).option([1, 9, 21])
+    assert option.exact and option.behind_stderr == 0.0
+
+
+def test_sampled_gaps_state_their_confidence():
+    from coach.charleston import evaluate_pass, gap_words
+
+    advice = evaluate_pass(CARD, list(question(15, 1).key["rack"]), seed=1)
+    worse = next(o for o in advice.options if not o.as_good_as_best)
+    assert "95% sure" in gap_words(worse) and "tiles worse: clearly worse" in gap_words(worse)

@@ -260,3 +260,34 @@ def test_public_question_shows_rack_and_exposure_but_no_key():
     assert data["rack"] == list(q.rack) and data["exposed"] == [list(e) for e in q.exposed]
     assert "key" not in data and "choices" not in data
     assert list(q.rack) == sorted(q.rack, key=tiles.sort_key)
+
+
+# -- Runs hidden (issue 12): the reading is shown as the tiles it stands for.
+
+
+def test_run_reading_is_shown_as_its_tiles_level_2_seed_34():
+    verdict = drill.grade(ask(2, 34), None)
+    best = verdict.detail["best"]
+    assert best["id"] == "RUN-2"
+    assert best["reading"] == [["6D", "6D"], ["7C"] * 4, ["8B"] * 4, ["9D", "9D"], ["F", "F"]]
+    text = " ".join(verdict.explanation)
+    assert "read here as pair of 6 Dots, kong of 7 Craks, kong of 8 Bams, pair of 9 Dots, pair of Flowers" in text
+
+
+def test_every_explained_line_names_its_reading():
+    for seed in range(40):
+        verdict = drill.grade(ask(1, seed), None)
+        fill_line = next(line for line in verdict.explanation if line.startswith("The nearest line, "))
+        assert "(read here as " in fill_line
+
+
+def test_the_verdict_page_shows_the_reading_as_tiles(client):
+    from tests.test_web_pages import open_drill
+
+    html, csrf, token = open_drill(client, "/drills/nearest-hand?level=2&seed=34")
+    response = client.post("/drills/nearest-hand/answer", data={"token": token, "answer": "RUN-2", "csrf_token": csrf})
+    body = response.get_data(as_text=True)
+    assert response.status_code == 200
+    panel = body[body.index("line-panel__reading") :]
+    panel = panel[: panel.index("</div>")]
+    assert panel.count("<img") == 14 and 'alt="7 Crak"' in panel and 'alt="9 Dot"' in panel

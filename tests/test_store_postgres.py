@@ -62,3 +62,34 @@ def test_the_app_runs_on_postgresql(postgres_url, tmp_path, monkeypatch):
     assert client.get("/api/progress").get_json()["attempts"] == 1
     assert not (tmp_path / "instance" / "coach.sqlite3").exists()
     app.extensions["store"].dispose()
+
+
+
+def test_servers_starting_together_migrate_once(postgres_url):
+    """Several servers started at once on an empty database (separate
+    processes, as in production): one migrates, the others wait on the
+    migration lock and find the schema at head, with no error."""
+    import subprocess
+    import sys
+
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+
+    admin = make_engine(postgres_url)
+    with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text("DROP DATABASE IF EXISTS starting_together"))
+        connection.execute(text("CREATE DATABASE starting_together"))
+    admin.dispose()
+    url = make_url(postgres_url).set(database="starting_together").render_as_string(hide_password=False)
+    script = "import sys; from coach.store.db import make_engine, migrate; migrate(make_engine(sys.argv[1]))"
+    starts = [subprocess.Popen([sys.executable, "-c", script, url], stderr=subprocess.PIPE, text=True) for _ in range(4)]
+    results = []
+    for start in starts:
+        _, err = start.communicate(timeout=120)
+        results.append((start.returncode, err))
+    assert [code for code, _ in results] == [0, 0, 0, 0], [err[-500:] for _, err in results]
+    engine = make_engine(url)
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
+        assert len(connection.execute(text("SELECT version_num FROM alembic_version")).all()) == 1
+    engine.dispose()

@@ -305,6 +305,7 @@ def test_api_takes_no_csrf_token(app):
     assert post(client, "/api/drills/name-the-tile/questions", {"seed": 1}).status_code == 201
 
 
+@pytest.mark.server_error
 def test_an_unexpected_error_is_a_json_500_without_a_traceback(app, client, monkeypatch):
     module = drills.get("name-the-tile")
 

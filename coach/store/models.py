@@ -9,12 +9,21 @@ from sqlalchemy import Column, ForeignKey, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
+# SQLite hands a deleted row's id to the next row unless a table says
+# AUTOINCREMENT: ids are never reused, so nothing cached or remembered under
+# an old id (a card, a signed-in learner) can ever point at a newcomer.
+# (PostgreSQL's sequences never reuse a number.) Migration 0005 rebuilt the tables so.
+NEVER_REUSED = {"sqlite_autoincrement": True}
+
+
 def utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
 
 class Learner(SQLModel, table=True):
     """A learner; a guest until they sign up (email and password set)."""
+
+    __table_args__ = NEVER_REUSED
 
     id: int | None = Field(default=None, primary_key=True)
     email: str | None = Field(default=None, unique=True, index=True, max_length=254)
@@ -30,7 +39,7 @@ class Learner(SQLModel, table=True):
 class Attempt(SQLModel, table=True):
     """One graded answer. A question (drill, level, seed, card) counts once a learner."""
 
-    __table_args__ = (UniqueConstraint("learner_id", "question", name="uq_attempt_learner_question"),)
+    __table_args__ = (UniqueConstraint("learner_id", "question", name="uq_attempt_learner_question"), NEVER_REUSED)
 
     id: int | None = Field(default=None, primary_key=True)
     learner_id: int = Field(
@@ -58,7 +67,7 @@ class SkillState(SQLModel, table=True):
     Skills are a drill at a level ("name-the-tile:2") and the finer items a
     question exercises ("tile:5D", "rule:J2")."""
 
-    __table_args__ = (UniqueConstraint("learner_id", "skill", name="uq_skill_learner_skill"),)
+    __table_args__ = (UniqueConstraint("learner_id", "skill", name="uq_skill_learner_skill"), NEVER_REUSED)
 
     id: int | None = Field(default=None, primary_key=True)
     learner_id: int = Field(
@@ -77,7 +86,7 @@ class DailySession(SQLModel, table=True):
     Planned once a day (the learner's own day), so a reload carries on
     where they left off instead of planning again."""
 
-    __table_args__ = (UniqueConstraint("learner_id", "day", name="uq_daily_learner_day"),)
+    __table_args__ = (UniqueConstraint("learner_id", "day", name="uq_daily_learner_day"), NEVER_REUSED)
 
     id: int | None = Field(default=None, primary_key=True)
     learner_id: int = Field(
@@ -99,6 +108,8 @@ def _owner(table: str = "learner.id") -> Column:
 class Classroom(SQLModel, table=True):
     """A teacher's class; students join it with its code."""
 
+    __table_args__ = NEVER_REUSED
+
     id: int | None = Field(default=None, primary_key=True)
     teacher_id: int = Field(sa_column=_owner())
     name: str = Field(max_length=80)
@@ -110,7 +121,10 @@ class Membership(SQLModel, table=True):
     """A student in a class. Leaving or being removed deletes this row only:
     the student's answers stay theirs and come back if they join again."""
 
-    __table_args__ = (UniqueConstraint("classroom_id", "learner_id", name="uq_membership_class_learner"),)
+    __table_args__ = (
+        UniqueConstraint("classroom_id", "learner_id", name="uq_membership_class_learner"),
+        NEVER_REUSED,
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     classroom_id: int = Field(sa_column=_owner("classroom.id"))
@@ -125,7 +139,7 @@ class TeacherCard(SQLModel, table=True):
     needs it; a card never changes once uploaded, so questions asked on it
     stay the same questions."""
 
-    __table_args__ = (UniqueConstraint("owner_id", "name", name="uq_teachercard_owner_name"),)
+    __table_args__ = (UniqueConstraint("owner_id", "name", name="uq_teachercard_owner_name"), NEVER_REUSED)
 
     id: int | None = Field(default=None, primary_key=True)
     owner_id: int = Field(sa_column=_owner())
@@ -139,6 +153,7 @@ class DrillSetRow(SQLModel, table=True):
     """A teacher's drill set, kept as its canonical YAML (drills/drill_set.py)."""
 
     __tablename__ = "drillset"
+    __table_args__ = NEVER_REUSED
 
     id: int | None = Field(default=None, primary_key=True)
     owner_id: int = Field(sa_column=_owner())
@@ -155,6 +170,8 @@ class Assignment(SQLModel, table=True):
     """A drill set given to a class. The set is copied in when assigned, so
     editing the set later never changes what a class is working on."""
 
+    __table_args__ = NEVER_REUSED
+
     id: int | None = Field(default=None, primary_key=True)
     classroom_id: int = Field(sa_column=_owner("classroom.id"))
     title: str = Field(max_length=80)
@@ -170,7 +187,10 @@ class AssignmentWork(SQLModel, table=True):
     """One student's copy of an assignment: the seed of their questions
     (the set's own with fixed seeds, their own with fresh seeds)."""
 
-    __table_args__ = (UniqueConstraint("assignment_id", "learner_id", name="uq_work_assignment_learner"),)
+    __table_args__ = (
+        UniqueConstraint("assignment_id", "learner_id", name="uq_work_assignment_learner"),
+        NEVER_REUSED,
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     assignment_id: int = Field(sa_column=_owner("assignment.id"))
@@ -185,6 +205,7 @@ class AssignmentAnswer(SQLModel, table=True):
 
     __table_args__ = (
         UniqueConstraint("assignment_id", "learner_id", "slot", name="uq_assignment_answer_slot"),
+        NEVER_REUSED,
     )
 
     id: int | None = Field(default=None, primary_key=True)

@@ -24,10 +24,10 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler
-from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, select, update
 
 from coach.store.models import Attempt, Learner, SkillState
+from coach.store.transaction import insert_once, write_as
 from drills.base import Question, Verdict
 
 # Fuzzing only spreads reviews of many cards apart; without it a schedule is
@@ -73,58 +73,77 @@ def rating(correct: bool) -> Rating:
 
 def record_answer(
     session: Session,
-    learner: Learner,
+    learner: Learner | int,
     question: Question,
     verdict: Verdict,
     time_taken_ms: int | None = None,
     when: datetime | None = None,
 ) -> bool:
-    """Store one graded answer; False when this question was already answered."""
-    when = as_utc(when or now_utc())  # fsrs reviews in UTC only
-    key = question_key(question)
-    assert learner.id is not None
-    taken = session.exec(select(Attempt.id).where(Attempt.learner_id == learner.id, Attempt.question == key)).first()
-    if taken is not None:
+    """Store one graded answer in its own transaction; False when this question was already answered."""
+    learner_id = learner if isinstance(learner, int) else learner.id
+    assert learner_id is not None
+    return write_as(
+        session, learner_id, lambda: add_answer(session, learner_id, question, verdict, time_taken_ms, when)
+    )
+
+
+def add_answer(
+    session: Session,
+    learner_id: int,
+    question: Question,
+    verdict: Verdict,
+    time_taken_ms: int | None = None,
+    when: datetime | None = None,
+) -> bool:
+    """Add one graded answer and its skills' reviews to a transaction that
+    holds the learner's lock (`lock_learner`); False when this question was
+    already answered (the unique constraint says so: nothing looks first)."""
+    when = as_utc(when or now_utc())  # fsrs reviews in UTC only; taken under the lock, so in the order written
+    counted = insert_once(
+        session,
+        Attempt,
+        {
+            "learner_id": learner_id,
+            "drill": question.drill,
+            "level": question.level,
+            "seed": question.seed,
+            "card": question.card,
+            "question": question_key(question),
+            "answer": json.dumps(verdict.answer),
+            "correct": verdict.correct,
+            "score": float(verdict.score),
+            "items": json.dumps([list(i) for i in verdict.items]),
+            "explanation": json.dumps(list(verdict.explanation)),
+            "rules": json.dumps(list(verdict.rules)),
+            "best": json.dumps(verdict.best),
+            "time_taken_ms": time_taken_ms,
+            "answered_at": when,
+        },
+        ("learner_id", "question"),
+    )
+    if not counted:
         return False
     skills = skills_of(question, verdict)
-    # Every read first, then every write at once in the commit: SQLite holds
-    # its one write lock only for that moment, not while fsrs computes.
     states = {
         s.skill: s
         for s in session.exec(
             select(SkillState).where(
-                SkillState.learner_id == learner.id, SkillState.skill.in_([skill for skill, _ in skills])
+                SkillState.learner_id == learner_id, SkillState.skill.in_([skill for skill, _ in skills])
             )
         ).all()
     }
-    with session.no_autoflush:
-        session.add(
-            Attempt(
-                learner_id=learner.id,
-                drill=question.drill,
-                level=question.level,
-                seed=question.seed,
-                card=question.card,
-                question=key,
-                answer=json.dumps(verdict.answer),
-                correct=verdict.correct,
-                score=float(verdict.score),
-                items=json.dumps([list(i) for i in verdict.items]),
-                explanation=json.dumps(list(verdict.explanation)),
-                rules=json.dumps(list(verdict.rules)),
-                best=json.dumps(verdict.best),
-                time_taken_ms=time_taken_ms,
-                answered_at=when,
-            )
-        )
-        for skill, correct in skills:
-            session.add(_review(states.get(skill), learner.id, skill, correct, when))
-    try:
-        session.commit()
-    except IntegrityError:  # the same question answered twice at once: the first one counts
-        session.rollback()
-        return False
+    for skill, correct in skills:
+        session.add(_review(states.get(skill), learner_id, skill, correct, when))
     return True
+
+
+def keep_guest_zone(session: Session, learner_id: int, zone: str) -> None:
+    """A guest's time zone, as their browser says (an account keeps the one it chose)."""
+    session.exec(
+        update(Learner)
+        .where(Learner.id == learner_id, Learner.guest == True, Learner.time_zone != zone)  # noqa: E712 - SQL, not Python
+        .values(time_zone=zone)
+    )  # type: ignore[call-overload]
 
 
 def _review(state: SkillState | None, learner_id: int, skill: str, correct: bool, when: datetime) -> SkillState:

@@ -26,6 +26,7 @@ from coach import tiles
 from coach.card import Card, parse_card
 from coach.store.cells import cell
 from coach.store.progress import as_utc
+from coach.store.transaction import insert_once, write_as
 from coach.store.models import (
     Assignment,
     AssignmentAnswer,
@@ -506,41 +507,65 @@ def record_assignment_answer(
     verdict: Verdict,
     when: datetime | None = None,
 ) -> bool:
-    """Keep a student's answer to one question of an assignment; False when
-    that question already has one (the first answer counts)."""
+    """Keep a student's answer to one question of an assignment, in its own
+    transaction; False when that question already has one (the first answer
+    counts). The web keeps it with the student's progress in one transaction
+    instead (add_assignment_answer with progress.add_answer)."""
+    add = lambda: add_assignment_answer(session, assignment, learner_id, slot, question, verdict, when)  # noqa: E731
+    return write_as(session, learner_id, add)
+
+
+def add_assignment_answer(
+    session: Session,
+    assignment: Assignment,
+    learner_id: int,
+    slot: Slot,
+    question: Question,
+    verdict: Verdict,
+    when: datetime | None = None,
+) -> bool:
+    """Add a student's answer to one question of an assignment to a
+    transaction holding the student's lock (transaction.lock_learner);
+    False when that question already has one (the unique constraint says so)."""
     assert assignment.id is not None
     when = _aware(when) or utcnow()
-    work = work_of(session, assignment, learner_id, create=True)
-    assert work is not None
-    row = AssignmentAnswer(
-        assignment_id=assignment.id,
-        learner_id=learner_id,
-        slot=slot.index,
-        drill=question.drill,
-        level=question.level,
-        seed=question.seed,
-        answer=json.dumps(verdict.answer),
-        answer_text=describe_answer(verdict.answer)[:240],
-        correct=verdict.correct,
-        score=float(verdict.score),
-        explanation=json.dumps(list(verdict.explanation)),
-        answered_at=when,
-    )
-    session.add(row)
-    try:
-        session.commit()
-    except IntegrityError:
-        session.rollback()
-        return False
-    answered = session.exec(
-        select(func.count())
-        .select_from(AssignmentAnswer)
-        .where(AssignmentAnswer.assignment_id == assignment.id, AssignmentAnswer.learner_id == learner_id)
-    ).one()
-    if answered >= len(slots_of(assignment, work)) and work.finished_at is None:
-        work.finished_at = when
+    work = work_of(session, assignment, learner_id)
+    if work is None:  # answered before it was opened: start it here, in this transaction
+        drill_set = drill_set_of(assignment)
+        seed = drill_set.seed if drill_set.seeds == "fixed" else secrets.randbelow(FRESH_SEED)
+        work = AssignmentWork(assignment_id=assignment.id, learner_id=learner_id, seed=seed, started_at=when)
         session.add(work)
-        session.commit()
+        session.flush()
+    counted = insert_once(
+        session,
+        AssignmentAnswer,
+        {
+            "assignment_id": assignment.id,
+            "learner_id": learner_id,
+            "slot": slot.index,
+            "drill": question.drill,
+            "level": question.level,
+            "seed": question.seed,
+            "answer": json.dumps(verdict.answer),
+            "answer_text": describe_answer(verdict.answer)[:240],
+            "correct": verdict.correct,
+            "score": float(verdict.score),
+            "explanation": json.dumps(list(verdict.explanation)),
+            "answered_at": when,
+        },
+        ("assignment_id", "learner_id", "slot"),
+    )
+    if not counted:
+        return False
+    if work.finished_at is None:
+        answered = session.exec(
+            select(func.count())
+            .select_from(AssignmentAnswer)
+            .where(AssignmentAnswer.assignment_id == assignment.id, AssignmentAnswer.learner_id == learner_id)
+        ).one()
+        if answered >= len(slots_of(assignment, work)):
+            work.finished_at = when
+            session.add(work)
     return True
 
 

@@ -474,11 +474,16 @@ def answer(name: str, form: MultiDict[str, str], given: Any) -> ResponseReturnVa
             return _no_answer_yet(session, work, index, name, form)
         asked, verdict = _drilling().grade(name, form.get("token"), given)
         slot = check_slot(session, work, index, asked)
-        with learners.write_lock():
-            counted = teaching.record_assignment_answer(
-                session, work.assignment, work.learner_id, slot, asked.question, verdict
-            )
-        learners.record(asked.question, verdict, form.get("elapsed_ms"), form.get("tz"))
+        assignment, student = work.assignment, work.learner_id
+
+        def for_the_teacher(store: Session, learner_id: int) -> bool:
+            # In the same transaction as the student's own progress row: both kept, or neither.
+            same = learner_id == student
+            return same and teaching.add_assignment_answer(store, assignment, learner_id, slot, asked.question, verdict)
+
+        _, counted = learners.record_with(
+            asked.question, verdict, form.get("elapsed_ms"), form.get("tz"), also=for_the_teacher
+        )
         work = _work_or_404(session, assignment_id)  # with this answer in
         note = "" if counted else NOT_COUNTED
         context = question_context(session, work, index, asked, verdict, given, note)

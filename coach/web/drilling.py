@@ -8,6 +8,7 @@ never says what was asked, so it cannot change the question.
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 import threading
 from collections import OrderedDict
@@ -25,6 +26,7 @@ from drills.drill_set import MAX_SEED  # 2**31 - 1, as in set files: answers kee
 
 TOKEN_SALT = "question"
 CACHE_SIZE = 512
+DIGESTS_SIZE = 64  # cards whose digest is remembered (the app's and teachers' in use)
 
 
 class DrillError(ValueError):
@@ -63,6 +65,7 @@ class Drilling:
         self.find_card = find_card
         self.signer = URLSafeSerializer(secret_key, salt=TOKEN_SALT)
         self._cache: OrderedDict[tuple[str, int, int, str], Question] = OrderedDict()
+        self._digests: OrderedDict[int, tuple[Card, str]] = OrderedDict()
         self._lock = threading.Lock()
 
     def card_named(self, name: str) -> Card:
@@ -107,7 +110,7 @@ class Drilling:
     def question(self, module: ModuleType, seed: int, level: int, card: Card | None = None) -> Question:
         """The question for (drill, seed, level) on a card (the app's by default), cached."""
         card = card or self.card
-        key = (module.NAME, seed, level, card.name)
+        key = (module.NAME, seed, level, self.digest(card))
         with self._lock:
             cached = self._cache.get(key)
             if cached is not None:
@@ -122,6 +125,23 @@ class Drilling:
             while len(self._cache) > CACHE_SIZE:
                 self._cache.popitem(last=False)
         return question
+
+    def digest(self, card: Card) -> str:
+        """The card's content as a cache key (sha256), never its name: a
+        teacher's card deleted and another made under its name and number
+        must never be asked with the old card's questions. Worked out once
+        per Card object, which is kept alongside so its id() stays its own."""
+        with self._lock:
+            known = self._digests.get(id(card))
+            if known is not None and known[0] is card:
+                self._digests.move_to_end(id(card))
+                return known[1]
+        digest = hashlib.sha256(repr(card).encode("utf-8")).hexdigest()
+        with self._lock:
+            self._digests[id(card)] = (card, digest)
+            while len(self._digests) > DIGESTS_SIZE:
+                self._digests.popitem(last=False)
+        return digest
 
     def ask(self, name: str, seed: Any = None, level: Any = None, card: Card | None = None) -> Asked:
         module = self.drill(name)

@@ -12,8 +12,9 @@ import contextlib
 import hmac
 import os
 import threading
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Any
+from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import Flask, Response, current_app, g
@@ -24,13 +25,15 @@ from sqlmodel import Session
 
 from coach.store import login_sessions
 from coach.store.models import Learner
-from coach.store.progress import record_answer
+from coach.store.progress import add_answer, keep_guest_zone
+from coach.store.transaction import lock_learner, write
 from drills.base import Question, Verdict
 
 login_manager = LoginManager()
 MAX_TIME_MS = 60 * 60 * 1000  # an hour: longer is a tab left open, not time spent
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 HSTS = "max-age=31536000; includeSubDomains"  # a year: browsers then never try plain HTTP first
+T = TypeVar("T")
 
 
 class SignedIn(UserMixin):
@@ -232,13 +235,48 @@ def write_lock() -> contextlib.AbstractContextManager[Any]:
 
 def record(question: Question, verdict: Verdict, time_ms: Any = None, time_zone: Any = None) -> bool:
     """Store a graded answer for this request's learner (made a guest if need be)."""
-    with write_lock(), Session(engine()) as session:
-        learner = current_learner(session, create=True)
-        assert learner is not None
-        zone = valid_zone(time_zone)
-        if zone and zone != learner.time_zone and learner.guest:
+    return record_with(question, verdict, time_ms, time_zone)[0]
+
+
+def record_with(
+    question: Question,
+    verdict: Verdict,
+    time_ms: Any = None,
+    time_zone: Any = None,
+    also: Callable[[Session, int], T] | None = None,
+) -> tuple[bool, T | None]:
+    """Store a graded answer for this request's learner, and `also` (say, an
+    assignment's copy of it, given the learner's id) in the same one short
+    transaction: whether the answer counted, and what `also` returned.
+
+    The learner Flask-Login loaded for this request is not loaded again:
+    their row is only locked, so their answers arriving at once are written
+    one after another and all counted. A first answer makes a guest, in the
+    same transaction, and signs them in once it is stored."""
+    zone = valid_zone(time_zone)
+    signed_in = int(current_user.id) if current_user.is_authenticated else None
+    guest_zone = zone if signed_in is not None and current_user.guest else None
+    new_guest: list[SignedIn] = []
+
+    def work(session: Session) -> tuple[bool, T | None]:
+        new_guest.clear()
+        learner_id = signed_in if signed_in is not None and lock_learner(session, signed_in) else None
+        if learner_id is None:
+            guest = Learner(guest=True, time_zone=zone or "UTC")
+            session.add(guest)
+            session.flush()
+            assert guest.id is not None
+            learner_id = guest.id
+            new_guest.append(SignedIn.of(guest, login_sessions.start(session, learner_id)))
+        elif guest_zone:
             # The browser knows a guest's day better than we do; an account
             # keeps the zone chosen on its account page.
-            learner.time_zone = zone
-            session.add(learner)
-        return record_answer(session, learner, question, verdict, time_taken(time_ms))
+            keep_guest_zone(session, learner_id, guest_zone)
+        counted = add_answer(session, learner_id, question, verdict, time_taken(time_ms))
+        return counted, (also(session, learner_id) if also is not None else None)
+
+    with write_lock(), Session(engine()) as session:
+        result = write(session, lambda: work(session))
+    if new_guest:
+        login_user(new_guest[0], remember=True)
+    return result

@@ -9,6 +9,7 @@ outside the class is refused.
 
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 
@@ -21,15 +22,21 @@ from coach.store.models import TeacherCard
 from coach.web import learners
 
 CACHE_SIZE = 32
-_parsed: OrderedDict[tuple[int, str], Card] = OrderedDict()
+_parsed: OrderedDict[tuple[str, str], Card] = OrderedDict()
 _lock = threading.Lock()
+
+
+def content_key(row: TeacherCard) -> tuple[str, str]:
+    """What a parsed card is cached under: its text (sha256) and the name its
+    questions give it. Never the row's id or name alone: a card deleted and
+    another stored under its id or name must never bring the old one back."""
+    return hashlib.sha256(row.source.encode("utf-8")).hexdigest(), teaching.card_key(row)
 
 
 def card_of(row: TeacherCard) -> Card:
     """The row's card, parsed once: the same Card object each time, so the
     tables the analysis builds for it are built once too."""
-    assert row.id is not None
-    key = (row.id, teaching.card_key(row))
+    key = content_key(row)
     with _lock:
         card = _parsed.get(key)
         if card is not None:
