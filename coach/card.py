@@ -531,18 +531,23 @@ def _parse_card(text: str, source: str) -> Card:
     return Card(name=str(card_name).strip(), year=year, sections=tuple(sections))
 
 
-def load_card(path: str | Path) -> Card:
-    """Read a card file, no more of it than the size cap; unreadable or
-    oversized files become a CardError too."""
-    path = Path(path)
+def read_card_text(path: Path) -> str:
+    """A card file's text, no more of it than the size cap; unreadable or
+    oversized files become a CardError."""
     try:
-        text = read_text(path, MAX_CARD_BYTES, "card file")
+        return read_text(path, MAX_CARD_BYTES, "card file")
     except YamlError as error:
         raise CardError([f"{path}: {error}"]) from None
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise CardError([f"{path}: cannot read the card file ({reason})"]) from None
-    return parse_card(text, source=path.name)
+
+
+def load_card(path: str | Path) -> Card:
+    """Read a card file, no more of it than the size cap; unreadable or
+    oversized files become a CardError too."""
+    path = Path(path)
+    return parse_card(read_card_text(path), source=path.name)
 
 
 @lru_cache(maxsize=1)

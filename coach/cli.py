@@ -18,14 +18,22 @@ from collections.abc import Callable, Sequence
 from typing import TextIO
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from coach import __version__, tiles
-from coach.analysis import Analysis, LineResult, analyze
-from coach.card import Card, CardError, house_card, load_card
-from coach.charleston import PASSES, PassAdvice, PassError, evaluate_pass, explain_pass, stop_vote
-from coach.discard import DiscardAdvice, advise_discard
-from coach.mahjong import WINS, Payment, score
+from coach.card import Card, CardError
 from coach.tiles_away import Fill, Holding, HoldingError, parse_exposure, read_holding
+
+if TYPE_CHECKING:  # the commands import what they use when run: a quick start (issue 13)
+    from coach.analysis import Analysis, LineResult
+    from coach.charleston import PassAdvice
+    from coach.discard import DiscardAdvice
+    from coach.mahjong import Payment
+
+# Choices named here so that building the parser imports no command's module;
+# tests/test_cli.py holds them equal to coach.charleston.PASSES and coach.mahjong.WINS.
+PASS_CHOICES = ("first-right", "first-across", "first-left", "second-left", "second-across", "second-right", "courtesy")
+WIN_CHOICES = ("self", "discard", "exchange")
 
 PROG = "mahjong-coach"
 
@@ -40,7 +48,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _card(path: str | None) -> Card:
-    return load_card(path) if path else house_card()
+    from coach.card_cache import house_card_cached, load_card_cached
+
+    return load_card_cached(path) if path else house_card_cached()
 
 
 # -- formatting -----------------------------------------------------------
@@ -140,11 +150,15 @@ class Command:
 
 
 def _solve_analyze(card: Card, request: dict) -> Analysis:
+    from coach.analysis import analyze
+
     holding, seen = _holding(request, (13, 14))
     return analyze(card, holding, seen)
 
 
 def _solve_score(card: Card, request: dict) -> Payment:
+    from coach.mahjong import WINS, score
+
     win = request.get("win")
     if win not in WINS:
         raise ValueError(f'"win" must be one of {", ".join(WINS)}')
@@ -162,6 +176,8 @@ def _seed(request: dict) -> int:
 
 
 def _solve_pass(card: Card, request: dict) -> tuple[PassAdvice, list[str]]:
+    from coach.charleston import PASSES, evaluate_pass, explain_pass, stop_vote
+
     which = request.get("which") or "first-right"
     if which not in PASSES:
         raise ValueError(f'"which" must be one of {", ".join(PASSES)}')
@@ -176,6 +192,8 @@ def _solve_pass(card: Card, request: dict) -> tuple[PassAdvice, list[str]]:
 
 
 def _pass_json(result: object) -> dict:
+    from coach.charleston import stop_vote
+
     advice, explanation = result  # type: ignore[misc]
     extra = {"stop": stop_vote(advice).stop} if advice.which == "second-left" else {}
     return {
@@ -201,6 +219,8 @@ def _pass_json(result: object) -> dict:
 
 
 def _pass_text(result: object, args: argparse.Namespace) -> str:
+    from coach.charleston import PASSES
+
     advice, explanation = result  # type: ignore[misc]
     direction = PASSES[advice.which][1]
     out = [f"{advice.which} pass ({direction}); you are {advice.current} tiles away now.", ""]
@@ -224,6 +244,8 @@ def _other_players(request: dict) -> list[list]:
 
 
 def _solve_discard(card: Card, request: dict) -> DiscardAdvice:
+    from coach.discard import advise_discard
+
     others = _other_players(request)
     shown = [c for player in others for e in player for c in e.codes]
     # The others' tiles join the supply check; the advisor counts them as seen itself.
@@ -272,7 +294,7 @@ COMMANDS = {
         frozenset({"rack", "exposed", "seen"}),
         _solve_analyze,
         lambda r: r.to_json(),  # type: ignore[attr-defined]
-        lambda r, args: render_analysis(r, args.top),  # type: ignore[arg-type]
+        lambda r, args: render_analysis(r, 10 if args.top is None else args.top),  # type: ignore[arg-type]
     ),
     "score": Command(
         frozenset({"rack", "exposed", "win"}),
@@ -287,18 +309,37 @@ COMMANDS = {
 }
 
 
-def _batch(stdin: TextIO, stdout: TextIO, answer: Callable[[dict], dict]) -> int:
+def read_request(raw: str | bytes, keys: frozenset[str], loads: Callable[[str | bytes], object] = json.loads) -> dict:
+    """One batch line as a request: a JSON object with known keys only."""
+    obj = loads(raw)
+    if not isinstance(obj, dict):
+        raise ValueError('each line must be a JSON object such as {"rack": "1D 2D ..."}')
+    unknown = sorted(set(obj) - keys)
+    if unknown:
+        raise ValueError(f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(keys))})')
+    return obj
+
+
+BATCH_ERRORS = (ValueError, TypeError, RecursionError)  # json.JSONDecodeError is a ValueError
+
+
+def error_reply(error: BaseException) -> dict:
+    """The answer to a bad batch line: {"error": ...}, in plain words."""
+    if isinstance(error, json.JSONDecodeError):
+        return {"error": f"not valid JSON ({error.msg} at column {error.colno})"}
+    if isinstance(error, RecursionError):
+        return {"error": "not valid input: the JSON is nested too deeply"}
+    return {"error": str(error)}
+
+
+def _batch(stdin: TextIO, stdout: TextIO, keys: frozenset[str], answer: Callable[[dict], dict]) -> int:
     for raw in stdin:
         if not raw.strip():
             continue
         try:
-            reply = answer(json.loads(raw))
-        except json.JSONDecodeError as error:
-            reply = {"error": f"not valid JSON ({error.msg} at column {error.colno})"}
-        except RecursionError:
-            reply = {"error": "not valid input: the JSON is nested too deeply"}
-        except (ValueError, TypeError) as error:
-            reply = {"error": str(error)}
+            reply = answer(read_request(raw, keys))
+        except BATCH_ERRORS as error:
+            reply = error_reply(error)
         stdout.write(json.dumps(reply) + "\n")
         stdout.flush()
     return 0
@@ -307,16 +348,12 @@ def _batch(stdin: TextIO, stdout: TextIO, answer: Callable[[dict], dict]) -> int
 def run_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     command = COMMANDS[args.command]
     card = _card(args.card)
-    if args.rack is None:
-        def answer(obj: object) -> dict:
-            if not isinstance(obj, dict):
-                raise ValueError('each line must be a JSON object such as {"rack": "1D 2D ..."}')
-            unknown = sorted(set(obj) - command.keys)
-            if unknown:
-                raise ValueError(f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(command.keys))})')
-            return command.to_json(command.solve(card, obj))
+    if args.command == "analyze":  # the lean batch mode: --fields, --top, orjson (issue 13)
+        from coach import analyze_batch
 
-        return _batch(stdin, stdout, answer)
+        return analyze_batch.run_analyze(card, args, stdin, stdout)
+    if args.rack is None:
+        return _batch(stdin, stdout, command.keys, lambda obj: command.to_json(command.solve(card, obj)))
     request = {key: getattr(args, key) for key in command.keys if getattr(args, key, None) is not None}
     if args.command == "score" and "win" not in request:
         raise UsageError("score needs --win self, discard or exchange")
@@ -329,6 +366,8 @@ def run_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def cmd_check_card(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.card import load_card  # no cache: a check reads and validates the file itself
+
     try:
         card = load_card(args.file)
     except CardError as error:
@@ -452,21 +491,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exposed", action="append", metavar="TILES", help='an exposed group, e.g. "5D 5D J" (repeatable)')
     p.add_argument("--seen", metavar="TILES", help="tiles seen: discards and other players' exposures")
     p.add_argument("--json", action="store_true", help="answer in JSON")
-    p.add_argument("--top", type=int, default=10, help="lines shown in the table (default 10)")
+    p.add_argument("--top", type=int, help="only the N nearest lines (default: 10 in the table, all in JSON)")
+    p.add_argument("--fields", help="JSON: only these fields of each line, e.g. id,distance (default: all)")
     p.set_defaults(func=run_command)
 
     p = commands.add_parser("score", help="is it Mah Jongg, and who pays what")
     p.add_argument("--card", metavar="FILE")
     p.add_argument("--rack", help="the 14 tiles less the exposures; without it, read JSON lines from stdin")
     p.add_argument("--exposed", action="append", metavar="TILES")
-    p.add_argument("--win", choices=WINS, help="self-picked, on a discard, or by a joker exchange (P6)")
+    p.add_argument("--win", choices=WIN_CHOICES, help="self-picked, on a discard, or by a joker exchange (P6)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_command)
 
     p = commands.add_parser("pass", help="score every legal Charleston pass and explain the best")
     p.add_argument("--card", metavar="FILE")
     p.add_argument("--rack", help="13 or 14 tiles; without it, read JSON lines from stdin")
-    p.add_argument("--which", choices=list(PASSES), default="first-right", help="which pass (default first-right)")
+    p.add_argument("--which", choices=list(PASS_CHOICES), default="first-right", help="which pass (default first-right)")
     p.add_argument("--seen", metavar="TILES")
     p.add_argument("--seed", type=int, default=0, help="seed of the sampled incoming tiles (default 0)")
     p.add_argument("--json", action="store_true")
@@ -520,7 +560,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_purge_guests)
 
     p = commands.add_parser("bench", help="measure analysis speed against a plain baseline")
-    p.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    p.add_argument("--seconds", type=float, default=0.5, help="time per measurement a round (default 0.5)")
+    p.add_argument("--rounds", type=int, default=3, help="interleaved rounds: min and median over them (default 3)")
+    p.add_argument("--racks", type=int, default=3000, help="racks piped through each whole process (default 3000)")
+    p.add_argument("--no-web", action="store_true", help="skip the web answers")
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_bench)
 
@@ -540,7 +583,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         if args.command is None:
             raise UsageError("choose a command: analyze, score, pass, discard, serve, check-card, check-set or bench (--help for more)")
         return args.func(args, stdin, stdout)
-    except (UsageError, CardError, HoldingError, PassError, tiles.TileError, ValueError) as error:
+    except (UsageError, CardError, HoldingError, tiles.TileError, ValueError) as error:  # PassError is a ValueError
         message = " ".join(str(error).split()) or type(error).__name__
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -246,8 +247,23 @@ def _cap(tile: int) -> int:
 FEATURE_TILE = np.array([t for t in range(tiles.NATURALS) for _ in range(_cap(t))], dtype=np.intp)
 FEATURE_LEVEL = np.array([k for t in range(tiles.NATURALS) for k in range(1, _cap(t) + 1)], dtype=np.int16)
 FEATURE_START = np.concatenate(([0], np.cumsum([_cap(t) for t in range(tiles.NATURALS)])))
+# Count c stands for "the rack holds exactly COUNT_LEVEL[c] copies of COUNT_TILE[c]" (0..copies).
+COUNT_TILE = np.array([t for t in range(tiles.NATURALS) for _ in range(_cap(t) + 1)], dtype=np.intp)
+COUNT_LEVEL = np.array([k for t in range(tiles.NATURALS) for k in range(_cap(t) + 1)], dtype=np.int16)
 # v = naturals placed + SPILL * naturals placed in groups of 3+ (both <= 14)
 SPILL = 32
+
+
+@dataclass(frozen=True)
+class BatchRanking:
+    """`CardTables.batch_rank` for n racks over a card's L lines: (n, L) arrays
+    indexed by line in card order, and `order`, each rack's lines ranked."""
+
+    distance: np.ndarray  # tiles away of each line
+    best: np.ndarray  # index into CardTables.readings of the line's best reading
+    live_outs: np.ndarray
+    dead: np.ndarray
+    order: np.ndarray  # line numbers, nearest first (analysis.analyze's order)
 
 
 class CardTables:
@@ -359,6 +375,116 @@ class CardTables:
     def batch_line_distances(self, racks: np.ndarray) -> np.ndarray:
         return np.minimum.reduceat(self.batch_reading_distances(racks), self.starts, axis=1)
 
+    # -- many racks, ranked with best readings and live outs ---------------
+
+    @cached_property
+    def _count_tables(self) -> tuple[np.ndarray, ...]:
+        """Tables over "holds exactly k of tile t" (k = 0..copies): live outs and
+        deadness (analysis.outs_and_dead) become matrix products too."""
+        tile = COUNT_TILE
+        k = COUNT_LEVEL[:, None].astype(np.int16)
+        need = self.need.T[tile]  # (counts, readings)
+        small = self.small.T[tile]
+        below_small = (k < small).astype(np.float32)  # a drawn copy fills a single or pair
+        below_need = (k < need).astype(np.float32)  # ... or a slot of a group of 3+
+        jokers_needed = np.maximum(need - k, 0).astype(np.float32)  # with k copies left to find
+        # Lines tie-broken by value, then card order: a rank that is one number.
+        by_value = np.lexsort((np.arange(len(self.lines)), -self.values))
+        value_rank = np.empty(len(self.lines), dtype=np.int64)
+        value_rank[by_value] = np.arange(len(self.lines))
+        return below_small, below_need, jokers_needed, value_rank
+
+    @cached_property
+    def _copy_table(self) -> tuple[np.ndarray, ...]:
+        """One row per held copy (feature f: "at least LEVEL[f] of TILE[f]"):
+        what it adds to `v`, and what it changes in the two live-out sums of
+        every reading, so a rack of 14 tiles is 14 rows added, not a matrix
+        product over all 144 features. A live-out sum is, over the tiles, the
+        copies not held times "the reading takes more than held"; holding one
+        more copy changes it by a difference, and holding none is the base."""
+        copies = np.array(tiles.COPIES[: tiles.NATURALS], dtype=np.int16)
+        c = copies[FEATURE_TILE][:, None]
+        k = FEATURE_LEVEL[:, None]
+        need, small = self.need.T[FEATURE_TILE], self.small.T[FEATURE_TILE]
+
+        def unseen_taken(held: np.ndarray, wanted: np.ndarray) -> np.ndarray:
+            return (c - held) * (held < wanted)
+
+        d_small = unseen_taken(k, small) - unseen_taken(k - 1, small)
+        d_need = unseen_taken(k, need) - unseen_taken(k - 1, need)
+        rows = np.concatenate([self.table, d_small, d_need], axis=1).astype(np.int16)
+        rows = np.vstack([rows, np.zeros((1, rows.shape[1]), dtype=np.int16)])  # the padding row
+        base_small = (copies * (self.small > 0)).sum(axis=1)
+        base_need = (copies * (self.need > 0)).sum(axis=1)
+        # With nothing seen every copy not held is still to come: deadness is the card's own.
+        short = (self.small > copies).any(axis=1)
+        jokers_needed = np.maximum(self.need - copies, 0).sum(axis=1)
+        return rows, base_small.astype(np.int16), base_need.astype(np.int16), short, jokers_needed
+
+    @cached_property
+    def _reading_numbers(self) -> np.ndarray:
+        return np.arange(len(self.readings), dtype=np.int32)
+
+    def batch_rank(self, racks: np.ndarray, seen: np.ndarray | None = None) -> BatchRanking:
+        """Every line of the card for many concealed racks at once, as
+        `analysis.analyze` ranks them: distance, best reading, live outs and
+        deadness of each line, and the ranked order. `racks` and `seen` are
+        (n, 36) counts; no exposures (those go through `analyze`)."""
+        racks = np.asarray(racks, dtype=np.int16)
+        n, count = len(racks), len(self.readings)
+        seen = np.zeros_like(racks) if seen is None else np.asarray(seen, dtype=np.int16)
+        rows, base_small, base_need, short_naturals, jokers_needed = self._copy_table
+        held = racks[:, FEATURE_TILE] >= FEATURE_LEVEL
+        width = int(held.sum(axis=1).max()) if n else 0
+        slots = np.argsort(~held, axis=1, kind="stable")[:, :width]  # each rack's held copies first
+        slots = np.where(np.take_along_axis(held, slots, axis=1), slots, len(FEATURE_TILE))
+        total = np.zeros((n, rows.shape[1]), dtype=np.int16)
+        for j in range(width):
+            total += rows[slots[:, j]]
+        v = total[:, :count]
+        jokers = racks[:, tiles.JOKER : tiles.JOKER + 1]
+        # Small integers throughout (int16, int32 for keys): the arrays stay in the cache.
+        distances = self._decode(v, jokers, 0)
+        outs_small = base_small + total[:, count : 2 * count]
+        outs_need = base_need + total[:, 2 * count :]
+        pool = np.maximum(np.array(tiles.COPIES, dtype=np.int16) - racks - seen, 0)
+        pool_jokers = pool[:, tiles.JOKER : tiles.JOKER + 1]
+        dead_jokers = jokers_needed > jokers + pool_jokers
+        short = np.broadcast_to(short_naturals, distances.shape)
+        if seen.any():  # seen tiles are copies no longer to come: correct both sums, and deadness
+            below_small, below_need, needed_with, _ = self._count_tables
+            naturals = slice(0, tiles.NATURALS)
+            held_count = racks[:, naturals][:, COUNT_TILE] == COUNT_LEVEL  # one-hot of the count held
+            less = (pool - (np.array(tiles.COPIES, dtype=np.int16) - racks))[:, naturals]
+            weighted = held_count * less[:, COUNT_TILE].astype(np.float32)
+            outs_small = outs_small + (weighted @ below_small).astype(np.int16)
+            outs_need = outs_need + (weighted @ below_need).astype(np.int16)
+            reach = racks[:, naturals] + pool[:, naturals]
+            reach_hot = (reach[:, COUNT_TILE] == COUNT_LEVEL).astype(np.float32)
+            short = reach_hot @ below_small > 0  # fewer copies left than a single or pair needs
+            dead_jokers = (reach_hot @ needed_with) > jokers + pool_jokers
+        # Live outs: the unseen copies of each tile the reading still takes.
+        room = self.big_total - (v >> 5)
+        joker_short = jokers < room  # a joker, or a natural for a group of 3+, still has a place
+        outs = np.where(joker_short, outs_need, outs_small) + joker_short * pool_jokers
+        # Dead: a single or pair short of naturals, or more empty slots than jokers left.
+        dead = (short | dead_jokers) & (distances > 0)
+        # As analyze: outs and deadness count only for each line's nearest readings.
+        nearest = np.minimum.reduceat(distances, self.starts, axis=1)[:, self.line_of]
+        counted = distances == nearest
+        dead &= counted
+        outs = np.where(counted & ~dead, outs, 0)
+        # outs <= 152 and distance <= 99: (d, dead, outs, reading) packs into one int32 key.
+        key = (distances * 2 + dead).astype(np.int32) * 1024 + (1023 - outs)
+        key = key * count + self._reading_numbers
+        best = np.minimum.reduceat(key, self.starts, axis=1) % count
+        index = np.arange(n)[:, None]
+        line_distance, line_outs, line_dead = distances[index, best], outs[index, best], dead[index, best]
+        value_rank = self._count_tables[3]
+        rank_key = (line_distance.astype(np.int32) * 1024 + (1023 - line_outs)) * len(self.lines) + value_rank
+        order = np.argsort(rank_key, axis=1, kind="stable")
+        return BatchRanking(line_distance, best, line_outs, line_dead, order)
+
 
 _TABLES: dict[int, CardTables] = {}
 
@@ -371,6 +497,11 @@ def tables_for(card: Card) -> CardTables:
         cached = CardTables(card)
         _TABLES[key] = cached
     return cached
+
+
+def keep_tables(tables: CardTables) -> None:
+    """Use these tables for their card from now on (read from the disk cache)."""
+    _TABLES[id(tables.card)] = tables
 
 
 def drop_tables(card: Card) -> None:

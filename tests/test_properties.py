@@ -486,6 +486,36 @@ def test_batch_agrees_with_one_by_one(racks: list[Holding]) -> None:
         assert np.array_equal(lines[row], TABLES.line_distances(holding)), holding
 
 
+@st.composite
+def seen_for(draw: st.DrawFn, holding: Holding) -> tuple[int, ...]:
+    """Tiles seen on the table: drawn from what the holding leaves of the set."""
+    supply = [c - h for c, h in zip(tiles.COPIES, holding.rack)]
+    picked = draw(sample_tiles(supply, draw(st.sampled_from([0, 0, 5, 20, 60]))))
+    return tuple(tiles.counts(picked))
+
+
+@_settings(120)
+@given(st.lists(holdings(sizes=st.sampled_from([13, 14]), exposed=False), min_size=1, max_size=5), st.data())
+def test_batch_rank_agrees_with_fill_and_analyze(racks: list[Holding], data: st.DataObject) -> None:
+    """The batch path (issue 13): each rack's lines in analyze's order, with the
+    same best reading, live outs and deadness, and distances as fill() says."""
+    seen = [data.draw(seen_for(h)) for h in racks]
+    ranking = TABLES.batch_rank(np.array([h.rack for h in racks]), np.array(seen))
+    for row, holding in enumerate(racks):
+        result = analyze(CARD, holding, seen[row])
+        got = [
+            (LINES[n].id, int(ranking.distance[row, n]), TABLES.readings[ranking.best[row, n]],
+             int(ranking.live_outs[row, n]), bool(ranking.dead[row, n]))
+            for n in ranking.order[row]
+        ]
+        assert got == [(r.line.id, r.distance, r.reading, r.live_outs, r.dead) for r in result.lines], holding
+        for n, line in enumerate(LINES):
+            slow = min(fill(r, holding, line.concealed).distance for r in line.readings)
+            assert ranking.distance[row, n] == slow
+            best = TABLES.readings[ranking.best[row, n]]
+            assert best in line.readings and fill(best, holding, line.concealed).distance == slow
+
+
 # ---------------------------------------------------------------------------
 # 6. A concealed line allows no exposure (H4)
 
