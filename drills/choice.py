@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from coach.scene import Scene
 from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 # "(K1)" or "(P2, P4)" at the end of an explanation's sentence.
@@ -158,6 +159,9 @@ class Draft:
     rack: tuple[str, ...] = ()
     exposed: tuple[tuple[str, ...], ...] = ()
     situation: dict[str, Any] = field(default_factory=dict)  # what a drill's tests check the key against
+    scene: Scene | None = None  # the whole table shown, when rack and exposed are not all of it
+    partial: dict[str, float] = field(default_factory=dict)  # half-right choice -> its credit
+    order: tuple[str, ...] = ()  # the choices before shuffling, when not the best then the wrong ones
 
 
 def question(rng: random.Random, drill: str, seed: int, level: int, card: str, draft: Draft, voice: Voice,
@@ -165,7 +169,7 @@ def question(rng: random.Random, drill: str, seed: int, level: int, card: str, d
     """The question a draft asks, its choices shuffled by `rng`. With
     `stated_rules` a verdict rests on the draft's rules and those a wrong
     pick's reason cites; otherwise on every rule its lines cite."""
-    choices = [draft.best, *draft.wrong]
+    choices = list(draft.order) or [draft.best, *draft.wrong]
     if len(set(choices)) != len(choices):
         raise AssertionError(f"choices repeat: {choices}")
     rng.shuffle(choices)
@@ -173,12 +177,12 @@ def question(rng: random.Random, drill: str, seed: int, level: int, card: str, d
         draft.best, {**draft.wrong, draft.best: draft.why[0]}, draft.why[1:], voice=voice,
         rules=draft.rules if stated_rules else None,
         why_rules={c: list(cited([why])) for c, why in draft.wrong.items()} if stated_rules else None,
-        situation=dict(draft.situation),
+        partial=draft.partial, situation=dict(draft.situation),
     )
     return Question(
         drill=drill, seed=seed, level=level, card=card, prompt=draft.prompt, rack=draft.rack,
         exposed=draft.exposed, choices=tuple(choices), facts=draft.facts,
-        items=tuple(f"rule:{r}" for r in dict.fromkeys(draft.rules)), key=key,
+        items=tuple(f"rule:{r}" for r in dict.fromkeys(draft.rules)), key=key, scene=draft.scene,
     )
 
 

@@ -165,30 +165,29 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, table: dict
     mine = table["mine"]
     if mine is not None:
         facts.append(f"Your nearest line is {mine.line.id}, {mine.distance} tiles away.")
-    choices = [tile_label(t) for t in table["candidates"]]
-    rng.shuffle(choices)
     why = _reasons(card, table)
     best = tile_label(table["safe"])
     prompt = "Which tile do you throw?" if level == 3 else "Which of these tiles is safest to throw?"
-    return Question(
-        drill=NAME, seed=seed, level=level, card=card.name, prompt=prompt,
+    draft = choice.Draft(
+        prompt=prompt, facts=tuple(facts), best=best, why=(why[best], cite("D1")),
+        wrong={c: text for c, text in why.items() if c != best}, rules=("D1",),
         rack=tuple(tiles.CODES[t] for t in sorted(table["rack"])),
         exposed=tuple(tuple(e.codes) for _, exposures, _ in table["opponents"] for e in exposures),
-        choices=tuple(choices), facts=tuple(facts), items=("rule:D1",),
         scene=Scene(
             rack=tuple(tiles.CODES[t] for t in table["rack"]), seat=table["you"],
             others=tuple((seat, tuple(tuple(e.codes) for e in exposures)) for seat, exposures, _ in table["opponents"]),
             discards=tuple(tiles.CODES[t] for t in table["discards"]),
         ),
-        key={
-            **choice.answer_key(best, why, [cite("D1")], voice=choice.SENTENCE),
-            # The table as the truth was computed from it, for checking it again.
+        order=tuple(tile_label(t) for t in table["candidates"]),
+        # The table as the truth was computed from it, for checking it again.
+        situation={
             "opponents": tuple(
                 (seat, tuple(tuple(e.codes) for e in exposures)) for seat, exposures, _ in table["opponents"]
             ),
             "discards": tuple(tiles.CODES[t] for t in table["discards"]),
         },
     )
+    return choice.question(rng, NAME, seed, level, card.name, draft, choice.SENTENCE)
 
 
 def _reasons(card: Card, table: dict[str, Any]) -> dict[str, str]:

@@ -62,9 +62,9 @@ def test_every_level_generates_valid_questions(level):
         assert len(q.rack) == 14  # your turn to discard
         assert all(code(c) in q.rack for c in q.choices)  # the choices are tiles of your rack
         assert q.facts[0].startswith("Late in the hand")
-        seen = list(q.key["discards"]) + [t for e in q.exposed for t in e]
+        seen = list(q.key["situation"]["discards"]) + [t for e in q.exposed for t in e]
         tiles.check_supply([("rack", q.rack), ("table", seen)])
-        shown = [e for _, exposures in q.key["opponents"] for e in exposures]
+        shown = [e for _, exposures in q.key["situation"]["opponents"] for e in exposures]
         assert [tuple(e) for e in q.exposed] == shown
 
 
@@ -120,13 +120,13 @@ def classify(q) -> dict[str, str]:
     """Each choice as D1 reads it: "safe" or "hot" (or "neither")."""
     shares = [
         wanted_share(CARD, [parse_exposure(list(e), n) for n, e in enumerate(exposures, 1)])
-        for _, exposures in q.key["opponents"]
+        for _, exposures in q.key["situation"]["opponents"]
     ]
     out = {}
     for choice in q.choices:
         t = tiles.INDEX[code(choice)]
         hot = any(s[t] >= HOT_SHARE for s in shares)
-        twice = q.key["discards"].count(tiles.CODES[t]) >= 2
+        twice = q.key["situation"]["discards"].count(tiles.CODES[t]) >= 2
         nothing = all(s[t] == 0 for s in shares)
         out[choice] = "hot" if hot else "safe" if (twice or nothing) else "neither"
     return out
@@ -140,7 +140,7 @@ def test_exactly_one_choice_is_safe_and_the_rest_hot_D1(level):
         assert kinds[q.key["best"]] == "safe", (seed, kinds)
         assert all(kind == "hot" for choice, kind in kinds.items() if choice != q.key["best"]), (seed, kinds)
         best = code(q.key["best"])
-        thrown = q.key["discards"].count(best)
+        thrown = q.key["situation"]["discards"].count(best)
         if level == 1:
             assert thrown == 0  # safe because it fits no exposure
         if level == 2:
@@ -151,7 +151,7 @@ def test_level_3_puts_defence_before_your_own_rack_D1():
     for seed in SEEDS:
         q = ask(3, seed)
         holding = Holding.of(list(q.rack))
-        seen = tuple(tiles.counts(list(q.key["discards"])))
+        seen = tuple(tiles.counts(list(q.key["situation"]["discards"])))
         nearest = analyze(CARD, holding, seen).nearest
         used = list(nearest.fill.used)
         assert f"Your nearest line is {nearest.line.id}" in q.facts[-1]
@@ -166,8 +166,8 @@ def test_the_discard_advisor_agrees_late_in_the_hand_D1():
     for seed in range(0, 200, 5):
         for level in LEVELS:
             q = ask(level, seed)
-            others = [[parse_exposure(list(e), n) for n, e in enumerate(ex, 1)] for _, ex in q.key["opponents"]]
-            seen = tuple(tiles.counts(list(q.key["discards"])))
+            others = [[parse_exposure(list(e), n) for n, e in enumerate(ex, 1)] for _, ex in q.key["situation"]["opponents"]]
+            seen = tuple(tiles.counts(list(q.key["situation"]["discards"])))
             advice = advise_discard(CARD, Holding.of(list(q.rack)), seen, others, late=True)
             ranked = [tiles.name(o.tile) for o in advice.options]
             picks = [c for c in ranked if c in {tiles.name(tiles.INDEX[code(x)]) for x in q.choices}]

@@ -199,7 +199,7 @@ def test_D1_hot_tiles_are_said_with_the_share_of_possible_hands(level):
         q = hot_or_safe.generate(seed, level, CARD)
         opponents = [
             (seat, [parse_exposure(list(e), n) for n, e in enumerate(groups, 1)])
-            for seat, groups in q.key["opponents"]
+            for seat, groups in q.key["situation"]["opponents"]
         ]
         for choice in q.choices:
             why = q.key["why"][choice]
