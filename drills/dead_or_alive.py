@@ -575,25 +575,22 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, found: dict
     best: str = found["best"]
     choices = [best] + [c for c in why if c != best]
     choices = choices[:4]
-    rng.shuffle(choices)
-    why = {c: why[c] for c in choices}
+    wrong = {c: why[c] for c in choices[1:]}
     partial: dict[str, float] = {}
     if level == 1 and best in CAUSES:
         # Dead is right; only the reason is wrong.
-        partial = {c: 0.5 for c in choices if c in CAUSES and c != best}
+        partial = {c: 0.5 for c in wrong if c in CAUSES}
         for c in partial:
-            why[c] = f"The hand is dead, but not for that reason. {why[c]}"
+            wrong[c] = f"The hand is dead, but not for that reason. {wrong[c]}"
     rules = tuple(found["items"])
     exposures: tuple[Exposure, ...] = tuple(found["exposed"])
-    return Question(
-        drill=NAME, seed=seed, level=level, card=card.name,
-        prompt=found.get("prompt", f"Is {found['player']}'s hand dead?"),
+    draft = choice.Draft(
+        prompt=found.get("prompt", f"Is {found['player']}'s hand dead?"), facts=tuple(found["facts"]),
+        best=best, why=(why[best], *(cite(r) for r in rules)), wrong=wrong, rules=rules,
         rack=tuple(tiles.CODES[t] for t in sorted(found["rack"])),
-        exposed=tuple(tuple(e.codes) for e in exposures),
-        choices=tuple(choices), facts=tuple(found["facts"]),
-        items=tuple(f"rule:{r}" for r in rules),
-        key=choice.answer_key(best, why, [cite(r) for r in rules], voice=choice.SENTENCE, partial=partial),
+        exposed=tuple(tuple(e.codes) for e in exposures), partial=partial,
     )
+    return choice.question(rng, NAME, seed, level, card.name, draft, choice.SENTENCE)
 
 
 grade = choice.grade
