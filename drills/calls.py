@@ -349,24 +349,32 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
     if best not in why:
         why[best] = _legal(call, _call_of(ruling, best))
     also = [a for a in answers[1:] if a in why]
-    choices = list(why)
-    rng.shuffle(choices)
     items = {
         "expose": ("K2",), "short": ("K2",), "locked": ("K2", "K6"), "late": ("K1", "K2"),
         "in-time": ("K1", "K2"), "joker": ("J3",), "mahjong": ("K3", "K2"), "pair": ("K2", "K3"),
         "concealed": ("K7", "H4"), "concealed-win": ("K7", "H4", "K3"), "joker-win": ("J3", "K3"),
     }[kind]
-    return Question(
-        drill=NAME, seed=seed, level=level, card=card.name,
-        prompt=f"May you call {the(d)}, and for what?",
+    return _asked(
+        rng, seed, level, card, f"May you call {the(d)}, and for what?", facts, best, why, items,
         rack=tuple(tiles.CODES[t] for t in sorted(holding.rack_tiles())),
-        exposed=tuple(tuple(e.codes) for e in holding.exposures),
-        choices=tuple(choices), facts=tuple(facts),
-        items=tuple(f"rule:{r}" for r in items),
-        key=choice.answer_key(best, why, [*(), *(cite(r) for r in items)], voice=choice.SENTENCE, also=also),
+        exposed=tuple(tuple(e.codes) for e in holding.exposures), also=tuple(also),
         scene=Scene(rack=tuple(tiles.CODES[t] for t in holding.rack_tiles()), exposures=tuple(tuple(e.codes) for e in holding.exposures),
                     discards=tuple(tiles.CODES[t] for t in thrown), seat=you),
     )
+
+
+def _asked(rng: random.Random, seed: int, level: int, card: Card, prompt: str, facts: list[str] | tuple[str, ...], best: str,
+           why: dict[str, str], rules: tuple[str, ...], more: tuple[str, ...] = (), shown: int | None = None,
+           **fields: Any) -> Question:
+    """The question of a situation: the choices are `why`'s keys (the first
+    `shown` of them) in its order before shuffling; every verdict ends with
+    `more` and the rules cited."""
+    order = tuple(why)[:shown]
+    draft = choice.Draft(
+        prompt=prompt, facts=tuple(facts), best=best, why=(why[best], *more, *(cite(r) for r in rules)),
+        wrong={c: why[c] for c in order if c != best}, rules=tuple(rules), order=order, **fields,
+    )
+    return choice.question(rng, NAME, seed, level, card.name, draft, choice.SENTENCE)
 
 
 @dataclass(frozen=True)
@@ -731,15 +739,7 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
             "Some tables play a variant: a caller who has already racked the tile or exposed for it keeps it."
             " The League rule, used here, goes by the seats (K4).",
         )
-    choices = list(why)
-    rng.shuffle(choices)
-    return Question(
-        drill=NAME, seed=seed, level=level, card=card.name,
-        prompt=f"Who gets {the(tile)}?",
-        choices=tuple(choices), facts=facts,
-        items=tuple(f"rule:{r}" for r in rules),
-        key=choice.answer_key(winner, why, [*notes, *(cite(r) for r in rules)], voice=choice.SENTENCE),
-    )
+    return _asked(rng, seed, level, card, f"Who gets {the(tile)}?", facts, winner, why, rules, more=notes)
 
 
 _distance = turns_after  # how many turns after the thrower a seat plays (S5)
@@ -812,14 +812,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
                 )
         prompt = "Whose turn is skipped?"
         rules = ("K5", "S5")
-    choices = list(why)[:4]  # the best answer was put in first
-    rng.shuffle(choices)
-    return Question(
-        drill=NAME, seed=seed, level=level, card=card.name, prompt=prompt,
-        choices=tuple(choices), facts=facts,
-        items=tuple(f"rule:{r}" for r in rules),
-        key=choice.answer_key(best, why, [*(), *(cite(r) for r in rules)], voice=choice.SENTENCE),
-    )
+    return _asked(rng, seed, level, card, prompt, facts, best, why, rules, shown=4)  # the best answer was put in first
 
 
 def _called(rng: random.Random, card: Card, need_kong: bool) -> dict[str, Any] | None:
@@ -912,15 +905,9 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
             }
         rules = ("K6",)
         prompt = f"May you add your fourth {name} to make the kong?"
-    choices = list(why)
-    rng.shuffle(choices)
-    return Question(
-        drill=NAME, seed=seed, level=level, card=card.name, prompt=prompt,
-        rack=tuple(tiles.CODES[t] for t in sorted(rack)),
-        exposed=tuple(tuple(e.codes) for e in shown),
-        choices=tuple(choices), facts=tuple(facts),
-        items=tuple(f"rule:{r}" for r in rules),
-        key=choice.answer_key(best, why, [*(), *(cite(r) for r in rules)], voice=choice.SENTENCE),
+    return _asked(
+        rng, seed, level, card, prompt, facts, best, why, rules,
+        rack=tuple(tiles.CODES[t] for t in sorted(rack)), exposed=tuple(tuple(e.codes) for e in shown),
     )
 
 

@@ -161,6 +161,7 @@ class Draft:
     situation: dict[str, Any] = field(default_factory=dict)  # what a drill's tests check the key against
     scene: Scene | None = None  # the whole table shown, when rack and exposed are not all of it
     partial: dict[str, float] = field(default_factory=dict)  # half-right choice -> its credit
+    also: tuple[str, ...] = ()  # other choices the rules allow as well
     order: tuple[str, ...] = ()  # the choices before shuffling, when not the best then the wrong ones
 
 
@@ -177,7 +178,7 @@ def question(rng: random.Random, drill: str, seed: int, level: int, card: str, d
         draft.best, {**draft.wrong, draft.best: draft.why[0]}, draft.why[1:], voice=voice,
         rules=draft.rules if stated_rules else None,
         why_rules={c: list(cited([why])) for c, why in draft.wrong.items()} if stated_rules else None,
-        partial=draft.partial, situation=dict(draft.situation),
+        also=draft.also, partial=draft.partial, situation=dict(draft.situation),
     )
     return Question(
         drill=drill, seed=seed, level=level, card=card, prompt=draft.prompt, rack=draft.rack,
