@@ -162,6 +162,9 @@ class Draft:
     scene: Scene | None = None  # the whole table shown, when rack and exposed are not all of it
     partial: dict[str, float] = field(default_factory=dict)  # half-right choice -> its credit
     also: tuple[str, ...] = ()  # other choices the rules allow as well
+    # choice -> the rules its reason rests on, when not just those it cites: a wrong pick adds them to
+    # the verdict's rules (with stated_rules), and the items list them after `rules`, in the order shown
+    choice_rules: dict[str, tuple[str, ...]] = field(default_factory=dict)
     order: tuple[str, ...] = ()  # the choices before shuffling, when not the best then the wrong ones
 
 
@@ -177,13 +180,14 @@ def question(rng: random.Random, drill: str, seed: int, level: int, card: str, d
     key = answer_key(
         draft.best, {**draft.wrong, draft.best: draft.why[0]}, draft.why[1:], voice=voice,
         rules=draft.rules if stated_rules else None,
-        why_rules={c: list(cited([why])) for c, why in draft.wrong.items()} if stated_rules else None,
+        why_rules={c: list(draft.choice_rules[c] if c in draft.choice_rules else cited([why])) for c, why in draft.wrong.items()} if stated_rules else None,
         also=draft.also, partial=draft.partial, situation=dict(draft.situation),
     )
     return Question(
         drill=drill, seed=seed, level=level, card=card, prompt=draft.prompt, rack=draft.rack,
         exposed=draft.exposed, choices=tuple(choices), facts=draft.facts,
-        items=tuple(f"rule:{r}" for r in dict.fromkeys(draft.rules)), key=key, scene=draft.scene,
+        items=tuple(f"rule:{r}" for r in dict.fromkeys([*draft.rules, *(r for c in choices for r in draft.choice_rules.get(c, ()))])),
+        key=key, scene=draft.scene,
     )
 
 

@@ -530,21 +530,17 @@ def _declared_question(rng: random.Random, card: Card, level: int, common: dict[
     if mj:
         keep.append(mj)  # "Mah Jongg on <line>" is always offered: it is the question
     offered = keep + _pick_false(rng, [c for c in false if c.kind != "mj"], CHOICE_COUNT[level] - len(keep), keep)
-    rng.shuffle(offered)
     line = s.line
     reason = _truth(s, best)
     wrong = {c.text: (c.why, list(c.rules)) for c in offered if c is not best}
     rules = list(dict.fromkeys(r for line_ in reason for r in _ids(line_)))
-    item_rules = rules + [r for c in offered for r in c.rules]
     facts = [
         f"A player declares Mah Jongg on {line.id}: {line.pattern}, {'concealed (C)' if line.concealed else 'exposed (X)'}.",
         _tile_fact(s.hand),
     ]
-    key = _key(best.text, reason, rules, wrong, {})
-    return Question(
-        **common, prompt="Is it Mah Jongg? If not, what is wrong?",
-        rack=_codes(s.hand.rack), exposed=tuple(tuple(e.codes) for e in s.hand.exposures),
-        choices=tuple(c.text for c in offered), facts=tuple(facts), items=_items(item_rules), key=key,
+    return _asked(
+        rng, common, "Is it Mah Jongg? If not, what is wrong?", facts, s.hand, best.text, reason, rules, wrong,
+        order=tuple(c.text for c in offered), choice_rules={c.text: tuple(c.rules) for c in offered},
     )
 
 
@@ -680,7 +676,6 @@ def _which_question(rng: random.Random, card: Card, common: dict[str, Any]) -> Q
         if line_id not in offered_lines:
             offered_lines.append(line_id)
     choices = [f"Mah Jongg on {line_id}" for line_id in offered_lines] + [NOT_MJ]
-    rng.shuffle(choices)
     partial: dict[str, float] = {}
     wrong: dict[str, tuple[str, list[str]]] = {}
     if kind == "none":
@@ -713,13 +708,10 @@ def _which_question(rng: random.Random, card: Card, common: dict[str, Any]) -> Q
         line = card.line(option.removeprefix("Mah Jongg on "))
         wrong[option] = _why_not_line(card, line, hand)
     rules = list(dict.fromkeys(r for text in reason for r in _ids(text)))
-    item_rules = rules + [r for text, ids in wrong.values() for r in ids]
     facts = (_tile_fact(hand), "Nobody has named a line.")
-    key = _key(best, reason, rules, wrong, partial)
-    return Question(
-        **common, prompt="Is this Mah Jongg, and on which line?",
-        rack=_codes(hand.rack), exposed=tuple(tuple(e.codes) for e in hand.exposures),
-        choices=tuple(choices), facts=facts, items=_items(item_rules), key=key,
+    return _asked(
+        rng, common, "Is this Mah Jongg, and on which line?", facts, hand, best, reason, rules, wrong,
+        order=tuple(choices), choice_rules={c: tuple(ids) for c, (_, ids) in wrong.items()}, partial=partial,
     )
 
 
@@ -735,15 +727,15 @@ def _ids(text: str) -> list[str]:
     return [rule_id for group in choice.CITED.findall(text) for rule_id in group.split(", ")]
 
 
-def _items(rules: list[str]) -> tuple[str, ...]:
-    return tuple(f"rule:{r}" for r in dict.fromkeys(rules))
-
-
-def _key(best: str, reason: list[str], rules: list[str], wrong: dict[str, tuple[str, list[str]]], partial: dict[str, float]) -> dict[str, Any]:
-    """The right choice and its explanation; for every other choice, why it
-    is wrong with the rules that says, and its partial credit if any."""
-    return choice.answer_key(best, {**{c: why for c, (why, _) in wrong.items()}, best: reason[0]}, reason[1:], voice=choice.COLON,
-                             rules=rules, why_rules={c: r for c, (_, r) in wrong.items()}, partial=partial)
+def _asked(rng: random.Random, common: dict[str, Any], prompt: str, facts: list[str] | tuple[str, ...], hand: Hand, best: str,
+           reason: list[str], rules: list[str], wrong: dict[str, tuple[str, list[str]]], **fields: Any) -> Question:
+    """The question: the right choice and its explanation; for every other
+    choice, why it is wrong with the rules that says (`choice_rules`)."""
+    draft = choice.Draft(
+        prompt=prompt, facts=tuple(facts), best=best, why=tuple(reason), wrong={c: why for c, (why, _) in wrong.items()},
+        rules=tuple(rules), rack=_codes(hand.rack), exposed=tuple(tuple(e.codes) for e in hand.exposures), **fields,
+    )
+    return choice.question(rng, common["drill"], common["seed"], common["level"], common["card"], draft, choice.COLON, stated_rules=True)
 
 
 def generate(seed: int, level: int, card: Card) -> Question:
