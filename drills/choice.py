@@ -165,6 +165,8 @@ class Draft:
     # choice -> the rules its reason rests on, when not just those it cites: a wrong pick adds them to
     # the verdict's rules (with stated_rules), and the items list them after `rules`, in the order shown
     choice_rules: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    exercised: tuple[str, ...] = ()  # further rules the question exercises (its items) that no verdict rests on
+    tile: str | None = None  # one tile shown on its own
     order: tuple[str, ...] = ()  # the choices before shuffling, when not the best then the wrong ones
 
 
@@ -185,8 +187,8 @@ def question(rng: random.Random, drill: str, seed: int, level: int, card: str, d
     )
     return Question(
         drill=drill, seed=seed, level=level, card=card, prompt=draft.prompt, rack=draft.rack,
-        exposed=draft.exposed, choices=tuple(choices), facts=draft.facts,
-        items=tuple(f"rule:{r}" for r in dict.fromkeys([*draft.rules, *(r for c in choices for r in draft.choice_rules.get(c, ()))])),
+        exposed=draft.exposed, choices=tuple(choices), tile=draft.tile, facts=draft.facts,
+        items=tuple(f"rule:{r}" for r in dict.fromkeys([*draft.rules, *(r for c in choices for r in draft.choice_rules.get(c, ())), *draft.exercised])),
         key=key, scene=draft.scene,
     )
 

@@ -230,7 +230,6 @@ def _where_question(rng: random.Random, card: Card, level: int, common: dict[str
     reason, rules = _spot_reason(spot, reading, card.year)
     best = YES if allowed else NO
     choices = [YES, NO] + ([EXPOSED_ONLY] if level == 2 else [])
-    rng.shuffle(choices)
     wrong: dict[str, tuple[str, list[str]]] = {
         YES: (
             "A joker fills only a pung, kong, quint or sextet, and never on a Singles & Pairs line (J2).",
@@ -247,9 +246,8 @@ def _where_question(rng: random.Random, card: Card, level: int, common: dict[str
             ["J1", "J2", "J8"],
         ),
     }
-    items = list(rules)
-    if level == 2 and allowed and "J8" not in items:
-        items.append("J8")  # the "only if exposed" choice tests J8 on every allowed group
+    # The "only if exposed" choice tests J8 on every allowed group.
+    exercised = ("J8",) if level == 2 and allowed and "J8" not in rules else ()
     name = _spot_name(spot, reading, card.year)
     jokers = shown.count(tiles.JOKER)
     more = ""
@@ -260,10 +258,9 @@ def _where_question(rng: random.Random, card: Card, level: int, common: dict[str
         _line_fact(spot.line, reading),
         f"A player puts a joker in {name}, as shown{more}.",
     )
-    key = _key(best, reason + [cite(r) for r in dict.fromkeys(rules)], rules, wrong)
-    return Question(
-        **common, prompt="May a joker stand here?", rack=tuple(tiles.CODES[t] for t in shown),
-        choices=tuple(choices), facts=facts, items=_items(items), key=key,
+    return _asked(
+        rng, common, "May a joker stand here?", facts, best, reason, rules, wrong, choices,
+        rack=tuple(tiles.CODES[t] for t in shown), exercised=exercised,
     )
 
 
@@ -538,7 +535,6 @@ WHY_NOT: dict[str, tuple[str, list[str]]] = {
 def _exchange_question(rng: random.Random, card: Card, level: int, common: dict[str, Any]) -> Question:
     scene = _scene_level_3(rng, card) if level == 3 else _scene_level_4(rng, card)
     choices = list(LEVEL_CHOICES[level])
-    rng.shuffle(choices)
     wrong: dict[str, tuple[str, list[str]]] = {}
     for option in choices:
         if option == LEGAL:
@@ -547,27 +543,26 @@ def _exchange_question(rng: random.Random, card: Card, level: int, common: dict[
             wrong[option] = ("The moment is not what decides it: a swap may come right after a call, before your discard (J4).", ["J4"])
         else:
             wrong[option] = WHY_NOT[option]
-    reason = scene.reason + [cite(r) for r in dict.fromkeys(scene.rules)]
-    key = _key(scene.best, reason, scene.rules, wrong)
-    return Question(
-        **common, prompt="Is this legal?", facts=tuple(scene.facts), choices=tuple(choices),
-        tile=tiles.CODES[scene.tile] if scene.tile is not None else None, exposed=scene.exposed,
-        items=_items(scene.rules), key=key, scene=scene.table,
+    return _asked(
+        rng, common, "Is this legal?", scene.facts, scene.best, scene.reason, scene.rules, wrong, choices,
+        tile=tiles.CODES[scene.tile] if scene.tile is not None else None, exposed=scene.exposed, scene=scene.table,
     )
 
 
 # -- asking and grading --------------------------------------------------------
 
 
-def _items(rules: list[str]) -> tuple[str, ...]:
-    return tuple(f"rule:{r}" for r in dict.fromkeys(rules))
-
-
-def _key(best: str, reason: list[str], rules: list[str], wrong: dict[str, tuple[str, list[str]]]) -> dict[str, Any]:
-    """The right choice, the lines that explain it, and for every other choice
-    the line that says why it is wrong with the rules that line cites."""
-    return choice.answer_key(best, {**{c: why for c, (why, _) in wrong.items()}, best: reason[0]}, reason[1:],
-                             voice=choice.COLON, rules=list(dict.fromkeys(rules)), why_rules={c: r for c, (_, r) in wrong.items()})
+def _asked(rng: random.Random, common: dict[str, Any], prompt: str, facts: tuple[str, ...] | list[str], best: str, reason: list[str],
+           rules: list[str], wrong: dict[str, tuple[str, list[str]]], choices: list[str], **fields: Any) -> Question:
+    """The question: the right choice, the lines that explain it (ending with
+    the rules cited), and for every other choice the line that says why it
+    is wrong (a wrong pick adds the rules that line cites)."""
+    draft = choice.Draft(
+        prompt=prompt, facts=tuple(facts), best=best, why=(*reason, *(cite(r) for r in dict.fromkeys(rules))),
+        wrong={c: wrong[c][0] for c in choices if c != best}, rules=tuple(dict.fromkeys(rules)), order=tuple(choices),
+        **fields,
+    )
+    return choice.question(rng, common["drill"], common["seed"], common["level"], common["card"], draft, choice.COLON, stated_rules=True)
 
 
 def generate(seed: int, level: int, card: Card) -> Question:
