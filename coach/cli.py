@@ -421,9 +421,13 @@ def cmd_simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
 
 
 def cmd_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from coach.web.serve import serve
+    from coach.web.serve import PortTaken, serve
 
-    serve(host=args.host, port=args.port)
+    try:
+        serve(host=args.host, port=args.port)
+    except PortTaken as taken:
+        print(taken, file=sys.stderr)
+        return 2
     return 0
 
 
