@@ -1,4 +1,4 @@
-"""The command line: `python -m coach analyze | score | pass | discard | serve | check-card | check-set | bench | reset-link`.
+"""The command line: `python -m coach analyze | score | pass | discard | play | serve | check-card | check-set | bench | reset-link`.
 
 Every error exits with status 2 and one line on standard error that
 names the problem. Batch mode (no --rack) reads one JSON object a line
@@ -420,6 +420,30 @@ def cmd_simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
     return simulate.run(args, stdout)
 
 
+def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.hand import SEATS
+    from coach.hand_bots import STRENGTHS, play
+
+    strengths = [s.strip() for s in args.bots.split(",")]
+    if len(strengths) == 1:
+        strengths *= 4
+    if len(strengths) != 4 or any(s not in STRENGTHS for s in strengths):
+        raise UsageError(f"--bots is one strength or four, East first, each one of {', '.join(STRENGTHS)}")
+    timings: list[float] = []
+    hand = play(_card(args.card), args.seed, dict(zip(SEATS, strengths)), timings=timings)
+    if args.timing and timings:
+        ms = sorted(t * 1000 for t in timings)
+        print(
+            f"{len(ms)} bot decisions (process CPU): median {ms[len(ms) // 2]:.1f} ms, "
+            f"p95 {ms[int(len(ms) * 0.95)]:.1f} ms, max {ms[-1]:.1f} ms",
+            file=sys.stderr,
+        )
+    record = hand.record()
+    record["bots"] = dict(zip(SEATS, strengths))
+    stdout.write(json.dumps(record, indent=None if args.compact else 1) + "\n")
+    return 0
+
+
 def cmd_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach.web.serve import PortTaken, serve
 
@@ -537,6 +561,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="progress on standard error")
     p.set_defaults(func=cmd_simulate)
 
+    p = commands.add_parser("play", help="four computer players play a hand; prints its record (JSON)")
+    p.add_argument("--seed", type=int, default=1, help="the wall's seed (default 1)")
+    p.add_argument("--bots", default="club", help="beginner, club or shark; or four, East first, comma-separated")
+    p.add_argument("--card", metavar="FILE")
+    p.add_argument("--compact", action="store_true", help="the record on one line")
+    p.add_argument("--timing", action="store_true", help="how long the bots' decisions took, on standard error")
+    p.set_defaults(func=cmd_play)
+
     p = commands.add_parser("serve", help="serve the web app")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=5000, help="port (default 5000)")
@@ -585,7 +617,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise UsageError("choose a command: analyze, score, pass, discard, serve, check-card, check-set or bench (--help for more)")
+            raise UsageError("choose a command: analyze, score, pass, discard, play, serve, check-card, check-set or bench (--help for more)")
         return args.func(args, stdin, stdout)
     except (UsageError, CardError, HoldingError, tiles.TileError, ValueError) as error:  # PassError is a ValueError
         message = " ".join(str(error).split()) or type(error).__name__
