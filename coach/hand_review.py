@@ -51,12 +51,15 @@ class Reviewed:
     reason: str
     rules: tuple[str, ...]
     wall: int  # tiles left in the wall at the time
+    rack: tuple[str, ...] = ()  # the player's concealed tiles just before the decision
+    exposed: tuple[tuple[str, ...], ...] = ()  # and their exposures
 
     def to_json(self) -> dict[str, Any]:
         return {
             "number": self.number, "seat": self.seat, "kind": self.kind,
             "played": self.played.to_json(), "coach": self.coach.to_json(),
             "grade": self.grade, "cost": self.cost, "reason": self.reason, "rules": list(self.rules), "wall": self.wall,
+            "rack": list(self.rack), "exposed": [list(e) for e in self.exposed],
         }
 
 
@@ -188,6 +191,20 @@ def grade_decision(hand: Hand, played: Action, coach: Action) -> tuple[str, int,
     return grade, cost, reason, rules
 
 
+def describe(hand: Hand, action: Action) -> str:
+    """The coach's move in words, with why: the table's hint."""
+    words = _words(action, hand)
+    if action.kind == "mahjong" or (action.kind == "call" and not action.size):
+        return f"The coach would {words}: the hand is complete (E1)."
+    if action.kind in ("pass", "courtesy", "discard", "exchange") or action.kind == "call":
+        low, close = _measure(hand, action)
+        lines = "line" if close == 1 else "lines"
+        return f"The coach would {words}: that leaves you {low} tiles away, with {close} {lines} within one more ({', '.join(RULES[action.kind])})."
+    if action.kind == "no-call":
+        return "The coach would let it go: no call brings your hand nearer (K2)."
+    return f"The coach would {words} ({', '.join(RULES.get(action.kind, ('H3',)))})."
+
+
 def review(card: Card, seed: int, actions: list[Action], seat: str) -> Review:
     """Replay the hand and grade every decision `seat` made."""
     if seat not in SEATS:
@@ -199,7 +216,11 @@ def review(card: Card, seed: int, actions: list[Action], seat: str) -> Review:
         if action.seat == seat:
             coach = decide(hand, seat, "club", rng)
             grade, cost, reason, rules = grade_decision(hand, action, coach)
-            out.append(Reviewed(number, seat, action.kind, action, coach, grade, cost, reason, rules, len(hand.wall)))
+            rack = tuple(sorted((tiles.CODES[t] for t in hand.racks[seat]), key=tiles.sort_key))
+            exposed = tuple(tuple(e.as_exposure().codes) for e in hand.exposed[seat])
+            out.append(
+                Reviewed(number, seat, action.kind, action, coach, grade, cost, reason, rules, len(hand.wall), rack, exposed)
+            )
         hand.apply(action)
     result = hand.result
     line = result.payment.line.id if result and result.payment and result.payment.line else None

@@ -1,0 +1,74 @@
+"""Practice hands kept for their learner: made, listed, loaded, saved.
+
+Every getter takes the learner's id and returns None for anyone else's
+hand (as coach/store/teaching.py does for a teacher's things). A hand is
+saved whole (its actions) in one short transaction per move.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from typing import Any
+
+from sqlmodel import Session, select
+
+from coach.store.models import PracticeHand, utcnow
+
+MAX_OPEN = 20  # hands going at once per learner: older finished ones stay listed
+SEED_RANGE = 2**31 - 1
+
+
+def new_hand(session: Session, learner_id: int, card: str, bots: str, seed: int | None = None) -> PracticeHand:
+    row = PracticeHand(
+        learner_id=learner_id, seed=secrets.randbelow(SEED_RANGE) if seed is None else seed, card=card[:120], bots=bots
+    )
+    session.add(row)
+    session.commit()
+    session.refresh(row)
+    return row
+
+
+def hands_of(session: Session, learner_id: int, limit: int = 50) -> list[PracticeHand]:
+    """The learner's hands, the latest first."""
+    query = (
+        select(PracticeHand)
+        .where(PracticeHand.learner_id == learner_id)
+        .order_by(PracticeHand.updated_at.desc(), PracticeHand.id.desc())  # type: ignore[attr-defined]
+        .limit(limit)
+    )
+    return list(session.exec(query).all())
+
+
+def open_hands(session: Session, learner_id: int) -> int:
+    return sum(1 for row in hands_of(session, learner_id, limit=MAX_OPEN + 1) if row.finished_at is None)
+
+
+def hand_of(session: Session, learner_id: int, hand_id: int) -> PracticeHand | None:
+    row = session.get(PracticeHand, hand_id)
+    return row if row is not None and row.learner_id == learner_id else None
+
+
+def actions_of(row: PracticeHand) -> list[dict[str, Any]]:
+    return list(json.loads(row.actions or "[]"))
+
+
+def save(
+    session: Session, row: PracticeHand, actions: list[dict[str, Any]], result: dict[str, Any] | None, hints: int | None = None
+) -> None:
+    """Keep the hand as it now stands, in one transaction."""
+    row.actions = json.dumps(actions, separators=(",", ":"))
+    row.updated_at = utcnow()
+    if hints is not None:
+        row.hints = hints
+    if result is not None and row.finished_at is None:
+        row.result = json.dumps(result)
+        row.finished_at = row.updated_at
+    session.add(row)
+    session.commit()
+
+
+def add_hint(session: Session, row: PracticeHand) -> None:
+    row.hints += 1
+    session.add(row)
+    session.commit()
