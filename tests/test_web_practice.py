@@ -154,3 +154,13 @@ def test_a_post_without_csrf_is_refused(app):
     client = app.test_client()
     hand_id = deal_one(client)
     assert client.post(f"/play/{hand_id}/act", data={"kind": "vote"}).status_code == 400
+
+
+def test_a_guests_hands_move_into_the_account_on_sign_in_and_are_exported(app):
+    sign_up(app, "gia@example.org", teacher=False)
+    client = app.test_client()
+    hand_id = deal_one(client)  # as a guest
+    assert post(client, "/signin", {"email": "gia@example.org", "password": "correct horse battery"}).status_code == 303
+    assert client.get(f"/play/{hand_id}").status_code == 200  # still theirs, now on the account
+    data = client.get("/account/export.json").get_json()
+    assert len(data["practice_hands"]) == 1 and data["practice_hands"][0]["seed"] == hand_row(app, hand_id).seed

@@ -11,6 +11,7 @@ import json
 import secrets
 from typing import Any
 
+from sqlalchemy import update
 from sqlmodel import Session, select
 
 from coach.store.models import PracticeHand, utcnow
@@ -72,3 +73,28 @@ def add_hint(session: Session, row: PracticeHand) -> None:
     row.hints += 1
     session.add(row)
     session.commit()
+
+
+def move_hands(session: Session, guest_id: int, account_id: int) -> None:
+    """A guest signing in keeps their hands: they move to the account (in the caller's transaction)."""
+    session.exec(
+        update(PracticeHand)
+        .where(PracticeHand.learner_id == guest_id)  # type: ignore[arg-type]
+        .values(learner_id=account_id)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def export_hands(session: Session, learner_id: int) -> list[dict[str, Any]]:
+    """Every hand for "Download everything": enough to replay and review it."""
+    rows = session.exec(
+        select(PracticeHand).where(PracticeHand.learner_id == learner_id).order_by(PracticeHand.id)  # type: ignore[arg-type]
+    ).all()
+    return [
+        {
+            "seed": row.seed, "card": row.card, "seat": row.seat, "bots": row.bots, "hints": row.hints,
+            "actions": json.loads(row.actions), "result": json.loads(row.result),
+            "started": row.created_at.isoformat(), "finished": row.finished_at.isoformat() if row.finished_at else None,
+        }
+        for row in rows
+    ]
