@@ -86,6 +86,15 @@ def test_a_whole_hand_is_played_through_the_forms_and_reviewed(app):
     assert "decisions," in review and "% accurate" in review and "Every decision" in review
     assert review.count('class="card review-step') == sum(1 for a in hand.actions if a.seat == SEAT)
     assert post(client, f"/play/{hand_id}/act", {"kind": "discard", "tile": "1D"}).status_code == 422  # over (E1)
+    # Hands played show on the progress page: how many, won, accuracy (issue 16, part 5).
+    import json as _json
+
+    stored = _json.loads(row.result)
+    assert 0 <= stored["accuracy"] <= 1 and stored["decisions"] == sum(1 for a in hand.actions if a.seat == SEAT)
+    progress = text_of(client.get("/progress"))
+    assert "Practice hands" in progress and "<strong>1</strong> hand played" in progress
+    assert f"<strong>{round(stored['accuracy'] * 100)}%</strong> of decisions as good as the coach's" in progress
+    assert f'href="/play/{hand_id}/review"' in progress
 
 
 def test_a_refused_move_names_its_rule_and_changes_nothing(app):

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import secrets
+from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import update
@@ -98,3 +100,41 @@ def export_hands(session: Session, learner_id: int) -> list[dict[str, Any]]:
         }
         for row in rows
     ]
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    id: int
+    finished_at: datetime
+    winner: str | None
+    line: str | None
+    accuracy: float | None
+
+
+@dataclass(frozen=True)
+class HandStats:
+    """Practice hands for the progress page: how many, won, and accuracy over time."""
+
+    played: int
+    going: int
+    wins: int
+    accuracy: float | None  # the mean over finished hands
+    recent: tuple[PlayedHand, ...]  # finished, the latest first
+
+
+def hand_stats(session: Session, learner_id: int, seat: str = "East", shown: int = 10) -> HandStats:
+    rows = hands_of(session, learner_id, limit=500)
+    done = [r for r in rows if r.finished_at is not None]
+    results = {r.id: json.loads(r.result or "null") or {} for r in done}
+    played = [
+        PlayedHand(r.id or 0, r.finished_at, results[r.id].get("winner"), results[r.id].get("line"), results[r.id].get("accuracy"))
+        for r in sorted(done, key=lambda r: r.finished_at, reverse=True)  # type: ignore[arg-type, return-value]
+    ]
+    scored = [p.accuracy for p in played if isinstance(p.accuracy, (int, float))]
+    return HandStats(
+        played=len(done),
+        going=len(rows) - len(done),
+        wins=sum(1 for p in played if p.winner == seat),
+        accuracy=sum(scored) / len(scored) if scored else None,
+        recent=tuple(played[:shown]),
+    )

@@ -105,7 +105,15 @@ def bots_play(hand: Hand, strength: str) -> None:
 
 
 def result_json(hand: Hand) -> dict[str, Any] | None:
-    return hand.record().get("result") if hand.phase == "over" else None
+    """How the hand ended, with the review's accuracy for the progress page."""
+    if hand.phase != "over":
+        return None
+    result = dict(hand.record()["result"])
+    found = review(hand.card, hand.seed, hand.actions, SEAT)
+    result["accuracy"] = round(found.accuracy, 3)
+    result["decisions"] = len(found.decisions)
+    result["mistakes"] = sum(1 for d in found.decisions if d.grade == "mistake")
+    return result
 
 
 # -- the page's view of the table ---------------------------------------------------------
