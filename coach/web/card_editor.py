@@ -362,7 +362,7 @@ def try_rack(text: str, rack: str, keep: Card | None = None) -> RackTry:
                 tokens=printed_tokens(result.line.pattern, (getattr(result.line, "forms", None) or [None])[0]),
                 distance=result.distance,
                 value=result.line.value,
-                reading=result.reading.describe() if result.reading is not None else (result.reason or ""),
+                reading=result.reading.describe() if result.reading is not None else (result.reason or "").capitalize(),
                 missing=missing,
             )
         )
