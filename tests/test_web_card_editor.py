@@ -223,3 +223,29 @@ def test_the_house_card_reads_in_the_editor_line_for_line():
     card = parse_card(text)
     assert shown.problems == [] and shown.lines == len(card.lines)
     assert [line.id for s in shown.sections for line in s.lines] == [line.id for line in card.lines]
+
+
+FORMS_CARD = """\
+name: "Forms"
+sections:
+  - name: "2468"
+    hands:
+      - id: "E-7"
+        display: "FFFF 2468 222 222"
+        pattern: ["FFFF 2468a 222b 222c", "FFFF 2468a 444b 444c",
+                  "FFFF 2468a 666b 666c", "FFFF 2468a 888b 888c"]
+        value: 25
+        suits: [1, 3]
+        only: [B, C]
+"""
+
+
+def test_a_line_of_several_forms_prints_once_with_its_forms_and_suit_keys():
+    """Read as the card format defines it, or (before coach.card knows the new
+    keys) from the raw YAML: the printed line is the same either way."""
+    shown = card_editor.preview(FORMS_CARD)
+    (line,) = [line for section in shown.sections for line in section.lines]
+    assert [(t["text"], t["suit"]) for t in line.tokens] == [("FFFF", ""), ("2468", "a"), ("222", "b"), ("222", "c")]
+    assert [[t["text"] for t in form] for form in line.forms][1] == ["FFFF", "2468", "444", "444"]
+    assert len(line.forms) == 4
+    assert line.extras == ["any 1 or 3 suits", "Bams and Craks only"]

@@ -161,3 +161,37 @@ def test_type_a_card_see_a_problem_at_its_line_fix_it_save_it_and_drill_on_it(pe
     expect(t.locator("#verdict-card")).to_have_attribute("data-verdict", "right")
     shoot(t, screens, "editor-card-drilled-desktop")
     assert people.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_editor_works_without_javascript(browser, base_url, screens):
+    context = browser.new_context(base_url=base_url, java_script_enabled=False, viewport=DESKTOP)
+    try:
+        t = context.new_page()
+        t.goto("/signup")
+        t.locator("#name").fill("Nora No-Script")
+        t.locator("#email").fill(unique_email("nora"))
+        t.locator("#password").fill("correct horse battery")
+        t.get_by_label("I teach mahjong classes").check()
+        t.get_by_role("button", name="Create account").click()
+        t.goto("/teach/cards/editor")
+        t.locator("#card_text").fill(TYPED)
+        t.get_by_role("button", name="Preview").click()
+        expect(t).to_have_url(re.compile(r"/teach/cards/editor/preview$"))
+        expect(t.locator(".editor-problem__line")).to_have_text(f"Line {BAD_LINE}")
+        expect(t.locator("#card_text")).to_have_value(TYPED)  # kept to fix
+        t.locator("#card_text").fill(FIXED)
+        t.locator("#rack").fill(RACK)
+        t.get_by_role("button", name="Show the nearest lines").click()
+        expect(t.locator(".editor-status--ok")).to_be_visible()
+        expect(t.locator(".rack-line")).to_have_count(4)
+        shoot(t, screens, "editor-no-script-desktop")
+        t.get_by_role("button", name="Save as a new card").click()
+        expect(t.locator("h1")).to_have_text(CARD_NAME)
+        t.goto("/teach/cards/how-to")
+        expect(t.locator("h1")).to_have_text("How to write a card")
+        shoot(t, screens, "how-to-desktop")
+        t.set_viewport_size(PHONE)
+        assert no_sideways_scroll(t)
+        shoot(t, screens, "how-to-phone")
+    finally:
+        context.close()

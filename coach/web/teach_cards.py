@@ -82,9 +82,14 @@ def upload_card():
         row, problems, total = card_editor.store(session, owner, text, source=name or "Your card")
         if row is None:
             return _cards_page(session, problems, pasted, 422, total)
-        lines = "line" if row.lines == 1 else "lines"
-        flash(f"Uploaded \u201c{row.name}\u201d with {row.lines} {lines}. Name it as the card of a drill set to use it.", "success")
-        return redirect(url_for("teach.card_page", card_id=row.id), 303)
+        return _stored(row, "Uploaded")
+
+
+def _stored(row: TeacherCard, verb: str):
+    """After a card is stored: its page, saying what came of it."""
+    lines = "line" if row.lines == 1 else "lines"
+    flash(f"{verb} \u201c{row.name}\u201d with {row.lines} {lines}. Name it as the card of a drill set to use it.", "success")
+    return redirect(url_for("teach.card_page", card_id=row.id), 303)
 
 
 @bp.get("/cards/house.yaml")
@@ -225,9 +230,7 @@ def card_editor_save():
         row, problems, _ = card_editor.store(session, owner, text)
         if row is None:
             return _editor(text, source, saving=card_editor.pinned(text, problems), status=422)
-        lines = "line" if row.lines == 1 else "lines"
-        flash(f"Saved \u201c{row.name}\u201d with {row.lines} {lines}. Name it as the card of a drill set to use it.", "success")
-        return redirect(url_for("teach.card_page", card_id=row.id), 303)
+        return _stored(row, "Saved")
 
 
 @bp.get("/cards/how-to")

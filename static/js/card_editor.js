@@ -59,6 +59,17 @@
     text.scrollTop = Math.max(0, (n - 4) * lineHeight);
   }
 
+  // "Start from this year's layout" replaces the text: ask first when something was typed.
+  var typed = text.value;
+  var layout = document.getElementById("start-layout");
+  if (layout) {
+    layout.addEventListener("click", function (event) {
+      if (text.value.trim() && text.value !== typed && !window.confirm("Replace what you typed with this year's layout?")) {
+        event.preventDefault();
+      }
+    });
+  }
+
   text.addEventListener("input", render);
   text.addEventListener("scroll", function () { gutter.scrollTop = text.scrollTop; });
   document.addEventListener("htmx:afterSwap", render);
