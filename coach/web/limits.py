@@ -27,9 +27,10 @@ of the same name, e.g. COACH_LIMIT_SIGNIN_EMAIL="10/minute"):
   card: per address 240 a minute on its routes (a class of 30, each a
   question every 15 s).
 - The card editor (preview as one types, "try a rack", save), each a
-  whole card read: per learner 120 a minute (a preview at every pause
-  in typing, at most one each 0.4 s of quiet), per address 600 a minute
-  (a workshop of teachers typing their cards behind one address).
+  whole card read (about 0.1 s for a League-sized card, 0.4 s at the
+  caps): per learner 60 a minute (a preview at each pause in typing,
+  after 0.4 s of quiet), per address 300 a minute (a workshop of
+  teachers typing their cards behind one address).
 
 A limit hit answers 429 with `Retry-After`: `{"error": ...}` under /api,
 a friendly page elsewhere, both saying when to try again.
@@ -79,8 +80,8 @@ DEFAULTS = {
     "COACH_LIMIT_DRILL_LEARNER": "120/minute",
     "COACH_LIMIT_DRILL_ADDRESS": "1200/minute",
     "COACH_LIMIT_FIRST_PASS_ADDRESS": "240/minute",
-    "COACH_LIMIT_CARD_EDITOR_LEARNER": "120/minute",
-    "COACH_LIMIT_CARD_EDITOR_ADDRESS": "600/minute",
+    "COACH_LIMIT_CARD_EDITOR_LEARNER": "60/minute",
+    "COACH_LIMIT_CARD_EDITOR_ADDRESS": "300/minute",
     "COACH_LIMIT_FORGOT_EMAIL": "3/hour",
     "COACH_LIMIT_FORGOT_ADDRESS": "10/minute",
     "COACH_LIMIT_PASSWORD_ADDRESS": "10/minute",
