@@ -50,6 +50,17 @@ def test_the_editor_opens_empty_and_from_this_years_layout(tess):
     assert "# An example line" in layout  # the commented example is in the textarea
 
 
+def test_the_layouts_only_problems_are_its_sections_still_empty():
+    shown = card_editor.preview(card_editor.LAYOUT)
+    assert len(shown.problems) == 9 and all(p.said.endswith('"hands" must be a non-empty list') for p in shown.problems)
+    (example,) = shown.sections[0].lines
+    assert not example.broken and example.id == "2026-1"
+    filled = card_editor.LAYOUT.replace("hands: []", 'hands: [{id: "N-LOOP", pattern: "NNNN EEEE WWWW SS", value: 25}]')
+    filled = filled.replace('"N-LOOP"', '"N-{n}"')
+    filled = "".join(part + (str(i) if i < 9 else "") for i, part in enumerate(filled.split("{n}")))
+    assert parse_card(filled).name == "My card 2026"  # the example line itself reads
+
+
 def test_a_problem_is_shown_at_its_line_as_one_types(tess):
     response = post(tess, PREVIEW, {"card_text": SHORT}, headers=HTMX)
     assert response.status_code == 200
