@@ -101,7 +101,7 @@ def test_a_display_without_letters_keeps_the_forms_colours():
 @pytest.mark.parametrize(
     ("text", "said"),
     [
-        ("name: [unclosed", "not valid YAML"),
+        ("name: [unclosed", '<li class="editor-problem" data-line="1">'),  # YAML that does not parse, at its line
         ("name: x\nsections: 5\n", '"sections" must be a list'),
         ("- just\n- a list\n", "a card is a mapping"),
         ("name: x\nsections:\n  - name: s\n    hands:\n      - id: 1\n        pattern: 7\n        value: 1\n", '"pattern" must be text'),
