@@ -188,11 +188,25 @@ def test_another_teacher_cannot_open_or_post_from_someone_elses_card(app, tess):
     card_id = card_id_named(app, "Spring class")
     other = sign_up(app, "other@example.org", name="Other")
     assert other.get(f"/teach/cards/{card_id}/edit").status_code == 404
-    before = snapshot(app)
-    for url in (PREVIEW, RACK, SAVE):
+    # A `from` that is not theirs is ignored: nothing of the owner's is shown or touched.
+    for url in (PREVIEW, RACK):
         response = post(other, url, {"card_text": GOOD_CARD.replace("Spring", "Autumn"), "from": str(card_id)})
-        assert response.status_code == 404 and "Spring class" not in text_of(response), url
-    assert snapshot(app) == before
+        assert response.status_code == 200 and "Spring class" not in text_of(response), url
+    response = post(other, SAVE, {"card_text": GOOD_CARD.replace("Spring", "Autumn"), "from": str(card_id)})
+    assert response.status_code == 303
+    owners, others = cards(app)
+    assert owners.id == card_id and owners.source == GOOD_CARD and others.name == "Autumn class"
+    assert others.owner_id != owners.owner_id
+
+
+def test_text_typed_on_a_copy_of_a_card_deleted_meanwhile_is_kept(app, tess):
+    assert upload_card(tess, GOOD_CARD).status_code == 303
+    card_id = card_id_named(app, "Spring class")
+    assert post(tess, f"/teach/cards/{card_id}/delete").status_code == 303
+    renamed = GOOD_CARD.replace("Spring class", "Spring class v2")
+    response = post(tess, PREVIEW, {"card_text": renamed, "from": str(card_id)})
+    assert response.status_code == 200 and "Spring class v2" in text_of(response)
+    assert post(tess, SAVE, {"card_text": renamed, "from": str(card_id)}).status_code == 303
 
 
 def test_a_learner_is_refused(app):

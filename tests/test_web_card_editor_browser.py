@@ -99,10 +99,15 @@ def test_type_a_card_see_a_problem_at_its_line_fix_it_save_it_and_drill_on_it(pe
     settled(t)
     shoot(t, screens, "editor-problem-desktop")
 
-    # Clicking the problem takes the cursor to its line.
+    # Clicking the problem, or Enter on it, takes the cursor to its line.
+    line_of_cursor = "el => el.value.slice(0, el.selectionStart).split('\\n').length"
     problem.click()
-    start = t.locator("#card_text").evaluate("el => el.value.slice(0, el.selectionStart).split('\\n').length")
-    assert start == BAD_LINE
+    assert t.locator("#card_text").evaluate(line_of_cursor) == BAD_LINE
+    t.locator("#card_text").evaluate("el => el.setSelectionRange(0, 0)")
+    problem.focus()
+    t.keyboard.press("Enter")
+    expect(t.locator("#card_text")).to_be_focused()
+    assert t.locator("#card_text").evaluate(line_of_cursor) == BAD_LINE
 
     # Fixed: the card reads, no problem is left.
     type_card(t, FIXED)

@@ -157,9 +157,11 @@ def _editor_urls() -> dict[str, str]:
 
 
 def _edited(session: Session) -> TeacherCard | None:
-    """The card an editor form was opened on (its hidden `from`), checked as the teacher's."""
+    """The card an editor form was opened on (its hidden `from`), if it is
+    still the teacher's. Only the page's heading names it: a card deleted
+    meanwhile (or not theirs) is ignored, so the typed text is never lost."""
     raw = field("from")
-    return _own_card(session, int(raw)) if raw.isdigit() and len(raw) <= 9 else None
+    return teaching.card_of(session, teacher_id(), int(raw)) if raw.isdigit() and len(raw) <= 9 else None
 
 
 @bp.get("/cards/editor")

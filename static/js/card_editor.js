@@ -73,10 +73,30 @@
   text.addEventListener("input", render);
   text.addEventListener("scroll", function () { gutter.scrollTop = text.scrollTop; });
   document.addEventListener("htmx:afterSwap", render);
-  document.addEventListener("click", function (event) {
+  function lineOf(event) {
     var item = event.target.closest && event.target.closest(".editor-problem[data-line], .printed-line[data-line]");
-    if (!item) return;
-    goToLine(parseInt(item.getAttribute("data-line"), 10));
+    return item ? parseInt(item.getAttribute("data-line"), 10) : 0;
+  }
+  document.addEventListener("click", function (event) {
+    var n = lineOf(event);
+    if (n) goToLine(n);
   });
+  // A problem is reached with Tab too, and Enter takes the cursor to its line.
+  function focusable() {
+    document.querySelectorAll(".editor-problem[data-line]").forEach(function (el) {
+      el.setAttribute("tabindex", "0");
+      el.setAttribute("title", "Go to line " + el.getAttribute("data-line"));
+    });
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.key !== "Enter" || !event.target.classList || !event.target.classList.contains("editor-problem")) return;
+    var n = lineOf(event);
+    if (n) {
+      event.preventDefault();
+      goToLine(n);
+    }
+  });
+  document.addEventListener("htmx:afterSwap", focusable);
+  focusable();
   render();
 })();
