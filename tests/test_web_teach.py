@@ -923,6 +923,12 @@ ROUTES = [
     Route("teach.card_page", "GET", "/teach/cards/{card_id}", {}),
     Route("teach.delete_card", "GET", "/teach/cards/{card_id}/delete", {}),
     Route("teach.delete_card", "POST", "/teach/cards/{card_id}/delete", {}),
+    Route("teach.card_editor_page", "GET", "/teach/cards/editor", {}),
+    Route("teach.edit_card", "GET", "/teach/cards/{card_id}/edit", {}),
+    Route("teach.card_editor_preview", "POST", "/teach/cards/editor/preview", {"card_text": GOOD_CARD}),
+    Route("teach.card_editor_rack", "POST", "/teach/cards/editor/rack", {"card_text": GOOD_CARD, "rack": "2B 2B 2B 4B"}),
+    Route("teach.card_editor_save", "POST", "/teach/cards/editor/save", {"card_text": GOOD_CARD.replace("Spring class", "Taken")}),
+    Route("teach.how_to_write_a_card", "GET", "/teach/cards/how-to", {}),
 ]
 
 
