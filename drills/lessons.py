@@ -149,7 +149,7 @@ READING = Lesson(
               "55 Dots, 5555 Bams, 5555 Craks, NEWS",
               "The same number everywhere, in three different suits, as the colours say (H1).",
               {"11 Dots, 2222 Bams, 3333 Craks, NEWS": "Like numbers: the same number in every group.",
-               "11 Dots, 1111 Dots, 1111 Craks, NEWS": "Three colours need three different suits."},
+               "55 Dots, 5555 Bams, 5555 Craks, NNNN": "NEWS is one of each Wind: four singles, not a kong."},
               line="LIKE-1"),
     ),
     prepares=("nearest-hand", "mahjong-or-not", "first-pass"),
