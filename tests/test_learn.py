@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import datetime, timezone
 from html import unescape
 
 import pytest
@@ -297,3 +298,76 @@ def test_todays_practice_offers_the_lesson_its_drills_need_first(client):
     assert "Back to today's practice" in unescape(body)
     after = client.get("/today").get_data(as_text=True)
     assert "data-lesson-offer" not in after and 'class="daily-question' in after  # the tiles lesson is done
+
+
+# -- the store: kept through sign-in, exported, and no stale-guest purge while in use --------
+
+
+@pytest.fixture
+def engine(tmp_path):
+    from coach.store.db import make_engine, migrate
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'coach.sqlite3'}")
+    migrate(engine)
+    return engine
+
+
+def _learner(engine, guest: bool = True, created=None) -> int:
+    from coach.store.models import Learner
+
+    with Session(engine) as session:
+        row = Learner(guest=guest, email=None if guest else f"{id(object())}@example.org")
+        if created is not None:
+            row.created_at = created
+        session.add(row)
+        session.commit()
+        return row.id
+
+
+def test_a_lesson_is_finished_once_every_check_is_kept_and_stays_finished(engine):
+    from coach.store import lessons as kept
+
+    learner = _learner(engine)
+    lesson = lessons.get("jokers")
+    with Session(engine) as session:
+        assert [kept.pass_check(session, learner, lesson.slug, c.id) for c in lesson.checks] == [False, False, True]
+        assert kept.pass_check(session, learner, lesson.slug, lesson.checks[0].id)  # again: still finished
+        assert kept.finished_lessons(session, learner) == {"jokers"}
+        assert kept.passed_checks(session, learner) == {"jokers": frozenset(c.id for c in lesson.checks)}
+        assert kept.lesson_before(session, learner, ["jokers", "payment"]).slug == "mahjong-and-paying"
+        with pytest.raises(KeyError):
+            kept.pass_check(session, learner, "jokers", "no-such-check")
+
+
+def test_a_guest_signing_in_brings_their_lessons_along(engine):
+    from coach.store import lessons as kept
+    from coach.store.accounts import export_data, merge_guest
+    from coach.store.models import Learner
+
+    guest, account = _learner(engine), _learner(engine, guest=False)
+    tiles_lesson, calls = lessons.get("tiles"), lessons.get("calls")
+    with Session(engine) as session:
+        for check in tiles_lesson.checks:
+            kept.pass_check(session, guest, "tiles", check.id)
+        kept.pass_check(session, guest, "calls", calls.checks[0].id)
+        for check in calls.checks[1:]:
+            kept.pass_check(session, account, "calls", check.id)
+        merge_guest(session, guest, account)
+        assert kept.finished_lessons(session, account) == {"tiles", "calls"}  # the two halves make a whole
+        assert session.get(Learner, guest) is None and kept.passed_checks(session, guest) == {}
+        exported = export_data(session, session.get(Learner, account), datetime.now(timezone.utc))
+    assert [(e["lesson"], e["finished_at"] is not None) for e in exported["lessons"]] == [("calls", True), ("tiles", True)]
+    assert sorted(exported["lessons"][1]["checks_right"]) == sorted(c.id for c in tiles_lesson.checks)
+
+
+def test_a_guest_working_through_lessons_is_not_purged_as_stale(engine):
+    from datetime import timedelta
+
+    from coach.store import lessons as kept
+    from coach.store.guests import stale_guests
+
+    long_ago = datetime.now(timezone.utc) - timedelta(days=90)
+    learning, idle = _learner(engine, created=long_ago), _learner(engine, created=long_ago)
+    with Session(engine) as session:
+        kept.pass_check(session, learning, "tiles", "count")
+        assert stale_guests(session, datetime.now(timezone.utc) - timedelta(days=30)) == [idle]
