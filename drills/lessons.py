@@ -166,10 +166,11 @@ CHARLESTON = Lesson(
         Panel("The second Charleston is optional and goes the other way: left, across, right. Any one player may "
               "stop it (C2)."),
         Panel("Then the courtesy pass: 0 to 3 tiles with the player across. If you offer different numbers, the "
-              "smaller number moves (C3)."),
+              "smaller number moves (C3).", tiles=("9B", "N"), caption="Two tiles offered across"),
         Panel("Jokers are never passed, in any pass (C4).", tiles=("J",)),
         Panel("On the last pass of each Charleston (first: left; second: right) you may pass on tiles you just "
-              "received without looking at them: a blind pass. Three tiles still move (C5)."),
+              "received without looking at them: a blind pass. Three tiles still move (C5).",
+              tiles=("3C", "7D", "E"), caption="Three tiles just received, passed on unseen"),
     ),
     checks=(
         Check("first", "Which way does the first pass of the first Charleston go?", "To the right",
@@ -196,11 +197,13 @@ CALLS = Lesson(
     "calls", "Calls and exposures",
     "Taking another player's discard to finish a group, laying it face up, and who gets a tile two people want.",
     panels=(
-        Panel("Only the latest discard can be called, until the next player draws (K1)."),
+        Panel("Only the latest discard can be called, until the next player draws (K1).", tiles=("3B",),
+              caption="The latest discard: the only one anyone may call"),
         Panel("You call a discard to complete a pung, kong, quint or sextet with tiles you already hold, and lay the "
               "group face up: an exposure (K2).", tiles=("5D", "5D", "5D"),
               caption="You held two 5 Dots; a 5 Dot was discarded: you expose a pung"),
-        Panel("You may not call for a single or a pair, unless it is the last tile you need for Mah Jongg (K3)."),
+        Panel("You may not call for a single or a pair, unless it is the last tile you need for Mah Jongg (K3).",
+              tiles=("N", "N"), caption="A pair: called for only as the winning tile"),
         Panel("A call takes the place of your draw: expose, then discard; play goes on to your right (K5)."),
         Panel("If two players want the same discard, Mah Jongg beats an exposure; between equal calls, the player "
               "next in turn after the discarder gets it (K4)."),
