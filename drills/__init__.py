@@ -57,3 +57,8 @@ def get(name: str) -> ModuleType:
     except (KeyError, TypeError):
         known = ", ".join(DRILLS)
         raise KeyError(f'there is no drill "{name}" (drills: {known})') from None
+
+
+def hint(question: base.Question) -> str:
+    """The nudge its drill gives before the answer (the first press of "Hint")."""
+    return str(get(question.drill).hint(question))

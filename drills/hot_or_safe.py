@@ -224,3 +224,4 @@ def _need(card: Card, opponents: list, tile: int) -> str:
 
 
 grade = choice.grade
+hint = choice.hint
