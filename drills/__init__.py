@@ -1,7 +1,7 @@
 """The drills, in teaching order.
 
 Each drill is a module following the protocol of `drills/base.py`
-(NAME, TITLE, LEVELS, generate, grade). The web app and the API list
+(NAME, TITLE, LEVELS, generate, grade, hint). The web app and the API list
 them in the order of `DRILLS`, which is also the daily session's order
 for new skills.
 

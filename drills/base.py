@@ -4,7 +4,8 @@
     TITLE: str                     # "Name the tile"
     LEVELS: tuple[Level, ...]      # numbered from 1
     generate(seed: int, level: int, card: Card) -> Question
-    grade(question: Question, answer: object) -> Verdict
+    grade(question: Question, answer: object) -> Verdict  # shaped by drills/short.py
+    hint(question: Question) -> str  # a nudge before the answer, never the answer
     TEMPLATE: str                  # optional: "choice" for drills answered by picking one
                                    # of `question.choices` (the shared page templates)
 

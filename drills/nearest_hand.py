@@ -418,7 +418,9 @@ def _reasons(pick: LineResult | None, best: LineResult, correct: bool, first: st
     line answered uses and needs, and where a joker helps."""
     shown = pick if correct and pick is not None else best
     reasons = []
-    if pick is not None and (not correct or "just as near" in first or "tie" in first):
+    if pick is not None and not correct and pick.distance is not None:
+        reasons.append(f"Your pick, {pick.line.id}, is {_away(pick.distance)}.")
+    elif pick is not None and (not correct or "just as near" in first or "tie" in first):
         reasons.append(first.removeprefix("Right: "))
     f = shown.fill
     assert f is not None and shown.distance is not None

@@ -182,3 +182,19 @@ def test_the_api_answer_carries_the_same_structure(client):
     assert got["headline"] == verdict.headline and got["reasons"] == list(verdict.reasons)
     assert got["details"] == list(verdict.details) and got["rules"] == list(verdict.rules)
     assert got["explanation"] == list(verdict.explanation)  # kept for older clients
+
+
+def test_a_hint_inside_todays_practice_keeps_the_session(client, app):
+    from sqlmodel import Session, func, select
+
+    from coach.store.models import Attempt
+    from coach.web import learners
+
+    html, csrf, token = open_drill(client, "/today")
+    drill = re.search(r'action="/drills/([a-z-]+)/hint"', html).group(1)
+    reply = _post(client, f"/drills/{drill}/hint", {"token": token, "session": "today", "slot": "0"}, csrf)
+    body = reply.get_data(as_text=True)
+    assert reply.status_code == 200 and 'class="hint"' in body
+    assert 'name="session" value="today"' in body and 'action="/today/next"' in body and "Skip this one" in body
+    with app.app_context(), Session(learners.engine()) as session:
+        assert session.exec(select(func.count()).select_from(Attempt)).one() == 0  # a hint is no answer
