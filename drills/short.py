@@ -25,6 +25,8 @@ from drills.base import Verdict
 from drills.wording import capitalised
 
 MAX_REASONS = 3
+LONG = 200  # characters: a reason past this keeps its first sentences, the rest goes to the details
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u201c\"])")
 
 # "(K1)" or "(P2, P4)", with the space before it, wherever a line cites.
 CITATION = re.compile(r"\s*\([A-Z]\d(?:, [A-Z]\d)*\)")
@@ -82,12 +84,28 @@ def _unique(lines: Iterable[str], skip: set[str]) -> list[str]:
     return out
 
 
+def brief(reason: str) -> tuple[str, str]:
+    """A long reason cut after its first sentences that fit in LONG
+    characters (always one at least), and what is left of it."""
+    if len(reason) <= LONG:
+        return reason, ""
+    sentences = SENTENCE_END.split(reason)
+    kept = sentences[0]
+    for i, sentence in enumerate(sentences[1:], 1):
+        if len(kept) + 1 + len(sentence) > LONG:
+            return kept, " ".join(sentences[i:])
+        kept += " " + sentence
+    return kept, ""
+
+
 def shaped(verdict: Verdict, title: str, reasons: Iterable[str], details: Iterable[str] | None = None) -> Verdict:
     """The verdict with its headline, its first MAX_REASONS reasons and its
     details: `details` (by default the explanation's lines) less what the
     short part says already and the rules quoted word for word. Reasons past
-    MAX_REASONS move to the front of the details."""
+    MAX_REASONS, and the tail of a long one, move to the front of the details."""
     short = _unique(reasons, {plain(title)})
-    kept, rest = short[:MAX_REASONS], short[MAX_REASONS:]
+    cut = [brief(reason) for reason in short[:MAX_REASONS]]
+    kept = [head for head, _ in cut]
+    rest = [tail for _, tail in cut if tail] + short[MAX_REASONS:]
     more = _unique([*rest, *(verdict.explanation if details is None else details)], {plain(title), *kept})
     return dataclasses.replace(verdict, headline=title, reasons=tuple(kept), details=tuple(more))

@@ -63,6 +63,8 @@ def check_short(verdict: Verdict, answered: bool) -> None:
     else:
         assert not verdict.headline.startswith(("Right", "Not quite", "Half right")), verdict.headline
     assert 1 <= len(verdict.reasons) <= short.MAX_REASONS, verdict.reasons
+    for reason in verdict.reasons:  # short: one sentence at least, more only within LONG characters
+        assert len(reason) <= short.LONG or len(short.SENTENCE_END.split(reason)) == 1, reason
     said = " ".join([verdict.headline, *verdict.reasons])
     assert not RULE_ID.findall(said), said  # the ids are the chips, not the sentences
     assert len(set(verdict.rules)) == len(verdict.rules) and set(verdict.rules) <= KNOWN
@@ -120,6 +122,9 @@ def test_shaped_keeps_three_reasons_and_moves_the_rest_to_the_details():
     done = short.shaped(verdict, "Right: a.", ["b (K1).", "c (K1).", "d.", "b (K1).", "f"])
     # The rule quoted word for word is left to its chip; the headline is not said twice.
     assert done.reasons == ("B.", "C.", "D.") and done.details == ("F.", "E.")
+    long = "One sentence here. " * 15 + "Last."
+    head, tail = short.brief(long.strip())
+    assert len(head) <= short.LONG and head.endswith(".") and f"{head} {tail}" == long.strip()
 
 
 # -- the pages and the API ---------------------------------------------------------
