@@ -47,7 +47,7 @@ RACK = 14  # your rack as you discard
 
 def _exposed_lines(card: Card) -> list[Line]:
     """Lines marked X with a group that can be exposed."""
-    return [ln for ln in card.lines if not ln.concealed and any(g.size >= 3 for g in ln.readings[0].groups)]
+    return [ln for ln in card.lines if not ln.concealed and ln.has_group(3)]
 
 
 def _opponents(rng: random.Random, card: Card, you: str) -> list[tuple[str, tuple[Exposure, ...]]]:

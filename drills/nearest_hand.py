@@ -289,6 +289,7 @@ def _summary(r: LineResult, rack: tuple[str, ...]) -> dict[str, Any]:
         "reason": r.reason,
         "reading": None,
         "suits": "",
+        "form": "",
         "used": [],
         "missing": [],
     }
@@ -297,6 +298,7 @@ def _summary(r: LineResult, rack: tuple[str, ...]) -> dict[str, Any]:
         return data
     data["reading"] = r.reading.printed()
     data["suits"] = r.reading.describe()
+    data["form"] = line.form_of(r.reading) if line.read_as(r.reading) else ""  # the form of a line of several
     taken = [False] * len(rack)
     for t in f.used:
         code = tiles.CODES[t]
