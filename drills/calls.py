@@ -929,3 +929,4 @@ def generate(seed: int, level: int, card: Card) -> Question:
 
 
 grade = choice.grade
+hint = choice.hint

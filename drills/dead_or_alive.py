@@ -594,3 +594,4 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, found: dict
 
 
 grade = choice.grade
+hint = choice.hint

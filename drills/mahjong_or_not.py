@@ -751,4 +751,5 @@ def generate(seed: int, level: int, card: Card) -> Question:
 
 
 grade = choice.grade
+hint = choice.hint
 

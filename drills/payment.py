@@ -578,4 +578,5 @@ BUILDERS: dict[int, tuple[choice.Builder, ...]] = {1: (_level_1,), 2: (_level_2,
 
 generate = choice.asking(NAME, LEVELS, BUILDERS, choice.WHY_FIRST)
 grade = choice.grade
+hint = choice.hint
 

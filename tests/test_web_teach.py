@@ -837,7 +837,7 @@ def test_the_teacher_previews_each_question_on_the_class_card_with_the_answer(wo
     page = text_of(first)
     assert first.status_code == 200
     assert 'The card <span class="muted small">Spring class</span>' in page  # the class's card, by its name
-    assert "Here is the answer" in page and "not counted for the class" in page
+    assert 'data-verdict="shown"' in page and "not counted for the class" in page
     assert "verdict__score" not in page  # a preview is not an answer: no "Score 0%"
     assert f"/teach/assignments/{assignment_id}/q/2" in page
     last = text_of(world.owner.get(f"/teach/assignments/{assignment_id}/q/2"))
