@@ -178,7 +178,7 @@ def test_the_filter_marks_a_drill_verdict_on_the_page(client):
     )
     assert response.status_code == 200
     verdict = response.get_data(as_text=True)
-    why = verdict[verdict.index('class="explanation"'):]
+    why = verdict[verdict.index('id="verdict-card"'):]  # the reasons and "Why, in full"
     marks = re.findall(r'<span class="gloss" tabindex="0" data-gloss="([a-z-]+)"', why)
     assert "joker" in marks
     assert "<script" not in why
