@@ -25,7 +25,7 @@ from flask import Blueprint, Flask, current_app, render_template, request, url_f
 
 import drills
 from coach import rules, tiles
-from coach.web.drilling import Asked, DrillError, Drilling
+from coach.web.drilling import AnswerProblem, Asked, DrillError, Drilling
 from coach.web import learners, limits, teacher_cards
 from coach.web.errors import page_error
 
@@ -184,16 +184,24 @@ def answer(name: str):
 
         return classes.answer(name, form, answer)
     if no_answer(answer):
-        asked = _drilling().from_token(name, form.get("token"))
-        if request.headers.get("HX-Request") == "true":
-            return render_template("partials/problem.html", title="No answer yet", message=NO_ANSWER), 422
-        return _render_drill(asked, problem=NO_ANSWER), 422
-    asked, verdict = _drilling().grade(name, form.get("token"), answer)
+        return _ask_again(name, form, NO_ANSWER)
+    try:
+        asked, verdict = _drilling().grade(name, form.get("token"), answer)
+    except AnswerProblem as problem:
+        return _ask_again(name, form, problem.message, "Not quite yet")
     learners.record(asked.question, verdict, form.get("elapsed_ms"), form.get("tz"))
     extra = _session_context(form)
     if request.headers.get("HX-Request") == "true":
         return _render_drill(asked, verdict=verdict, answer=answer, partial="verdict", **extra)
     return _render_drill(asked, verdict=verdict, answer=answer, **extra)
+
+
+def _ask_again(name: str, form, message: str, title: str = "No answer yet"):
+    """The question again with what is wrong with the answer, not graded (422)."""
+    asked = _drilling().from_token(name, form.get("token"))
+    if request.headers.get("HX-Request") == "true":
+        return render_template("partials/problem.html", title=title, message=message), 422
+    return _render_drill(asked, problem=message, problem_title=title, **_session_context(form)), 422
 
 
 def _session_context(form) -> dict[str, Any]:

@@ -78,7 +78,8 @@
   });
 })();
 
-/* The first pass: count the tiles chosen, three exactly (C1). */
+/* The first pass: count the tiles chosen, three exactly (C1): once three
+   are chosen the other tiles cannot be picked until one is unchecked. */
 (function () {
   "use strict";
   function update(form) {
@@ -88,6 +89,10 @@
     count.textContent = picks + " of 3 chosen" + (picks > 3 ? ": a pass is exactly three tiles" : "");
     count.classList.toggle("is-full", picks === 3);
     count.classList.toggle("is-over", picks > 3);
+    form.querySelectorAll("[data-pass-pick]").forEach(function (box) {
+      if (!box.checked) box.disabled = picks >= 3;
+      box.closest(".pass-tile").classList.toggle("is-locked", !box.checked && picks >= 3);
+    });
   }
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest("[data-pass-form]");
