@@ -48,3 +48,46 @@ def test_first_pass_api_message_is_plain_words(client):
     assert response.get_json() == {"error": "Pick exactly 3 tiles to pass; you picked 4."}
     three = client.post("/api/drills/first-pass/answers", json={"token": q["token"], "answer": naturals[:3]})
     assert three.status_code == 200 and "correct" in three.get_json()
+
+
+# -- question images carry no answer ---------------------------------------------------------
+
+IMG = re.compile(r'<img src="([^"]+)"')
+
+
+def _stage(html: str) -> str:
+    return html.split('id="stage"', 1)[1].split('id="verdict"', 1)[0]
+
+
+def test_no_question_image_names_its_answer_in_any_drill(client):
+    """Every drill, every level, a few seeds: where the question is a tile, its
+    picture's address, alt text and served face say nothing of it."""
+    import drills
+    from coach import tiles
+
+    for name, module in drills.DRILLS.items():
+        for level in module.LEVELS:
+            for seed in (1, 2, 3):
+                q = module.generate(seed, level.number, CARD)
+                html, _, _ = open_drill(client, f"/drills/{name}?level={level.number}&seed={seed}")
+                stage = _stage(html)
+                if name == "name-the-tile" and q.tile and level.number != 3:
+                    answer = tiles.name(tiles.INDEX[q.tile])
+                    sources = IMG.findall(stage)
+                    assert sources and all(f"/tiles/{q.tile}.svg" not in s for s in sources), (name, seed)
+                    assert re.fullmatch(r"/tiles/q/[0-9a-f]{24}\.svg", sources[0])
+                    picture = re.search(r'<div class="felt felt--solo">(.*?)</div>', stage, re.S).group(1)
+                    assert answer not in unescape(picture) and q.tile not in picture
+                    face = client.get(sources[0])
+                    assert face.status_code == 200 and face.mimetype == "image/svg+xml"
+                    body = face.get_data(as_text=True)
+                    assert "<title>" not in body and "aria-label" not in body and q.tile not in re.findall(r'id="([^"]+)"', body)
+                    assert "<svg" in body and "<rect" in body  # a real face all the same
+
+
+def test_the_same_tile_has_the_same_opaque_address_and_unknown_ones_are_404(client):
+    first, _, _ = open_drill(client, "/drills/name-the-tile?level=2&seed=1")
+    again, _, _ = open_drill(client, "/drills/name-the-tile?level=2&seed=1")
+    assert IMG.findall(_stage(first))[0] == IMG.findall(_stage(again))[0]
+    assert client.get("/tiles/q/" + "0" * 24 + ".svg").status_code == 404
+    assert client.get("/tiles/q/WD.svg").status_code == 404

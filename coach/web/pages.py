@@ -28,6 +28,7 @@ from coach import rules, tiles
 from coach.web.drilling import AnswerProblem, Asked, DrillError, Drilling
 from coach.web import learners, limits, teacher_cards
 from coach.web.errors import page_error
+from coach.web.tiles import question_url as tile_question_url
 
 bp = Blueprint("pages", __name__)
 
@@ -233,6 +234,7 @@ def install(app: Flask) -> None:
         static_url=_static_url,
         tile_name=tiles.name,
         tile_url=lambda code: url_for("tiles.face", code=code),
+        question_tile_url=tile_question_url,
         pattern_tokens=pattern_tokens,
         rule=rules.rule,
         card_title=teacher_cards.title,
