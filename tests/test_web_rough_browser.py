@@ -62,3 +62,23 @@ def test_nearest_hand_rack_stays_in_view_while_the_card_scrolls_on_a_phone(page:
     page.set_viewport_size(DESKTOP)
     expect(strip).to_be_hidden()
     assert errors == []
+
+
+def test_card_search_finds_lines_by_words(page: Page, errors):
+    from coach.card_words import line_words, search
+
+    index = [(line.id, line_words(line)) for line in CARD.lines]
+    page.set_viewport_size(PHONE)
+    page.goto("/drills/nearest-hand?level=1&seed=3")
+    box = page.locator("#card-search")
+    for query in ("pair of north", "flowers", "quint", "kong of dragons", "any 3 suits", "concealed", "5", "north pair"):
+        box.fill(query)
+        expected = search(index, query)
+        assert expected, query
+        visible = page.locator("[data-line]:visible")
+        expect(visible).to_have_count(len(expected))
+        shown = visible.evaluate_all("els => els.map(e => e.querySelector('input').value)")
+        assert shown == expected, query  # the browser and coach.card_words agree
+    box.fill("pair of nor")  # while it is typed
+    expect(page.locator("[data-line]:visible")).to_have_count(len(search(index, "pair of north")))
+    assert errors == []

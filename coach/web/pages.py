@@ -24,7 +24,7 @@ from typing import Any
 from flask import Blueprint, Flask, current_app, render_template, request, url_for
 
 import drills
-from coach import rules, tiles
+from coach import card_words, rules, tiles
 from coach.web.drilling import AnswerProblem, Asked, DrillError, Drilling
 from coach.web import learners, limits, teacher_cards
 from coach.web.errors import page_error
@@ -238,6 +238,7 @@ def install(app: Flask) -> None:
         pattern_tokens=pattern_tokens,
         rule=rules.rule,
         card_title=teacher_cards.title,
+        card_words=card_words.line_words,
     )
 
     @app.after_request

@@ -1,20 +1,42 @@
 /* Mahjong Coach: the little the pages need beyond htmx.
-   - the card's search box filters lines by id, section or note;
+   - the card's search box filters lines by words (the index of coach/card_words.py:
+     a phrase starting at a word, else every word; the same rule as its `search`);
    - a row of tiles is one tab stop, arrow keys move between its tiles;
    - after htmx swaps in a verdict or a new question, focus follows it. */
 (function () {
   "use strict";
 
+  var SMALL_WORDS = ["of", "a", "an", "the", "and", "with", "in"];
+
+  function normal(text) {
+    return text.toLowerCase().replace(/[^\w&-]+/g, " ").trim().split(/\s+/).join(" ");
+  }
+
+  function lineMatches(index, phrase, loose) {
+    if (!phrase) return true;
+    if (!loose) {
+      var escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      return new RegExp("(?:^|[ |])" + escaped + "(?![0-9])").test(index);
+    }
+    var held = index.replace(/\|/g, " ").split(/\s+/);
+    return phrase.split(" ").every(function (word) {
+      return SMALL_WORDS.indexOf(word) !== -1 || held.indexOf(word) !== -1;
+    });
+  }
+
   function filterCard(input) {
-    var query = input.value.trim().toLowerCase();
+    var query = normal(input.value);
     var panel = document.getElementById(input.getAttribute("aria-controls"));
     if (!panel) return;
+    var lines = panel.querySelectorAll("[data-line]");
+    var loose = !Array.prototype.some.call(lines, function (line) {
+      return lineMatches(line.dataset.text, query, false);
+    });
     var shown = 0;
     panel.querySelectorAll("[data-section]").forEach(function (section) {
       var inSection = 0;
       section.querySelectorAll("[data-line]").forEach(function (line) {
-        var match = !query || line.dataset.line.indexOf(query) !== -1 ||
-          line.dataset.text.indexOf(query) !== -1;
+        var match = lineMatches(line.dataset.text, query, loose);
         line.hidden = !match;
         if (match) inSection += 1;
       });
