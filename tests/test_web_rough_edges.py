@@ -91,3 +91,27 @@ def test_the_same_tile_has_the_same_opaque_address_and_unknown_ones_are_404(clie
     assert IMG.findall(_stage(first))[0] == IMG.findall(_stage(again))[0]
     assert client.get("/tiles/q/" + "0" * 24 + ".svg").status_code == 404
     assert client.get("/tiles/q/WD.svg").status_code == 404
+
+
+# -- whose tiles -------------------------------------------------------------------------------
+
+WHOSE = re.compile(r'<p class="felt__label" data-whose>([^<]+)</p>')
+
+
+def test_hot_or_safe_page_says_whose_exposures_they_are(client):
+    import drills
+
+    html, _, _ = open_drill(client, "/drills/hot-or-safe?level=1&seed=0")
+    q = drills.get("hot-or-safe").generate(0, 1, CARD)
+    labels = [unescape(label) for label in WHOSE.findall(html)]
+    expected = [f"{seat}'s exposure" for seat, groups in q.scene.others for _ in groups]
+    assert labels == [f"Your rack · {len(q.rack)} tiles", *expected]
+    assert "Exposed on the table" not in html
+
+
+def test_calls_page_shows_whose_discard_is_called(client):
+    html, _, _ = open_drill(client, "/drills/calls?level=1&seed=0")
+    labels = [unescape(label) for label in WHOSE.findall(html)]
+    assert labels[0] == "East's discard"  # "East just threw the 9 Bam."
+    assert 'aria-label="East&#39;s discard"' in html and "/tiles/9B.svg" in html
+    assert labels.count("Your exposure") == 2

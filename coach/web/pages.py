@@ -29,6 +29,7 @@ from coach.web.drilling import AnswerProblem, Asked, DrillError, Drilling
 from coach.web import learners, limits, teacher_cards
 from coach.web.errors import page_error
 from coach.web.tiles import question_url as tile_question_url
+from drills.whose import whose
 
 bp = Blueprint("pages", __name__)
 
@@ -239,6 +240,7 @@ def install(app: Flask) -> None:
         rule=rules.rule,
         card_title=teacher_cards.title,
         card_words=card_words.line_words,
+        whose=whose,
     )
 
     @app.after_request
