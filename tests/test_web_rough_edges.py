@@ -115,3 +115,125 @@ def test_calls_page_shows_whose_discard_is_called(client):
     assert labels[0] == "East's discard"  # "East just threw the 9 Bam."
     assert 'aria-label="East&#39;s discard"' in html and "/tiles/9B.svg" in html
     assert labels.count("Your exposure") == 2
+
+
+# -- a reload after answering shows the verdict ----------------------------------------------
+
+
+def test_an_htmx_answer_pushes_an_address_that_shows_the_verdict_again(client):
+    from coach.store.models import Attempt
+    from coach.web import learners
+    from sqlmodel import Session, select
+
+    _, csrf, token = open_drill(client, "/drills/name-the-tile?level=1&seed=3")
+    q = __import__("drills").get("name-the-tile").generate(3, 1, CARD)
+    wrong = next(c for c in q.choices if c != q.tile)
+    response = client.post("/drills/name-the-tile/answer", data={"token": token, "answer": wrong},
+                           headers={**HTMX, "X-CSRFToken": csrf})
+    assert response.status_code == 200
+    pushed = response.headers["HX-Push-Url"]
+    assert pushed.startswith("/drills/name-the-tile/answer?r=") and wrong not in pushed.split("r=")[0]
+    with client.application.app_context():
+        with Session(learners.engine()) as session:
+            before = len(session.exec(select(Attempt)).all())
+    reload = client.get(pushed)  # the browser's reload of that address
+    html = unescape(reload.get_data(as_text=True))
+    assert reload.status_code == 200 and "<html" in html
+    assert 'data-verdict="wrong"' in html and 'name="token" value="' + token in html
+    with client.application.app_context():
+        with Session(learners.engine()) as session:
+            assert len(session.exec(select(Attempt)).all()) == before  # shown again, not stored again
+
+
+def test_an_altered_answer_address_is_refused_plainly(client):
+    _, csrf, token = open_drill(client, "/drills/name-the-tile?level=1&seed=3")
+    response = client.post("/drills/name-the-tile/answer", data={"token": token, "show": "1"},
+                           headers={**HTMX, "X-CSRFToken": csrf})
+    pushed = response.headers["HX-Push-Url"]
+    assert 'data-verdict' in unescape(client.get(pushed).get_data(as_text=True))  # "show me" too
+    bad = client.get(pushed[:-3] + "xyz")
+    assert bad.status_code == 400 and "not valid" in unescape(bad.get_data(as_text=True))
+    assert client.get("/drills/name-the-tile/answer").status_code == 400
+
+
+# -- today's practice: a reload keeps the verdict, the end has a summary ----------------------
+
+ACTION = re.compile(r'action="/drills/([a-z-]+)/answer"')
+
+
+def _answer_today(client, right: bool) -> str:
+    """Answer the session's current question (right, or "show me"); the verdict partial."""
+    html, csrf, token = open_drill(client, "/today")
+    name = ACTION.search(html).group(1)
+    slot = re.search(r'name="slot" value="(\d+)"', html).group(1)
+    data = {"token": token, "session": "today", "slot": slot}
+    if right:
+        asked = client.application.extensions["coach"].from_token(name, token)
+        best = asked.module.grade(asked.question, None).best
+        data["answer"] = best if not isinstance(best, list) else best
+        if isinstance(best, list):
+            data["answer_list"] = "1"
+    else:
+        data["show"] = "1"
+    reply = client.post(f"/drills/{name}/answer", data=data, headers={**HTMX, "X-CSRFToken": csrf})
+    assert reply.status_code == 200 and "HX-Push-Url" not in reply.headers  # the address stays /today
+    return slot
+
+
+def _next(client, slot: str) -> None:
+    html = client.get("/today").get_data(as_text=True)
+    csrf = re.search(r'<meta name="csrf-token" content="([^"]+)">', html).group(1)
+    assert client.post("/today/next", data={"after": slot}, headers={**HTMX, "X-CSRFToken": csrf}).status_code == 200
+
+
+def test_a_reload_in_todays_practice_shows_the_verdict(client):
+    _next(client, _answer_today(client, right=False))  # the first answer makes a guest with a plan of their own
+    before = unescape(client.get("/today").get_data(as_text=True))
+    assert "data-verdict" not in before
+    slot = _answer_today(client, right=False)
+    after = unescape(client.get("/today").get_data(as_text=True))  # the reload
+    assert re.search(r"data-verdict=\"(shown|wrong)\"", after) and f"Question {int(slot) + 1} of 10" in after
+    assert "Next question" in after and "I don't know, show me" not in after
+    _next(client, slot)
+    moved = unescape(client.get("/today").get_data(as_text=True))
+    assert "data-verdict" not in moved and f"Question {int(slot) + 2} of 10" in moved
+
+
+def test_todays_practice_ends_with_score_streak_and_mistakes_to_try_again(client):
+    from coach.store.daily import SESSION_SIZE
+
+    _next(client, _answer_today(client, right=True))  # a visitor's first answer makes the guest
+    html = client.get("/today").get_data(as_text=True)
+    start = int(re.search(r"Question (\d+) of", html).group(1)) - 1
+    wrong_slots = []
+    for n in range(start, SESSION_SIZE):
+        right = n % 3 != 0
+        slot = _answer_today(client, right=right)
+        if not right:
+            wrong_slots.append(int(slot))
+        _next(client, slot)
+    done = unescape(client.get("/today").get_data(as_text=True))
+    assert "That's today's practice done." in done
+    answered = SESSION_SIZE - start
+    summary = done.split("data-daily-summary", 1)[1]
+    assert f"{answered - len(wrong_slots)} of {answered} right" in re.sub(r"<[^>]+>", "", summary)
+    assert f"{start} skipped" in summary if start else "skipped" not in summary
+    assert "day in a row" in done
+    tries = re.findall(r'<a class="btn btn--secondary" href="([^"]+)" data-try-again>', summary)
+    assert len(tries) == len(wrong_slots) and summary.count('class="daily-mistake"') == len(wrong_slots)
+    # "Try again" re-asks that very question: the slot's drill, level and seed.
+    from coach.store.daily import today
+    from coach.store.models import Learner
+    from coach.web import learners
+    from sqlmodel import Session, select
+
+    with client.application.app_context():
+        with Session(learners.engine()) as session:
+            learner = session.exec(select(Learner)).all()[-1]
+            plan = today(session, learner)
+    for url, n in zip(tries, wrong_slots):
+        s = plan.slots[n]
+        assert url == f"/drills/{s.drill}?level={s.level}&seed={s.seed}"
+        page = client.get(url).get_data(as_text=True)
+        assert "data-verdict" not in page, page[page.find("data-verdict") - 400:page.find("data-verdict") + 50]
+        assert "I don't know, show me" in page
