@@ -82,3 +82,75 @@ def test_card_search_finds_lines_by_words(page: Page, errors):
     box.fill("pair of nor")  # while it is typed
     expect(page.locator("[data-line]:visible")).to_have_count(len(search(index, "pair of north")))
     assert errors == []
+
+
+def test_a_reload_after_answering_shows_the_verdict(page: Page, errors):
+    import re
+
+    from tests.test_web_browser import question
+
+    q = question("name-the-tile", 3, 1)
+    page.goto("/drills/name-the-tile?level=1&seed=3")
+    wrong = next(c for c in q.choices if c != q.tile)
+    page.locator(f"button.choice[value='{wrong}']").click()
+    expect(page.locator("#verdict-card")).to_have_attribute("data-verdict", "wrong")
+    expect(page).to_have_url(re.compile(r"/drills/name-the-tile/answer\?r="))
+    page.reload()
+    expect(page.locator("#verdict-card")).to_have_attribute("data-verdict", "wrong")
+    expect(page.locator("button.choice.is-wrong")).to_have_count(1)
+    # "Next question" goes on as before.
+    page.locator("[data-next]").click()
+    expect(page).to_have_url(re.compile(r"/drills/name-the-tile\?level=1&seed=\d+$"))
+    expect(page.locator("#verdict-card")).to_have_count(0)
+    assert errors == []
+
+
+def test_todays_practice_ends_with_a_summary_on_a_phone(page: Page, errors, screens):
+    import re
+
+    page.set_viewport_size(PHONE)
+    page.goto("/today")
+    wrong = 0
+    for n in range(1, 11):
+        expect(page.locator(".daily-bar__count")).to_have_text(f"Question {n} of 10")
+        if n % 4 == 1:
+            page.get_by_role("button", name="I don't know, show me").click()
+            wrong += 1
+        else:
+            choices = page.locator("button.choice")
+            if choices.count():
+                choices.first.click()
+            else:
+                page.get_by_role("button", name="I don't know, show me").click()
+        expect(page.locator("#verdict-card")).to_be_visible()
+        if n == 2:  # a reload inside the session keeps the verdict
+            page.reload()
+            expect(page.locator("#verdict-card")).to_be_visible()
+            expect(page.locator(".daily-bar__count")).to_have_text("Question 2 of 10")
+        page.get_by_role("button", name=re.compile("Next question")).click()
+    summary = page.locator("[data-daily-summary]")
+    expect(summary).to_be_visible()
+    # A visitor's first answer is to a question of the visitor's plan; the guest it makes gets
+    # a plan of their own (coach.store.daily), whose first question then counts as skipped.
+    expect(summary.locator("[data-score]")).to_contain_text(re.compile(r"\d+ of (10|9) right"))
+    expect(page.locator(".daily-done__stats")).to_contain_text("1 day in a row")
+    tries = summary.locator("[data-try-again]")
+    assert tries.count() >= wrong
+    assert no_sideways_scroll(page)
+    page.screenshot(path=str(screens / "daily-summary-phone.png"), full_page=True)
+    tries.first.click()
+    expect(page).to_have_url(re.compile(r"/drills/[a-z-]+\?level=\d&seed=\d+$"))
+    expect(page.get_by_role("button", name="I don't know, show me")).to_be_visible()
+    assert errors == []
+
+
+def test_whose_tiles_in_the_browser(page: Page, errors, screens):
+    page.set_viewport_size(PHONE)
+    page.goto("/drills/hot-or-safe?level=1&seed=0")
+    labels = page.locator("[data-whose]").all_inner_texts()
+    assert [label.upper() for label in labels] == ["YOUR RACK · 14 TILES", "SOUTH'S EXPOSURE", "EAST'S EXPOSURE"]
+    page.screenshot(path=str(screens / "hot-or-safe-whose-phone.png"), full_page=True)
+    page.goto("/drills/calls?level=1&seed=0")
+    expect(page.locator("[data-whose]").first).to_have_text("East's discard", ignore_case=True)
+    page.screenshot(path=str(screens / "calls-whose-phone.png"), full_page=True)
+    assert errors == []
