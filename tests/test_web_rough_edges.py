@@ -35,6 +35,7 @@ def test_first_pass_without_javascript_four_picks_are_asked_again_in_plain_words
     assert response.status_code == 422
     assert "Pick exactly 3 tiles to pass; you picked 4." in html
     assert 'data-verdict=' not in html and 'name="token" value="' + token in html  # the same question, ungraded
+    assert html.count(" checked>") == 4 and "4 of 3 chosen" in html  # the picks are kept, to uncheck one
     two = client.post("/drills/first-pass/answer", data={**form, "answer": naturals[:2]}, headers=HTMX)
     assert two.status_code == 422 and "<html" not in two.get_data(as_text=True)
     assert "Pick exactly 3 tiles to pass; you picked 2." in unescape(two.get_data(as_text=True))

@@ -271,7 +271,20 @@ def _ask_again(name: str, form, message: str, title: str = "No answer yet"):
     asked = _drilling().from_token(name, form.get("token"))
     if request.headers.get("HX-Request") == "true":
         return render_template("partials/problem.html", title=title, message=message), 422
-    return _render_drill(asked, problem=message, problem_title=title, **_session_context(form)), 422
+    picked = picked_places(asked.question.rack, given_answer(form))
+    return _render_drill(asked, problem=message, problem_title=title, picked=picked, **_session_context(form)), 422
+
+
+def picked_places(rack: tuple[str, ...], answer: Any) -> set[int]:
+    """The rack places an answer of several tiles picked, each tile once (two 7 Craks
+    picked check both 7 Craks): a form asked again keeps its picks."""
+    left = list(answer) if isinstance(answer, list) else []
+    places = set()
+    for n, code in enumerate(rack):
+        if code in left:
+            left.remove(code)
+            places.add(n)
+    return places
 
 
 def _session_context(form) -> dict[str, Any]:
