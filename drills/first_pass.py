@@ -116,9 +116,17 @@ def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int,
     return advice
 
 
+PICK_THREE = "Pick exactly 3 tiles to pass"
+
+
 def _parse(answer: object) -> list[int]:
-    if not isinstance(answer, list) or len(answer) != 3 or not all(isinstance(a, str) for a in answer):
-        raise AnswerError('the answer must be a list of three tile codes, such as ["7C", "N", "9B"] (or null for "show me")')
+    # Plain words first: a learner on the page sees these (the API's callers too).
+    if not isinstance(answer, list):
+        raise AnswerError(f'{PICK_THREE}: send them as a list of tile codes, such as ["7C", "N", "9B"].')
+    if len(answer) != 3:
+        raise AnswerError(f"{PICK_THREE}; you picked {len(answer)}.")
+    if not all(isinstance(a, str) for a in answer):
+        raise AnswerError(f'{PICK_THREE}, each named by its tile code, such as "7C" or "N".')
     try:
         return [tiles.INDEX[tiles.code_of(a)] for a in answer]
     except tiles.TileError as error:

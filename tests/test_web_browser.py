@@ -244,7 +244,7 @@ def test_nearest_hand_with_an_exposure_and_a_concealed_pick(page: Page, errors):
     q = question("nearest-hand", 2, 3)
     concealed = next(r for r in q.key.lines if r.line.concealed)
     page.goto("/drills/nearest-hand?level=3&seed=2")
-    expect(page.get_by_text("Exposed", exact=True)).to_be_visible()
+    expect(page.get_by_text("Your exposures", exact=True)).to_be_visible()
     page.locator(f"label:has(input[value='{concealed.line.id}'])").click()
     page.get_by_role("button", name="Check my pick").click()
     verdict = page.locator("#verdict-card")
