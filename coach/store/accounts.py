@@ -196,6 +196,8 @@ def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, 
             "daily_goal": learner.daily_goal,
             "role": learner.role,
             "created_at": iso_utc(learner.created_at),
+            "theme": learner.theme,
+            "tile_size": learner.tile_size,
         },
         "attempts": [
             {

@@ -34,6 +34,9 @@ class Learner(SQLModel, table=True):
     time_zone: str = Field(default="UTC", max_length=64)
     daily_goal: int = Field(default=10)
     created_at: datetime = Field(default_factory=utcnow)
+    # Display (coach/web/display.py): "system" follows the device's dark mode.
+    theme: str = Field(default="system", max_length=8, sa_column_kwargs={"server_default": "system"})
+    tile_size: str = Field(default="normal", max_length=8, sa_column_kwargs={"server_default": "normal"})
 
 
 class Attempt(SQLModel, table=True):
