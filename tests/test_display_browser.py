@@ -38,7 +38,7 @@ def choose(page: Page, theme: str, size: str) -> None:
     page.goto("/account")
     page.locator(f"input[name='theme'][value='{theme}'] + span").click()
     page.locator(f"input[name='tile_size'][value='{size}'] + span").click()
-    page.get_by_role("button", name="Save display").click()
+    page.get_by_role("button", name="Apply").click()
     expect(page.get_by_text("Display settings saved.")).to_be_visible()
 
 
