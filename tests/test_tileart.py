@@ -131,3 +131,19 @@ def test_missing_glyph_file_says_how_to_build_it(monkeypatch, tmp_path):
             tileglyphs.glyphs()
     finally:
         tileglyphs.glyphs.cache_clear()
+
+
+def test_unbuilt_glyphs_give_a_clear_answer_not_a_crash(client, monkeypatch, tmp_path):
+    from coach.web import tiles as tile_route
+
+    monkeypatch.setattr(tileglyphs, "asset_folder", lambda name: tmp_path)
+    tileglyphs.glyphs.cache_clear()
+    tile_route._face.cache_clear()
+    try:
+        response = client.get("/tiles/1C.svg")
+        assert response.status_code == 503 and b"make assets" in response.data
+    finally:
+        monkeypatch.undo()
+        tileglyphs.glyphs.cache_clear()
+        tile_route._face.cache_clear()
+    assert client.get("/tiles/1C.svg").status_code == 200

@@ -13,7 +13,7 @@ from html import escape
 from math import cos, radians, sin
 
 from coach import tiles
-from coach.web.tileglyphs import ideograph, line
+from coach.web.tileglyphs import ideograph, line, short_number
 
 CODES: tuple[str, ...] = tiles.CODES
 WIDTH, HEIGHT = 60, 80
@@ -34,9 +34,7 @@ MID = (TOP + BOTTOM) / 2
 
 
 def _n(value: float) -> str:
-    """Short, stable number text: the output must be byte-identical each call."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
+    return short_number(value, 2)
 
 
 def _attrs(**attrs: float | str) -> str:

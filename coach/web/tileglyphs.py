@@ -49,9 +49,13 @@ def glyphs() -> dict[str, Glyph]:
 _EM_MIDDLE = 380
 
 
-def _n(value: float) -> str:
-    text = f"{value:.3f}".rstrip("0").rstrip(".")
+def short_number(value: float, places: int = 3) -> str:
+    """Short, stable number text for SVG: the output must be byte-identical each call."""
+    text = f"{value:.{places}f}".rstrip("0").rstrip(".")
     return "0" if text in ("", "-0") else text
+
+
+_n = short_number
 
 
 def ideograph(char: str, cx: float, cy: float, em: float, fill: str) -> str:

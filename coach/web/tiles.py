@@ -8,11 +8,13 @@ lifetime and an ETag.
 from __future__ import annotations
 
 import hashlib
+import logging
 from functools import lru_cache
 
 from flask import Blueprint, Response, abort, request
 
 from coach import tiles
+from coach.web.tileglyphs import GlyphsMissing
 
 bp = Blueprint("tiles", __name__, url_prefix="/tiles")
 
@@ -31,7 +33,11 @@ def _face(code: str) -> tuple[bytes, str]:
 def face(code: str):
     if code not in tiles.INDEX:
         abort(404)
-    body, etag = _face(code)
+    try:
+        body, etag = _face(code)
+    except GlyphsMissing as missing:
+        logging.getLogger(__name__).warning("%s", missing)
+        return Response("The tile pictures are not built: run `make assets`.\n", 503, mimetype="text/plain")
     response = Response(body, mimetype="image/svg+xml")
     response.set_etag(etag)
     response.cache_control.public = True
