@@ -203,7 +203,7 @@ _WIND_CHARS = {"N": "北", "E": "東", "W": "西", "S": "南"}
 
 
 def _craks(n: int) -> str:
-    return ideograph(_NUMERALS[n - 1], CX, 27, 23, INK) + ideograph("萬", CX, 56.5, 29, RED)
+    return ideograph(_NUMERALS[n - 1], CX, 26, 25, INK) + ideograph("萬", CX, 57.5, 29, RED)
 
 
 def _wind(code: str) -> str:
