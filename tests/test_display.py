@@ -7,7 +7,7 @@ import re
 
 from sqlmodel import Session, select
 
-from coach.store.models import Learner
+from coach.store.models import Learner, LearnerDisplay
 from coach.web.display import classes_for
 from tests.test_web_accounts import answer, post, sign_in, sign_out, sign_up
 
@@ -51,7 +51,8 @@ def test_a_visitor_who_saves_becomes_a_guest_who_keeps_it(client, app):
     assert checked(client, "theme") == "dark" and checked(client, "tile_size") == "large"
     with Session(app.extensions["store"]) as session:
         (guest,) = session.exec(select(Learner)).all()
-        assert guest.guest and (guest.theme, guest.tile_size) == ("dark", "large")
+        (chosen,) = session.exec(select(LearnerDisplay).where(LearnerDisplay.learner_id == guest.id)).all()
+        assert guest.guest and (chosen.theme, chosen.tile_size) == ("dark", "large")
     answer(client, seed=3)  # drilling on keeps the same guest
     with Session(app.extensions["store"]) as session:
         assert len(session.exec(select(Learner)).all()) == 1
@@ -94,7 +95,10 @@ def test_saving_needs_the_forms_token(client):
     assert html_class(client) is None
 
 
-def test_the_export_carries_the_choice(client):
+def test_the_export_carries_the_choice_and_deleting_removes_it(client, app):
     save(client, "dark", "large")
     learner = client.get("/account/export.json").get_json()["learner"]
     assert (learner["theme"], learner["tile_size"]) == ("dark", "large")
+    assert post(client, "/account/delete", {"confirm": "delete"}, page="/account/delete").status_code == 303
+    with Session(app.extensions["store"]) as session:
+        assert session.exec(select(LearnerDisplay)).all() == []

@@ -34,9 +34,6 @@ class Learner(SQLModel, table=True):
     time_zone: str = Field(default="UTC", max_length=64)
     daily_goal: int = Field(default=10)
     created_at: datetime = Field(default_factory=utcnow)
-    # Display (coach/web/display.py): "system" follows the device's dark mode.
-    theme: str = Field(default="system", max_length=8, sa_column_kwargs={"server_default": "system"})
-    tile_size: str = Field(default="normal", max_length=8, sa_column_kwargs={"server_default": "normal"})
 
 
 class Attempt(SQLModel, table=True):
@@ -246,3 +243,20 @@ class LoginSession(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     last_seen_at: datetime = Field(default_factory=utcnow)
     ended_at: datetime | None = Field(default=None)
+
+
+# -- display settings ---------------------------------------------------------------------
+
+
+class LearnerDisplay(SQLModel, table=True):
+    """A learner's display settings (coach/web/display.py); no row means the defaults.
+
+    A table of its own, not columns on `learner`, so that learners' rows stay as they were."""
+
+    __tablename__ = "learner_display"
+    __table_args__ = (UniqueConstraint("learner_id", name="uq_display_learner"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(sa_column=_owner())
+    theme: str = Field(default="system", max_length=8)  # "system" follows the device's dark mode
+    tile_size: str = Field(default="normal", max_length=8)

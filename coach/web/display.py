@@ -2,7 +2,7 @@
 
     POST /account/display   save the learner's choice (a guest is made if need be)
 
-The choice is kept on the learner's row, so it follows an account to every
+The choice is kept in the learner's `learner_display` row, so it follows an account to every
 device and a guest's browser keeps it. Pages apply it as classes on <html>
 (`html_classes` in base.html; static/css/theme.css does the rest): no inline
 style, which the Content-Security-Policy forbids. With no choice, dark mode
@@ -15,7 +15,8 @@ from flask import Blueprint, Flask, flash, redirect, request, url_for
 from flask_login import current_user
 from sqlmodel import Session
 
-from coach.store.models import Learner
+from coach.store.accounts import display_of, display_row
+from coach.store.models import LearnerDisplay
 from coach.web import learners, limits
 from coach.web.accounts import safe_next
 
@@ -35,9 +36,8 @@ def choice() -> tuple[str, str]:
     """This request's learner's (theme, tile size); the defaults for a visitor with no row."""
     if current_user.is_authenticated:
         with Session(learners.engine()) as session:
-            learner = session.get(Learner, int(current_user.id))
-            if learner is not None:
-                return learner.theme, learner.tile_size
+            chosen = display_of(session, int(current_user.id))
+            return chosen["theme"], chosen["tile_size"]
     return "system", "normal"
 
 
@@ -55,9 +55,10 @@ def save():
         return redirect(back, 303)
     with learners.write_lock(), Session(learners.engine()) as session:
         learner = learners.current_learner(session, create=True)
-        assert learner is not None
-        learner.theme, learner.tile_size = theme, tile_size
-        session.add(learner)
+        assert learner is not None and learner.id is not None
+        chosen = display_row(session, learner.id) or LearnerDisplay(learner_id=learner.id)
+        chosen.theme, chosen.tile_size = theme, tile_size
+        session.add(chosen)
         session.commit()
     flash("Display settings saved.", "success")
     return redirect(back, 303)

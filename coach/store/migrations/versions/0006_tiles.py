@@ -18,13 +18,19 @@ depends_on = None
 
 
 def upgrade() -> None:
-    # Server defaults fill every existing row: nobody's look changes until they choose.
-    with op.batch_alter_table("learner") as batch:
-        batch.add_column(sa.Column("theme", sqlmodel.AutoString(length=8), nullable=False, server_default="system"))
-        batch.add_column(sa.Column("tile_size", sqlmodel.AutoString(length=8), nullable=False, server_default="normal"))
+    # A learner without a row here has the defaults: nobody's look changes until they choose.
+    op.create_table(
+        "learner_display",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("learner_id", sa.Integer(), sa.ForeignKey("learner.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("theme", sqlmodel.AutoString(length=8), nullable=False),
+        sa.Column("tile_size", sqlmodel.AutoString(length=8), nullable=False),
+        sa.UniqueConstraint("learner_id", name="uq_display_learner"),
+        sqlite_autoincrement=True,
+    )
+    op.create_index("ix_learner_display_learner_id", "learner_display", ["learner_id"])
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("learner") as batch:
-        batch.drop_column("tile_size")
-        batch.drop_column("theme")
+    op.drop_index("ix_learner_display_learner_id", table_name="learner_display")
+    op.drop_table("learner_display")
