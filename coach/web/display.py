@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask, flash, redirect, request, url_for
 from flask_login import current_user
+from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session
 
 from coach.store.accounts import display_of, display_row
@@ -35,9 +36,12 @@ def classes_for(theme: str, tile_size: str) -> str:
 def choice() -> tuple[str, str]:
     """This request's learner's (theme, tile size); the defaults for a visitor with no row."""
     if current_user.is_authenticated:
-        with Session(learners.engine()) as session:
-            chosen = display_of(session, int(current_user.id))
-            return chosen["theme"], chosen["tile_size"]
+        try:
+            with Session(learners.engine()) as session:
+                chosen = display_of(session, int(current_user.id))
+                return chosen["theme"], chosen["tile_size"]
+        except SQLAlchemyError:
+            pass  # an error page may be showing because the database is away: it still renders
     return "system", "normal"
 
 
