@@ -1,7 +1,7 @@
 """Display settings per learner: light, dark or the device's theme, and tile size.
 
-Revision ID: 0006_tiles
-Revises: 0005
+Revision ID: 0007_tiles
+Revises: 0006_practice
 Create Date: 2026-12-01
 """
 
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision = "0006_tiles"
-down_revision = "0005"
+revision = "0007_tiles"
+down_revision = "0006_practice"
 branch_labels = None
 depends_on = None
 
