@@ -837,7 +837,7 @@ def test_the_teacher_previews_each_question_on_the_class_card_with_the_answer(wo
     page = text_of(first)
     assert first.status_code == 200
     assert 'The card <span class="muted small">Spring class</span>' in page  # the class's card, by its name
-    assert "Here is the answer" in page and "not counted for the class" in page
+    assert 'data-verdict="shown"' in page and "not counted for the class" in page
     assert "verdict__score" not in page  # a preview is not an answer: no "Score 0%"
     assert f"/teach/assignments/{assignment_id}/q/2" in page
     last = text_of(world.owner.get(f"/teach/assignments/{assignment_id}/q/2"))
@@ -923,6 +923,12 @@ ROUTES = [
     Route("teach.card_page", "GET", "/teach/cards/{card_id}", {}),
     Route("teach.delete_card", "GET", "/teach/cards/{card_id}/delete", {}),
     Route("teach.delete_card", "POST", "/teach/cards/{card_id}/delete", {}),
+    Route("teach.card_editor_page", "GET", "/teach/cards/editor", {}),
+    Route("teach.edit_card", "GET", "/teach/cards/{card_id}/edit", {}),
+    Route("teach.card_editor_preview", "POST", "/teach/cards/editor/preview", {"card_text": GOOD_CARD}),
+    Route("teach.card_editor_rack", "POST", "/teach/cards/editor/rack", {"card_text": GOOD_CARD, "rack": "2B 2B 2B 4B"}),
+    Route("teach.card_editor_save", "POST", "/teach/cards/editor/save", {"card_text": GOOD_CARD.replace("Spring class", "Taken")}),
+    Route("teach.how_to_write_a_card", "GET", "/teach/cards/how-to", {}),
 ]
 
 

@@ -270,6 +270,24 @@ class PracticeHand(SQLModel, table=True):
     finished_at: datetime | None = Field(default=None)
 
 
+# -- lessons --------------------------------------------------------------------------
+
+
+class LessonProgress(SQLModel, table=True):
+    """One learner's way through one lesson (drills/lessons.py): the checks
+    answered right so far, and when the last of them was, which finishes it."""
+
+    __tablename__ = "lesson_progress"
+    __table_args__ = (UniqueConstraint("learner_id", "lesson", name="uq_lesson_learner_lesson"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(sa_column=_owner())
+    lesson: str = Field(max_length=40)  # the lesson's slug
+    passed: str = Field(default="[]")  # JSON list of check ids answered right
+    finished_at: datetime | None = Field(default=None)
+    updated_at: datetime = Field(default_factory=utcnow)
+
+
 # -- display settings ---------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ from flask import Blueprint, current_app, render_template, request, url_for
 from sqlmodel import Session
 
 import drills
+from coach.store.lessons import lesson_before
 from coach.store.daily import Today, advance, plan as plan_slots, today
 from coach.store.models import Learner
 from coach.store.progress import local_day, now_utc, summary, zone
@@ -37,6 +38,7 @@ def _context(session: Session, learner, plan: Today) -> dict:
     """The session step's template context: the plan, the streak, the current question."""
     context: dict = {"plan": plan, "why": WHY, "progress": summary(session, learner)}
     slot = plan.current
+    context["lesson_first"] = lesson_before(session, learner.id, [s.drill for s in plan.slots[plan.position:]])
     if slot is not None:
         asked = _drilling().ask(slot.drill, seed=slot.seed, level=slot.level)
         context.update(drill_context(asked, **session_context(plan.position)))

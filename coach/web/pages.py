@@ -196,6 +196,20 @@ def answer(name: str):
     return _render_drill(asked, verdict=verdict, answer=answer, **extra)
 
 
+@bp.post("/drills/<name>/hint")
+@limits.drilling
+def hint(name: str):
+    """The first press of "Hint": the drill's nudge for this question, in place
+    of the button (htmx), or the whole page with it (a plain form post)."""
+    form = request.form
+    asked = _drilling().from_token(name, form.get("token"))
+    nudge = drills.hint(asked.question)
+    extra = _session_context(form)
+    if request.headers.get("HX-Request") == "true":
+        return render_template("partials/actions.html", **drill_context(asked, hint=nudge, **extra))
+    return _render_drill(asked, hint=nudge, **extra)
+
+
 def _session_context(form) -> dict[str, Any]:
     """Inside today's practice or an assignment, the verdict's "Next" moves
     that session on instead of asking another question of the same drill."""

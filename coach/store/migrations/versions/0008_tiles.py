@@ -1,7 +1,7 @@
 """Display settings per learner: light, dark or the device's theme, and tile size.
 
-Revision ID: 0007_tiles
-Revises: 0006_practice
+Revision ID: 0008_tiles
+Revises: 0007_learn
 Create Date: 2026-12-01
 """
 
@@ -11,8 +11,8 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision = "0007_tiles"
-down_revision = "0006_practice"
+revision = "0008_tiles"
+down_revision = "0007_learn"
 branch_labels = None
 depends_on = None
 
