@@ -8,6 +8,9 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 HTMX := static/vendor/htmx.min.js
+# The tile faces' characters as outlines, from the Noto Serif TC font npm fetches.
+GLYPHS := static/vendor/tile-glyphs.json
+ASSETS_STAMP := $(VENV)/.installed-assets
 CHROMIUM := /usr/bin/chromium
 
 .PHONY: run test bench install install-test assets browser postgres redis clean dist
@@ -33,7 +36,15 @@ $(HTMX): node_modules/.package-lock.json
 	mkdir -p static/vendor
 	cp node_modules/htmx.org/dist/htmx.min.js $(HTMX)
 
-assets: $(HTMX)
+# fontTools (the `assets` extra) reads the font; the app only reads the JSON.
+$(ASSETS_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[assets]'
+	touch $(ASSETS_STAMP)
+
+$(GLYPHS): node_modules/.package-lock.json $(ASSETS_STAMP) coach/web/tileglyphs.py coach/web/tileglyphs_build.py
+	$(PY) -m coach.web.tileglyphs_build
+
+assets: $(HTMX) $(GLYPHS)
 
 # Debian's Chromium for the browser tests; Playwright never downloads one.
 browser:
@@ -51,15 +62,15 @@ redis:
 
 # PORT=5001 make run when 5000 is taken.
 PORT ?= 5000
-run: $(STAMP) $(HTMX)
+run: $(STAMP) $(HTMX) $(GLYPHS)
 	$(PY) -m coach serve --port $(PORT)
 
-test: $(TEST_STAMP) $(HTMX) browser postgres redis
+test: $(TEST_STAMP) $(HTMX) $(GLYPHS) browser postgres redis
 	$(PY) -m pytest
 
-# A wheel and an sdist in dist/ with the templates, static files (htmx
-# included), the house card, the sample sets and the migrations.
-dist: $(STAMP) $(HTMX)
+# A wheel and an sdist in dist/ with the templates, static files (htmx and
+# the tile glyphs included), the house card, the sample sets and the migrations.
+dist: $(STAMP) $(HTMX) $(GLYPHS)
 	$(PY) -m pip install --quiet 'build>=1.2'
 	rm -rf dist
 	$(PY) -m build --outdir dist .
@@ -68,4 +79,4 @@ bench: $(STAMP)
 	$(PY) -m coach bench
 
 clean:
-	rm -rf $(VENV) build *.egg-info node_modules static/vendor/htmx.min.js dist
+	rm -rf $(VENV) build *.egg-info node_modules static/vendor/htmx.min.js static/vendor/tile-glyphs* dist

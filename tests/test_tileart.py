@@ -5,7 +5,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from coach import tiles
-from coach.web import tileart
+from coach.web import tileart, tileglyphs
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -84,18 +84,66 @@ def test_ids_are_unique_to_each_tile_so_tiles_can_share_a_page():
                 seen[element.get("id")] = code
 
 
+def drawn(code: str, char: str) -> bool:
+    """The tile carries `char`'s outline (glyphs are paths, never text)."""
+    return f'd="{tileglyphs.glyphs()[char].d}"' in tileart.svg(code)
+
+
+@pytest.mark.parametrize("code", tiles.CODES)
+def test_no_face_needs_a_font(code):
+    # <text> would fall back to whatever font the machine has, or an empty box.
+    root = parse(code)
+    assert root.find(f".//{SVG_NS}text") is None
+    assert "font" not in tileart.svg(code)
+
+
 @pytest.mark.parametrize("code", [c for c in tiles.CODES if c[0].isdigit()])
 def test_suit_tiles_print_their_arabic_index(code):
-    texts = [t.text for t in parse(code).iter(f"{SVG_NS}text")]
-    assert code[0] in texts
+    assert drawn(code, code[0])
 
 
 @pytest.mark.parametrize("code", ["N", "E", "W", "S"])
-def test_winds_print_their_letter_index(code):
-    texts = [t.text for t in parse(code).iter(f"{SVG_NS}text")]
-    assert code in texts
+def test_winds_print_their_letter_index_and_character(code):
+    assert drawn(code, code)
+    assert drawn(code, {"N": "北", "E": "東", "W": "西", "S": "南"}[code])
+
+
+@pytest.mark.parametrize("n", range(1, 10))
+def test_craks_print_their_numeral_over_wan(n):
+    assert drawn(f"{n}C", "一二三四五六七八九"[n - 1]) and drawn(f"{n}C", "萬")
+    others = [c for c in "一二三四五六七八九" if c != "一二三四五六七八九"[n - 1]]
+    assert not any(drawn(f"{n}C", c) for c in others)
+
+
+def test_green_dragon_prints_fa():
+    assert drawn("GD", "發") and drawn("GD", "G")
 
 
 def test_joker_says_joker():
-    texts = [t.text for t in parse("J").iter(f"{SVG_NS}text")]
-    assert "JOKER" in texts
+    assert all(drawn("J", letter) for letter in "JOKER")
+
+
+def test_missing_glyph_file_says_how_to_build_it(monkeypatch, tmp_path):
+    monkeypatch.setattr(tileglyphs, "asset_folder", lambda name: tmp_path)
+    tileglyphs.glyphs.cache_clear()
+    try:
+        with pytest.raises(tileglyphs.GlyphsMissing, match="make assets"):
+            tileglyphs.glyphs()
+    finally:
+        tileglyphs.glyphs.cache_clear()
+
+
+def test_unbuilt_glyphs_give_a_clear_answer_not_a_crash(client, monkeypatch, tmp_path):
+    from coach.web import tiles as tile_route
+
+    monkeypatch.setattr(tileglyphs, "asset_folder", lambda name: tmp_path)
+    tileglyphs.glyphs.cache_clear()
+    tile_route._face.cache_clear()
+    try:
+        response = client.get("/tiles/1C.svg")
+        assert response.status_code == 503 and b"make assets" in response.data
+    finally:
+        monkeypatch.undo()
+        tileglyphs.glyphs.cache_clear()
+        tile_route._face.cache_clear()
+    assert client.get("/tiles/1C.svg").status_code == 200

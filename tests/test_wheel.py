@@ -40,6 +40,8 @@ WHEEL_MUST_HOLD = [
     "coach/web/static/css/app.css",
     "coach/web/static/js/app.js",
     "coach/web/static/vendor/htmx.min.js",
+    "coach/web/static/vendor/tile-glyphs.json",
+    "coach/web/static/vendor/tile-glyphs-OFL.txt",
     "coach/cards/house-2026.yaml",
     "coach/store/migrations/env.py",
     "coach/store/migrations/script.py.mako",
@@ -234,6 +236,8 @@ def test_installed_server_serves_pages_static_files_tiles_and_the_api(installed:
     status, kind, body = _fetch(base + "/tiles/5D.svg")
     assert status == 200 and kind.startswith("image/svg+xml")
     assert body.lstrip().startswith(b"<svg") and len(body) > 200
+    status, _, body = _fetch(base + "/tiles/GD.svg")  # the installed glyphs draw 發, with no font
+    assert status == 200 and b"<path" in body and b"<text" not in body
 
     status, _, body = _fetch(base + "/api/drills/name-the-tile/questions", {"seed": 7, "level": 1})
     assert status == 201, body

@@ -29,7 +29,7 @@ from sqlalchemy import delete, func, update
 from sqlmodel import Session, SQLModel, select
 
 from coach.store.cells import cell, row
-from coach.store.models import Attempt, Learner, SkillState
+from coach.store.models import Attempt, Learner, LearnerDisplay, SkillState
 from coach.store.practice import export_hands, move_hands
 from coach.store.teaching import delete_teaching, export_teaching, merge_teaching
 from coach.store.lessons import export_lessons, merge_lessons
@@ -181,6 +181,16 @@ def export_csv(session: Session, learner_id: int) -> str:
     return out.getvalue()
 
 
+def display_of(session: Session, learner_id: int) -> dict[str, str]:
+    """The learner's display settings, the defaults when they never chose."""
+    chosen = display_row(session, learner_id) or LearnerDisplay(learner_id=learner_id)
+    return {"theme": chosen.theme, "tile_size": chosen.tile_size}
+
+
+def display_row(session: Session, learner_id: int) -> LearnerDisplay | None:
+    return session.exec(select(LearnerDisplay).where(LearnerDisplay.learner_id == learner_id)).first()
+
+
 def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, Any]:
     """Everything the coach keeps about one learner, password hash excepted."""
     assert learner.id is not None
@@ -200,6 +210,7 @@ def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, 
             "daily_goal": learner.daily_goal,
             "role": learner.role,
             "created_at": iso_utc(learner.created_at),
+            **display_of(session, learner.id),
         },
         "attempts": [
             {

@@ -286,3 +286,20 @@ class LessonProgress(SQLModel, table=True):
     passed: str = Field(default="[]")  # JSON list of check ids answered right
     finished_at: datetime | None = Field(default=None)
     updated_at: datetime = Field(default_factory=utcnow)
+
+
+# -- display settings ---------------------------------------------------------------------
+
+
+class LearnerDisplay(SQLModel, table=True):
+    """A learner's display settings (coach/web/display.py); no row means the defaults.
+
+    A table of its own, not columns on `learner`, so that learners' rows stay as they were."""
+
+    __tablename__ = "learner_display"
+    __table_args__ = (UniqueConstraint("learner_id", name="uq_display_learner"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(sa_column=_owner())
+    theme: str = Field(default="system", max_length=8)  # "system" follows the device's dark mode
+    tile_size: str = Field(default="normal", max_length=8)

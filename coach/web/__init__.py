@@ -121,6 +121,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     pages.install(app)
     errors.install(app)
     limits.install(app)
+    from coach.web import display  # dark mode and large tiles, kept per learner
+    display.install(app)
 
     @app.get("/healthz")
     def healthz() -> tuple[str, int, dict[str, str]]:

@@ -1,8 +1,10 @@
 """Tile faces as standalone SVG documents, one per tile code.
 
-Every face is drawn from plain shapes and a little text, so the pictures
-need no image files, web fonts or scripts and can be served, inlined or put in
-an <img> as they are. All faces share one viewBox so a rack lines up.
+Every face is drawn from plain shapes and glyph outlines (`tileglyphs`: the
+characters of Noto Serif TC as paths), never <text>, so the pictures need no
+image files, fonts or scripts: they look the same on every machine, with or
+without a Chinese font, and can be served, inlined or put in an <img> as they
+are. All faces share one viewBox so a rack lines up.
 """
 
 from __future__ import annotations
@@ -11,16 +13,11 @@ from html import escape
 from math import cos, radians, sin
 
 from coach import tiles
+from coach.web.tileglyphs import ideograph, line, short_number
 
 CODES: tuple[str, ...] = tiles.CODES
 WIDTH, HEIGHT = 60, 80
 VIEWBOX = f"0 0 {WIDTH} {HEIGHT}"
-
-SERIF = "Georgia, 'Noto Serif', serif"
-SANS = "'Helvetica Neue', Arial, 'Noto Sans', sans-serif"
-# Named CJK faces first so each platform picks its own brush-like serif;
-# browsers fall back per glyph, and the corner index still names the tile.
-CJK = "'Noto Serif CJK SC', 'Noto Serif SC', 'Source Han Serif SC', 'Songti SC', SimSun, serif"
 
 BLUE, BLUE_DARK = "#1d5aa6", "#123b73"
 RED, RED_DARK = "#c8232c", "#7c1116"
@@ -37,9 +34,7 @@ MID = (TOP + BOTTOM) / 2
 
 
 def _n(value: float) -> str:
-    """Short, stable number text: the output must be byte-identical each call."""
-    text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return "0" if text in ("", "-0") else text
+    return short_number(value, 2)
 
 
 def _attrs(**attrs: float | str) -> str:
@@ -54,18 +49,8 @@ def _el(tag: str, **attrs: float | str) -> str:
     return f"<{tag} {_attrs(**attrs)}/>"
 
 
-def _text(x: float, y: float, content: str, size: float, fill: str, family: str,
-          weight: str = "normal", fit: float | None = None, anchor: str = "middle") -> str:
-    # textLength pins the width, so a fallback font cannot spill off the tile.
-    extra = f' textLength="{_n(fit)}" lengthAdjust="spacingAndGlyphs"' if fit else ""
-    return (
-        f'<text {_attrs(x=x, y=y, font_size=size, fill=fill, font_weight=weight, text_anchor=anchor)}'
-        f' font-family="{family}"{extra}>{escape(content)}</text>'
-    )
-
-
 def _index(label: str, colour: str) -> str:
-    return _text(3.6, 11.2, label, 9.5, colour, SERIF, "bold", anchor="start")
+    return line(label, 3.8, 11.2, 7.4, colour)
 
 
 # --- Dots -----------------------------------------------------------------
@@ -218,12 +203,11 @@ _WIND_CHARS = {"N": "北", "E": "東", "W": "西", "S": "南"}
 
 
 def _craks(n: int) -> str:
-    return (_text(CX, 35, _NUMERALS[n - 1], 21, INK, CJK, "bold")
-            + _text(CX, 67.5, "萬", 28, RED, CJK, "bold"))
+    return ideograph(_NUMERALS[n - 1], CX, 26, 25, INK) + ideograph("萬", CX, 57.5, 29, RED)
 
 
 def _wind(code: str) -> str:
-    return _text(CX, 58, _WIND_CHARS[code], 36, INK, CJK, "bold")
+    return ideograph(_WIND_CHARS[code], CX, 45, 38, INK)
 
 
 def _red_dragon() -> str:
@@ -236,7 +220,7 @@ def _red_dragon() -> str:
 
 
 def _green_dragon() -> str:
-    return _text(CX, 55, "發", 38, GREEN, CJK, "bold")
+    return ideograph("發", CX, 44, 40, GREEN)
 
 
 def _soap() -> str:
@@ -299,7 +283,7 @@ def _joker() -> str:
         _el("circle", cx=28.5, cy=11, r=2.4, fill=GOLD),
         _el("circle", cx=50.5, cy=17, r=2.4, fill=GOLD),
         _star(28.5, 28, 3.6, GOLD),
-        _text(CX, 58, "JOKER", 14, RED_DARK, SANS, "900", fit=47),
+        line("JOKER", CX, 58, 10.5, RED_DARK, anchor="middle", width=47),
         _star(12, 67.5, 2.6, BLUE),
         _star(CX, 67.5, 2.6, RED),
         _star(45, 67.5, 2.6, GREEN),

@@ -14,12 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import logging
 import re
 from functools import lru_cache
 
 from flask import Blueprint, Response, abort, current_app, request, url_for
 
 from coach import tiles
+from coach.web.tileglyphs import GlyphsMissing
 
 bp = Blueprint("tiles", __name__, url_prefix="/tiles")
 
@@ -79,11 +81,19 @@ def _send(body: bytes, etag: str) -> Response:
     return response.make_conditional(request)
 
 
+def _not_built(missing: GlyphsMissing) -> Response:
+    logging.getLogger(__name__).warning("%s", missing)
+    return Response("The tile pictures are not built: run `make assets`.\n", 503, mimetype="text/plain")
+
+
 @bp.get("/<code>.svg")
 def face(code: str):
     if code not in tiles.INDEX:
         abort(404)
-    return _send(*_face(code))
+    try:
+        return _send(*_face(code))
+    except GlyphsMissing as missing:
+        return _not_built(missing)
 
 
 @bp.get("/q/<name>.svg")
@@ -91,4 +101,7 @@ def question_face(name: str):
     code = _opaque_names(current_app.config["SECRET_KEY"]).get(name)
     if code is None:
         abort(404)
-    return _send(*_question_face(code))
+    try:
+        return _send(*_question_face(code))
+    except GlyphsMissing as missing:
+        return _not_built(missing)
