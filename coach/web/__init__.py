@@ -115,6 +115,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     pages.install(app)
     errors.install(app)
     limits.install(app)
+    from coach.web import blas  # one BLAS thread: the server's threads share two cores
+    blas.install(app)
 
     @app.get("/healthz")
     def healthz() -> tuple[str, int, dict[str, str]]:

@@ -14,6 +14,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from coach.web import create_app
+from coach.web.blas import one_blas_thread
 
 
 class _Standalone(BaseApplication):  # gunicorn's documented custom-application pattern
@@ -31,6 +32,10 @@ class _Standalone(BaseApplication):  # gunicorn's documented custom-application 
         return self.application
 
 
+def _post_fork(server: Any, worker: Any) -> None:
+    one_blas_thread()  # each worker keeps one BLAS thread after the fork
+
+
 def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None, threads: int = 8) -> None:
     """Serve the coach on http://host:port until interrupted."""
     app = create_app()
@@ -44,5 +49,6 @@ def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None,
         "errorlog": "-",
         "loglevel": "warning",
         "proc_name": "mahjong-coach",
+        "post_fork": _post_fork,
     }
     _Standalone(app, options).run()
