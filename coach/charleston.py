@@ -28,6 +28,7 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Container, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -401,22 +402,20 @@ def _nearest(v: np.ndarray, jokers: np.ndarray, big_total: np.ndarray) -> np.nda
 
 
 def _screen(
-    card: Card,
+    scorer: _Scorer,
     candidates: list[tuple[tuple[int, ...], int]],
-    after: np.ndarray,
     keep: int,
     include: Sequence[Sequence[int]],
-) -> tuple[list[tuple[tuple[int, ...], int]], np.ndarray]:
+) -> list[int]:
     """The `keep` candidates whose kept tiles stand nearest a line, and `include`."""
-    lines = tables_for(card).batch_line_distances(after)
+    lines = np.minimum.reduceat(scorer.base_distance, scorer.tables.starts, axis=1)
     low = lines.min(axis=1)
     close = (lines <= (low + REACH_MARGIN)[:, None]).sum(axis=1)
     order = np.lexsort((np.arange(len(candidates)), -close, low))
     chosen = set(order[:keep].tolist())
     wanted = {tuple(sorted(p)) for p in include}
     chosen |= {i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in wanted}
-    picked = sorted(chosen)
-    return [candidates[i] for i in picked], after[picked]
+    return sorted(chosen)
 
 
 def scores_by_matrix(card: Card, after: np.ndarray, takes: np.ndarray, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
@@ -438,6 +437,14 @@ _EXACT_LOCK = threading.Lock()
 OTHER = tiles.KINDS  # in an enumeration: any tile that cannot matter to the pass
 
 
+@lru_cache(maxsize=64)
+def _threes(kinds: int) -> np.ndarray:
+    """Every multiset of three of `kinds` kinds, as sorted index triples."""
+    out = np.array(list(itertools.combinations_with_replacement(range(kinds), 3)), dtype=np.intp).reshape(-1, 3)
+    out.flags.writeable = False
+    return out
+
+
 def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarray, np.ndarray, int]:
     """Every set of three tiles the pool can give, as (sets, 3), the number
     of ways each can come, and the number of ways in all; tiles outside
@@ -450,7 +457,7 @@ def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarr
     if other:
         kinds.append(OTHER)
     m = np.array([left[t] if t != OTHER else other for t in kinds], dtype=np.int64)
-    idx = np.array(list(itertools.combinations_with_replacement(range(len(kinds)), 3)), dtype=np.intp).reshape(-1, 3)
+    idx = _threes(len(kinds))
     a, b, c = m[idx[:, 0]], m[idx[:, 1]], m[idx[:, 2]]
     same_ab, same_bc = idx[:, 0] == idx[:, 1], idx[:, 1] == idx[:, 2]
     ways = np.where(
@@ -528,9 +535,11 @@ def evaluate_pass(
     pool = unseen_pool(rack, seen)
     base = np.array(tiles.counts(rack), dtype=np.int16)
     after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
-    if screen is not None and len(candidates) > screen:
-        candidates, after = _screen(card, candidates, after, screen, include)
     scorer = _Scorer(card, rack, candidates, after)
+    if screen is not None and len(candidates) > screen:
+        picked = _screen(scorer, candidates, screen, include)
+        candidates, after = [candidates[i] for i in picked], after[picked]
+        scorer = _Scorer(card, rack, candidates, after)
     wanted = {tuple(sorted(p)) for p in include}
     draws = _sample_draws(pool, samples, rng)
     scores: list[np.ndarray] = []
