@@ -156,6 +156,8 @@ class _Ranked:
 
 
 _COPIES = tiles.COPIES
+_FEWEST = min(_COPIES)
+_NOTHING_SEEN = (0,) * tiles.KINDS
 _INDEX = tiles.INDEX
 
 
@@ -181,10 +183,14 @@ def _quick_holding(request: dict) -> tuple[Holding, tuple[int, ...]] | None:
         return None
     rack = _plain_counts(request.get("rack"))
     seen_text = request.get("seen")
-    seen = [0] * tiles.KINDS if seen_text is None else _plain_counts(seen_text)
-    if rack is None or seen is None or sum(rack) not in (13, 14):
+    if rack is None or sum(rack) not in (13, 14):
         return None
-    if any(r + s > c for r, s, c in zip(rack, seen, _COPIES)):
+    if seen_text is None:  # the commonest: only the rack to hold within the set (no tile has fewer than 4)
+        if max(rack) > _FEWEST and any(r > c for r, c in zip(rack, _COPIES)):
+            return None
+        return Holding(tuple(rack)), _NOTHING_SEEN
+    seen = _plain_counts(seen_text)
+    if seen is None or any(r + s > c for r, s, c in zip(rack, seen, _COPIES)):
         return None
     return Holding(tuple(rack)), tuple(seen)
 
