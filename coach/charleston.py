@@ -330,7 +330,7 @@ class _Scorer:
             self._received[take] = (summed, jokers, stop)
         return summed, jokers
 
-    def _again(self, which: Sequence[int], block: np.ndarray) -> list[np.ndarray]:
+    def _again(self, which: Sequence[int], block: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
         """For each pass in `which`: the draws of `block` that bring a kind the
         pass gave away (such a tile sits lower on its rack than on the whole
         rack), and their received rows summed at the pass's own levels."""
@@ -344,7 +344,9 @@ class _Scorer:
         bounds = np.searchsorted(owner, np.arange(len(which) + 1))
         return [(draw[lo:hi], summed[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:])]
 
-    def _block(self, i: int, draws: np.ndarray, start: int, stop: int, slack: int, again: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _block(
+        self, i: int, draws: np.ndarray, start: int, stop: int, slack: int, again: tuple[np.ndarray, np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Pass i on draws[start:stop]: the kept readings' rows, (kept, draws),
         the jokers held and the kept readings' room for jokers."""
         index, base, big_total = self._kept(i, slack)

@@ -121,6 +121,13 @@ def test_adding_received_rows_agrees_with_the_full_matrix_product():
         fast = scorer.best(cands, np.tile(draws, (len(candidates), 1)))
         slow = scores_by_matrix(CARD, after, takes, cands, np.tile(draws, (len(candidates), 1)))
         assert (fast == slow).all()
+        # The same on the draws shared by every pass, summed once (as evaluate_pass
+        # scores them), drawn in two goes as its later stages draw more.
+        shared = _Scorer(CARD, rack_, candidates, after)
+        every = list(range(len(candidates)))
+        first = shared.best_on(every, draws[:25], 0, 25)
+        more = shared.best_on(every, draws.copy(), 25, len(draws))
+        assert (np.concatenate([np.concatenate(pair) for pair in zip(first, more)]) == slow).all()
         rows = after[cands].copy()
         tiled = np.tile(draws, (len(candidates), 1))
         for j in range(3):
