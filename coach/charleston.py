@@ -174,10 +174,18 @@ def unseen_pool(rack: Sequence[int], seen: Sequence[int] | None = None) -> list[
 
 
 def _sample_draws(pool: list[int], samples: int, rng: np.random.Generator) -> np.ndarray:
-    """(samples, 3) tile indices: three tiles drawn without replacement from `pool`."""
+    """(samples, 3) tile indices: three tiles drawn without replacement from
+    `pool`: the tiles with the three smallest random keys, smallest first
+    (three passes of argmin: several times quicker than argpartition on rows
+    this short, and the same three tiles)."""
     pool_arr = np.array(pool, dtype=np.intp)
     keys = rng.random((samples, len(pool_arr)))
-    return pool_arr[np.argpartition(keys, 3, axis=1)[:, :3]]
+    rows = np.arange(samples)
+    picked = np.empty((samples, 3), dtype=np.intp)
+    for j in range(3):
+        picked[:, j] = keys.argmin(axis=1)
+        keys[rows, picked[:, j]] = 2.0  # past every key: not picked again
+    return pool_arr[picked]
 
 
 def _received_rows(after: np.ndarray, draws: np.ndarray, take: int | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
