@@ -49,8 +49,10 @@ postgres:
 redis:
 	@if [ ! -x /usr/bin/redis-server ]; then apt-get update && apt-get install -y redis-server; fi
 
+# PORT=5001 make run when 5000 is taken.
+PORT ?= 5000
 run: $(STAMP) $(HTMX)
-	$(PY) -m coach serve
+	$(PY) -m coach serve --port $(PORT)
 
 test: $(TEST_STAMP) $(HTMX) browser postgres redis
 	$(PY) -m pytest

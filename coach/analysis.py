@@ -71,6 +71,7 @@ class LineResult:
         data["reading"] = {
             "suits": dict(self.reading.suits),
             "shift": self.reading.shift,
+            "form": line.form_of(self.reading),
             "tiles": self.reading.printed(),
         }
         data["uses"] = [tiles.CODES[t] for t in sorted(f.used)]

@@ -48,7 +48,14 @@ MAX_NOTE = 300
 
 CARD_KEYS = {"name", "year", "sections"}
 SECTION_KEYS = {"name", "hands"}
-HAND_KEYS = {"id", "pattern", "value", "concealed", "numbers", "note"}
+HAND_KEYS = {"id", "pattern", "value", "concealed", "numbers", "note", "display", "suits", "only"}
+# `only` takes suit codes leniently, as racks do (card-format.md: case, aliases).
+SUIT_WORDS = {
+    word: suit
+    for suit in tiles.SUITS
+    for word in (suit.lower(), tiles.SUIT_NAMES[suit].lower(), tiles.SUIT_PLURALS[suit].lower())
+} | {"dot": "D", "circle": "D", "circles": "D", "bamboo": "B", "bamboos": "B", "crack": "C", "cracks": "C",
+     "character": "C", "characters": "C"}
 
 
 class CardError(ValueError):
@@ -107,6 +114,7 @@ class Reading:
     parts: tuple[Part, ...]
     suits: tuple[tuple[str, str], ...]  # (letter, suit) pairs
     shift: int
+    form: int = 0  # which of its line's forms (Line.forms) this hand reads
     groups: tuple[Group, ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -129,6 +137,11 @@ class Reading:
 
 @dataclass(frozen=True)
 class Line:
+    """One printed line of a card. `pattern` is the text the card prints
+    (`display`, else the first form), so whatever shows a line shows it as
+    printed; `forms` are the patterns it stands for (card-format.md, "One
+    printed line, several forms"), and each reading names its form."""
+
     id: str
     section: str
     pattern: str
@@ -138,11 +151,32 @@ class Line:
     note: str
     readings: tuple[Reading, ...] = field(repr=False)
     source_line: int = 0
+    forms: tuple[str, ...] = ()  # () stands for (pattern,)
+    suits: tuple[int, ...] | None = None  # None: each form's letters are different suits
+    only: tuple[str, ...] | None = None  # None: all three suits
+
+    def __post_init__(self) -> None:
+        if not self.forms:
+            object.__setattr__(self, "forms", (self.pattern,))
 
     @property
     def singles_and_pairs(self) -> bool:
-        """No group of three or more: no jokers at all, no jokerless bonus (J2, P4)."""
-        return all(g.size <= 2 for g in self.readings[0].groups)
+        """No group of three or more in any form: no jokers at all, no jokerless bonus (J2, P4)."""
+        return all(g.size <= 2 for r in self.readings for g in r.groups)
+
+    def has_group(self, size: int = 3) -> bool:
+        """Some form of the line holds a group of `size` tiles or more."""
+        return any(g.size >= size for r in self.readings for g in r.groups)
+
+    def form_of(self, reading: Reading) -> str:
+        """The pattern `reading` was read from."""
+        return self.forms[reading.form]
+
+    def read_as(self, reading: Reading) -> str:
+        """ "read as FFFF 2468a 444b 444c" when the printed line stands for
+        more than that one pattern; "" when the printed line says it all."""
+        form = self.form_of(reading)
+        return "" if form == self.pattern and len(self.forms) == 1 else f"read as {form}"
 
     @property
     def takes_jokers(self) -> bool:
@@ -281,16 +315,37 @@ class TooManyReadings(ValueError):
     """A line read as more concrete hands than it may have."""
 
 
-def expand(tokens: list[Token], numbers: str | tuple[int, ...], limit: int | None = None) -> tuple[Reading, ...]:
-    """Every concrete hand of a line; identical ones count once. With
-    `limit`, TooManyReadings as soon as there are more than that many, so
-    the work stays bounded by the cap rather than by the pattern."""
+def suit_assignments(
+    count: int, suits: tuple[int, ...] | None = None, only: tuple[str, ...] | None = None
+) -> list[tuple[str, ...]]:
+    """The suits `count` letters may take, one tuple per assignment
+    (card-format.md, "Suits that may coincide, and named suits")."""
+    pool = tuple(s for s in tiles.SUITS if only is None or s in only)
+    if suits is None:  # different letters, different suits
+        return list(itertools.permutations(pool, count))
+    return [combo for combo in itertools.product(pool, repeat=count) if len(set(combo)) in suits]
+
+
+def expand(
+    tokens: list[Token],
+    numbers: str | tuple[int, ...],
+    limit: int | None = None,
+    *,
+    suits: tuple[int, ...] | None = None,
+    only: tuple[str, ...] | None = None,
+    form: int = 0,
+    seen: set[tuple[tuple[int, int], ...]] | None = None,
+) -> tuple[Reading, ...]:
+    """Every concrete hand of a line (of one form of it); identical ones
+    count once, also across forms when they share `seen`. With `limit`,
+    TooManyReadings as soon as there are more than that many, so the work
+    stays bounded by the cap rather than by the pattern."""
     letters = sorted({t.suit for t in tokens if t.suit})
     shifts = shifts_for(tokens, numbers)
-    seen: set[tuple[tuple[int, int], ...]] = set()
+    seen = set() if seen is None else seen
     readings: list[Reading] = []
-    for suits in itertools.permutations(tiles.SUITS, len(letters)):
-        assignment = dict(zip(letters, suits))
+    for combo in suit_assignments(len(letters), suits, only):
+        assignment = dict(zip(letters, combo))
         for shift in shifts:
             pieces = [_part(t, assignment.get(t.suit or ""), shift) for t in tokens]
             key = tuple(sorted([pair for _, pairs in pieces for pair in pairs]))
@@ -300,9 +355,26 @@ def expand(tokens: list[Token], numbers: str | tuple[int, ...], limit: int | Non
             seen.add(key)
             if not _completable(key):
                 continue
-            readings.append(Reading(tuple(part for part, _ in pieces), tuple(assignment.items()), shift))
+            readings.append(Reading(tuple(part for part, _ in pieces), tuple(assignment.items()), shift, form))
             if limit is not None and len(readings) > limit:
                 raise TooManyReadings(f"more than {limit}")
+    return tuple(readings)
+
+
+def expand_forms(
+    forms: list[list[Token]],
+    numbers: str | tuple[int, ...],
+    limit: int | None = None,
+    suits: tuple[int, ...] | None = None,
+    only: tuple[str, ...] | None = None,
+) -> tuple[Reading, ...]:
+    """The union of the forms' concrete hands, each hand once (the first
+    form that reads it names it)."""
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    readings: list[Reading] = []
+    for n, tokens in enumerate(forms):
+        left = None if limit is None else limit - len(readings)
+        readings.extend(expand(tokens, numbers, left, suits=suits, only=only, form=n, seen=seen))
     return tuple(readings)
 
 
@@ -356,11 +428,7 @@ def _build_line(raw: object, section: str, budget: int) -> Line:
     if _label(raw["id"], MAX_ID) is None:
         raise _FieldProblem("id", f'"id" must be text such as "2026-1", not {show(raw["id"])}')
     _check_text(raw, "id", MAX_ID)
-    pattern = raw["pattern"]
-    if isinstance(pattern, list) and len(pattern) > MAX_FORMS:
-        raise _FieldProblem("pattern", f'"pattern" lists at most {MAX_FORMS} forms (the cap), not {len(pattern)}')
-    if not isinstance(pattern, str) or not pattern.strip():
-        raise _FieldProblem("pattern", '"pattern" must be text such as "FF 2026a 2222b 2222c"')
+    pattern = _form_texts(raw["pattern"])
     value = raw["value"]
     if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
         raise _FieldProblem("value", f'"value" must be a positive whole number, not {show(value)}')
@@ -377,11 +445,12 @@ def _build_line(raw: object, section: str, budget: int) -> Line:
         numbers = _numbers(raw.get("numbers", "fixed"))
     except ValueError as error:
         raise _FieldProblem("numbers", str(error)) from None
+    suits, only, display = _suits(raw.get("suits")), _only(raw.get("only")), _display(raw.get("display"))
     limit = min(MAX_READINGS_PER_LINE, budget)
+    forms = _forms(pattern, numbers)
+    _check_suits(forms, suits, only)
     try:
-        tokens = parse_pattern(pattern)
-        shifts_for(tokens, numbers)  # reports bad shift lists before expansion
-        readings = expand(tokens, numbers, limit)
+        readings = expand_forms(forms, numbers, limit, suits, only)
     except TooManyReadings:
         if limit < MAX_READINGS_PER_LINE:
             raise _CardTooBig(
@@ -391,25 +460,131 @@ def _build_line(raw: object, section: str, budget: int) -> Line:
         raise _FieldProblem(
             "pattern", f"the line reads as more than {MAX_READINGS_PER_LINE} concrete hands (the cap per line)"
         ) from None
-    except ValueError as error:
-        raise _FieldProblem("pattern", str(error)) from None
+    if not readings and not any(suit_assignments(len(_letters(f)), suits, only) for f in forms):
+        raise _FieldProblem(
+            "only" if only else "suits",
+            "no form can take its suits: its letters need more different suits than "
+            + ('"only" names' if only else '"suits" allows'),
+        )
     if not readings:
         raise _FieldProblem(
             "pattern",
             "no tile set can complete it: it needs more of one tile as singles or pairs "
             "than a set holds, or more than 8 jokers",
         )
+    texts = tuple(" ".join(text.split()) for text in pattern)
     return Line(
         id=str(raw["id"]),
         section=section,
-        pattern=" ".join(pattern.split()),
+        pattern=display or texts[0],
         value=value,
         concealed=concealed,
         numbers=numbers,
         note=str(note),
         readings=readings,
         source_line=line_of(raw),
+        forms=texts,
+        suits=suits,
+        only=only,
     )
+
+
+def _form_texts(value: object) -> list[str]:
+    """`pattern` as its list of forms: one text, or a list of them."""
+    example = 'text such as "FF 2026a 2222b 2222c"'
+    if isinstance(value, list):
+        if len(value) > MAX_FORMS:
+            raise _FieldProblem("pattern", f'"pattern" lists at most {MAX_FORMS} forms (the cap), not {len(value)}')
+        if not value:
+            raise _FieldProblem("pattern", f'"pattern" lists no forms: give one pattern, or a list of {example}')
+        for n, item in enumerate(value, start=1):
+            if not isinstance(item, str) or not item.strip():
+                raise _FieldProblem("pattern", f'form {n} of "pattern" must be {example}, not {show(item)}')
+        return value
+    if not isinstance(value, str) or not value.strip():
+        raise _FieldProblem("pattern", f'"pattern" must be {example}')
+    return [value]
+
+
+def _forms(texts: list[str], numbers: str | tuple[int, ...]) -> list[list[Token]]:
+    """Each form's tokens; a problem names the form when there are several."""
+    forms: list[list[Token]] = []
+    for n, text in enumerate(texts, start=1):
+        where = f"form {n}: " if len(texts) > 1 else ""
+        try:
+            tokens = parse_pattern(text)
+            shifts_for(tokens, numbers)  # reports bad shift lists before expansion
+        except ValueError as error:
+            raise _FieldProblem("pattern", where + str(error)) from None
+        if tokens in forms:
+            raise _FieldProblem("pattern", f"form {n} is form {forms.index(tokens) + 1} again")
+        forms.append(tokens)
+    return forms
+
+
+def _letters(tokens: list[Token]) -> set[str]:
+    return {t.suit for t in tokens if t.suit}
+
+
+def _suits(value: object) -> tuple[int, ...] | None:
+    """`suits`: how many different suits the letters may take."""
+    if value is None:
+        return None
+    counts = [value] if isinstance(value, int) and not isinstance(value, bool) else value
+    if not isinstance(counts, list) or not counts or not all(
+        isinstance(k, int) and not isinstance(k, bool) for k in counts
+    ):
+        raise _FieldProblem(
+            "suits", f'"suits" must list how many different suits the letters may take, such as [1, 2], not {show(value)}'
+        )
+    for k in counts:
+        if not 1 <= k <= len(tiles.SUITS):
+            raise _FieldProblem("suits", f'"suits" counts 1 to 3 different suits, not {elide(str(k))}')
+    if len(set(counts)) < len(counts):
+        raise _FieldProblem("suits", f'"suits" lists a count twice: {show(value)}')
+    return tuple(sorted(counts))
+
+
+def _only(value: object) -> tuple[str, ...] | None:
+    """`only`: the suits the letters may take, as suit codes (D, B, C)."""
+    if value is None:
+        return None
+    names = [value] if isinstance(value, str) else value
+    if not isinstance(names, list) or not names:
+        raise _FieldProblem("only", f'"only" must list suits such as [B, C], not {show(value)}')
+    found: list[str] = []
+    for name in names:
+        suit = SUIT_WORDS.get(name.strip().lower()) if isinstance(name, str) else None
+        if suit is None:
+            raise _FieldProblem("only", f'"only" names suits as D, B or C (Dots, Bams, Craks), not {show(name)}')
+        if suit in found:
+            raise _FieldProblem("only", f'"only" names {tiles.SUIT_PLURALS[suit]} twice')
+        found.append(suit)
+    return tuple(s for s in tiles.SUITS if s in found)
+
+
+def _display(value: object) -> str | None:
+    """`display`: the printed text of the line, shown instead of the first form."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise _FieldProblem("display", f'"display" must be the line as the card prints it, such as "FFFF 2468 222 222", not {show(value)}')
+    if len(value) > MAX_PATTERN:
+        raise _FieldProblem("display", f'"display" has at most {MAX_PATTERN} characters (the cap), not {len(value)}')
+    return " ".join(value.split())
+
+
+def _check_suits(forms: list[list[Token]], suits: tuple[int, ...] | None, only: tuple[str, ...] | None) -> None:
+    """The problems `suits` and `only` can have against the line's forms."""
+    most = max(len(_letters(tokens)) for tokens in forms)
+    if only is not None and most == 0:
+        raise _FieldProblem("only", '"only" names suits for the suit letters, but no form has a suit letter (a, b or c)')
+    for k in suits or ():
+        if k > most:
+            has = f"has more than {most} suit letter{'s' if most > 1 else ''}" if most else "has a suit letter (a, b or c)"
+            raise _FieldProblem("suits", f'"suits" counts {k} different suits, but no form {has}')
+        if only is not None and k > len(only):
+            raise _FieldProblem("suits", f'"suits" counts {k} different suits, but "only" names {len(only)}')
 
 
 def _check_size(data: dict, source: str) -> list[dict]:

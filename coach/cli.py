@@ -1,4 +1,4 @@
-"""The command line: `python -m coach analyze | score | pass | discard | serve | check-card | check-set | bench | reset-link`.
+"""The command line: `python -m coach analyze | score | pass | discard | play | review | serve | check-card | check-set | bench | reset-link`.
 
 Every error exits with status 2 and one line on standard error that
 names the problem. Batch mode (no --rack) reads one JSON object a line
@@ -426,10 +426,67 @@ def cmd_simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
     return simulate.run(args, stdout)
 
 
-def cmd_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from coach.web.serve import serve
+def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.hand import SEATS
+    from coach.hand_bots import STRENGTHS, play
 
-    serve(host=args.host, port=args.port)
+    strengths = [s.strip() for s in args.bots.split(",")]
+    if len(strengths) == 1:
+        strengths *= 4
+    if len(strengths) != 4 or any(s not in STRENGTHS for s in strengths):
+        raise UsageError(f"--bots is one strength or four, East first, each one of {', '.join(STRENGTHS)}")
+    timings: list[float] = []
+    hand = play(_card(args.card), args.seed, dict(zip(SEATS, strengths)), timings=timings)
+    if args.timing and timings:
+        ms = sorted(t * 1000 for t in timings)
+        print(
+            f"{len(ms)} bot decisions (process CPU): median {ms[len(ms) // 2]:.1f} ms, "
+            f"p95 {ms[int(len(ms) * 0.95)]:.1f} ms, max {ms[-1]:.1f} ms",
+            file=sys.stderr,
+        )
+    record = hand.record()
+    record["bots"] = dict(zip(SEATS, strengths))
+    stdout.write(json.dumps(record, indent=None if args.compact else 1) + "\n")
+    return 0
+
+
+def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.hand import Action, HandError
+    from coach.hand_review import review, review_text
+
+    try:
+        with open(args.record, "rb") as handle:
+            raw = handle.read(4_000_001)
+    except OSError as error:
+        raise UsageError(f"cannot read {args.record}: {error.strerror or error}") from None
+    if len(raw) > 4_000_000:
+        raise UsageError("a hand record is at most 4 MB")
+    try:
+        record = json.loads(raw)
+    except ValueError:
+        raise UsageError(f"{args.record} is not JSON: write the record `play` prints") from None
+    if not isinstance(record, dict) or not isinstance(record.get("seed"), int) or not isinstance(record.get("actions"), list):
+        raise UsageError('a hand record has "seed" (a number) and "actions" (a list), as `play` prints it')
+    card = _card(args.card)
+    if record.get("card", card.name) != card.name:
+        raise UsageError(f'the hand was played on "{record["card"]}": give that card with --card')
+    try:
+        actions = [Action.from_json(a) for a in record["actions"]]
+        found = review(card, record["seed"], actions, args.seat)
+    except HandError as error:
+        raise UsageError(f"the record does not replay: {error}") from None
+    stdout.write((json.dumps(found.to_json(), indent=1) if args.json else review_text(found)) + "\n")
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.web.serve import PortTaken, serve
+
+    try:
+        serve(host=args.host, port=args.port)
+    except PortTaken as taken:
+        print(taken, file=sys.stderr)
+        return 2
     return 0
 
 
@@ -539,6 +596,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="progress on standard error")
     p.set_defaults(func=cmd_simulate)
 
+    p = commands.add_parser("play", help="four computer players play a hand; prints its record (JSON)")
+    p.add_argument("--seed", type=int, default=1, help="the wall's seed (default 1)")
+    p.add_argument("--bots", default="club", help="beginner, club or shark; or four, East first, comma-separated")
+    p.add_argument("--card", metavar="FILE")
+    p.add_argument("--compact", action="store_true", help="the record on one line")
+    p.add_argument("--timing", action="store_true", help="how long the bots' decisions took, on standard error")
+    p.set_defaults(func=cmd_play)
+
+    p = commands.add_parser("review", help="a coach's review of one player's decisions in a played hand")
+    p.add_argument("record", metavar="HAND.json", help="the record `play` prints")
+    p.add_argument("--seat", default="East", choices=["East", "South", "West", "North"], help="whose decisions (default East)")
+    p.add_argument("--card", metavar="FILE")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_review)
+
     p = commands.add_parser("serve", help="serve the web app")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=5000, help="port (default 5000)")
@@ -587,7 +659,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     try:
         args = parser.parse_args(argv)
         if args.command is None:
-            raise UsageError("choose a command: analyze, score, pass, discard, serve, check-card, check-set or bench (--help for more)")
+            raise UsageError("choose a command: analyze, score, pass, discard, play, review, serve, check-card, check-set or bench (--help for more)")
         return args.func(args, stdin, stdout)
     except (UsageError, CardError, HoldingError, tiles.TileError, ValueError) as error:  # PassError is a ValueError
         message = " ".join(str(error).split()) or type(error).__name__

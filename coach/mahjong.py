@@ -125,7 +125,11 @@ def score(card: Card, holding: Holding, win: str) -> Payment:
     best = max(wins, key=lambda w: (pay(w.line, win, jokerless)[2], w.line.value))
     discarder, other, total = pay(best.line, win, jokerless)
     rules = ["H1", "P1"]
-    lines = [f"The tiles complete {best.line.id} ({best.line.note or best.line.pattern}), worth {best.line.value} (H1, P1)."]
+    form = best.line.read_as(best.reading)  # names the form of a line of several
+    lines = [
+        f"The tiles complete {best.line.id} ({best.line.note or best.line.pattern}){', ' + form if form else ''},"
+        f" worth {best.line.value} (H1, P1)."
+    ]
     if len(wins) > 1:
         others = ", ".join(w.line.id for w in wins if w is not best)
         lines.append(f"They also read as {others}; a win is paid as the line that pays most (H5).")

@@ -144,12 +144,9 @@ def parse(text: str) -> Any:
         code = error.character if isinstance(error.character, int) else ord(str(error.character)[:1] or "?")
         raise YamlError(f"line {line}: the character #x{code:04x} is not allowed in a YAML file") from None
     except yaml.MarkedYAMLError as error:
-        mark = error.problem_mark or error.context_mark
-        last = text.count("\n") + 1
-        if mark is not None and mark.line + 1 > last:  # libyaml points past the end: where the value began
-            mark = error.context_mark if error.context_mark is not None and error.context_mark.line < last else None
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
-        raise YamlError(f"{where}not valid YAML ({elide(str(error.problem or error.context), 80)})") from None
+        from coach import yaml_words  # only a file that fails to parse needs it
+
+        raise YamlError(yaml_words.explain(text, error)) from None
     except (yaml.YAMLError, TypeError, ValueError) as error:
         raise YamlError(f"not valid YAML ({elide(' '.join(str(error).split()), 80)})") from None
     except RecursionError:

@@ -1,7 +1,7 @@
 """The drills, in teaching order.
 
 Each drill is a module following the protocol of `drills/base.py`
-(NAME, TITLE, LEVELS, generate, grade). The web app and the API list
+(NAME, TITLE, LEVELS, generate, grade, hint). The web app and the API list
 them in the order of `DRILLS`, which is also the daily session's order
 for new skills.
 
@@ -57,3 +57,8 @@ def get(name: str) -> ModuleType:
     except (KeyError, TypeError):
         known = ", ".join(DRILLS)
         raise KeyError(f'there is no drill "{name}" (drills: {known})') from None
+
+
+def hint(question: base.Question) -> str:
+    """The nudge its drill gives before the answer (the first press of "Hint")."""
+    return str(get(question.drill).hint(question))

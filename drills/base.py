@@ -4,7 +4,8 @@
     TITLE: str                     # "Name the tile"
     LEVELS: tuple[Level, ...]      # numbered from 1
     generate(seed: int, level: int, card: Card) -> Question
-    grade(question: Question, answer: object) -> Verdict
+    grade(question: Question, answer: object) -> Verdict  # shaped by drills/short.py
+    hint(question: Question) -> str  # a nudge before the answer, never the answer
     TEMPLATE: str                  # optional: "choice" for drills answered by picking one
                                    # of `question.choices` (the shared page templates)
 
@@ -96,11 +97,20 @@ class Verdict:
     answer: Any = None  # the learner's answer, normalised (None for "show me")
     items: tuple[tuple[str, bool], ...] = ()  # per finer skill: right or wrong
     detail: dict[str, Any] = field(default_factory=dict, compare=False)  # extra for pages (highlights...)
+    # What a beginner reads first (drills/short.py): one line saying right or
+    # not and the answer, at most three short reasons without rule ids (the
+    # ids are `rules`, shown once as chips), and the rest, "Why, in full".
+    headline: str = ""
+    reasons: tuple[str, ...] = ()
+    details: tuple[str, ...] = ()
 
     def public(self) -> dict[str, Any]:
         return {
             "correct": self.correct,
             "score": round(self.score, 3),
+            "headline": self.headline,
+            "reasons": list(self.reasons),
+            "details": list(self.details),
             "explanation": list(self.explanation),
             "rules": list(self.rules),
             "best": self.best,

@@ -209,7 +209,7 @@ KINDS = {
 def _lines(card: Card, concealed: bool, with_big: bool) -> list[Line]:
     return [
         line for line in card.lines
-        if line.concealed == concealed and (not with_big or any(g.size >= 3 for g in line.readings[0].groups))
+        if line.concealed == concealed and (not with_big or line.has_group(3))
     ]
 
 
@@ -929,3 +929,4 @@ def generate(seed: int, level: int, card: Card) -> Question:
 
 
 grade = choice.grade
+hint = choice.hint

@@ -625,4 +625,5 @@ KINDS: dict[int, tuple[choice.Builder, ...]] = {
 
 generate = choice.asking(NAME, LEVELS, KINDS, choice.WHY_FIRST)
 grade = choice.grade
+hint = choice.hint
 

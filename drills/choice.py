@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from coach.scene import Scene
+from drills import hints, short
 from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 # "(K1)" or "(P2, P4)" at the end of an explanation's sentence.
@@ -137,11 +138,28 @@ def grade(question: Question, answer: object) -> Verdict:
         rules = [*cited(lines), *(item[5:] for item in question.items if item.startswith("rule:"))]
     else:
         rules = key["rules"] + ([] if correct else key["why_rules"].get(pick, []))
-    return Verdict(
+    verdict = Verdict(
         correct=correct, score=score, explanation=tuple(lines),
         rules=tuple(dict.fromkeys(rules)), best=best, answer=pick,
         items=tuple((item, correct) for item in question.items),
     )
+    # Short: the answer in the headline, why it is right, why the pick is not, then the drill's own lines.
+    reasons = [key["why"][pick if correct and pick is not None else best]]
+    if pick is not None and not correct:
+        reasons.append(f"You picked \u201c{pick}\u201d: {key['why'][pick]}")
+    also_lines = [voice.also.format(also=a, why=key["why"][a]) for a in also if a != pick]
+    return short.shaped(
+        verdict, short.headline(short.kind_of(correct, pick is not None, score), f"\u201c{pick if correct else best}\u201d"),
+        [*reasons, *key["more"]], [*also_lines, *key["more"]],
+    )
+
+
+def hint(question: Question) -> str:
+    """A nudge before the answer: toward the rule the right choice rests on
+    (the first its reason cites, else the first the question exercises)."""
+    key = question.key
+    return hints.for_rules([*cited([key["why"][key["best"]]]), *(key["rules"] or ()),
+                            *(item[5:] for item in question.items if item.startswith("rule:"))])
 
 
 @dataclass(frozen=True)

@@ -75,7 +75,7 @@ def words(exposures: tuple[Exposure, ...]) -> str:
 
 
 def _x_line(rng: random.Random, card: Card) -> tuple[Line, Reading]:
-    line = rng.choice([ln for ln in card.lines if not ln.concealed and any(g.size >= 3 for g in ln.readings[0].groups)])
+    line = rng.choice([ln for ln in card.lines if not ln.concealed and ln.has_group(3)])
     return line, rng.choice(line.readings)
 
 
@@ -163,7 +163,7 @@ def _no_line_exposures(rng: random.Random, card: Card) -> tuple[Exposure, ...] |
 
 
 def _concealed_only_exposures(rng: random.Random, card: Card) -> tuple[tuple[Exposure, ...], list[Line]] | None:
-    lines = [ln for ln in card.lines if ln.concealed and any(g.size >= 3 for g in ln.readings[0].groups)]
+    lines = [ln for ln in card.lines if ln.concealed and ln.has_group(3)]
     if not lines:
         return None
     line = rng.choice(lines)
@@ -594,3 +594,4 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, found: dict
 
 
 grade = choice.grade
+hint = choice.hint

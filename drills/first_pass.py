@@ -27,6 +27,7 @@ from coach.charleston import PassAdvice, PassError, check_pass, evaluate_pass, e
 from coach.explain import NEAREST, tile_note
 from coach.rules import cite
 from coach.tiles_away import Holding
+from drills import short
 from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 NAME = "first-pass"
@@ -37,6 +38,7 @@ LEVELS: tuple[Level, ...] = (
     Level(3, "East's fourteen", "East's rack of 14 tiles, jokers and all."),
 )
 MAX_DEALS = 200
+FIRST_RIGHT = "The first pass of the first Charleston goes to the right, three tiles (C1)."
 
 _CACHE: OrderedDict[tuple, tuple[Card, PassAdvice]] = OrderedDict()
 _CACHE_SIZE = 256
@@ -114,9 +116,17 @@ def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int,
     return advice
 
 
+PICK_THREE = "Pick exactly 3 tiles to pass"
+
+
 def _parse(answer: object) -> list[int]:
-    if not isinstance(answer, list) or len(answer) != 3 or not all(isinstance(a, str) for a in answer):
-        raise AnswerError('the answer must be a list of three tile codes, such as ["7C", "N", "9B"] (or null for "show me")')
+    # Plain words first: a learner on the page sees these (the API's callers too).
+    if not isinstance(answer, list):
+        raise AnswerError(f'{PICK_THREE}: send them as a list of tile codes, such as ["7C", "N", "9B"].')
+    if len(answer) != 3:
+        raise AnswerError(f"{PICK_THREE}; you picked {len(answer)}.")
+    if not all(isinstance(a, str) for a in answer):
+        raise AnswerError(f'{PICK_THREE}, each named by its tile code, such as "7C" or "N".')
     try:
         return [tiles.INDEX[tiles.code_of(a)] for a in answer]
     except tiles.TileError as error:
@@ -157,8 +167,9 @@ def grade(question: Question, answer: object) -> Verdict:
         lines += explain_pass(advice, option)
     if option is None or not option.as_good_as_best:
         lines.append(f"Best: pass {best.label()}.")
-        lines += [line for line in explain_pass(advice, best, yours=option is None) if line not in lines]
-    lines.append("The first pass of the first Charleston goes to the right, three tiles (C1).")
+        # Only a learner who passed nothing ("show me") is told "This is the best pass" of the best.
+        lines += [line for line in explain_pass(advice, best, yours=passed is None) if line not in lines]
+    lines.append(FIRST_RIGHT)
     if tiles.JOKER in rack:
         lines.append(cite("C4"))
     correct = option is not None and option.as_good_as_best
@@ -176,7 +187,7 @@ def grade(question: Question, answer: object) -> Verdict:
         "notes": notes,
     }
     rules = ["C1"] + (["C4"] if tiles.JOKER in rack or (passed and tiles.JOKER in passed) else [])
-    return Verdict(
+    verdict = Verdict(
         correct=correct,
         score=score,
         explanation=tuple(lines),
@@ -186,3 +197,36 @@ def grade(question: Question, answer: object) -> Verdict:
         items=tuple((item, correct) for item in question.items),
         detail=detail,
     )
+    return _shaped(verdict, advice, option, passed, notes)
+
+
+def _shaped(verdict: Verdict, advice: PassAdvice, option: Any, passed: list[int] | None, notes: dict[str, str]) -> Verdict:
+    """Headline and short reasons: the best pass named, never called yours
+    after a worse pick; how far each pass leaves you; what the tiles do."""
+    best = advice.best
+    now = f"(you are {advice.current} away now)"
+    if verdict.correct:
+        title = f"Right: {option.label()} is {'the best pass' if option is best else 'as good as the best pass'}."
+        reasons = [f"It leaves you {option.expected:.1f} tiles away on average {now}."]
+        shown = option
+    else:
+        title = short.headline(short.kind_of(False, passed is not None, verdict.score), best.label(), "the best pass is")
+        reasons = [verdict.explanation[0]] if option is None and passed is not None else []  # a joker passed
+        if option is not None:
+            reasons.append(f"Your pass leaves you {option.expected:.1f} tiles away on average; the best leaves {best.expected:.1f}.")
+            reasons += [notes[tiles.CODES[t]] for t in dict.fromkeys(option.tiles) if t not in best.tiles][:1]
+        else:
+            reasons.append(f"The best pass leaves you {best.expected:.1f} tiles away on average {now}.")
+        shown = best
+    reasons += [notes[tiles.CODES[t]] for t in dict.fromkeys(shown.tiles)]
+    # The rest, less what the headline says and the fact every first pass shares (its chip, C1, links it).
+    rest = [line for line in verdict.explanation
+            if not line.startswith(("Best: pass", "Good pass:", "This is the best pass", "The best pass leaves")) and line != FIRST_RIGHT and "works, but another pass" not in line]
+    return short.shaped(verdict, title, reasons, rest)
+
+
+def hint(question: Question) -> str:
+    """A nudge toward the tiles the rack's nearest lines do not use."""
+    analysis = analyze(question.key["card"], Holding.of(list(question.key["rack"])))
+    jokers = " Jokers never go." if tiles.JOKER in question.key["rack"] else ""
+    return f"Your nearest line is {analysis.lines[0].line.id}: which of your tiles do it and the lines near it not use?{jokers}"

@@ -47,7 +47,7 @@ RACK = 14  # your rack as you discard
 
 def _exposed_lines(card: Card) -> list[Line]:
     """Lines marked X with a group that can be exposed."""
-    return [ln for ln in card.lines if not ln.concealed and any(g.size >= 3 for g in ln.readings[0].groups)]
+    return [ln for ln in card.lines if not ln.concealed and ln.has_group(3)]
 
 
 def _opponents(rng: random.Random, card: Card, you: str) -> list[tuple[str, tuple[Exposure, ...]]]:
@@ -224,3 +224,15 @@ def _need(card: Card, opponents: list, tile: int) -> str:
 
 
 grade = choice.grade
+
+
+# A nudge per level, toward what makes the one tile safe (D1), never naming it.
+HINTS = {
+    1: "Take the tiles one by one: which of them could no exposure on the table use?",
+    2: "Read the discards: has one of these tiles been thrown twice with no call?",
+    3: "Defence first, late in a hand: which tile helps none of the other players, even if your own line wants it?",
+}
+
+
+def hint(question: Question) -> str:
+    return HINTS[question.level]

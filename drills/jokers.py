@@ -81,6 +81,16 @@ class Spot:
     part: int  # index of the token in the line
     index: int  # which single of the token; 0 for a group
     kind: str  # "group", "pair", "single", "year"
+    form: int = 0  # which form of the line (Line.forms) the token belongs to
+
+    @property
+    def readings(self) -> list[Reading]:
+        """The line's readings of this spot's form: the ones that have the spot."""
+        return [r for r in self.line.readings if r.form == self.form]
+
+    @property
+    def first(self) -> Reading:
+        return next(r for r in self.line.readings if r.form == self.form)
 
     def tiles_of(self, reading: Reading) -> tuple[int, ...]:
         return reading.parts[self.part].tiles
@@ -94,24 +104,26 @@ class Spot:
 
 def _spots(card: Card) -> list[Spot]:
     """Every group and single of every line, sorted into the kinds the
-    rules tell apart. Spots are the same in every reading of a line (only
-    suits and numbers change), so the first reading classifies them."""
+    rules tell apart. Spots are the same in every reading of one form of a
+    line (only suits and numbers change), so its first reading classifies them."""
     year = str(card.year) if card.year else None
     found: list[Spot] = []
     for line in card.lines:
-        tokens = parse_pattern(line.pattern)
-        for p, (token, part) in enumerate(zip(tokens, line.readings[0].parts)):
-            if part.is_group:
-                size = len(part.tiles)
-                found.append(Spot(line, p, 0, "group" if size >= 3 else "pair" if size == 2 else "single"))
-            else:
-                kind = "year" if token.symbols == year else "single"
-                found.extend(Spot(line, p, i, kind) for i in range(len(part.tiles)))
+        firsts = {r.form: r for r in reversed(line.readings)}  # a form may have been dropped
+        for f, first in sorted(firsts.items()):
+            tokens = parse_pattern(line.forms[f])
+            for p, (token, part) in enumerate(zip(tokens, first.parts)):
+                if part.is_group:
+                    size = len(part.tiles)
+                    found.append(Spot(line, p, 0, "group" if size >= 3 else "pair" if size == 2 else "single", f))
+                else:
+                    kind = "year" if token.symbols == year else "single"
+                    found.extend(Spot(line, p, i, kind, f) for i in range(len(part.tiles)))
     return found
 
 
 def _flower(spot: Spot) -> bool:
-    return spot.tile(spot.line.readings[0]) == tiles.FLOWER
+    return spot.tile(spot.first) == tiles.FLOWER
 
 
 def _allowed(spot: Spot) -> bool:
@@ -129,7 +141,7 @@ def _category(spot: Spot) -> str:
         return "flower-group" if spot.kind == "group" else "flower-pair"
     if spot.kind == "group" and spot.line.concealed:
         return "concealed-group"
-    if spot.kind == "group" and len(spot.line.readings[0].parts[spot.part].tiles) >= 5:
+    if spot.kind == "group" and len(spot.first.parts[spot.part].tiles) >= 5:
         return "big-group"
     return spot.kind
 
@@ -184,8 +196,9 @@ def _spot_name(spot: Spot, reading: Reading, year: int | None) -> str:
 
 def _line_fact(line: Line, reading: Reading) -> str:
     kind = "concealed (C)" if line.concealed else "exposed (X)"
+    form = f", {line.read_as(reading)}" if line.read_as(reading) else ""
     suits = f", read as {reading.describe()}" if reading.suits else ""
-    return f"Line {line.id}: {line.pattern}, {kind}{suits}."
+    return f"Line {line.id}: {line.pattern}{form}, {kind}{suits}."
 
 
 def _spot_reason(spot: Spot, reading: Reading, year: int | None) -> tuple[list[str], list[str]]:
@@ -216,10 +229,10 @@ def _spot_reason(spot: Spot, reading: Reading, year: int | None) -> tuple[list[s
 
 def _where_question(rng: random.Random, card: Card, level: int, common: dict[str, Any]) -> Question:
     spot = _pick_spot(rng, card, level)
-    first = spot.line.readings[0].parts[spot.part].is_group
+    first = spot.first.parts[spot.part].is_group
     # A token can read as a group in one suit and as singles in another
     # (D0 with Dots is two Soaps): keep to readings shaped like the first.
-    reading = rng.choice([r for r in spot.line.readings if r.parts[spot.part].is_group == first])
+    reading = rng.choice([r for r in spot.readings if r.parts[spot.part].is_group == first])
     shown = list(spot.tiles_of(reading))
     if first:  # a group: jokers at its end, enough that a set holds its real tiles (T1)
         extra = max(1, len(shown) - tiles.COPIES[shown[0]])
@@ -575,4 +588,5 @@ def generate(seed: int, level: int, card: Card) -> Question:
 
 
 grade = choice.grade
+hint = choice.hint
 

@@ -130,11 +130,11 @@ def _lines_on(line: Line) -> set[int]:
     return {g.tile for r in line.readings for g in r.groups}
 
 
-def _year_part(card: Card, line: Line) -> int | None:
-    """The index of the line's year token, if it has one."""
+def _year_part(card: Card, line: Line, reading: Reading) -> int | None:
+    """The index of the year token in the form `reading` reads, if it has one."""
     if not card.year:
         return None
-    for p, token in enumerate(parse_pattern(line.pattern)):
+    for p, token in enumerate(parse_pattern(line.form_of(reading))):
         if token.symbols == str(card.year):
             return p
     return None
@@ -184,6 +184,9 @@ def _read(line: Line, reading: Reading) -> str:
     if line.numbers != "fixed" and numbers:
         label = "the number" if len(numbers) == 1 else "the numbers"
         words.append(f"with {label} {', '.join(map(str, numbers))}")
+    form = line.read_as(reading)  # a line of several forms: which one
+    if form:
+        return f", {form}" + (f" with {', '.join(words)}" if words else "")
     return f", read as {', '.join(words)}" if words else ""
 
 
@@ -215,7 +218,7 @@ def _joker_claims(s: Setting) -> list[Claim]:
         else:
             claims.append(Claim("joker", text, False, "There is no joker in this hand at all (J2).", ("J2",)))
         return claims
-    year = _year_part(s.card, line)
+    year = _year_part(s.card, line, reading)
     kinds: dict[int, set[str]] = {}
     for p, part in enumerate(reading.parts):
         for g in part.groups:
@@ -372,7 +375,7 @@ def _joker_target(rng: random.Random, card: Card, fault: str, line: Line, readin
         return _rack_natural(rng, hand) if line.singles_and_pairs else None
     if line.singles_and_pairs:
         return None
-    year = _year_part(card, line)
+    year = _year_part(card, line, reading)
     if fault == "joker-year":
         if year is None:
             return None
@@ -601,7 +604,7 @@ def _which(rng: random.Random, card: Card) -> tuple[Setting, str, Claim | None]:
 
 def _two_lines(rng: random.Random, card: Card) -> Setting | None:
     """A joker-rich hand that completes two lines or more, one paying most (H5)."""
-    lines = [ln for ln in card.lines if sum(g.size >= 3 for g in ln.readings[0].groups) >= 2]
+    lines = [ln for ln in card.lines if any(sum(g.size >= 3 for g in r.groups) >= 2 for r in ln.readings)]
     for _ in range(choice.ATTEMPTS):
         if not lines:
             return None
@@ -748,4 +751,5 @@ def generate(seed: int, level: int, card: Card) -> Question:
 
 
 grade = choice.grade
+hint = choice.hint
 

@@ -21,7 +21,7 @@ from typing import Any
 from coach import tiles
 from coach.card import Card
 from coach.rules import cite
-from drills import choice
+from drills import choice, hints, short
 from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 NAME = "name-the-tile"
@@ -284,7 +284,22 @@ def _tile_verdict(question: Question, picked: str | None, typed: str | None = No
     rules = _rules_for(code)
     if picked and picked != code:
         rules += [r for r in _rules_for(picked) if r not in rules]
-    return _verdict(question, correct, lines, rules, best=code, answer=picked)
+    # Short: what the tile is, what the pick was, and how to tell them apart.
+    reasons = [_it_is(code)]
+    if picked is None and typed is not None:
+        reasons.insert(0, lines[0])
+    elif picked is not None and not correct:
+        reasons += lines[1:3]
+    kind = short.kind_of(correct, picked is not None or typed is not None)
+    title = short.headline(kind, the(code), "this is")
+    details = [line for line in lines if what not in line]
+    return _verdict(question, correct, lines, rules, best=code, answer=picked, title=title, reasons=reasons, details=details)
+
+
+def _it_is(code: str) -> str:
+    """What the tile is, as a sentence of its own: "It is one of the four Winds."."""
+    words = describe(code)
+    return f"It {words[len('which '):]}." if words.startswith("which ") else f"It is {words}."
 
 
 def _pairing(dragon: str, suit: str, picked: str | None, correct: bool) -> str:
@@ -307,7 +322,9 @@ def _dragon_verdict(question: Question, picked: str | None) -> Verdict:
         else:
             lines.append(f"{_cap(the(picked))} is no Dragon: it is {describe(picked)} ({main_rule(picked)}).")
     lines += _dragon_facts()
-    return _verdict(question, correct, lines, ["T2", "T4"], best=dragon, answer=picked)
+    title = short.headline(short.kind_of(correct, picked is not None), f"the {_dragon_label(dragon)}", "it is")
+    return _verdict(question, correct, lines, ["T2", "T4"], best=dragon, answer=picked, title=title,
+                    reasons=[_pairing(dragon, suit, None, correct), *lines[1:2], _REMEMBER], details=lines[1:])
 
 
 def _suit_verdict(question: Question, picked: str | None) -> Verdict:
@@ -319,19 +336,21 @@ def _suit_verdict(question: Question, picked: str | None) -> Verdict:
         lines.append(f"{tiles.SUIT_PLURALS[picked]} go with the {_dragon_label(tiles.DRAGON_OF_SUIT[picked])} (T2).")
     lines += _dragon_facts()
     answer = tiles.SUIT_PLURALS[picked] if picked else None
-    return _verdict(question, correct, lines, ["T2", "T4"], best=tiles.SUIT_PLURALS[suit], answer=answer)
+    title = short.headline(short.kind_of(correct, picked is not None), tiles.SUIT_PLURALS[suit], "it goes with")
+    return _verdict(question, correct, lines, ["T2", "T4"], best=tiles.SUIT_PLURALS[suit], answer=answer,
+                    title=title, reasons=[_pairing(dragon, suit, None, correct), *lines[1:2], _REMEMBER], details=lines[1:])
+
+
+_REMEMBER = "A way to remember: Craks carry red characters, Bams are green sticks, and white Soap is left for Dots (T2)."
 
 
 def _dragon_facts() -> list[str]:
-    return [
-        cite("T2"),
-        "A way to remember: Craks carry red characters, Bams are green sticks, and white Soap is left for Dots (T2).",
-        cite("T4"),
-    ]
+    return [cite("T2"), _REMEMBER, cite("T4")]
 
 
 def _verdict(
-    question: Question, correct: bool, lines: list[str], rules: list[str], best: str, answer: Any
+    question: Question, correct: bool, lines: list[str], rules: list[str], best: str, answer: Any,
+    title: str, reasons: list[str], details: list[str],
 ) -> Verdict:
     task, key = question.key["task"], question.key["answer"]
     detail: dict[str, Any] = {"task": task}
@@ -344,7 +363,7 @@ def _verdict(
     if task in ("suit", "dragon"):
         detail["suit_name"] = tiles.SUIT_PLURALS[detail["suit"]]
         detail["samples"] = [f"{n}{detail['suit']}" for n in (1, 5, 9)]
-    return Verdict(
+    verdict = Verdict(
         correct=correct,
         score=1.0 if correct else 0.0,
         explanation=tuple(lines),
@@ -354,6 +373,7 @@ def _verdict(
         items=tuple((item, correct) for item in question.items),
         detail=detail,
     )
+    return short.shaped(verdict, title, reasons, details)
 
 
 def grade(question: Question, answer: object) -> Verdict:
@@ -376,3 +396,19 @@ def grade(question: Question, answer: object) -> Verdict:
             return _tile_verdict(question, None, typed=text)
         return _tile_verdict(question, code, typed=text)
     return _tile_verdict(question, _tile_answer(answer))
+
+
+def hint(question: Question) -> str:
+    """A nudge toward the tile's kind, never its name."""
+    task, key = question.key["task"], question.key["answer"]
+    if task in ("dragon", "suit"):
+        return hints.RULE_NUDGES["T2"]
+    if task == "odd":
+        return "Look closely: does the face say a word, show a picture, or is it an empty frame?"
+    if key[0].isdigit():
+        return hints.RULE_NUDGES["T1"]
+    if key in tiles.WIND_NAMES:
+        return "It is one of the four Winds: read the letter or the direction on its face."
+    if key in tiles.DRAGON_NAMES:
+        return "It is a Dragon: what colour is it, or is it an empty frame?"
+    return "Look at the picture or the word on its face."

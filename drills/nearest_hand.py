@@ -31,6 +31,7 @@ from coach.card import Card, Group, Reading
 from coach.explain import reading_words
 from coach.rules import RULES, cite
 from coach.tiles_away import Exposure, Holding, fill, tables_for
+from drills import hints, short
 from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 NAME = "nearest-hand"
@@ -288,6 +289,7 @@ def _summary(r: LineResult, rack: tuple[str, ...]) -> dict[str, Any]:
         "reason": r.reason,
         "reading": None,
         "suits": "",
+        "form": "",
         "used": [],
         "missing": [],
     }
@@ -296,6 +298,7 @@ def _summary(r: LineResult, rack: tuple[str, ...]) -> dict[str, Any]:
         return data
     data["reading"] = r.reading.printed()
     data["suits"] = r.reading.describe()
+    data["form"] = line.form_of(r.reading) if line.read_as(r.reading) else ""  # the form of a line of several
     taken = [False] * len(rack)
     for t in f.used:
         code = tiles.CODES[t]
@@ -384,7 +387,7 @@ def grade(question: Question, answer: object) -> Verdict:
         score = 1.0
     else:
         score = max(0.0, 1 - (pick.distance - nearest) / 4)
-    return Verdict(
+    verdict = Verdict(
         correct=correct,
         score=score,
         explanation=tuple(lines),
@@ -402,3 +405,42 @@ def grade(question: Question, answer: object) -> Verdict:
             "nearest": nearest,
         },
     )
+    return short.shaped(verdict, _title(pick, best, correct), _reasons(pick, best, correct, lines[0], holding), lines[1:])
+
+
+def _title(pick: LineResult | None, best: LineResult, correct: bool) -> str:
+    assert best.distance is not None
+    if correct and pick is not None:
+        return short.headline("right", f"{pick.line.id}, {_away(best.distance)}")
+    return short.headline(short.kind_of(False, pick is not None), f"{best.line.id}, {_away(best.distance)}", "the nearest line is")
+
+
+def _reasons(pick: LineResult | None, best: LineResult, correct: bool, first: str, holding: Holding) -> list[str]:
+    """At most three short reasons: how the pick compares (a tie said so), what the
+    line answered uses and needs, and where a joker helps."""
+    shown = pick if correct and pick is not None else best
+    reasons = []
+    if pick is not None and not correct and pick.distance is not None:
+        reasons.append(f"Your pick, {pick.line.id}, is {_away(pick.distance)}.")
+    elif pick is not None and (not correct or "just as near" in first or "tie" in first):
+        reasons.append(first.removeprefix("Right: "))
+    f = shown.fill
+    assert f is not None and shown.distance is not None
+    uses = f"{shown.line.id} uses {len(f.used)} of your {sum(holding.rack)} rack tiles"
+    needs = [f"{n} × {tiles.name(t)}" if n > 1 else tiles.name(t) for t, n, _ in _missing(shown)]
+    reasons.append(f"{uses}: it is complete." if shown.distance == 0 else f"{uses} and still needs {_join(needs)}.")
+    return reasons + _joker_lines(shown)[:1]
+
+
+def hint(question: Question) -> str:
+    """Where to start reading: the rack's biggest groups, or its lack of them."""
+    groups = hints.held_groups(question.rack)
+    if groups:
+        start = f"Start from your biggest groups ({_join(groups)}): which lines of the card use them?"
+    else:
+        start = "You hold no pairs: look at lines made of singles, such as runs and Singles & Pairs."
+    if question.exposed:
+        return f"{start} Your exposure must fit the line too."
+    if "J" in question.rack:
+        return f"{start} A joker fills only groups of three or more."
+    return start

@@ -363,7 +363,8 @@ def _payment_draft(
     several = len(hand.wins) > 1
     decisive = (("H5",) if several else ()) + how_rules + (joker_rules if payment.jokerless else ())
     why = [f"{_bill(payment, win)}, {payment.total} in all ({', '.join(dict.fromkeys(decisive))})."]
-    why.append(f"{line.id} is worth {line.value} on the card: that is what each loser starts from (P1).")
+    form = f" ({line.read_as(payment.reading)})" if payment.reading and line.read_as(payment.reading) else ""
+    why.append(f"{line.id}{form} is worth {line.value} on the card: that is what each loser starts from (P1).")
     rules = ["P1", *how_rules]
     if several:
         why.append(_h5_line(hand, win, payment))
@@ -577,4 +578,5 @@ BUILDERS: dict[int, tuple[choice.Builder, ...]] = {1: (_level_1,), 2: (_level_2,
 
 generate = choice.asking(NAME, LEVELS, BUILDERS, choice.WHY_FIRST)
 grade = choice.grade
+hint = choice.hint
 

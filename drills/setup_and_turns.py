@@ -460,4 +460,5 @@ LEVEL_ASKS: dict[int, tuple[choice.Builder, ...]] = {
 
 generate = choice.asking(NAME, LEVELS, LEVEL_ASKS, choice.COLON, stated_rules=True)
 grade = choice.grade
+hint = choice.hint
 

@@ -130,7 +130,7 @@ def test_every_problem_is_listed():
 
 
 def test_bad_yaml_names_the_line():
-    assert "line 3, column 1: not valid YAML" in problem("name: T\nsections: [\n")
+    assert "line 2: a [ is opened and never closed" in problem("name: T\nsections: [\n")
 
 
 def test_not_a_mapping():

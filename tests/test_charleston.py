@@ -102,7 +102,11 @@ def test_standard_errors_are_reported_and_small_for_the_leaders():
         assert o.flexibility is not None
     assert all(o.samples < 500 for o in advice.options[16:])
     behind = [o.behind for o in advice.options[:16]]
-    assert behind == sorted(behind)  # ranked by the paired gap, on shared draws
+    assert behind[0] == 0.0 and behind[1:] == sorted(behind[1:])  # the leader, then by the paired gap
+    # A rival sampled less may sit a hair ahead on the shared draws, never significantly.
+    from coach.charleston import Z
+
+    assert all(o.behind + Z * o.behind_stderr >= 0 for o in advice.options[1:16])
 
 
 def test_adding_received_rows_agrees_with_the_full_matrix_product():

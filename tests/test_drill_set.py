@@ -297,9 +297,9 @@ def test_the_top_level_must_be_a_mapping(text, shown):
 
 def test_yaml_syntax_errors_give_their_line():
     message = only_problem('set: T\ndrills:\n  - drill: "jokers\n')
-    assert message.startswith("line ") and "not valid YAML" in message
+    assert message == 'line 3: a quote (") is opened and never closed on this line'
     assert only_problem("set: T\ndrills: []\nset: U\n") == "line 3: key 'set' appears twice"
-    assert only_problem("set: T\ndrills:\n  - {drill: jokers, level: [1}\n").startswith("line 3, column")
+    assert only_problem("set: T\ndrills:\n  - {drill: jokers, level: [1}\n").startswith("line 3: ")
 
 
 def test_a_file_over_64_kb_is_refused_before_parsing():

@@ -78,9 +78,10 @@ def test_C4_passing_a_joker_is_wrong_and_says_why():
 @pytest.mark.parametrize(
     "answer, words",
     [
-        ("7C N 9B", "list of three tile codes"),
-        (["7C", "N"], "list of three tile codes"),
-        ([1, 2, 3], "list of three tile codes"),
+        ("7C N 9B", "Pick exactly 3 tiles to pass: send them as a list"),
+        (["7C", "N"], "^Pick exactly 3 tiles to pass; you picked 2\\.$"),
+        (["7C", "N", "9B", "1D"], "^Pick exactly 3 tiles to pass; you picked 4\\.$"),
+        ([1, 2, 3], "each named by its tile code"),
         (["7X", "N", "9B"], "is not a tile"),
     ],
 )

@@ -196,4 +196,4 @@ def test_the_page_shows_the_hand_and_its_choices(client, registered):
     html = checks.drill_page(client, drill, 1, 3)
     q = ask(1, 3)
     checks.check_page_shows(html, q.choices)
-    assert f"Rack · {len(q.rack)} tiles" in html
+    assert f"The player&#39;s rack · {len(q.rack)} tiles" in html  # whose hand it is (drills.whose)

@@ -86,7 +86,7 @@ def test_house_card_values_and_concealed_flags_are_plausible():
 
 def test_house_card_uses_every_notation_feature_the_parser_reads():
     lines = house_card().lines
-    tokens = [t for line in lines for t in line.pattern.split()]
+    tokens = [t for line in lines for form in line.forms for t in form.split()]
     assert any(len({t[-1] for t in line.pattern.split() if t[-1] in "abc"}) == 3 for line in lines)
     assert any("D" in t and t[-1] in "abc" for t in tokens)  # dragon that goes with the suit
     assert any("0" in t and t[-1] in "abc" for t in tokens)  # Soap as zero in a year
@@ -99,6 +99,25 @@ def test_house_card_uses_every_notation_feature_the_parser_reads():
     kinds = {tiles.CODES[g.tile] for line in lines for g in line.readings[0].groups}
     assert {"F", "N", "E", "W", "S", "RD", "GD", "WD"} <= kinds
     assert any(line.concealed for line in lines) and any(not line.concealed for line in lines)
+
+
+def test_house_card_uses_forms_suits_and_only_as_a_real_card_does():
+    card = house_card()
+    assert len(card.lines) == 61 and sum(len(line.readings) for line in card.lines) == 979
+    any_dragon = card.line("WD-1")  # one printed line for a pung of any dragon
+    assert any_dragon.pattern == "EEE DDD WWWW FFFF" and len(any_dragon.forms) == 3
+    assert {g.tile for r in any_dragon.readings for g in r.groups if g.size == 3} == {
+        tiles.INDEX[code] for code in ("E", "RD", "GD", "WD")
+    }
+    any_wind = card.line("WD-6")
+    assert any_wind.pattern == "SSS NEWS DDDD FFF" and len(any_wind.forms) == 4
+    assert len(any_wind.readings) == 4 * 3  # a wind pung with a dragon kong of each suit
+    one_or_two = card.line("RUN-6")
+    assert one_or_two.suits == (1, 2)
+    assert {len({suit for _, suit in r.suits}) for r in one_or_two.readings} == {1, 2}
+    bams = card.line("ADD-4")
+    assert bams.only == ("B",) and [r.suits for r in bams.readings] == [(("a", "B"),)]
+    assert sum(len(line.forms) > 1 for line in card.lines) == 2
 
 
 SEXTET_CARD = (

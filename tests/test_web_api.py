@@ -61,12 +61,12 @@ def test_list_drills_in_teaching_order(client):
 
 def test_new_question_201_with_token_and_what_the_drill_shows(client):
     data = ask(client, "name-the-tile", seed=7, level=1)
-    assert set(data) == {"token", "drill", "seed", "level", "card", "prompt", "choices", "tile"}
+    assert set(data) == {"token", "drill", "seed", "level", "card", "prompt", "choices", "tile", "hint"}
     assert data["drill"] == "name-the-tile" and data["seed"] == 7 and data["level"] == 1
     assert data["card"] == CARD_NAME
     module = drills.get("name-the-tile")
-    expected = module.generate(7, 1, house_card()).public()
-    assert {k: v for k, v in data.items() if k != "token"} == expected
+    q = module.generate(7, 1, house_card())
+    assert {k: v for k, v in data.items() if k != "token"} == {**q.public(), "hint": module.hint(q)}
 
 
 def test_nearest_hand_question_shows_rack_and_exposures(client):
@@ -102,7 +102,7 @@ def test_regenerated_question_equals_the_original(app, client):
             fresh = create_app({"TESTING": True, "SECRET_KEY": app.config["SECRET_KEY"]})
             with fresh.app_context():
                 asked = fresh.extensions["coach"].from_token(name, data["token"])
-            assert {"token": data["token"], **asked.question.public()} == data
+            assert {"token": data["token"], **asked.question.public(), "hint": drills.hint(asked.question)} == data
 
 
 # -- POST answers ---------------------------------------------------------------
@@ -113,7 +113,8 @@ def test_right_wrong_and_show_me_answers(client):
     right = answer(client, "name-the-tile", data["token"], data["tile"])
     assert right.status_code == 200
     verdict = right.get_json()
-    assert set(verdict) == {"correct", "score", "explanation", "rules", "best", "counted"}
+    assert set(verdict) == {"correct", "score", "headline", "reasons", "details", "explanation", "rules", "best", "counted"}
+    assert verdict["headline"].startswith("Right") and 1 <= len(verdict["reasons"]) <= 3
     assert verdict["correct"] is True and verdict["score"] == 1 and verdict["best"] == data["tile"]
     assert verdict["rules"] and all(isinstance(line, str) for line in verdict["explanation"])
     wrong_choice = next(c for c in data["choices"] if c != data["tile"])

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 import drills
 from coach.card import house_card
+from drills.name_the_tile import the
 
 CARD = house_card()
 PHONE = {"width": 375, "height": 740}
@@ -85,7 +86,7 @@ def test_name_the_tile_right_by_clicking(page: Page, errors, screens):
     page.locator(f"button.choice[value='{q.tile}']").click()
     verdict = page.locator("#verdict-card")
     expect(verdict).to_have_attribute("data-verdict", "right")
-    expect(verdict.locator("h2")).to_have_text("Right!")
+    expect(verdict.locator("h2")).to_have_text(f"Right: {the(q.tile)}.")
     assert_no_page_load(page)
     expect(page.locator(f"button.choice[value='{q.tile}']")).to_have_class(re.compile("is-right"))
     expect(page.locator("button.choice").first).to_be_disabled()
@@ -104,10 +105,10 @@ def test_name_the_tile_wrong_by_clicking(page: Page, errors, screens):
     page.locator(f"button.choice[value='{wrong}']").click()
     verdict = page.locator("#verdict-card")
     expect(verdict).to_have_attribute("data-verdict", "wrong")
-    expect(verdict.locator("h2")).to_have_text("Not quite")
+    expect(verdict.locator("h2")).to_have_text(f"Not quite: this is {the(q.tile)}.")
     expect(page.locator(f"button.choice[value='{wrong}']")).to_have_class(re.compile("is-wrong"))
     expect(page.locator(f"button.choice[value='{q.tile}']")).to_have_class(re.compile("is-right"))
-    expect(verdict.locator(".explanation li").first).to_contain_text("Not quite")
+    expect(verdict.locator(".verdict__reasons li").nth(1)).to_contain_text("You answered")
     expect(verdict.locator(".tile-figure--yours")).to_be_visible()
     assert_no_page_load(page)
     page.screenshot(path=str(screens / "name-the-tile-wrong-desktop.png"), full_page=True)
@@ -177,7 +178,7 @@ def test_show_me_on_name_the_tile(page: Page, errors):
     page.get_by_role("button", name="I don't know, show me").click()
     verdict = page.locator("#verdict-card")
     expect(verdict).to_have_attribute("data-verdict", "shown")
-    expect(verdict.locator("h2")).to_have_text("Here is the answer")
+    expect(verdict.locator("h2")).to_contain_text("This is")
     from coach import tiles
 
     expect(verdict).to_contain_text(tiles.name(q.tile))
@@ -243,7 +244,7 @@ def test_nearest_hand_with_an_exposure_and_a_concealed_pick(page: Page, errors):
     q = question("nearest-hand", 2, 3)
     concealed = next(r for r in q.key.lines if r.line.concealed)
     page.goto("/drills/nearest-hand?level=3&seed=2")
-    expect(page.get_by_text("Exposed", exact=True)).to_be_visible()
+    expect(page.get_by_text("Your exposures", exact=True)).to_be_visible()
     page.locator(f"label:has(input[value='{concealed.line.id}'])").click()
     page.get_by_role("button", name="Check my pick").click()
     verdict = page.locator("#verdict-card")

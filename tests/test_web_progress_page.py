@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 import pytest
 from markupsafe import escape
 from playwright.sync_api import Page, expect
+from tests.helpers import question_tile_src, shows_question_tile
 from sqlmodel import Session, delete, select
 
 import drills
@@ -281,7 +282,7 @@ def test_a_weak_tile_links_to_a_fresh_question_about_that_tile(client):
     assert seed not in (first, second)  # not a question already counted
     assert question("name-the-tile", seed, 1).tile == code
     replay = client.get(unescape(link.group(1))).get_data(as_text=True)
-    assert f'src="/tiles/{code}.svg"' in replay
+    assert f'src="{question_tile_src(client.application, code)}"' in replay
 
 
 def test_a_skill_that_slipped_is_a_weak_spot_even_with_good_accuracy(client):
@@ -329,7 +330,7 @@ def test_recent_mistakes_show_their_explanations_and_replay_the_same_question(cl
         assert f'href="/rules#{rule_id}"' in older
     # The link opens the very question that was missed.
     replay = client.get("/drills/name-the-tile?level=2&seed=5").get_data(as_text=True)
-    assert f'src="/tiles/{q.tile}.svg"' in replay and q.prompt in replay
+    assert f'src="{question_tile_src(client.application, q.tile)}"' in replay and q.prompt in replay
 
 
 def test_only_the_last_ten_mistakes_are_listed_newest_first(client):
@@ -423,7 +424,7 @@ def test_progress_in_the_browser_after_a_few_drills(page: Page, console_errors, 
     page.locator('.mistake[data-drill="name-the-tile"] [data-try-again]').click()
     expect(page).to_have_url(re.compile(r"/drills/name-the-tile\?level=1&seed=4$"))
     assert page.locator("button.choice").evaluate_all("els => els.map(e => e.value)") == list(wrong.choices)
-    expect(page.locator(".felt img")).to_have_attribute("src", re.compile(rf"/tiles/{wrong.tile}\.svg"))
+    assert shows_question_tile(page, wrong.tile)
 
     # The keyboard alone reaches the other "Try again" and follows it.
     page.goto("/progress")

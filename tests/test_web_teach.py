@@ -377,7 +377,12 @@ def test_remove_a_student(app):
     class_id = make_class(tess)
     sam = join(app, "sam@example.org", class_id)
     page = text_of(tess.get(f"/teach/classes/{class_id}"))
-    assert "Sam Lee" in page and f'action="/teach/classes/{class_id}/students/{sam}/remove"' in page
+    assert "Sam Lee" in page and f'href="/teach/classes/{class_id}/students/{sam}/remove"' in page
+    # One click shows a confirm page and removes nobody.
+    confirm = tess.get(f"/teach/classes/{class_id}/students/{sam}/remove")
+    assert confirm.status_code == 200 and "Remove Sam Lee from Tuesday beginners?" in text_of(confirm)
+    assert f'action="/teach/classes/{class_id}/students/{sam}/remove"' in text_of(confirm)
+    assert count(app, Membership) == 1
     response = post(tess, f"/teach/classes/{class_id}/students/{sam}/remove")
     assert response.status_code == 303
     assert "Removed Sam Lee from “Tuesday beginners”." in text_of(tess.get(f"/teach/classes/{class_id}"))
@@ -764,7 +769,7 @@ def test_dashboard_and_csv_after_students_answer(app, taught):
     answer_slots(app, assignment_id, students["Bob"], [True, False])  # in progress, 50%
     page = text_of(tess.get(f"/teach/classes/{class_id}/dashboard"))
     rows = {
-        name: re.search(rf"<th scope=\"row\">{re.escape(name)}</th>(.*?)</tr>", page, re.S).group(1)
+        name: re.search(rf"<th scope=\"row\"><a href=\"[^\"]+\">{re.escape(name)}</a></th>(.*?)</tr>", page, re.S).group(1)
         for name in ("Ann", "Bob", "=Cy")
     }
     assert "Turned in" in rows["Ann"] and "4 of 4 done" in rows["Ann"] and "75% right" in rows["Ann"]
@@ -832,7 +837,7 @@ def test_the_teacher_previews_each_question_on_the_class_card_with_the_answer(wo
     page = text_of(first)
     assert first.status_code == 200
     assert 'The card <span class="muted small">Spring class</span>' in page  # the class's card, by its name
-    assert "Here is the answer" in page and "not counted for the class" in page
+    assert 'data-verdict="shown"' in page and "not counted for the class" in page
     assert "verdict__score" not in page  # a preview is not an answer: no "Score 0%"
     assert f"/teach/assignments/{assignment_id}/q/2" in page
     last = text_of(world.owner.get(f"/teach/assignments/{assignment_id}/q/2"))
@@ -887,12 +892,17 @@ ROUTES = [
     Route("teach.new_code", "POST", "/teach/classes/{class_id}/code", {}),
     Route("teach.delete_class", "GET", "/teach/classes/{class_id}/delete", {}),
     Route("teach.delete_class", "POST", "/teach/classes/{class_id}/delete", {}),
+    Route("teach.remove_student", "GET", "/teach/classes/{class_id}/students/{student_id}/remove", {}),
     Route("teach.remove_student", "POST", "/teach/classes/{class_id}/students/{student_id}/remove", {}),
+    Route("teach.student_page", "GET", "/teach/classes/{class_id}/students/{student_id}", {}),
     Route("teach.assign", "POST", "/teach/classes/{class_id}/assign", {"set": "sample:1", "due": ""}),
     Route("teach.dashboard", "GET", "/teach/classes/{class_id}/dashboard", {}),
     Route("teach.dashboard_csv", "GET", "/teach/classes/{class_id}/dashboard.csv", {}),
     Route("teach.assignment_page", "GET", "/teach/assignments/{assignment_id}", {}),
     Route("teach.preview_question", "GET", "/teach/assignments/{assignment_id}/q/1", {}),
+    Route("teach.change_due", "POST", "/teach/assignments/{assignment_id}/due", {"due": ""}),
+    Route("teach.assignment_worksheet", "GET", "/teach/assignments/{assignment_id}/worksheet", {}),
+    Route("teach.set_worksheet", "GET", "/teach/sets/{set_id}/worksheet", {}),
     Route("teach.delete_assignment", "GET", "/teach/assignments/{assignment_id}/delete", {}),
     Route("teach.delete_assignment", "POST", "/teach/assignments/{assignment_id}/delete", {}),
     Route("teach.sets", "GET", "/teach/sets", {}),
@@ -913,6 +923,12 @@ ROUTES = [
     Route("teach.card_page", "GET", "/teach/cards/{card_id}", {}),
     Route("teach.delete_card", "GET", "/teach/cards/{card_id}/delete", {}),
     Route("teach.delete_card", "POST", "/teach/cards/{card_id}/delete", {}),
+    Route("teach.card_editor_page", "GET", "/teach/cards/editor", {}),
+    Route("teach.edit_card", "GET", "/teach/cards/{card_id}/edit", {}),
+    Route("teach.card_editor_preview", "POST", "/teach/cards/editor/preview", {"card_text": GOOD_CARD}),
+    Route("teach.card_editor_rack", "POST", "/teach/cards/editor/rack", {"card_text": GOOD_CARD, "rack": "2B 2B 2B 4B"}),
+    Route("teach.card_editor_save", "POST", "/teach/cards/editor/save", {"card_text": GOOD_CARD.replace("Spring class", "Taken")}),
+    Route("teach.how_to_write_a_card", "GET", "/teach/cards/how-to", {}),
 ]
 
 

@@ -48,6 +48,7 @@ from tests.test_web_browser import (
     tab_until,
 )
 from coach.web.classes import NOT_COUNTED
+from tests.helpers import shows_question_tile
 from drills.drill_set import parse_set
 
 PASSWORD = "correct horse battery"
@@ -284,8 +285,7 @@ def check_page_asks(page: Page, number: int, total: int, q) -> None:
         expect(page.locator("button.choice")).to_have_count(len(q.choices))
         values = page.locator("button.choice").evaluate_all("els => els.map(e => e.value)")
         assert values == list(q.choices)
-        src = page.locator(".felt img").get_attribute("src") or ""
-        assert src.endswith(f"/tiles/{q.tile}.svg"), src
+        assert shows_question_tile(page, q.tile)
     else:
         expect(page.locator("#card-title")).to_contain_text(CARD_NAME)  # the teacher's own card
         alts = page.locator("#rack img").evaluate_all("els => els.map(e => e.alt)")

@@ -207,9 +207,9 @@ def test_expansion_stops_at_the_cap_per_line(monkeypatch: pytest.MonkeyPatch) ->
     kept: list[int] = []
     original = card_module.expand
 
-    def counting(tokens, numbers, limit=None):  # type: ignore[no-untyped-def]
+    def counting(tokens, numbers, limit=None, **forms):  # type: ignore[no-untyped-def]
         try:
-            result = original(tokens, numbers, limit)
+            result = original(tokens, numbers, limit, **forms)
         except card_module.TooManyReadings:
             kept.append(limit)
             raise

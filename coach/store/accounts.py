@@ -30,7 +30,9 @@ from sqlmodel import Session, SQLModel, select
 
 from coach.store.cells import cell, row
 from coach.store.models import Attempt, Learner, SkillState
+from coach.store.practice import export_hands, move_hands
 from coach.store.teaching import delete_teaching, export_teaching, merge_teaching
+from coach.store.lessons import export_lessons, merge_lessons
 from coach.store.progress import mastery, skill_progress
 
 CSV_COLUMNS = (
@@ -118,6 +120,8 @@ def merge_guest(session: Session, guest_id: int, account_id: int) -> int:
             session.add(kept)
             session.delete(theirs)
         merge_teaching(session, guest_id, account_id)
+        move_hands(session, guest_id, account_id)
+        merge_lessons(session, guest_id, account_id)
         session.flush()  # the moved skills leave the guest before the guest row goes
         _delete_rows(session, guest_id)  # what is left of the guest (today's plan) goes with it
         session.commit()
@@ -229,6 +233,8 @@ def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, 
             for s in states
         ],
         "teaching": export_teaching(session, learner.id),
+        "practice_hands": export_hands(session, learner.id),
+        "lessons": export_lessons(session, learner.id, iso_utc),
     }
 
 

@@ -2,7 +2,7 @@
 
 A guest is made by a first answer (never by a visit) and kept by a cookie.
 A guest is stale when everything they did is older than the cutoff: made
-before it, no answer since and no class joined since. Stale guests go with
+before it, no answer, lesson check or class joined since. Stale guests go with
 every row that names them, as when a learner deletes their own data.
 """
 
@@ -14,7 +14,7 @@ from sqlalchemy import exists
 from sqlmodel import Session, select
 
 from coach.store.accounts import delete_learner
-from coach.store.models import Attempt, Learner, Membership
+from coach.store.models import Attempt, Learner, LessonProgress, Membership
 
 
 def _utc(moment: datetime) -> datetime:
@@ -25,7 +25,9 @@ def _stale(cutoff: datetime):
     """The condition on Learner rows: a guest with nothing at or after the cutoff."""
     recent_answer = exists().where(Attempt.learner_id == Learner.id, Attempt.answered_at >= cutoff)
     recent_join = exists().where(Membership.learner_id == Learner.id, Membership.joined_at >= cutoff)
-    return Learner.guest.is_(True), Learner.created_at < cutoff, ~recent_answer, ~recent_join  # type: ignore[attr-defined]
+    recent_lesson = exists().where(LessonProgress.learner_id == Learner.id, LessonProgress.updated_at >= cutoff)
+    return (Learner.guest.is_(True), Learner.created_at < cutoff,  # type: ignore[attr-defined]
+            ~recent_answer, ~recent_join, ~recent_lesson)
 
 
 def stale_guests(session: Session, older_than: datetime) -> list[int]:

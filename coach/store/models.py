@@ -243,3 +243,46 @@ class LoginSession(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
     last_seen_at: datetime = Field(default_factory=utcnow)
     ended_at: datetime | None = Field(default=None)
+
+
+# -- practice hands against the computer -------------------------------------------------
+
+
+class PracticeHand(SQLModel, table=True):
+    """A practice hand a learner plays against three computer players
+    (coach/hand.py): its seed, card and actions so far rebuild it exactly,
+    so it resumes after a reload or on another device."""
+
+    __tablename__ = "practice_hand"
+    __table_args__ = NEVER_REUSED
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(sa_column=_owner())
+    seed: int
+    card: str = Field(max_length=120)  # the card's name, as questions name it
+    seat: str = Field(default="East", max_length=8)  # the learner's seat
+    bots: str = Field(default="club", max_length=12)  # the computer players' strength
+    actions: str = Field(default="[]")  # JSON list of every action, the bots' too
+    hints: int = Field(default=0)  # "What would the coach do?" presses
+    result: str = Field(default="null")  # JSON: winner, how, line, pays (once over)
+    created_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = Field(default=None)
+
+
+# -- lessons --------------------------------------------------------------------------
+
+
+class LessonProgress(SQLModel, table=True):
+    """One learner's way through one lesson (drills/lessons.py): the checks
+    answered right so far, and when the last of them was, which finishes it."""
+
+    __tablename__ = "lesson_progress"
+    __table_args__ = (UniqueConstraint("learner_id", "lesson", name="uq_lesson_learner_lesson"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(sa_column=_owner())
+    lesson: str = Field(max_length=40)  # the lesson's slug
+    passed: str = Field(default="[]")  # JSON list of check ids answered right
+    finished_at: datetime | None = Field(default=None)
+    updated_at: datetime = Field(default_factory=utcnow)

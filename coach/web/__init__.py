@@ -106,10 +106,16 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(tiles.bp)
     app.register_blueprint(progress_bp)
+    from coach.web import practice  # a practice hand against the computer (issue 16)
+
+    app.register_blueprint(practice.bp)
     app.register_blueprint(accounts.bp)
     from coach.web import password_reset  # "Forgot password?" and the reset link
     password_reset.install(app)
     daily.install(app)
+    from coach.web import learn  # lessons, the glossary, and the filter marking glossary words
+
+    learn.install(app)
     classes.install(app)
     teach.install(app)
     pages.install(app)

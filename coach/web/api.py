@@ -1,8 +1,8 @@
 """The JSON API, for tests and other tools.
 
     GET  /api/drills                    {"drills": [{"name", "title", "levels"}]}
-    POST /api/drills/<name>/questions   {"seed"?, "level"?} -> 201 {"token", ...question}
-    POST /api/drills/<name>/answers     {"token", "answer", "time_ms"?} -> {"correct", "score", ..., "counted"}
+    POST /api/drills/<name>/questions   {"seed"?, "level"?} -> 201 {"token", ...question, "hint"}
+    POST /api/drills/<name>/answers     {"token", "answer", "time_ms"?} -> {"correct", "score", "headline", "reasons", ..., "counted"}
     GET  /api/progress                  {"attempts", "correct", "streak", "skills": [...]}
     GET  /api/openapi.json              this API described in OpenAPI 3.1 (coach/web/openapi.py)
 
@@ -21,6 +21,8 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 
 from sqlmodel import Session
+
+import drills
 
 from coach.store.progress import summary
 from coach.web import inputs, learners, limits, openapi
@@ -107,7 +109,7 @@ def new_question(name: str):
     _drilling().drill(name)  # an unknown drill is a 404 before the body is read
     data = _body({"seed", "level"})
     asked = _drilling().ask(name, seed=data.get("seed"), level=data.get("level"))
-    return jsonify(token=asked.token, **asked.question.public()), 201
+    return jsonify(token=asked.token, **asked.question.public(), hint=drills.hint(asked.question)), 201
 
 
 @bp.post("/drills/<name>/answers")

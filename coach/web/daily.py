@@ -8,16 +8,18 @@ question of the same drill.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request, url_for
-from sqlmodel import Session
+from flask import Blueprint, current_app, render_template, request, session as cookie, url_for
+from sqlmodel import Session, select
 
 import drills
+from coach.store.lessons import lesson_before
 from coach.store.daily import Today, advance, plan as plan_slots, today
-from coach.store.models import Learner
+from coach.store.models import Attempt, Learner
 from coach.store.progress import local_day, now_utc, summary, zone
 from coach.web import learners, limits
 from coach.web.drilling import Drilling
-from coach.web.pages import drill_context
+from coach.web.pages import TODAY_KEY, drill_context, regrade
+from coach.web.progress_page import _mistakes  # the progress page's mistakes, with their "Try again" links
 
 bp = Blueprint("daily", __name__)
 
@@ -36,11 +38,54 @@ def session_context(slot: int) -> dict:
 def _context(session: Session, learner, plan: Today) -> dict:
     """The session step's template context: the plan, the streak, the current question."""
     context: dict = {"plan": plan, "why": WHY, "progress": summary(session, learner)}
+    if plan.done:
+        context["results"] = _results(session, learner, plan)
     slot = plan.current
+    context["lesson_first"] = lesson_before(session, learner.id, [s.drill for s in plan.slots[plan.position:]])
     if slot is not None:
         asked = _drilling().ask(slot.drill, seed=slot.seed, level=slot.level)
-        context.update(drill_context(asked, **session_context(plan.position)))
+        verdict, answer = _answered(asked, plan.position)
+        context.update(drill_context(asked, verdict, answer, **session_context(plan.position)))
     return context
+
+
+def _results(session: Session, learner, plan: Today) -> dict:
+    """The end of the session: how many of its questions were answered and right,
+    and each mistake with a "Try again" link to that very question."""
+    card = _drilling().card
+    keys = [f"{s.drill}|{s.level}|{s.seed}|{card.name}" for s in plan.slots]
+    attempts: list[Attempt] = []
+    if learner.id is not None:
+        found = session.exec(
+            select(Attempt).where(Attempt.learner_id == learner.id, Attempt.question.in_(keys))  # type: ignore[attr-defined]
+        ).all()
+        order = {key: n for n, key in enumerate(keys)}
+        # _mistakes reads its list from the end (newest first there): here, in the session's order.
+        attempts = sorted(found, key=lambda a: order[a.question], reverse=True)
+    tz = zone(learner)
+    mistakes = _mistakes(attempts, local_day(now_utc(), tz), tz, card)
+    return {
+        "answered": len(attempts),
+        "right": sum(1 for a in attempts if a.correct),
+        "skipped": len(plan.slots) - len(attempts),
+        "mistakes": mistakes,
+    }
+
+
+def _answered(asked, position: int) -> tuple:
+    """The verdict on the current question if it was answered already (a reload):
+    the session cookie keeps the last answer with its slot, regraded here."""
+    note = cookie.get(TODAY_KEY)
+    if not isinstance(note, dict) or note.get("slot") != position:
+        return None, None
+    q = asked.question
+    found = regrade(q.drill, note.get("r"))
+    if found is None:
+        return None, None
+    again, verdict, answer = found
+    if (again.question.seed, again.question.level, again.question.card) != (q.seed, q.level, q.card):
+        return None, None
+    return verdict, answer
 
 
 def _visitor_plan(after: int = -1) -> Today:

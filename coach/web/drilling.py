@@ -38,6 +38,11 @@ class DrillError(ValueError):
         self.status = status
 
 
+class AnswerProblem(DrillError):
+    """An answer of the wrong shape for a good question (four tiles for a
+    pass of three): the page asks again with the message, the API answers 400."""
+
+
 @dataclass(frozen=True)
 class Asked:
     """A question and the token that stands for it."""
@@ -188,7 +193,7 @@ class Drilling:
         try:
             verdict = asked.module.grade(asked.question, answer)
         except AnswerError as error:
-            raise DrillError(str(error)) from None
+            raise AnswerProblem(str(error)) from None
         return asked, verdict
 
 

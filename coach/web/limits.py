@@ -26,6 +26,11 @@ of the same name, e.g. COACH_LIMIT_SIGNIN_EMAIL="10/minute"):
 - First pass, the one drill whose questions and grading evaluate a whole
   card: per address 240 a minute on its routes (a class of 30, each a
   question every 15 s).
+- The card editor (preview as one types, "try a rack", save), each a
+  whole card read (about 0.1 s for a League-sized card, 0.4 s at the
+  caps): per learner 60 a minute (a preview at each pause in typing,
+  after 0.4 s of quiet), per address 300 a minute (a workshop of
+  teachers typing their cards behind one address).
 
 A limit hit answers 429 with `Retry-After`: `{"error": ...}` under /api,
 a friendly page elsewhere, both saying when to try again.
@@ -75,6 +80,8 @@ DEFAULTS = {
     "COACH_LIMIT_DRILL_LEARNER": "120/minute",
     "COACH_LIMIT_DRILL_ADDRESS": "1200/minute",
     "COACH_LIMIT_FIRST_PASS_ADDRESS": "240/minute",
+    "COACH_LIMIT_CARD_EDITOR_LEARNER": "60/minute",
+    "COACH_LIMIT_CARD_EDITOR_ADDRESS": "300/minute",
     "COACH_LIMIT_FORGOT_EMAIL": "3/hour",
     "COACH_LIMIT_FORGOT_ADDRESS": "10/minute",
     "COACH_LIMIT_PASSWORD_ADDRESS": "10/minute",
@@ -136,6 +143,7 @@ DRILLING = "Too many questions and answers in a short time."
 FIRST_PASS = "Too many first-pass questions from your network in a short time."
 FORGOT = "Too many password reset requests."
 PASSWORD_TRIES = "Too many password changes in a short time."
+CARD_EDITOR = "Too many card previews in a short time."
 
 _sign_in = [
     limiter.limit(_setting("COACH_LIMIT_SIGNIN_EMAIL"), key_func=_email, methods=["POST"],
@@ -169,6 +177,13 @@ _drilling = [
                          exempt_when=_not_first_pass, error_message=FIRST_PASS),
 ]
 
+# Every preview, tried rack and save of the card editor shares these counts.
+_card_editor = [
+    limiter.shared_limit(_setting("COACH_LIMIT_CARD_EDITOR_LEARNER"), scope="card-editor", key_func=_learner,
+                         exempt_when=_no_learner, error_message=CARD_EDITOR),
+    limiter.shared_limit(_setting("COACH_LIMIT_CARD_EDITOR_ADDRESS"), scope="card-editor", error_message=CARD_EDITOR),
+]
+
 
 def _applying(limits: list[Any]) -> Callable[[F], F]:
     def decorate(view: F) -> F:
@@ -186,6 +201,7 @@ join = _applying(_join)
 drilling = _applying(_drilling)
 forgot = _applying(_forgot)
 password = _applying(_password)
+card_editor = _applying(_card_editor)
 
 
 # -- the bound on password hashing --------------------------------------------------

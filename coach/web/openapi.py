@@ -82,7 +82,7 @@ SCHEMAS: dict[str, Any] = {
     },
     "Question": {
         "type": "object",
-        "required": ["token", "drill", "seed", "level", "card", "prompt"],
+        "required": ["token", "drill", "seed", "level", "card", "prompt", "hint"],
         "properties": {
             "token": {"type": "string", "description": "Signed: send it back with the answer"},
             "drill": _ref("DrillName"),
@@ -95,6 +95,7 @@ SCHEMAS: dict[str, Any] = {
             "choices": {"type": "array", "items": {"type": "string"}},
             "tile": {"type": "string"},
             "facts": {"type": "array", "items": {"type": "string"}},
+            "hint": {"type": "string", "description": "A nudge toward the answer, never the answer: show it before \"show me\""},
         },
         "additionalProperties": False,
     },
@@ -113,11 +114,14 @@ SCHEMAS: dict[str, Any] = {
     },
     "Verdict": {
         "type": "object",
-        "required": ["correct", "score", "explanation", "rules", "best", "counted"],
+        "required": ["correct", "score", "headline", "reasons", "details", "explanation", "rules", "best", "counted"],
         "properties": {
             "correct": {"type": "boolean"},
             "score": {"type": "number", "minimum": 0, "maximum": 1},
-            "explanation": {"type": "array", "items": {"type": "string"}},
+            "headline": {"type": "string", "description": "One line: right or not, and the answer"},
+            "reasons": {"type": "array", "items": {"type": "string"}, "maxItems": 3, "description": "At most three short reasons, without rule ids"},
+            "details": {"type": "array", "items": {"type": "string"}, "description": "Everything else: \"Why, in full\""},
+            "explanation": {"type": "array", "items": {"type": "string"}, "description": "Every line in full, each citing its rule ids (kept for older clients)"},
             "rules": {"type": "array", "items": {"type": "string"}, "description": "Rule ids such as J1 (see /rules)"},
             "best": {"description": "The best answer, in the form the drill takes answers"},
             "counted": {"type": "boolean", "description": "False when this question was already answered: a question counts once"},

@@ -21,13 +21,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from flask import Blueprint, Flask, current_app, render_template, request, url_for
+from flask import Blueprint, Flask, current_app, render_template, request, session, url_for
+from itsdangerous import BadData, URLSafeSerializer
 
 import drills
-from coach import rules, tiles
-from coach.web.drilling import Asked, DrillError, Drilling
+from coach import card_words, rules, tiles
+from coach.web.drilling import AnswerProblem, Asked, DrillError, Drilling
 from coach.web import learners, limits, teacher_cards
 from coach.web.errors import page_error
+from coach.web.tiles import question_url as tile_question_url
+from drills.whose import whose
 
 bp = Blueprint("pages", __name__)
 
@@ -184,16 +187,118 @@ def answer(name: str):
 
         return classes.answer(name, form, answer)
     if no_answer(answer):
-        asked = _drilling().from_token(name, form.get("token"))
-        if request.headers.get("HX-Request") == "true":
-            return render_template("partials/problem.html", title="No answer yet", message=NO_ANSWER), 422
-        return _render_drill(asked, problem=NO_ANSWER), 422
-    asked, verdict = _drilling().grade(name, form.get("token"), answer)
+        return _ask_again(name, form, NO_ANSWER)
+    try:
+        asked, verdict = _drilling().grade(name, form.get("token"), answer)
+    except AnswerProblem as problem:
+        return _ask_again(name, form, problem.message, "Not quite yet")
     learners.record(asked.question, verdict, form.get("elapsed_ms"), form.get("tz"))
     extra = _session_context(form)
+    answered = _remember(asked, answer, extra)
     if request.headers.get("HX-Request") == "true":
-        return _render_drill(asked, verdict=verdict, answer=answer, partial="verdict", **extra)
+        body = _render_drill(asked, verdict=verdict, answer=answer, partial="verdict", **extra)
+        return body, 200, ({"HX-Push-Url": answered} if answered else {})
     return _render_drill(asked, verdict=verdict, answer=answer, **extra)
+
+
+@bp.post("/drills/<name>/hint")
+@limits.drilling
+def hint(name: str):
+    """The first press of "Hint": the drill's nudge for this question, in place
+    of the button (htmx), or the whole page with it (a plain form post)."""
+    form = request.form
+    asked = _drilling().from_token(name, form.get("token"))
+    nudge = drills.hint(asked.question)
+    extra = _session_context(form)
+    if request.headers.get("HX-Request") == "true":
+        return render_template("partials/actions.html", **drill_context(asked, hint=nudge, **extra))
+    return _render_drill(asked, hint=nudge, **extra)
+
+
+# -- a reload after answering shows the verdict ------------------------------------------
+#
+# The answer travels signed with its question's token: /drills/<name>/answer?r=... is
+# the answered page, which the browser's address shows once htmx swaps the verdict in,
+# so a reload (or back) regrades it from the seed and shows the verdict again, storing
+# nothing. Inside today's practice the address stays /today: the session cookie keeps
+# the last answer with its slot instead (coach.web.daily).
+
+ANSWERED_SALT = "answered"
+TODAY_KEY = "today_answered"
+
+
+def _answered_signer() -> URLSafeSerializer:
+    return URLSafeSerializer(current_app.config["SECRET_KEY"], salt=ANSWERED_SALT)
+
+
+def answered_url(asked: Asked, answer: Any) -> str:
+    """The address of `asked` answered with `answer`."""
+    signed = _answered_signer().dumps([asked.token, answer])
+    return url_for("pages.answered", name=asked.question.drill, r=signed)
+
+
+def answered_from(signed: Any) -> tuple[str, Any] | None:
+    """(token, answer) from a signed answer, or None if it was altered."""
+    if not isinstance(signed, str) or not signed:
+        return None
+    try:
+        data = _answered_signer().loads(signed)
+    except BadData:
+        return None
+    if not isinstance(data, list) or len(data) != 2 or not isinstance(data[0], str):
+        return None
+    return data[0], data[1]
+
+
+def _remember(asked: Asked, answer: Any, extra: dict[str, Any]) -> str | None:
+    """Where the answered question can be seen again: its address for a lone drill,
+    or (today's practice) the session cookie's note of the slot answered."""
+    if not extra:
+        return answered_url(asked, answer)
+    if extra.get("next_url") == url_for("daily.next_slot"):
+        session[TODAY_KEY] = {"slot": extra["slot"], "r": _answered_signer().dumps([asked.token, answer])}
+    return None
+
+
+def regrade(name: str, signed: Any) -> tuple[Asked, Any, Any] | None:
+    """The question, verdict and answer a signed answer stands for, graded again (not stored)."""
+    found = answered_from(signed)
+    if found is None:
+        return None
+    token, answer = found
+    asked, verdict = _drilling().grade(name, token, answer)
+    return asked, verdict, answer
+
+
+@bp.get("/drills/<name>/answer")
+@limits.drilling
+def answered(name: str):
+    found = regrade(name, request.args.get("r"))
+    if found is None:
+        raise DrillError("This answer link is not valid: it was altered or cut short. Ask for a new question.")
+    asked, verdict, answer = found
+    return _render_drill(asked, verdict=verdict, answer=answer)
+
+
+def _ask_again(name: str, form, message: str, title: str = "No answer yet"):
+    """The question again with what is wrong with the answer, not graded (422)."""
+    asked = _drilling().from_token(name, form.get("token"))
+    if request.headers.get("HX-Request") == "true":
+        return render_template("partials/problem.html", title=title, message=message), 422
+    picked = picked_places(asked.question.rack, given_answer(form))
+    return _render_drill(asked, problem=message, problem_title=title, picked=picked, **_session_context(form)), 422
+
+
+def picked_places(rack: tuple[str, ...], answer: Any) -> set[int]:
+    """The rack places an answer of several tiles picked, each tile once (two 7 Craks
+    picked check both 7 Craks): a form asked again keeps its picks."""
+    left = list(answer) if isinstance(answer, list) else []
+    places = set()
+    for n, code in enumerate(rack):
+        if code in left:
+            left.remove(code)
+            places.add(n)
+    return places
 
 
 def _session_context(form) -> dict[str, Any]:
@@ -225,9 +330,12 @@ def install(app: Flask) -> None:
         static_url=_static_url,
         tile_name=tiles.name,
         tile_url=lambda code: url_for("tiles.face", code=code),
+        question_tile_url=tile_question_url,
         pattern_tokens=pattern_tokens,
         rule=rules.rule,
         card_title=teacher_cards.title,
+        card_words=card_words.line_words,
+        whose=whose,
     )
 
     @app.after_request

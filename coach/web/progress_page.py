@@ -30,6 +30,7 @@ import drills
 from coach import rules, tiles
 from coach.card import Card
 from coach.store.models import Attempt, Learner
+from coach.store.practice import HandStats, hand_stats
 from coach.store.progress import (
     MASTERY,
     MASTERY_WORDS,
@@ -501,13 +502,14 @@ def progress():
     with Session(learners.engine()) as session:
         learner = learners.current_learner(session)
         attempts = load(session, learner) if learner is not None else []
+        hands = hand_stats(session, learner.id) if learner is not None and learner.id is not None else None
         if learner is None or not attempts:
-            return _empty(account=learner is not None and not learner.guest)
+            return _empty(account=learner is not None and not learner.guest, hands=hands)
         context = build(learner, attempts, now_utc())
-    return render_template("progress.html", **context)
+    return render_template("progress.html", hands=hands, **context)
 
 
-def _empty(account: bool):
+def _empty(account: bool, hands: HandStats | None = None):
     first = next(iter(drills.DRILLS.values()))
-    return render_template("progress.html", empty=True, first=first, account=account)
+    return render_template("progress.html", empty=True, first=first, account=account, hands=hands)
 

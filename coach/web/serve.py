@@ -8,7 +8,12 @@ Python process would leave one idle.
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
+import threading
+import time
+import urllib.request
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
@@ -32,16 +37,65 @@ class _Standalone(BaseApplication):  # gunicorn's documented custom-application 
         return self.application
 
 
+class PortTaken(OSError):
+    """The port is already in use: said in words, with how to choose another."""
+
+    def __init__(self, host: str, port: int):
+        super().__init__(
+            f"Port {port} on {host} is already in use (is the coach or another server already running?).\n"
+            f"Choose another port: PORT={port + 1} make run, or python -m coach serve --port {port + 1}"
+        )
+
+
+def check_port(host: str, port: int) -> None:
+    """Raise PortTaken if nothing can listen on host:port; gunicorn alone
+    would print five seconds of "Connection in use" retries and exit."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+        try:
+            probe.bind((host, port))
+        except OSError as error:
+            if error.errno in (errno.EADDRINUSE, errno.EACCES):
+                raise PortTaken(host, port) from None
+            raise
+
+
+def announce_when_answering(url: str, timeout: float = 60.0, say: Any = print) -> threading.Thread:
+    """Print the address once /healthz answers, not before: a printed
+    address that refuses connections looks like a broken app."""
+
+    def wait() -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with urllib.request.urlopen(url + "healthz", timeout=2) as reply:
+                    if reply.status == 200:
+                        say(f"Mahjong Coach on {url} (Ctrl+C stops it)", flush=True)
+                        return
+            except OSError:
+                pass
+            time.sleep(0.2)
+        say(f"The coach did not answer on {url} within {timeout:.0f} s: see the messages above.", flush=True)
+
+    thread = threading.Thread(target=wait, name="announce", daemon=True)
+    thread.start()
+    return thread
+
+
 def _post_fork(server: Any, worker: Any) -> None:
     one_blas_thread()  # each worker keeps one BLAS thread after the fork
 
 
 def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None, threads: int = 8) -> None:
     """Serve the coach on http://host:port until interrupted."""
+    check_port(host, port)
     app = create_app()
-    print(f"Mahjong Coach on http://{host}:{port}/ (Ctrl+C stops it)", flush=True)
+    shown = f"[{host}]" if ":" in host else host
+    local = "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else shown)
+    url = f"http://{local}:{port}/"
     options = {
-        "bind": f"{host}:{port}",
+        "bind": f"{shown}:{port}",
         "workers": workers or max(1, min(4, os.cpu_count() or 1)),
         "worker_class": "gthread",
         "threads": threads,
@@ -49,6 +103,9 @@ def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None,
         "errorlog": "-",
         "loglevel": "warning",
         "proc_name": "mahjong-coach",
+        # In the arbiter, once it listens: workers fork after, and the
+        # thread (which only the arbiter has) polls until one answers.
+        "when_ready": lambda server: announce_when_answering(url),
         "post_fork": _post_fork,
     }
     _Standalone(app, options).run()

@@ -5,6 +5,12 @@
     GET      /teach/cards/house.yaml       the house card, a file to start from
     GET      /teach/cards/<id>             the card's lines
     GET/POST /teach/cards/<id>/delete      confirm, then delete (refused while in use)
+    GET      /teach/cards/editor           the card editor (?start=layout: this year's sections)
+    GET      /teach/cards/<id>/edit        the editor on a copy of a card (saving makes a new card)
+    POST     /teach/cards/editor/preview   the card as printed, problems at their lines (htmx partial)
+    POST     /teach/cards/editor/rack      the nearest lines for a typed rack (htmx partial)
+    POST     /teach/cards/editor/save      store it as an upload is stored
+    GET      /teach/cards/how-to           "How to write a card"
 
 A card is checked line by line when it is uploaded (coach.card.parse_card
 names the line, section and hand of every problem, within caps on its
@@ -20,14 +26,13 @@ from flask import current_app, flash, redirect, render_template, request, url_fo
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from coach.card import HOUSE_CARD, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS, CardError, parse_card
+from coach.card import HOUSE_CARD, Card, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS
 from coach.store import teaching
 from coach.store.models import TeacherCard
-from coach.web import teacher_cards
+from coach.web import card_editor, limits, teacher_cards
 from coach.web.accounts import download
 from coach.web.errors import page_error
-from coach.web.teach import bp, db, field, found, teacher_id, uploaded_text
-from drills.card_weight import weight_problem
+from coach.web.teach import bp, db, drilling, field, found, teacher_id, uploaded_text
 
 CARD_TYPE = "text/yaml"
 CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS}  # told on the upload form
@@ -74,21 +79,17 @@ def upload_card():
     with db() as session:
         if problem:
             return _cards_page(session, [problem], pasted, 422)
-        try:
-            heavy = weight_problem(parse_card(text, source=name or "Your card"))
-        except CardError as error:
-            return _cards_page(session, error.problems, pasted, 422, error.total)
-        if heavy:
-            return _cards_page(session, [heavy], pasted, 422)
-        try:
-            row = teaching.add_card(session, owner, text, source=name or "Your card")
-        except CardError as error:
-            return _cards_page(session, error.problems, pasted, 422, error.total)
-        except teaching.TeachingError as error:
-            return _cards_page(session, [str(error)], pasted, 422)
-        lines = "line" if row.lines == 1 else "lines"
-        flash(f"Uploaded \u201c{row.name}\u201d with {row.lines} {lines}. Name it as the card of a drill set to use it.", "success")
-        return redirect(url_for("teach.card_page", card_id=row.id), 303)
+        row, problems, total = card_editor.store(session, owner, text, source=name or "Your card")
+        if row is None:
+            return _cards_page(session, problems, pasted, 422, total)
+        return _stored(row, "Uploaded")
+
+
+def _stored(row: TeacherCard, verb: str):
+    """After a card is stored: its page, saying what came of it."""
+    lines = "line" if row.lines == 1 else "lines"
+    flash(f"{verb} \u201c{row.name}\u201d with {row.lines} {lines}. Name it as the card of a drill set to use it.", "success")
+    return redirect(url_for("teach.card_page", card_id=row.id), 303)
 
 
 @bp.get("/cards/house.yaml")
@@ -128,3 +129,114 @@ def delete_card(card_id: int):
             return render_template("teach/delete_card.html", row=row, uses=uses, problem=str(error)), 422
     flash(f"Deleted the card \u201c{name}\u201d.", "success")
     return redirect(url_for("teach.cards"), 303)
+
+
+# -- the card editor ----------------------------------------------------------------
+
+
+def _editor(text: str, source: TeacherCard | None = None, rack: card_editor.RackTry | None = None,
+            saving: list[card_editor.Problem] | None = None, status: int = 200):
+    """The editor page: the YAML, the card as printed, the rack box. `source`:
+    the card being edited (its copy is saved as a new card)."""
+    return render_template(
+        "teach/card_editor.html", preview=card_editor.preview(text), rack=rack, source=source, saving=saving or [],
+        caps=CAPS, urls=_editor_urls(),
+    ), status
+
+
+def _editor_urls() -> dict[str, str]:
+    # The template posts wherever it is told: other owners' routes can serve it too.
+    return {
+        "preview": url_for("teach.card_editor_preview"),
+        "rack": url_for("teach.card_editor_rack"),
+        "save": url_for("teach.card_editor_save"),
+        "layout": url_for("teach.card_editor_page", start="layout"),
+        "how_to": url_for("teach.how_to_write_a_card"),
+        "cancel": url_for("teach.cards"),
+    }
+
+
+def _edited(session: Session) -> TeacherCard | None:
+    """The card an editor form was opened on (its hidden `from`), if it is
+    still the teacher's. Only the page's heading names it: a card deleted
+    meanwhile (or not theirs) is ignored, so the typed text is never lost."""
+    raw = field("from")
+    return teaching.card_of(session, teacher_id(), int(raw)) if raw.isdigit() and len(raw) <= 9 else None
+
+
+@bp.get("/cards/editor")
+def card_editor_page():
+    """An empty editor, or this year's usual sections to fill in."""
+    teacher_id()
+    return _editor(card_editor.LAYOUT if request.args.get("start") == "layout" else "")
+
+
+@bp.get("/cards/<int:card_id>/edit")
+def edit_card(card_id: int):
+    """The editor on a copy of the card: the card itself never changes."""
+    with db() as session:
+        row = _own_card(session, card_id)
+        return _editor(row.source, row)
+
+
+def _is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+@bp.post("/cards/editor/preview")
+@limits.card_editor
+def card_editor_preview():
+    """As one types (htmx): the printed card and its problems. Without
+    JavaScript the Preview button brings the whole page back, with the
+    tried rack's lines too when a rack is typed."""
+    teacher_id()
+    text = field("card_text")
+    if _is_htmx():
+        return render_template("teach/partials/card_preview.html", preview=card_editor.preview(text))
+    rack = card_editor.try_rack(text, field("rack"), keep=_app_card()) if field("rack").strip() else None
+    with db() as session:
+        return _editor(text, _edited(session), rack)
+
+
+def _app_card() -> Card:
+    return drilling().card
+
+
+@bp.post("/cards/editor/rack")
+@limits.card_editor
+def card_editor_rack():
+    """ "Try a rack": the nearest lines of the card being written."""
+    teacher_id()
+    text = field("card_text")
+    rack = card_editor.try_rack(text, field("rack"), keep=_app_card())
+    if _is_htmx():
+        return render_template("teach/partials/card_rack.html", rack=rack)
+    with db() as session:
+        return _editor(text, _edited(session), rack)
+
+
+@bp.post("/cards/editor/save")
+@limits.card_editor
+def card_editor_save():
+    """Store the card as an upload is stored, as a new card; every problem
+    at its line otherwise (422), nothing stored."""
+    owner = teacher_id()
+    text = field("card_text")
+    with db() as session:
+        source = _edited(session)
+        if not text.strip():
+            return _editor(text, source, saving=card_editor.pinned(text, ["Type the card first."]), status=422)
+        taken = card_editor.name_taken(session, owner, text)
+        if taken is not None:
+            return _editor(text, source, saving=[taken], status=422)
+        row, problems, _ = card_editor.store(session, owner, text)
+        if row is None:
+            return _editor(text, source, saving=card_editor.pinned(text, problems), status=422)
+        return _stored(row, "Saved")
+
+
+@bp.get("/cards/how-to")
+def how_to_write_a_card():
+    """The card format for the people who type cards in: every key, with examples."""
+    teacher_id()
+    return render_template("teach/how_to_card.html", caps=CAPS, layout=card_editor.LAYOUT)

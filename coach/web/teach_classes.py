@@ -5,10 +5,11 @@
     POST     /teach/classes                           a new class
     GET      /teach/classes/<id>                      the class: code, link, students, assignments
     POST     /teach/classes/<id>/rename | /code | /assign
-    POST     /teach/classes/<id>/students/<learner>/remove
+    GET/POST /teach/classes/<id>/students/<learner>/remove   confirm, then take the student out
     GET/POST /teach/classes/<id>/delete               confirm, then delete
     GET      /teach/classes/<id>/dashboard(.csv)      who did what, as a page or a spreadsheet
     GET      /teach/assignments/<id>                  per question: right, wrong, why
+    POST     /teach/assignments/<id>/due              move or clear the due date
     GET/POST /teach/assignments/<id>/delete           confirm, then delete
 
 Changes answer with a flash and a 303 to a page (Post/Redirect/Get); a
@@ -24,9 +25,9 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_user
 from sqlmodel import Session
 
-from coach.store import teaching
+from coach.store import class_report, teaching
 from coach.store.models import Assignment, Classroom, Learner
-from coach.web import teacher_cards
+from coach.web import teach_reports, teacher_cards
 from coach.web.accounts import download
 from coach.web.learners import SignedIn
 from coach.web.pages import drill_context
@@ -44,6 +45,7 @@ from coach.web.teach import (
     slug,
     teacher_id,
     teacher_row,
+    zone_of,
 )
 from drills.drill_set import DrillSet, sample_sets
 
@@ -234,15 +236,18 @@ def delete_class(class_id: int):
     return redirect(url_for("teach.home"), 303)
 
 
-@bp.post("/classes/<int:class_id>/students/<int:learner_id>/remove")
+@bp.route("/classes/<int:class_id>/students/<int:learner_id>/remove", methods=["GET", "POST"])
 def remove_student(class_id: int, learner_id: int):
-    """Take a student out; someone not in this class is a 404, like a stranger's class."""
+    """GET: a confirm page; POST: take the student out. Someone not in this
+    class is a 404, like a stranger's class."""
     with db() as session:
         room = _room(session, class_id)
         if teaching.membership(session, learner_id, class_id) is None:
             not_found()
         person = found(session.get(Learner, learner_id))
         name = teaching.display_name(person)
+        if request.method == "GET":
+            return render_template("teach/remove_student.html", room=room, person=person, name=name)
         teaching.remove_student(session, teacher_id(), class_id, learner_id)
         flash(f"Removed {name} from \u201c{room.name}\u201d. Their answers are kept if they join again.", "success")
     return redirect(url_for("teach.class_page", class_id=class_id), 303)
@@ -304,7 +309,10 @@ def dashboard(class_id: int):
         teacher = teacher_row(session)
         board = teaching.dashboard(session, room)
         due = {a.id: show_date(a.due_at, teacher) for a in board.assignments}
-        return render_template("teach/dashboard.html", room=room, board=board, due=due)
+        weak = class_report.weak_spots(session, teacher_id(), class_id, teach_reports.card_name_of(session))
+        return render_template(
+            "teach/dashboard.html", room=room, board=board, due=due, weak=weak, rule_title=teach_reports.rule_title
+        )
 
 
 @bp.get("/classes/<int:class_id>/dashboard.csv")
@@ -330,19 +338,45 @@ def assignment_page(assignment_id: int):
     with the coach's explanation, so the teacher knows what to go over."""
     with db() as session:
         given, room = _assignment(session, assignment_id)
-        teacher = teacher_row(session)
-        drill_set = teaching.drill_set_of(given)
-        stats = teaching.question_stats(session, given)
-        context: dict[str, Any] = dict(
-            given=given,
-            room=room,
-            drill_set=drill_set,
-            stats=stats,
-            slots={slot.index: slot for slot in drill_set.slots()},
-            due=show_date(given.due_at, teacher),
-            students=len(teaching.students(session, room.id or 0)),
-        )
-        return render_template("teach/assignment.html", **context)
+        return assignment_view(session, given, room)
+
+
+def assignment_view(
+    session: Session, given: Assignment, room: Classroom, values: dict[str, str] | None = None,
+    errors: dict[str, str] | None = None, status: int = 200,
+):
+    teacher = teacher_row(session)
+    drill_set = teaching.drill_set_of(given)
+    stats = teaching.question_stats(session, given)
+    due_day = given.due_at.astimezone(zone_of(teacher)).date().isoformat() if given.due_at else ""
+    context: dict[str, Any] = dict(
+        given=given,
+        room=room,
+        drill_set=drill_set,
+        stats=stats,
+        slots={slot.index: slot for slot in drill_set.slots()},
+        due=show_date(given.due_at, teacher),
+        students=len(teaching.students(session, room.id or 0)),
+        values=values or {"due": due_day},
+        errors=errors or {},
+    )
+    return render_template("teach/assignment.html", **context), status
+
+
+@bp.post("/assignments/<int:assignment_id>/due")
+def change_due(assignment_id: int):
+    """Move or clear the due date. Work turned in stays turned in; whether it
+    was late follows the new date, as the dashboard always works it out."""
+    raw = field("due")
+    with db() as session:
+        given, room = _assignment(session, assignment_id)
+        due, problem = due_from_form(raw, teacher_row(session))
+        if problem:
+            return assignment_view(session, given, room, values={"due": raw[:20]}, errors={"due": problem}, status=422)
+        class_report.set_due(session, teacher_id(), assignment_id, due)
+        shown = show_date(due, teacher_row(session))
+    flash(f"\u201c{given.title}\u201d is now due {shown}." if due else f"\u201c{given.title}\u201d has no due date now.", "success")
+    return redirect(url_for("teach.assignment_page", assignment_id=assignment_id), 303)
 
 
 @bp.get("/assignments/<int:assignment_id>/q/<int:number>")

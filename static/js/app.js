@@ -1,20 +1,42 @@
 /* Mahjong Coach: the little the pages need beyond htmx.
-   - the card's search box filters lines by id, section or note;
+   - the card's search box filters lines by words (the index of coach/card_words.py:
+     a phrase starting at a word, else every word; the same rule as its `search`);
    - a row of tiles is one tab stop, arrow keys move between its tiles;
    - after htmx swaps in a verdict or a new question, focus follows it. */
 (function () {
   "use strict";
 
+  var SMALL_WORDS = ["of", "a", "an", "the", "and", "with", "in"];
+
+  function normal(text) {
+    return text.toLowerCase().replace(/[^\w&-]+/g, " ").trim().split(/\s+/).join(" ");
+  }
+
+  function lineMatches(index, phrase, loose) {
+    if (!phrase) return true;
+    if (!loose) {
+      var escaped = phrase.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      return new RegExp("(?:^|[ |])" + escaped + "(?![0-9])").test(index);
+    }
+    var held = index.replace(/\|/g, " ").split(/\s+/);
+    return phrase.split(" ").every(function (word) {
+      return SMALL_WORDS.indexOf(word) !== -1 || held.indexOf(word) !== -1;
+    });
+  }
+
   function filterCard(input) {
-    var query = input.value.trim().toLowerCase();
+    var query = normal(input.value);
     var panel = document.getElementById(input.getAttribute("aria-controls"));
     if (!panel) return;
+    var lines = panel.querySelectorAll("[data-line]");
+    var loose = !Array.prototype.some.call(lines, function (line) {
+      return lineMatches(line.dataset.text, query, false);
+    });
     var shown = 0;
     panel.querySelectorAll("[data-section]").forEach(function (section) {
       var inSection = 0;
       section.querySelectorAll("[data-line]").forEach(function (line) {
-        var match = !query || line.dataset.line.indexOf(query) !== -1 ||
-          line.dataset.text.indexOf(query) !== -1;
+        var match = lineMatches(line.dataset.text, query, loose);
         line.hidden = !match;
         if (match) inSection += 1;
       });
@@ -78,7 +100,8 @@
   });
 })();
 
-/* The first pass: count the tiles chosen, three exactly (C1). */
+/* The first pass: count the tiles chosen, three exactly (C1): once three
+   are chosen the other tiles cannot be picked until one is unchecked. */
 (function () {
   "use strict";
   function update(form) {
@@ -88,6 +111,10 @@
     count.textContent = picks + " of 3 chosen" + (picks > 3 ? ": a pass is exactly three tiles" : "");
     count.classList.toggle("is-full", picks === 3);
     count.classList.toggle("is-over", picks > 3);
+    form.querySelectorAll("[data-pass-pick]").forEach(function (box) {
+      if (!box.checked) box.disabled = picks >= 3;
+      box.closest(".pass-tile").classList.toggle("is-locked", !box.checked && picks >= 3);
+    });
   }
   document.addEventListener("change", function (event) {
     var form = event.target.closest && event.target.closest("[data-pass-form]");

@@ -1,0 +1,140 @@
+"""Practice hands kept for their learner: made, listed, loaded, saved.
+
+Every getter takes the learner's id and returns None for anyone else's
+hand (as coach/store/teaching.py does for a teacher's things). A hand is
+saved whole (its actions) in one short transaction per move.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import update
+from sqlmodel import Session, select
+
+from coach.store.models import PracticeHand, utcnow
+
+MAX_OPEN = 20  # hands going at once per learner: older finished ones stay listed
+SEED_RANGE = 2**31 - 1
+
+
+def new_hand(session: Session, learner_id: int, card: str, bots: str, seed: int | None = None) -> PracticeHand:
+    row = PracticeHand(
+        learner_id=learner_id, seed=secrets.randbelow(SEED_RANGE) if seed is None else seed, card=card[:120], bots=bots
+    )
+    session.add(row)
+    session.commit()
+    session.refresh(row)
+    return row
+
+
+def hands_of(session: Session, learner_id: int, limit: int = 50) -> list[PracticeHand]:
+    """The learner's hands, the latest first."""
+    query = (
+        select(PracticeHand)
+        .where(PracticeHand.learner_id == learner_id)
+        .order_by(PracticeHand.updated_at.desc(), PracticeHand.id.desc())  # type: ignore[attr-defined]
+        .limit(limit)
+    )
+    return list(session.exec(query).all())
+
+
+def open_hands(session: Session, learner_id: int) -> int:
+    return sum(1 for row in hands_of(session, learner_id, limit=MAX_OPEN + 1) if row.finished_at is None)
+
+
+def hand_of(session: Session, learner_id: int, hand_id: int) -> PracticeHand | None:
+    row = session.get(PracticeHand, hand_id)
+    return row if row is not None and row.learner_id == learner_id else None
+
+
+def actions_of(row: PracticeHand) -> list[dict[str, Any]]:
+    return list(json.loads(row.actions or "[]"))
+
+
+def save(
+    session: Session, row: PracticeHand, actions: list[dict[str, Any]], result: dict[str, Any] | None, hints: int | None = None
+) -> None:
+    """Keep the hand as it now stands, in one transaction."""
+    row.actions = json.dumps(actions, separators=(",", ":"))
+    row.updated_at = utcnow()
+    if hints is not None:
+        row.hints = hints
+    if result is not None and row.finished_at is None:
+        row.result = json.dumps(result)
+        row.finished_at = row.updated_at
+    session.add(row)
+    session.commit()
+
+
+def add_hint(session: Session, row: PracticeHand) -> None:
+    row.hints += 1
+    session.add(row)
+    session.commit()
+
+
+def move_hands(session: Session, guest_id: int, account_id: int) -> None:
+    """A guest signing in keeps their hands: they move to the account (in the caller's transaction)."""
+    session.exec(
+        update(PracticeHand)
+        .where(PracticeHand.learner_id == guest_id)  # type: ignore[arg-type]
+        .values(learner_id=account_id)
+        .execution_options(synchronize_session=False)
+    )
+
+
+def export_hands(session: Session, learner_id: int) -> list[dict[str, Any]]:
+    """Every hand for "Download everything": enough to replay and review it."""
+    rows = session.exec(
+        select(PracticeHand).where(PracticeHand.learner_id == learner_id).order_by(PracticeHand.id)  # type: ignore[arg-type]
+    ).all()
+    return [
+        {
+            "seed": row.seed, "card": row.card, "seat": row.seat, "bots": row.bots, "hints": row.hints,
+            "actions": json.loads(row.actions), "result": json.loads(row.result),
+            "started": row.created_at.isoformat(), "finished": row.finished_at.isoformat() if row.finished_at else None,
+        }
+        for row in rows
+    ]
+
+
+@dataclass(frozen=True)
+class PlayedHand:
+    id: int
+    finished_at: datetime
+    winner: str | None
+    line: str | None
+    accuracy: float | None
+
+
+@dataclass(frozen=True)
+class HandStats:
+    """Practice hands for the progress page: how many, won, and accuracy over time."""
+
+    played: int
+    going: int
+    wins: int
+    accuracy: float | None  # the mean over finished hands
+    recent: tuple[PlayedHand, ...]  # finished, the latest first
+
+
+def hand_stats(session: Session, learner_id: int, seat: str = "East", shown: int = 10) -> HandStats:
+    rows = hands_of(session, learner_id, limit=500)
+    done = [r for r in rows if r.finished_at is not None]
+    results = {r.id: json.loads(r.result or "null") or {} for r in done}
+    played = [
+        PlayedHand(r.id or 0, r.finished_at, results[r.id].get("winner"), results[r.id].get("line"), results[r.id].get("accuracy"))
+        for r in sorted(done, key=lambda r: r.finished_at, reverse=True)  # type: ignore[arg-type, return-value]
+    ]
+    scored = [p.accuracy for p in played if isinstance(p.accuracy, (int, float))]
+    return HandStats(
+        played=len(done),
+        going=len(rows) - len(done),
+        wins=sum(1 for p in played if p.winner == seat),
+        accuracy=sum(scored) / len(scored) if scored else None,
+        recent=tuple(played[:shown]),
+    )

@@ -1,0 +1,338 @@
+"""Lessons: short pages of pictures, in teaching order, each ending with a
+few check questions graded like a choice drill.
+
+A lesson is data: panels (a few words and the tiles or card line they
+talk about) and checks (a question, its right choice with why, and every
+wrong choice with why not). The web layer shows them and the store keeps
+which checks a learner got right; nothing is decided there. A check is
+known to the server by its lesson and id, so a client can only say which
+check it answers and what it picked.
+
+Each lesson names the drills it prepares (`prepares`): today's practice
+offers a lesson not yet done before the first of those drills.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from coach import tiles
+from drills import choice
+from drills.base import AnswerError, Question, Verdict
+
+
+@dataclass(frozen=True)
+class Panel:
+    """One picture of a lesson, with the few words that explain it."""
+
+    text: str
+    tiles: tuple[str, ...] = ()  # tile codes shown in a row
+    line: str | None = None  # a line of the app's card, shown as printed
+    caption: str = ""  # what the tiles are, under them
+
+
+@dataclass(frozen=True)
+class Check:
+    """A question at the end of a lesson: one right choice, each wrong one with why not."""
+
+    id: str
+    prompt: str
+    best: str
+    why: str  # why the best choice is right, citing its rule once
+    wrong: dict[str, str]
+    tiles: tuple[str, ...] = ()
+    line: str | None = None  # a line of the app's card the question is about
+
+
+@dataclass(frozen=True)
+class Lesson:
+    slug: str
+    title: str
+    summary: str
+    panels: tuple[Panel, ...]
+    checks: tuple[Check, ...]
+    prepares: tuple[str, ...] = ()  # drill names this lesson comes before
+    rules: tuple[str, ...] = field(default=())  # the rule ids it teaches
+
+    def check(self, check_id: str) -> Check:
+        for found in self.checks:
+            if found.id == check_id:
+                return found
+        raise KeyError(f'the lesson "{self.title}" has no check "{check_id}"')
+
+
+TILES = Lesson(
+    "tiles", "The tiles",
+    "Three suits, four Winds, three Dragons, Flowers and Jokers: the 152 tiles of an American set.",
+    panels=(
+        Panel("Dots are the first suit: numbered 1 to 9, four of each.", tiles=tuple(f"{n}D" for n in range(1, 10))),
+        Panel("Bams (bamboos) are the second suit, also 1 to 9. The 1 Bam is drawn as a bird.",
+              tiles=tuple(f"{n}B" for n in range(1, 10))),
+        Panel("Craks (characters) are the third suit: a number over a Chinese character.",
+              tiles=tuple(f"{n}C" for n in range(1, 10))),
+        Panel("Four Winds: North, East, West and South.", tiles=("N", "E", "W", "S")),
+        Panel("Three Dragons, each belonging to a suit: Red goes with Craks, Green with Bams, and White with Dots "
+              "(T2). The White Dragon is called Soap.", tiles=("RD", "5C", "GD", "5B", "WD", "5D"),
+              caption="Each Dragon beside a tile of its suit"),
+        Panel("Eight Flowers, all counted as the same tile (T3), and eight Jokers, the wild tiles.",
+              tiles=("F", "F", "J", "J")),
+        Panel("In all 152 tiles: 108 suit tiles, 16 Winds, 12 Dragons, 8 Flowers and 8 Jokers (T1). "
+              "Soap also stands for zero in the year 2026 (T4).", tiles=("2D", "WD", "2D", "6D"),
+              caption="2026 written with Soap as the zero"),
+    ),
+    checks=(
+        Check("green-dragon", "Which suit does this Dragon go with?", "Bams",
+              "The Green Dragon goes with Bams (T2).",
+              {"Craks": "Craks go with the Red Dragon.", "Dots": "Dots go with Soap, the White Dragon."},
+              tiles=("GD",)),
+        Check("crak", "Which tile is this?", tiles.name("7C"),
+              "A number over a Chinese character is a Crak (T1).",
+              {tiles.name("7B"): "Bams are drawn as bamboo sticks.", tiles.name("7D"): "Dots are drawn as circles."},
+              tiles=("7C",)),
+        Check("soap", "What is this tile called?", "Soap",
+              "This is the White Dragon, called Soap; in 2026 it is the zero (T4).",
+              {"Joker": "A Joker says so on its face.", "Flower": "A Flower shows a flower picture."},
+              tiles=("WD",)),
+        Check("count", "How many tiles are in a full American set?", "152",
+              "152: 108 suit tiles, 16 Winds, 12 Dragons, 8 Flowers and 8 Jokers (T1).",
+              {"144": "144 leaves out the eight Jokers.", "136": "136 leaves out the Flowers and the Jokers."}),
+    ),
+    prepares=("name-the-tile", "setup-and-turns"),
+    rules=("T1", "T2", "T3", "T4"),
+)
+
+READING = Lesson(
+    "reading-the-card", "Reading the card",
+    "Each line of the card is one winning hand. Colours are suits, X and C say whether you may expose, "
+    "D is a Dragon and 0 is Soap.",
+    panels=(
+        Panel("Each line of the card is one winning hand of exactly 14 tiles (H1). After the pattern: what it pays, "
+              "then X (you may expose groups) or C (concealed: no exposures before the winning tile) (H4).",
+              line="2026-2"),
+        Panel("Colours are suits, but not fixed ones: blue is any suit you like, red is another, green the third. "
+              "One way to hold the line above:", tiles=("F", "F", "2D", "WD", "2D", "6D", "2B", "2B", "2B",
+                                                                  "6C", "6C", "N", "N", "N"),
+              caption="Blue as Dots, red as Bams, green as Craks"),
+        Panel("The same line held another way: any choice of three different suits is the same line.",
+              tiles=("F", "F", "2C", "WD", "2C", "6C", "2D", "2D", "2D", "6B", "6B", "N", "N", "N"),
+              caption="Blue as Craks, red as Dots, green as Bams"),
+        Panel("Groups are identical tiles: 2 a pair, 3 a pung, 4 a kong, 5 a quint, 6 a sextet. There are no runs: "
+              "2026 is four singles (H2).", tiles=("3B", "3B", "3B", "N", "N", "N", "N"),
+              caption="A pung of 3 Bams and a kong of North"),
+        Panel("D is the Dragon of its colour's suit: DDD in Bams is three Green Dragons (T2). 0 is Soap, the zero of "
+              "the year, in any colour (T4).", line="2026-3"),
+        Panel("Year lines keep their digits. A line marked \u201cany\u201d, such as like numbers, may use any "
+              "number, the same one wherever the card prints the same digit: 11 1111 1111 may be 55 5555 5555.",
+              line="LIKE-1"),
+    ),
+    checks=(
+        Check("concealed", "This line is marked C. May you call a discard to expose a pung for it?",
+              "Only the winning tile",
+              "A C line allows no exposure before the winning tile; winning on a discard is still allowed (H4).",
+              {"Yes, any pung": "Exposing a pung breaks a concealed line.",
+               "Never, not even to win": "You may still take a discard as your winning tile."},
+              line="2026-5"),
+        Check("colours", "222 and 444 are printed in the same colour. What does that say?", "Both in the same suit",
+              "One colour on a line is one suit (H1).",
+              {"Each in a different suit": "Different suits are printed in different colours.",
+               "Any suit for each": "The colour ties them together: one suit for both."},
+              line="2468-1"),
+        Check("dragon", "Red is held as Bams here. Which tiles can DDD be?", "Three Green Dragons",
+              "D is the Dragon of its colour's suit, and Green goes with Bams (T2).",
+              {"Three Red Dragons": "Red goes with Craks.", "Any three Dragons": "D names one Dragon: its suit's."},
+              line="2026-3"),
+        Check("zero", "In 2026 on the card, what is the 0?", "Soap",
+              "The zero of a year is Soap, the White Dragon (T4).",
+              {"A Flower": "Flowers are printed as F.", "A Joker": "A joker may never be a single of the year."}),
+        Check("like", "Which of these fits 11 1111 1111 NEWS, any like numbers?",
+              "55 Dots, 5555 Bams, 5555 Craks, NEWS",
+              "The same number everywhere, in three different suits, as the colours say (H1).",
+              {"11 Dots, 2222 Bams, 3333 Craks, NEWS": "Like numbers: the same number in every group.",
+               "55 Dots, 5555 Bams, 5555 Craks, NNNN": "NEWS is one of each Wind: four singles, not a kong."},
+              line="LIKE-1"),
+    ),
+    prepares=("nearest-hand", "mahjong-or-not", "first-pass"),
+    rules=("H1", "H2", "H4", "T2", "T4"),
+)
+
+CHARLESTON = Lesson(
+    "charleston", "The Charleston",
+    "Before play, everyone passes tiles they do not want: right, across, left, and maybe back again.",
+    panels=(
+        Panel("Before the first turn, players pass tiles they do not want. The first Charleston is compulsory: "
+              "three tiles to the right, then three across, then three to the left (C1).",
+              tiles=("N", "9C", "GD"), caption="Three tiles a 2026 hand in Dots and Bams does not want"),
+        Panel("The second Charleston is optional and goes the other way: left, across, right. Any one player may "
+              "stop it (C2)."),
+        Panel("Then the courtesy pass: 0 to 3 tiles with the player across. If you offer different numbers, the "
+              "smaller number moves (C3).", tiles=("9B", "N"), caption="Two tiles offered across"),
+        Panel("Jokers are never passed, in any pass (C4).", tiles=("J",)),
+        Panel("On the last pass of each Charleston (first: left; second: right) you may pass on tiles you just "
+              "received without looking at them: a blind pass. Three tiles still move (C5).",
+              tiles=("3C", "7D", "E"), caption="Three tiles just received, passed on unseen"),
+    ),
+    checks=(
+        Check("first", "Which way does the first pass of the first Charleston go?", "To the right",
+              "The first Charleston goes right, across, then left (C1).",
+              {"To the left": "Left is the last pass of the first Charleston.",
+               "Across": "Across is the second pass."}),
+        Check("joker", "May you pass a Joker in the Charleston?", "No, never",
+              "Jokers are never passed, in any pass (C4).",
+              {"Yes, any time": "Passing a Joker is not allowed.",
+               "Only in the courtesy pass": "Not in the courtesy pass either."}, tiles=("J",)),
+        Check("courtesy", "For the courtesy pass you offer 3 tiles; the player across offers 1. How many move?",
+              "1 each way", "When the two offer different numbers, the smaller number moves (C3).",
+              {"3 each way": "The larger number never moves.", "None": "Both offered some: the smaller number moves."}),
+        Check("stop", "One player wants to stop the second Charleston. What happens?", "It stops",
+              "The second Charleston is optional: any one player may stop it (C2).",
+              {"It goes on if the others want it": "One player is enough to stop it.",
+               "The first Charleston starts again": "Nothing is passed again."}),
+    ),
+    prepares=("first-pass", "charleston-rules"),
+    rules=("C1", "C2", "C3", "C4", "C5"),
+)
+
+CALLS = Lesson(
+    "calls", "Calls and exposures",
+    "Taking another player's discard to finish a group, laying it face up, and who gets a tile two people want.",
+    panels=(
+        Panel("Only the latest discard can be called, until the next player draws (K1).", tiles=("3B",),
+              caption="The latest discard: the only one anyone may call"),
+        Panel("You call a discard to complete a pung, kong, quint or sextet with tiles you already hold, and lay the "
+              "group face up: an exposure (K2).", tiles=("5D", "5D", "5D"),
+              caption="You held two 5 Dots; a 5 Dot was discarded: you expose a pung"),
+        Panel("You may not call for a single or a pair, unless it is the last tile you need for Mah Jongg (K3).",
+              tiles=("N", "N"), caption="A pair: called for only as the winning tile"),
+        Panel("A call takes the place of your draw: expose, then discard; play goes on to your right (K5)."),
+        Panel("If two players want the same discard, Mah Jongg beats an exposure; between equal calls, the player "
+              "next in turn after the discarder gets it (K4)."),
+        Panel("On a concealed (C) line you may call only for Mah Jongg (K7)."),
+        Panel("Late in a hand, watch the exposures: a tile that plainly helps someone is a hot tile; one thrown "
+              "twice with no call is a safe tile (D1)."),
+    ),
+    checks=(
+        Check("pung", "You hold two 5 Dots and someone discards a 5 Dot. What may you call it for?", "A pung",
+              "A call completes a pung or bigger group with tiles you hold (K2).",
+              {"A pair": "Not for a pair, unless it wins the game.",
+               "Nothing, it was discarded": "The latest discard may be called."}, tiles=("5D", "5D")),
+        Check("old", "A 3 Bam was discarded two turns ago. May you call it now?", "No",
+              "Only the latest discard can be called (K1).",
+              {"Yes": "Once the next player has drawn, that discard is gone for good.",
+               "Only for a kong": "No group makes an old discard callable."}),
+        Check("both", "One player calls a discard for Mah Jongg, another for a pung. Who gets it?",
+              "The Mah Jongg call", "Mah Jongg beats an exposure (K4).",
+              {"The pung": "An exposure loses to Mah Jongg.",
+               "Whoever spoke first": "Speed does not decide it under League rules."}),
+    ),
+    prepares=("calls", "hot-or-safe", "dead-or-alive"),
+    rules=("K1", "K2", "K3", "K4", "K5", "K7", "D1"),
+)
+
+JOKERS = Lesson(
+    "jokers", "Jokers",
+    "Where a Joker may stand, where it may not, and how to win one back.",
+    panels=(
+        Panel("A Joker may stand for any tile in a pung, kong, quint or sextet (J1).",
+              tiles=("8B", "8B", "J"), caption="A pung of 8 Bams with a Joker"),
+        Panel("Never in a single or a pair, never in a singles and pairs line, and never in the year's digits (J2).",
+              tiles=("2D", "WD", "2D", "6D"), caption="The year: four singles, no Joker"),
+        Panel("A discarded Joker can never be called, not even for Mah Jongg (J3)."),
+        Panel("Joker exchange: on your turn, after you have drawn, give the exact tile a Joker stands for and take "
+              "the Joker, from any exposure (J4).", tiles=("7B", "7B", "J"),
+              caption="Holding a 7 Bam, you may take this Joker"),
+    ),
+    checks=(
+        Check("pair", "May a Joker be one tile of a pair?", "No",
+              "A Joker never stands in a single or a pair (J2).",
+              {"Yes": "Pairs must be two real tiles.", "Only a pair of Flowers": "Not a pair of Flowers either."}),
+        Check("discarded", "A player discards a Joker. May you call it to finish your pung?", "No",
+              "A discarded Joker can never be called (J3).",
+              {"Yes": "No call may take a discarded Joker.", "Only for Mah Jongg": "Not even for Mah Jongg."}),
+        Check("exchange", "Across has exposed 7 Bam, 7 Bam, Joker. You hold a 7 Bam. When may you take the Joker?",
+              "On my turn, after I draw", "A Joker exchange comes after you draw and before you discard (J4).",
+              {"Any time": "Only on your own turn.",
+               "On my turn, before I draw": "Exchanging before you draw makes your hand dead."},
+              tiles=("7B", "7B", "J")),
+    ),
+    prepares=("jokers",),
+    rules=("J1", "J2", "J3", "J4"),
+)
+
+PAYING = Lesson(
+    "mahjong-and-paying", "Mah Jongg and paying",
+    "Winning with 14 tiles on one line, and who pays what.",
+    panels=(
+        Panel("Mah Jongg is 14 tiles that match one line of the card, exposed groups included (H1). Declare it and "
+              "show your tiles; the others check them (E1).", line="2026-2"),
+        Panel("Each loser pays the value printed on the winning line (P1)."),
+        Panel("Won on a discard: the discarder pays double, the other two pay the value (P2)."),
+        Panel("Self-picked, drawn from the wall: all three pay double (P3)."),
+        Panel("Jokerless: the payments double again, except on singles and pairs lines (P4).",
+              tiles=("2D", "WD", "2D", "6D")),
+        Panel("If the wall runs out with no winner, nobody pays (E2). A dead hand still pays the winner (E4)."),
+    ),
+    checks=(
+        Check("discard", "You win on a discard with a 25 line, with jokers. What does the discarder pay?", "50",
+              "The discarder pays double the value (P2).",
+              {"25": "25 is what each of the other two pays.", "100": "Only a jokerless win doubles it again."}),
+        Check("self-picked", "You win self-picked on a 25 line, with jokers. What does each other player pay?",
+              "50", "Self-picked: all three pay double (P3).",
+              {"25": "Self-picked doubles every payment.", "75": "Payments double; they do not triple."}),
+        Check("wall", "The wall runs out and nobody has won. Who pays?", "Nobody",
+              "A wall game has no winner, so nobody pays (E2).",
+              {"The last discarder": "There is no winner to pay.", "East": "East pays nothing either."}),
+    ),
+    prepares=("payment", "mahjong-or-not"),
+    rules=("H1", "E1", "E2", "P1", "P2", "P3", "P4"),
+)
+
+LESSONS: tuple[Lesson, ...] = (TILES, READING, CHARLESTON, CALLS, JOKERS, PAYING)
+BY_SLUG: dict[str, Lesson] = {lesson.slug: lesson for lesson in LESSONS}
+# A right pick says why; a wrong one says why not, without giving the answer away: try again.
+VOICE = choice.Voice(right="{reason}", shown='The answer is "{best}". {reason}', wrong=("{why} Try again.",))
+
+
+def get(slug: str) -> Lesson:
+    try:
+        return BY_SLUG[slug]
+    except (KeyError, TypeError):
+        raise KeyError(f'there is no lesson "{slug}" (lessons: {", ".join(BY_SLUG)})') from None
+
+
+def question(lesson: Lesson, check: Check) -> Question:
+    """The check as a choice question; its choices in an order of their own,
+    the same every time (the right one is not always first)."""
+    choices = [check.best, *check.wrong]
+    random.Random(f"lesson:{lesson.slug}:{check.id}").shuffle(choices)
+    key = choice.answer_key(check.best, {**check.wrong, check.best: check.why}, voice=VOICE)
+    return Question(
+        drill=f"lesson:{lesson.slug}", seed=lesson.checks.index(check), level=1, card="", prompt=check.prompt,
+        rack=check.tiles, choices=tuple(choices), key=key,
+    )
+
+
+def grade(slug: str, check_id: str, answer: object) -> tuple[Question, Verdict]:
+    """The verdict on a check's answer; KeyError for an unknown lesson or
+    check, AnswerError for an answer that is none of its choices."""
+    lesson = get(slug)
+    asked = question(lesson, lesson.check(check_id))
+    if answer is None:
+        raise AnswerError("pick one of the choices")
+    return asked, choice.grade(asked, answer)
+
+
+def finished(lesson: Lesson, passed: set[str] | frozenset[str]) -> bool:
+    """Done once every check was answered right."""
+    return all(check.id in passed for check in lesson.checks)
+
+
+def needed_before(drill_names: list[str] | tuple[str, ...], done: set[str] | frozenset[str]) -> list[Lesson]:
+    """Lessons not done yet that prepare a drill of `drill_names`, in the order
+    the drills come (then teaching order): the first is the one to offer."""
+    found: dict[str, Lesson] = {}
+    for name in drill_names:
+        for lesson in LESSONS:
+            if name in lesson.prepares and lesson.slug not in done:
+                found.setdefault(lesson.slug, lesson)
+    return list(found.values())
