@@ -39,6 +39,7 @@ RANKED_FIELDS = frozenset(FIELDS[:9])
 _DYNAMIC = ("distance", "dead", "live_outs")  # the rack's own; the rest are the line's
 _DISTANCE = [str(d) for d in range(OUT_OF_REACH)] + ["null"]  # OUT_OF_REACH is shown as null
 _BOOL = ("false", "true")
+_PIECE_DISTANCES = 16  # distances 0-14, and OUT_OF_REACH last (tiles_away.HAND_SIZE is 14)
 KEYS = frozenset({"rack", "exposed", "seen"})
 CHUNK = 256  # racks ranked together: the arrays stay in the cache (issue 13: 2,048 was 3x slower)
 
@@ -115,6 +116,33 @@ class _Ranked:
         return self.head + text + "]}"
 
     @cached_property
+    def pieces(self) -> list[bytes] | None:
+        """Each line's JSON object for every distance and deadness, as bytes at
+        `_piece(line, distance, dead)`, when those are the only values a rack
+        changes (no explanation, no live outs); None otherwise."""
+        if self.explain or "live_outs" in self.dynamic:
+            return None
+        out = []
+        for template in self.templates:
+            for distance in range(_PIECE_DISTANCES):
+                for dead in (0, 1):
+                    d = distance if distance < _PIECE_DISTANCES - 1 else OUT_OF_REACH
+                    values = {"distance": _DISTANCE[d], "dead": _BOOL[dead]}
+                    out.append((template % tuple(values[k] for k in self.dynamic)).encode())
+        return out
+
+    def joined(self, ranking: BatchRanking) -> list[bytes]:
+        """Every rack's answer line (`answer`'s text, with its newline), its
+        lines' pieces picked by array arithmetic and joined."""
+        order = ranking.order if self.top is None else ranking.order[:, : self.top]
+        rows = np.arange(len(order))[:, None]
+        distance = np.minimum(ranking.distance[rows, order], _PIECE_DISTANCES - 1).astype(np.intp)
+        pick = (order * _PIECE_DISTANCES + distance) * 2 + ranking.dead[rows, order]
+        get = self.pieces.__getitem__  # type: ignore[union-attr]
+        head, tail = self.head.encode(), b"]}\n"
+        return [head + b",".join(map(get, row)) + tail for row in pick.tolist()]
+
+    @cached_property
     def templates(self) -> list[str]:
         """Each line's JSON object with %s where a rack's own value goes, in FIELDS order."""
         out = []
@@ -128,6 +156,8 @@ class _Ranked:
 
 
 _COPIES = tiles.COPIES
+_FEWEST = min(_COPIES)
+_NOTHING_SEEN = (0,) * tiles.KINDS
 _INDEX = tiles.INDEX
 
 
@@ -153,10 +183,14 @@ def _quick_holding(request: dict) -> tuple[Holding, tuple[int, ...]] | None:
         return None
     rack = _plain_counts(request.get("rack"))
     seen_text = request.get("seen")
-    seen = [0] * tiles.KINDS if seen_text is None else _plain_counts(seen_text)
-    if rack is None or seen is None or sum(rack) not in (13, 14):
+    if rack is None or sum(rack) not in (13, 14):
         return None
-    if any(r + s > c for r, s, c in zip(rack, seen, _COPIES)):
+    if seen_text is None:  # the commonest: only the rack to hold within the set (no tile has fewer than 4)
+        if max(rack) > _FEWEST and any(r > c for r, c in zip(rack, _COPIES)):
+            return None
+        return Holding(tuple(rack)), _NOTHING_SEEN
+    seen = _plain_counts(seen_text)
+    if seen is None or any(r + s > c for r, s, c in zip(rack, seen, _COPIES)):
         return None
     return Holding(tuple(rack)), tuple(seen)
 
@@ -184,7 +218,7 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
     """One JSON line (bytes, with its newline) per non-blank input line, in order."""
     ranked = _Ranked(card, fields, top)
     for chunk in _chunks(lines, CHUNK):
-        replies: list[dict | str | None] = [None] * len(chunk)
+        replies: list[dict | str | bytes | None] = [None] * len(chunk)
         batch: list[tuple[int, Holding]] = []
         racks, seens = [], []
         for k, raw in enumerate(chunk):
@@ -201,9 +235,22 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
                 replies[k] = error_reply(error)
         if batch:
             ranking = ranked.tables.batch_rank(np.array(racks, dtype=np.int16), np.array(seens, dtype=np.int16))
-            for row, (k, holding) in enumerate(batch):
-                replies[k] = ranked.answer(ranking, row, holding)
-        yield b"".join((reply.encode() if isinstance(reply, str) else orjson.dumps(reply)) + b"\n" for reply in replies)
+            if ranked.pieces is not None:
+                if len(batch) == len(chunk):  # the commonest: every line a plain rack
+                    yield b"".join(ranked.joined(ranking))
+                    continue
+                for (k, _), line in zip(batch, ranked.joined(ranking)):
+                    replies[k] = line
+            else:
+                for row, (k, holding) in enumerate(batch):
+                    replies[k] = ranked.answer(ranking, row, holding)
+        yield b"".join(_line(reply) for reply in replies)
+
+
+def _line(reply: dict | str | bytes | None) -> bytes:
+    if isinstance(reply, bytes):  # a whole line already
+        return reply
+    return (reply.encode() if isinstance(reply, str) else orjson.dumps(reply)) + b"\n"
 
 
 def _write(stdout: TextIO, data: bytes) -> None:

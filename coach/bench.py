@@ -309,7 +309,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             for drill in drill_names:
                 answer = min(_web_answer_seconds(client, drill, 1000 * round_ + k) for k in range(3))
                 figure(f"web answer in process: {drill}", "/healthz").add(answer, bare)
-        _first_pass(card, racks, round_, figure, plain)
+        _first_pass(card, racks, round_, figure, plain, plain_cpu)
 
     out.write(f"Card: {card.name}: {len(card.lines)} lines, {len(tables.readings)} readings; "
               f"{rounds} rounds, interleaved; {seconds:g} s a measure a round\n")
@@ -332,13 +332,28 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
 START_UP = "process, one rack (--rack), start-up included"
 
 
-def _first_pass(card: Card, racks: list[list[int]], round_: int, figure: Callable[[str, str], Figure], plain: float) -> None:
+def _first_pass(
+    card: Card, racks: list[list[int]], round_: int, figure: Callable[[str, str], Figure], plain: float, plain_cpu: float
+) -> None:
     """The first-pass evaluation (every legal pass), against the plain baseline
     scoring the same (pass, draw) racks one by one, and against the old
-    scoring by a full matrix product each (first_pass_figures)."""
+    scoring by a full matrix product each (first_pass_figures); then by CPU
+    time, which a crowded machine inflates far less than wall time, with a
+    first-pass grade: the drill's own evaluation of a learner's pass, on a
+    question not graded before (nothing cached)."""
     new_times, old_times, pairs = first_pass_figures(card, [racks[100 + round_]])
     figure("first-pass evaluation, every legal pass", "plain").add(new_times[0], pairs[0] * plain)
     figure("first-pass evaluation, against the old matrix scoring", "old scoring").add(new_times[0], old_times[0])
+    begin = time.process_time()
+    evaluate_pass(card, racks[100 + round_], "first-right", seed=round_)
+    figure("first-pass evaluation, CPU time", "plain, CPU").add(time.process_time() - begin, pairs[0] * plain_cpu)
+    from drills import first_pass
+
+    rack = first_pass.generate(5000 + round_, 2, card).key["rack"]
+    pick = tuple(sorted(t for t in rack if t != tiles.JOKER)[:3])
+    begin = time.process_time()
+    first_pass.evaluate(card, rack, 5000 + round_, pick)
+    figure("first-pass grade (a learner's pass), CPU time", "plain, CPU, 1 rack").add(time.process_time() - begin, plain_cpu)
 
 
 def _table(out: TextIO, figures: list[Figure]) -> None:

@@ -26,8 +26,9 @@ import itertools
 import math
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -55,7 +56,7 @@ SAMPLES = 96  # stage one: every legal pass
 REFINE = 16  # stage two: this many leaders ...
 REFINE_SAMPLES = 480  # ... on this many more samples
 REACH_MARGIN = 2  # a line "within reach": at most this many tiles behind the best line
-CHUNK = 512  # (pass, sample) pairs scored at once: about a megabyte of table rows, in cache
+CHUNK = 512  # draws scored at once for a pass: its kept readings' rows stay in cache
 # Grading (issue 12): a pass is as good as the best unless, at one-sided 95%
 # on the paired mean difference, it is worse by more than MARGIN tiles.
 Z = 1.645
@@ -173,31 +174,47 @@ def unseen_pool(rack: Sequence[int], seen: Sequence[int] | None = None) -> list[
 
 
 def _sample_draws(pool: list[int], samples: int, rng: np.random.Generator) -> np.ndarray:
-    """(samples, 3) tile indices: three tiles drawn without replacement from `pool`."""
+    """(samples, 3) tile indices: three tiles drawn without replacement from
+    `pool`: the tiles with the three smallest random keys, smallest first
+    (three passes of argmin: several times quicker than argpartition on rows
+    this short, and the same three tiles)."""
     pool_arr = np.array(pool, dtype=np.intp)
     keys = rng.random((samples, len(pool_arr)))
-    return pool_arr[np.argpartition(keys, 3, axis=1)[:, :3]]
+    rows = np.arange(samples)
+    picked = np.empty((samples, 3), dtype=np.intp)
+    for j in range(3):
+        picked[:, j] = keys.argmin(axis=1)
+        keys[rows, picked[:, j]] = 2.0  # past every key: not picked again
+    return pool_arr[picked]
 
 
-def _received_rows(after: np.ndarray, draws: np.ndarray, take: int) -> tuple[np.ndarray, np.ndarray]:
+def _received_rows(after: np.ndarray, draws: np.ndarray, take: int | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Table rows the received tiles switch on, and the jokers received.
 
-    `after`: (36,) counts once the pass is given; `draws`: (n, 3) tiles
-    arriving, of which the first `take` arrive (OTHER: a tile that changes nothing). A received tile that is the
-    k-th copy on the rack switches on the feature "at least k copies", one
-    row of the card table; a joker or a tile not received switches on the
-    empty row past the last feature.
+    `after`: counts once the pass is given, (36,) or one row a draw;
+    `draws`: (n, 3) tiles, of which the first `take` (a number, or one a
+    draw) arrive (OTHER: a tile that changes nothing). A received tile that
+    is the k-th copy on the rack switches on the feature "at least k
+    copies", one row of the card table; a joker or a tile not received
+    switches on the empty row past the last feature.
     """
     n = len(draws)
-    rows = np.full((n, 3), FEATURE_START[tiles.NATURALS], dtype=np.intp)
+    nothing = FEATURE_START[tiles.NATURALS]
+    rows = np.full((n, 3), nothing, dtype=np.intp)
     jokers = np.zeros(n, dtype=np.int16)
-    for j in range(take):
+    first, second = draws[:, 0], draws[:, 1]
+    for j in range(3):
+        arrives = j < take
+        if not np.any(arrives):
+            break
         t = draws[:, j]
-        earlier = sum((draws[:, i] == t).astype(np.intp) for i in range(j)) if j else 0
-        natural = t < tiles.NATURALS
-        level = after[np.minimum(t, tiles.JOKER)] + earlier
-        rows[:, j] = np.where(natural, FEATURE_START[np.minimum(t, tiles.NATURALS)] + level, rows[:, j])
-        jokers += t == tiles.JOKER
+        kind = np.minimum(t, tiles.JOKER)
+        level = after[kind] if after.ndim == 1 else np.take_along_axis(after, kind[:, None], axis=1)[:, 0]
+        if j:  # copies of the same tile received before this one
+            level = level + (first == t) + ((second == t) if j == 2 else 0)
+        natural = (t < tiles.NATURALS) & arrives
+        rows[:, j] = np.where(natural, FEATURE_START[np.minimum(t, tiles.NATURALS)] + level, nothing)
+        jokers += (t == tiles.JOKER) & arrives
     return rows, jokers
 
 
@@ -219,8 +236,12 @@ class _Scorer:
 
     Each pass's kept tiles are summed into one table row once; a sample
     then only adds the rows of the (at most three) tiles it brings, instead
-    of a full matrix product over every feature. Work runs in chunks small
-    enough to stay in cache.
+    of a full matrix product over every feature. The draws evaluate_pass
+    shares between passes have their rows summed once for all of them
+    (`best_on`, `reach_on`), at the levels of the whole rack; only a draw
+    that brings a kind the pass gave away is summed again at the pass's
+    own levels. A pass looks only at the readings that can still be its
+    nearest, and work runs in chunks small enough to stay in cache.
     """
 
     def __init__(self, card: Card, rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]], after: np.ndarray):
@@ -238,86 +259,173 @@ class _Scorer:
         self.after = after
         self.takes = np.array([len(own) for own, _ in candidates])
         self.base_distance = self.tables._decode(self.base, after[:, tiles.JOKER : tiles.JOKER + 1], 0)
+        self.held = np.array(held, dtype=np.int16)
+        # The kinds each pass gives away (a column more for OTHER, never given).
+        self.gives = np.zeros((len(candidates), OTHER + 1), dtype=bool)
+        for i, (own, _) in enumerate(candidates):
+            self.gives[i, list(own)] = True
         self._kept_cache: dict[tuple[int, int], tuple] = {}
+        self._sub_cache: dict[tuple[int, int], np.ndarray] = {}
+        self._draws: np.ndarray | None = None  # the draws shared by best_on and reach_on
+        self._received: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # take -> (readings, draws) sums, jokers
 
-    def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """Readings that can still matter for pass i: three tiles received
-        move any reading at most three closer, so one further than the
-        nearest by more than `slack` can never be the nearest (or in reach)."""
+    def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Readings that can still matter for pass i, their row and their room
+        for jokers. Receiving tiles never takes a reading further away, so the
+        nearest stays at most the pass's own nearest, d; three tiles move any
+        reading at most three closer, so one at d + 3 or more can never be
+        nearer than d: `slack` 2 keeps all that decide the nearest (more keeps
+        those that may stand within reach of it)."""
         key = (i, slack)
         kept = self._kept_cache.get(key)
         if kept is None:
             d = self.base_distance[i]
-            kept = np.flatnonzero(d <= d.min() + slack)
-            kept = self._kept_cache[key] = (
-                kept, np.ascontiguousarray(self.padded[:, kept]), self.base[i, kept], self.tables.big_total[kept]
-            )
+            index = np.flatnonzero(d <= d.min() + slack)
+            kept = self._kept_cache[key] = (index, self.base[i, index], self.tables.big_total[index])
         return kept
 
     def relevant(self, i: int) -> list[int]:
         """Tiles that could change pass i's nearest reading: any a reading
         still in play uses, and the joker where one has a group it could fill."""
-        kept = self._kept(i, 3)[0]
+        kept = self._kept(i, 2)[0]
         used = np.flatnonzero(self.tables.need[kept].any(axis=0)).tolist()
         return used + ([tiles.JOKER] if (self.tables.big_total[kept] > 0).any() else [])
 
-    def _distances(self, i: int, draws: np.ndarray, kept: tuple) -> np.ndarray:
-        """(n, kept readings) distances once pass i receives `draws`."""
-        _, sub, base, big_total = kept
-        rows, got = _received_rows(self.after[i], draws, int(self.takes[i]))
-        v = base + sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]
-        jokers = self.after[i, tiles.JOKER] + got
-        naturals = v & (SPILL - 1)
-        if not jokers.any():
-            return HAND_SIZE - naturals
-        room = big_total - (v >> 5)
-        return HAND_SIZE - (naturals + np.minimum(jokers[:, None], room))
-
-    def _each(self, cands: np.ndarray, work) -> np.ndarray:
-        out = np.empty(len(cands), dtype=np.int16)
-        for i in np.unique(cands):
-            where = np.flatnonzero(cands == i)
-            for start in range(0, len(where), CHUNK):
-                part = where[start : start + CHUNK]
-                out[part] = work(int(i), part)
-        return out
+    # -- any pairs (the exact enumeration, the tests) -------------------------
 
     def best(self, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
         """Best distance for each (pass, draw) pair."""
-        return self._each(cands, lambda i, part: self._distances(i, draws[part], self._kept(i, 3)).min(axis=1))
+        out = np.empty(len(cands), dtype=np.int16)
+        order = np.argsort(cands, kind="stable")
+        bounds = np.flatnonzero(np.diff(cands[order])) + 1
+        for where in np.split(order, bounds) if len(order) else ():
+            i = int(cands[where[0]])
+            index, base, big_total = self._kept(i, 2)
+            key = (i, 2)
+            sub = self._sub_cache.get(key)
+            if sub is None:
+                sub = self._sub_cache[key] = np.ascontiguousarray(self.padded[:, index])
+            for start in range(0, len(where), CHUNK):
+                part = where[start : start + CHUNK]
+                rows, got = _received_rows(self.after[i], draws[part], int(self.takes[i]))
+                v = base + sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]
+                out[part] = _nearest(v.T, self.after[i, tiles.JOKER] + got, big_total)
+        return out
+
+    # -- the draws evaluate_pass shares between its passes ----------------------
+
+    def _shared(self, draws: np.ndarray, stop: int, take: int) -> tuple[np.ndarray, np.ndarray]:
+        """For the first `stop` draws (a sequence that only ever grows): the
+        sum of the received rows at the whole rack's levels, (readings, draws),
+        and the jokers held after receiving; room is kept for more draws."""
+        if self._draws is not draws:
+            known = self._draws
+            if known is None or len(known) > len(draws) or not np.array_equal(known, draws[: len(known)]):
+                self._received = {}
+            self._draws = draws
+        summed, jokers, have = self._received.get(take, (None, None, 0))
+        if have < stop:
+            if summed is None or summed.shape[1] < stop:
+                room = max(stop, 2 * have)
+                grown = np.empty((self.padded.shape[1], room), dtype=np.int16)
+                more = np.empty(room, dtype=np.int16)
+                if summed is not None:
+                    grown[:, :have], more[:have] = summed[:, :have], jokers[:have]
+                summed, jokers = grown, more
+            rows, got = _received_rows(self.held, draws[have:stop], take)
+            summed[:, have:stop] = (self.padded[rows[:, 0]] + self.padded[rows[:, 1]] + self.padded[rows[:, 2]]).T
+            jokers[have:stop] = self.held[tiles.JOKER] + got
+            self._received[take] = (summed, jokers, stop)
+        return summed, jokers
+
+    def _again(self, which: Sequence[int], block: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+        """For each pass in `which`: the draws of `block` that bring a kind the
+        pass gave away (such a tile sits lower on its rack than on the whole
+        rack), and their received rows summed at the pass's own levels."""
+        which = np.asarray(which, dtype=np.intp)
+        takes = self.takes[which]
+        arriving = np.arange(3) < takes[:, None, None]  # (passes, 1, 3)
+        hits = (self.gives[which][:, block] & arriving).any(axis=2)  # (passes, draws)
+        owner, draw = np.nonzero(hits)
+        rows, _ = _received_rows(self.after[which[owner]], block[draw], takes[owner])
+        summed = self.padded[rows[:, 0]] + self.padded[rows[:, 1]] + self.padded[rows[:, 2]]
+        bounds = np.searchsorted(owner, np.arange(len(which) + 1))
+        return [(draw[lo:hi], summed[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:])]
+
+    def _block(
+        self, i: int, draws: np.ndarray, start: int, stop: int, slack: int, again: tuple[np.ndarray, np.ndarray]
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Pass i on draws[start:stop]: the kept readings' rows, (kept, draws),
+        the jokers held and the kept readings' room for jokers."""
+        index, base, big_total = self._kept(i, slack)
+        summed, jokers = self._shared(draws, stop, int(self.takes[i]))
+        v = summed[index, start:stop]
+        v += base[:, None]
+        hit, rows = again
+        if len(hit):
+            v[:, hit] = base[:, None] + rows[:, index].T
+        return v, jokers[start:stop], big_total
+
+    def best_on(self, which: Sequence[int], draws: np.ndarray, start: int, stop: int) -> list[np.ndarray]:
+        """Best distance of each pass in `which` on draws[start:stop]."""
+        out: list[list[np.ndarray]] = [[] for _ in which]
+        for a in range(start, stop, CHUNK):
+            b = min(stop, a + CHUNK)
+            for k, (i, again) in enumerate(zip(which, self._again(which, draws[a:b]))):
+                v, jokers, big_total = self._block(int(i), draws, a, b, 2, again)
+                out[k].append(_nearest(v, jokers, big_total))
+        return [parts[0] if len(parts) == 1 else np.concatenate(parts) for parts in out]
+
+    def reach_on(self, which: Sequence[int], draws: np.ndarray, stop: int) -> list[np.ndarray]:
+        """Lines within REACH_MARGIN of the nearest, for each pass in `which` on draws[:stop]."""
+        out = []
+        for i, again in zip(which, self._again(which, draws[:stop])):
+            v, jokers, big_total = self._block(int(i), draws, 0, stop, 3 + REACH_MARGIN, again)
+            d = HAND_SIZE - _placed(v, jokers, big_total)
+            line = self.tables.line_of[self._kept(int(i), 3 + REACH_MARGIN)[0]]
+            starts = np.flatnonzero(np.r_[True, line[1:] != line[:-1]])
+            per_line = np.minimum.reduceat(d, starts, axis=0)
+            out.append((per_line <= d.min(axis=0) + REACH_MARGIN).sum(axis=0))
+        return out
 
     def reach(self, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
-        """Lines within REACH_MARGIN of the nearest, for each (pass, draw) pair."""
+        """`reach_on` for any pairs (the tests)."""
+        out = np.empty(len(cands), dtype=np.intp)
+        for i in np.unique(cands):
+            where = np.flatnonzero(cands == i)
+            out[where] = self.reach_on([int(i)], np.ascontiguousarray(draws[where]), len(where))[0]
+        return out
 
-        def count(i: int, part: np.ndarray) -> np.ndarray:
-            kept = self._kept(i, 3 + REACH_MARGIN)
-            d = self._distances(i, draws[part], kept)
-            line = self.tables.line_of[kept[0]]
-            starts = np.flatnonzero(np.r_[True, line[1:] != line[:-1]])
-            per_line = np.minimum.reduceat(d, starts, axis=1)
-            return (per_line <= (d.min(axis=1) + REACH_MARGIN)[:, None]).sum(axis=1)
 
-        return self._each(cands, count)
+def _placed(v: np.ndarray, jokers: np.ndarray, big_total: np.ndarray) -> np.ndarray:
+    """Tiles placed in each reading, (kept, draws): naturals, then jokers in
+    the empty slots of groups of three or more (tiles_away.CardTables._decode)."""
+    naturals = v & (SPILL - 1)
+    if not jokers.any():
+        return naturals
+    return naturals + np.minimum(jokers[None, :], big_total[:, None] - (v >> 5))
 
+
+def _nearest(v: np.ndarray, jokers: np.ndarray, big_total: np.ndarray) -> np.ndarray:
+    """The nearest reading's distance for each draw (a column of v)."""
+    return (HAND_SIZE - _placed(v, jokers, big_total).max(axis=0)).astype(np.int16)
 
 
 def _screen(
-    card: Card,
+    scorer: _Scorer,
     candidates: list[tuple[tuple[int, ...], int]],
-    after: np.ndarray,
     keep: int,
     include: Sequence[Sequence[int]],
-) -> tuple[list[tuple[tuple[int, ...], int]], np.ndarray]:
+) -> list[int]:
     """The `keep` candidates whose kept tiles stand nearest a line, and `include`."""
-    lines = tables_for(card).batch_line_distances(after)
+    lines = np.minimum.reduceat(scorer.base_distance, scorer.tables.starts, axis=1)
     low = lines.min(axis=1)
     close = (lines <= (low + REACH_MARGIN)[:, None]).sum(axis=1)
     order = np.lexsort((np.arange(len(candidates)), -close, low))
     chosen = set(order[:keep].tolist())
     wanted = {tuple(sorted(p)) for p in include}
     chosen |= {i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in wanted}
-    picked = sorted(chosen)
-    return [candidates[i] for i in picked], after[picked]
+    return sorted(chosen)
 
 
 def scores_by_matrix(card: Card, after: np.ndarray, takes: np.ndarray, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
@@ -339,24 +447,35 @@ _EXACT_LOCK = threading.Lock()
 OTHER = tiles.KINDS  # in an enumeration: any tile that cannot matter to the pass
 
 
-def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
-    """Every set of three tiles the pool can give, as (sets, 3), with its
-    probability; tiles outside `relevant` all count as one kind, OTHER."""
+@lru_cache(maxsize=64)
+def _threes(kinds: int) -> np.ndarray:
+    """Every multiset of three of `kinds` kinds, as sorted index triples."""
+    out = np.array(list(itertools.combinations_with_replacement(range(kinds), 3)), dtype=np.intp).reshape(-1, 3)
+    out.flags.writeable = False
+    return out
+
+
+def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarray, np.ndarray, int]:
+    """Every set of three tiles the pool can give, as (sets, 3), the number
+    of ways each can come, and the number of ways in all; tiles outside
+    `relevant` all count as one kind, OTHER. Whole numbers, so that an
+    expectation is one exact sum however the kinds were merged: equal
+    passes come out exactly equal."""
     left = Counter(pool)
     kinds = [t for t in sorted(set(relevant)) if left[t]]
     other = len(pool) - sum(left[t] for t in kinds)
     if other:
         kinds.append(OTHER)
-    m = np.array([left[t] if t != OTHER else other for t in kinds], dtype=np.float64)
-    idx = np.array(list(itertools.combinations_with_replacement(range(len(kinds)), 3)), dtype=np.intp).reshape(-1, 3)
+    m = np.array([left[t] if t != OTHER else other for t in kinds], dtype=np.int64)
+    idx = _threes(len(kinds))
     a, b, c = m[idx[:, 0]], m[idx[:, 1]], m[idx[:, 2]]
     same_ab, same_bc = idx[:, 0] == idx[:, 1], idx[:, 1] == idx[:, 2]
     ways = np.where(
-        same_ab & same_bc, a * (a - 1) * (a - 2) / 6,
-        np.where(same_ab, a * (a - 1) / 2 * c, np.where(same_bc, a * b * (b - 1) / 2, a * b * c)),
+        same_ab & same_bc, a * (a - 1) * (a - 2) // 6,
+        np.where(same_ab, a * (a - 1) // 2 * c, np.where(same_bc, a * b * (b - 1) // 2, a * b * c)),
     )
     keep = ways > 0
-    return np.array(kinds, dtype=np.intp)[idx[keep]], ways[keep] / math.comb(len(pool), 3)
+    return np.array(kinds, dtype=np.intp)[idx[keep]], ways[keep], math.comb(len(pool), 3)
 
 
 def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
@@ -364,6 +483,30 @@ def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     n = min(len(a), len(b))
     diff = a[:n].astype(np.float64) - b[:n]
     return float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+
+
+def _sampled_stats(scores: Sequence[np.ndarray], leader: int, skip: Container[int]) -> dict[int, tuple[float, float, float, float]]:
+    """Each sampled pass's mean, its standard error, and `_paired` against
+    the leader (0 for the leader itself): passes with as many samples are
+    done together, a row each, with the same arithmetic as one at a time."""
+    groups: dict[int, list[int]] = {}
+    for i, s in enumerate(scores):
+        if i not in skip:
+            groups.setdefault(len(s), []).append(i)
+    lead = scores[leader]
+    out: dict[int, tuple[float, float, float, float]] = {}
+    for n, members in groups.items():
+        table = np.stack([scores[i] for i in members])
+        means = table.mean(axis=1)
+        stderr = table.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else np.zeros(len(members))
+        k = min(n, len(lead))
+        diff = table[:, :k].astype(np.float64) - lead[:k]
+        gaps = diff.mean(axis=1)
+        ses = diff.std(axis=1, ddof=1) / np.sqrt(k) if k > 1 else np.zeros(len(members))
+        for row, i in enumerate(members):
+            pair = (0.0, 0.0) if i == leader else (float(gaps[row]), float(ses[row]))
+            out[i] = (float(means[row]), float(stderr[row]), *pair)
+    return out
 
 
 def evaluate_pass(
@@ -402,9 +545,11 @@ def evaluate_pass(
     pool = unseen_pool(rack, seen)
     base = np.array(tiles.counts(rack), dtype=np.int16)
     after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
-    if screen is not None and len(candidates) > screen:
-        candidates, after = _screen(card, candidates, after, screen, include)
     scorer = _Scorer(card, rack, candidates, after)
+    if screen is not None and len(candidates) > screen:
+        picked = _screen(scorer, candidates, screen, include)
+        candidates, after = [candidates[i] for i in picked], after[picked]
+        scorer = _Scorer(card, rack, candidates, after)
     wanted = {tuple(sorted(p)) for p in include}
     draws = _sample_draws(pool, samples, rng)
     scores: list[np.ndarray] = []
@@ -414,26 +559,13 @@ def evaluate_pass(
         nonlocal draws
         if total > len(draws):
             draws = np.concatenate([draws, _sample_draws(pool, total - len(draws), rng)])
-        cands, rows = [], []
         for i in which_ones:
             have = len(scores[i])
             if have < total:
-                cands.append(np.full(total - have, i, dtype=np.intp))
-                rows.append(draws[have:total])
-        if not cands:
-            return
-        c = np.concatenate(cands)
-        got = scorer.best(c, np.concatenate(rows))
-        start = 0
-        for i in which_ones:
-            have = len(scores[i])
-            if have < total:
-                scores[i] = np.concatenate([scores[i], got[start : start + total - have]])
-                start += total - have
+                scores[i] = np.concatenate([scores[i], scorer.best_on([i], draws, have, total)[0]])
 
     everyone = np.arange(len(candidates))
-    first = scorer.best(np.repeat(everyone, samples), np.tile(draws, (len(candidates), 1)))
-    scores = list(first.reshape(len(candidates), samples))
+    scores = scorer.best_on(everyone, draws, 0, samples)
     means = np.array([s.mean() for s in scores])
     top = [int(i) for i in np.lexsort((everyone, means))[: max(1, refine)]]
     focus = list(dict.fromkeys(top + [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in wanted]))
@@ -459,8 +591,8 @@ def evaluate_pass(
             with _EXACT_LOCK:
                 value = _EXACT.get(key)
             if value is None:
-                every, weight = _every_three(pool, scorer.relevant(i))
-                value = float(scorer.best(np.full(len(every), i, dtype=np.intp), every) @ weight)
+                every, ways, total = _every_three(pool, scorer.relevant(i))
+                value = int(scorer.best(np.full(len(every), i, dtype=np.intp), every).astype(np.int64) @ ways) / total
                 with _EXACT_LOCK:
                     _EXACT[key] = value
                     while len(_EXACT) > 4096:
@@ -489,22 +621,20 @@ def evaluate_pass(
     # Flexibility (lines within reach) for the refined passes, on their first draws.
     flex_n = min(FLEX_SAMPLES, len(draws))
     flex: dict[int, float] = {}
-    c = np.repeat(np.array(focus, dtype=np.intp), flex_n)
-    reach = scorer.reach(c, np.tile(draws[:flex_n], (len(focus), 1))).reshape(len(focus), flex_n)
+    reach = scorer.reach_on(focus, draws, flex_n)
     for k, i in enumerate(focus):
         flex[i] = float(reach[k].mean())
     leader = min(exact_set, key=lambda i: (exact_set[i], i)) if exact_set else leader_of()
+    sampled = _sampled_stats(scores, leader, exact_set)
     options = []
     for i, (own, blind) in enumerate(candidates):
-        s = scores[i]
-        n = len(s)
+        n = len(scores[i])
         if i in exact_set:
             gap = exact_set[i] - exact_set[leader]
             options.append(PassOption(own, blind, exact_set[i], 0.0, n, flex.get(i), gap, 0.0, exact=True))
             continue
-        gap, se = (0.0, 0.0) if i == leader else _paired(s, scores[leader])
-        stderr = float(s.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
-        options.append(PassOption(own, blind, float(s.mean()), stderr, n, flex.get(i), gap, se))
+        mean, stderr, gap, se = sampled[i]
+        options.append(PassOption(own, blind, mean, stderr, n, flex.get(i), gap, se))
     lead = options[leader]
     # Best first: the leader, then by how far behind it on shared draws,
     # more lines in reach, fewer blind tiles.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from datetime import datetime, timedelta, timezone
@@ -19,6 +20,11 @@ from typing import TextIO
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+# One BLAS thread, set before numpy loads: a command's matrix products are
+# small, and starting OpenBLAS's thread a core costs a command more CPU than
+# they save (issue 13). A value the user set stands.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from coach import __version__, tiles
 from coach.card import Card, CardError

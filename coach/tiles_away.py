@@ -469,17 +469,23 @@ class CardTables:
         outs = np.where(joker_short, outs_need, outs_small) + joker_short * pool_jokers
         # Dead: a single or pair short of naturals, or more empty slots than jokers left.
         dead = (short | dead_jokers) & (distances > 0)
-        # As analyze: outs and deadness count only for each line's nearest readings.
-        nearest = np.minimum.reduceat(distances, self.starts, axis=1)[:, self.line_of]
-        counted = distances == nearest
-        dead &= counted
-        outs = np.where(counted & ~dead, outs, 0)
+        # As analyze: outs and deadness count only for each line's nearest
+        # readings, and a dead reading has none. The key below ranks by distance
+        # first, so the reading it picks is always one of the nearest: the
+        # others' outs and deadness never show and need no masking.
+        short_outs = np.where(dead, 1023, 1023 - outs)  # 1023 - outs, 0 outs when dead
         # outs <= 152 and distance <= 99: (d, dead, outs, reading) packs into one int32 key.
-        key = (distances * 2 + dead).astype(np.int32) * 1024 + (1023 - outs)
-        key = key * count + self._reading_numbers
+        key = distances.astype(np.int32)
+        key <<= 1
+        key |= dead
+        key <<= 10
+        key |= short_outs
+        key *= count
+        key += self._reading_numbers
         best = np.minimum.reduceat(key, self.starts, axis=1) % count
         index = np.arange(n)[:, None]
-        line_distance, line_outs, line_dead = distances[index, best], outs[index, best], dead[index, best]
+        line_distance, line_dead = distances[index, best], dead[index, best]
+        line_outs = np.where(line_dead, 0, outs[index, best])
         value_rank = self._count_tables[3]
         rank_key = (line_distance.astype(np.int32) * 1024 + (1023 - line_outs)) * len(self.lines) + value_rank
         order = np.argsort(rank_key, axis=1, kind="stable")

@@ -125,6 +125,13 @@ def test_adding_received_rows_agrees_with_the_full_matrix_product():
         fast = scorer.best(cands, np.tile(draws, (len(candidates), 1)))
         slow = scores_by_matrix(CARD, after, takes, cands, np.tile(draws, (len(candidates), 1)))
         assert (fast == slow).all()
+        # The same on the draws shared by every pass, summed once (as evaluate_pass
+        # scores them), drawn in two goes as its later stages draw more.
+        shared = _Scorer(CARD, rack_, candidates, after)
+        every = list(range(len(candidates)))
+        first = shared.best_on(every, draws[:25], 0, 25)
+        more = shared.best_on(every, draws.copy(), 25, len(draws))
+        assert (np.concatenate([np.concatenate(pair) for pair in zip(first, more)]) == slow).all()
         rows = after[cands].copy()
         tiled = np.tile(draws, (len(candidates), 1))
         for j in range(3):
@@ -200,8 +207,9 @@ def test_exact_enumeration_with_irrelevant_tiles_merged_agrees_with_the_full_sum
     weight = np.array([np.prod([comb(left[t], k) for t, k in Counter(s).items()]) for s in full.tolist()]) / comb(len(pool), 3)
     assert weight.sum() == pytest.approx(1.0)
     for i in range(len(candidates)):
-        every, w = _every_three(pool, scorer.relevant(i))
-        assert w.sum() == pytest.approx(1.0) and len(every) <= len(full)
+        every, ways, total = _every_three(pool, scorer.relevant(i))
+        w = ways / total
+        assert ways.sum() == total == comb(len(pool), 3) and len(every) <= len(full)
         fast = scorer.best(np.full(len(every), i), every) @ w
         slow = scores_by_matrix(CARD, after, np.full(len(candidates), 3), np.full(len(full), i), full) @ weight
         assert fast == pytest.approx(slow)

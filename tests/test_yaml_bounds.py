@@ -23,7 +23,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from coach import card as card_module
-from coach import cli, yamlfile
+from coach import cli, yaml_parse, yamlfile
 from coach.card import HOUSE_CARD, MAX_LINES, MAX_READINGS, MAX_SECTIONS, CardError, parse_card
 from drills import card_weight
 from drills.drill_set import SetError, parse_set
@@ -168,13 +168,13 @@ def test_the_attack_files_are_within_the_upload_limit_or_over_the_cap() -> None:
 def test_an_alias_bomb_constructs_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
     """Refused while parsing: not one value is built, let alone expanded."""
     built: list[object] = []
-    original = yamlfile._Loader.construct_object
+    original = yaml_parse._Loader.construct_object
 
     def counting(self, node, deep=False):  # type: ignore[no-untyped-def]
         built.append(node)
         return original(self, node, deep)
 
-    monkeypatch.setattr(yamlfile._Loader, "construct_object", counting)
+    monkeypatch.setattr(yaml_parse._Loader, "construct_object", counting)
     for text in (alias_bomb(9), alias_bomb(20), alias_product()):
         with pytest.raises(yamlfile.YamlError, match="anchors and aliases"):
             yamlfile.load(text)

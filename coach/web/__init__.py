@@ -21,6 +21,7 @@ Settings (environment variables):
 
 from __future__ import annotations
 
+import codecs
 import os
 import secrets
 from pathlib import Path
@@ -56,6 +57,10 @@ def _card(path: str | None) -> Card:
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
+    # The idna codec is imported on first use; two server threads using it at
+    # once can see it half imported ("LookupError: unknown encoding: idna", a
+    # known CPython race). Importing it here, before any thread or fork, avoids it.
+    codecs.lookup("idna")
     app = Flask(
         __name__,
         instance_path=str(instance_folder()),
@@ -123,6 +128,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     limits.install(app)
     from coach.web import display  # dark mode and large tiles, kept per learner
     display.install(app)
+    from coach.web import blas  # one BLAS thread: the server's threads share two cores
+    blas.install(app)
 
     @app.get("/healthz")
     def healthz() -> tuple[str, int, dict[str, str]]:

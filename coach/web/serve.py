@@ -19,6 +19,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from coach.web import create_app
+from coach.web.blas import one_blas_thread
 
 
 class _Standalone(BaseApplication):  # gunicorn's documented custom-application pattern
@@ -82,6 +83,10 @@ def announce_when_answering(url: str, timeout: float = 60.0, say: Any = print) -
     return thread
 
 
+def _post_fork(server: Any, worker: Any) -> None:
+    one_blas_thread()  # each worker keeps one BLAS thread after the fork
+
+
 def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None, threads: int = 8) -> None:
     """Serve the coach on http://host:port until interrupted."""
     check_port(host, port)
@@ -101,5 +106,6 @@ def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None,
         # In the arbiter, once it listens: workers fork after, and the
         # thread (which only the arbiter has) polls until one answers.
         "when_ready": lambda server: announce_when_answering(url),
+        "post_fork": _post_fork,
     }
     _Standalone(app, options).run()
