@@ -149,6 +149,23 @@ class TeacherCard(SQLModel, table=True):
     uploaded_at: datetime = Field(default_factory=utcnow)
 
 
+class CardChoice(SQLModel, table=True):
+    """The card a learner's drills deal from when it is not the house card:
+    one of their own, or a class's card they have an assignment on. Checked
+    again at every use (the card may be gone, the class left): then the
+    house card. No row: the house card."""
+
+    __tablename__ = "cardchoice"
+
+    learner_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("learner.id", ondelete="CASCADE"), primary_key=True)
+    )
+    card_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("teachercard.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    chosen_at: datetime = Field(default_factory=utcnow)
+
+
 class DrillSetRow(SQLModel, table=True):
     """A teacher's drill set, kept as its canonical YAML (drills/drill_set.py)."""
 

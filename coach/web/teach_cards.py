@@ -20,14 +20,13 @@ from flask import current_app, flash, redirect, render_template, request, url_fo
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from coach.card import HOUSE_CARD, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS, CardError, parse_card
-from coach.store import teaching
+from coach.card import HOUSE_CARD, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS
+from coach.store import own_cards, teaching
 from coach.store.models import TeacherCard
 from coach.web import teacher_cards
 from coach.web.accounts import download
 from coach.web.errors import page_error
 from coach.web.teach import bp, db, field, found, teacher_id, uploaded_text
-from drills.card_weight import weight_problem
 
 CARD_TYPE = "text/yaml"
 CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS}  # told on the upload form
@@ -74,18 +73,9 @@ def upload_card():
     with db() as session:
         if problem:
             return _cards_page(session, [problem], pasted, 422)
-        try:
-            heavy = weight_problem(parse_card(text, source=name or "Your card"))
-        except CardError as error:
-            return _cards_page(session, error.problems, pasted, 422, error.total)
-        if heavy:
-            return _cards_page(session, [heavy], pasted, 422)
-        try:
-            row = teaching.add_card(session, owner, text, source=name or "Your card")
-        except CardError as error:
-            return _cards_page(session, error.problems, pasted, 422, error.total)
-        except teaching.TeachingError as error:
-            return _cards_page(session, [str(error)], pasted, 422)
+        row = own_cards.save_card(session, owner, text, source=name or own_cards.DEFAULT_SOURCE)
+        if isinstance(row, own_cards.CardProblems):
+            return _cards_page(session, row.problems, pasted, 422, row.total)
         lines = "line" if row.lines == 1 else "lines"
         flash(f"Uploaded \u201c{row.name}\u201d with {row.lines} {lines}. Name it as the card of a drill set to use it.", "success")
         return redirect(url_for("teach.card_page", card_id=row.id), 303)

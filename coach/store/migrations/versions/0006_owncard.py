@@ -1,0 +1,32 @@
+"""A learner's choice of the card their drills deal from (issue 14).
+
+Revision ID: 0006_owncard
+Revises: 0005
+Create Date: 2026-12-01
+"""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from alembic import op
+
+revision = "0006_owncard"
+down_revision = "0005"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    # No row: the house card. Nothing stored before changes meaning.
+    op.create_table(
+        "cardchoice",
+        sa.Column("learner_id", sa.Integer(), sa.ForeignKey("learner.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("card_id", sa.Integer(), sa.ForeignKey("teachercard.id", ondelete="CASCADE"), nullable=False),
+        sa.Column("chosen_at", sa.DateTime(timezone=True), nullable=False),
+    )
+    op.create_index("ix_cardchoice_card_id", "cardchoice", ["card_id"])
+
+
+def downgrade() -> None:
+    op.drop_index("ix_cardchoice_card_id", table_name="cardchoice")
+    op.drop_table("cardchoice")

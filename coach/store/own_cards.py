@@ -1,0 +1,119 @@
+"""Everyone's own cards: saving a card anyone with an account wrote, and
+which card a learner's drills deal from.
+
+A card is a `TeacherCard` row whoever owns it (the table predates learners'
+cards): private to its owner and to the students of a class whose
+assignment uses it (`teaching.may_use_card`). A learner's choice is kept
+in `CardChoice` and checked again every time it is read, so a card that
+was deleted, or a class that was left, quietly gives the house card back.
+Nothing here knows of Flask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import Session, select
+
+from coach.card import CardError, parse_card
+from coach.store import teaching
+from coach.store.models import Assignment, CardChoice, Classroom, Membership, TeacherCard
+from drills.card_weight import weight_problem
+
+DEFAULT_SOURCE = "Your card"
+
+
+@dataclass(frozen=True)
+class CardProblems:
+    """Why a card was not saved: each problem at its line, and how many
+    there were in all (the list may be capped)."""
+
+    problems: list[str]
+    total: int = 0
+
+    @property
+    def count(self) -> int:
+        return self.total or len(self.problems)
+
+
+def save_card(session: Session, owner_id: int, text: str, source: str = DEFAULT_SOURCE) -> TeacherCard | CardProblems:
+    """Check a card's text and store it for its owner, or say what is wrong.
+
+    The checks every upload gets, teacher's or learner's: the card format
+    line by line within its size caps (coach.card), then one first-pass question
+    timed (drills.card_weight), so nobody ever waits on a card too heavy to
+    drill on. Nothing is stored while there is any problem."""
+    try:
+        heavy = weight_problem(parse_card(text, source=source))
+    except CardError as error:
+        return CardProblems(list(error.problems), error.total)
+    if heavy:
+        return CardProblems([heavy])
+    try:
+        return teaching.add_card(session, owner_id, text, source=source)
+    except CardError as error:
+        return CardProblems(list(error.problems), error.total)
+    except teaching.TeachingError as error:
+        return CardProblems([str(error)])
+
+
+@dataclass(frozen=True)
+class CardOption:
+    """A card a learner may drill on, as the picker lists it."""
+
+    card_id: int
+    name: str
+    where: str  # "Your card" or "From <class name>"
+
+
+def usable_cards(session: Session, learner_id: int) -> list[CardOption]:
+    """The learner's own cards, then the cards of their classes' assignments
+    (each once), by name: every card but the house card they may choose."""
+    options = [CardOption(row.id or 0, row.name, "Your card") for row in teaching.cards_of(session, learner_id)]
+    seen = {option.card_id for option in options}
+    rows = session.exec(
+        select(TeacherCard, Classroom.name)
+        .join(Assignment, Assignment.card_id == TeacherCard.id)  # type: ignore[arg-type]
+        .join(Classroom, Classroom.id == Assignment.classroom_id)  # type: ignore[arg-type]
+        .join(Membership, Membership.classroom_id == Classroom.id)  # type: ignore[arg-type]
+        .where(Membership.learner_id == learner_id)
+        .order_by(TeacherCard.name, Classroom.name)
+    ).all()
+    for row, room in rows:
+        if row.id not in seen:
+            seen.add(row.id)
+            options.append(CardOption(row.id or 0, row.name, f"From {room}"))
+    return options
+
+
+def chosen_row(session: Session, learner_id: int | None) -> TeacherCard | None:
+    """The card the learner chose, while they may still use it; None: the house card."""
+    if learner_id is None:
+        return None
+    choice = session.get(CardChoice, learner_id)
+    if choice is None:
+        return None
+    return teaching.may_use_card(session, learner_id, choice.card_id)
+
+
+def choose(session: Session, learner_id: int, card_id: int | None) -> TeacherCard | None:
+    """Deal the learner's drills from this card (None: the house card).
+    TeachingError for a card they may not use: someone else's private card
+    and a missing one get the same answer."""
+    current = session.get(CardChoice, learner_id)
+    if card_id is None:
+        if current is not None:
+            session.delete(current)
+            session.commit()
+        return None
+    row = teaching.may_use_card(session, learner_id, card_id)
+    if row is None:
+        raise teaching.TeachingError("There is no such card among the cards you may drill on.")
+    if current is None:
+        current = CardChoice(learner_id=learner_id, card_id=card_id)
+    else:
+        current.card_id = card_id
+    session.add(current)
+    session.commit()
+    return row
+
