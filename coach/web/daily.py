@@ -8,24 +8,19 @@ question of the same drill.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request, url_for
+from flask import Blueprint, render_template, request, url_for
 from sqlmodel import Session
 
 import drills
 from coach.store.daily import Today, advance, plan as plan_slots, today
 from coach.store.models import Learner
 from coach.store.progress import local_day, now_utc, summary, zone
-from coach.web import learners, limits
-from coach.web.drilling import Drilling
+from coach.web import card_choice, learners, limits
 from coach.web.pages import drill_context
 
 bp = Blueprint("daily", __name__)
 
 WHY = {"due": "Review due", "new": "New skill", "weak": "Weak spot"}
-
-
-def _drilling() -> Drilling:
-    return current_app.extensions["coach"]
 
 
 def session_context(slot: int) -> dict:
@@ -38,8 +33,8 @@ def _context(session: Session, learner, plan: Today) -> dict:
     context: dict = {"plan": plan, "why": WHY, "progress": summary(session, learner)}
     slot = plan.current
     if slot is not None:
-        asked = _drilling().ask(slot.drill, seed=slot.seed, level=slot.level)
-        context.update(drill_context(asked, **session_context(plan.position)))
+        asked, note = card_choice.ask(slot.drill, seed=slot.seed, level=slot.level)
+        context.update(drill_context(asked, card_note=note, **session_context(plan.position)))
     return context
 
 
