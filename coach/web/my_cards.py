@@ -102,11 +102,13 @@ def upload():
         row = own_cards.save_card(session, owner, text, source=name or own_cards.DEFAULT_SOURCE)
         if isinstance(row, own_cards.CardProblems):
             return _page(session, row.problems, pasted, 422, row.total)
-        if field("use") == "yes":
-            own_cards.choose(session, owner, row.id)
-    lines = "line" if row.lines == 1 else "lines"
-    flash(f"Uploaded \u201c{row.name}\u201d with {row.lines} {lines}. Choose it below to drill on it.", "success")
-    return redirect(url_for("my_cards.card_page", card_id=row.id), 303)
+        name, lines, number = row.name, row.lines, row.id
+        use = field("use") == "yes"
+        if use:
+            own_cards.choose(session, owner, number)
+    then = "Your drills now deal from it." if use else "Choose it to drill on it."
+    flash(f"Uploaded \u201c{name}\u201d with {lines} {'line' if lines == 1 else 'lines'}. {then}", "success")
+    return redirect(url_for("my_cards.card_page", card_id=number), 303)
 
 
 def _own(session: Session, card_id: int) -> TeacherCard:

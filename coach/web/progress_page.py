@@ -125,8 +125,8 @@ class Mistake:
     explanation: list[str]
     rules: list[str]
     replay_url: str | None  # the same question; None when the card has changed
-    card: str = ""  # the card it was asked on, as players name it
     fresh_url: str | None
+    card: str = ""  # the card it was asked on, as players name it
 
 
 @dataclass
