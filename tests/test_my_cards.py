@@ -229,7 +229,9 @@ def test_deleting_the_chosen_card_gives_the_house_card_back(app):
     lou = sign_up(app, "lou@example.org", teacher=False)
     upload(lou, GOOD_CARD)
     number = card_id(app, "lou@example.org", "Spring class")
-    assert "Delete the card" in text_of(lou.get(f"{CARDS}/{number}/delete"))
+    confirm = text_of(lou.get(f"{CARDS}/{number}/delete"))
+    assert "Delete the card" in confirm and f'action="{CARDS}/{number}/delete"' in confirm
+    assert f'<a href="{CARDS}">My cards</a>' in confirm and "/teach" not in confirm.split("<main")[1]
     gone = post(lou, f"{CARDS}/{number}/delete")
     assert gone.status_code == 303 and gone.headers["Location"] == CARDS
     assert choices(app) == []

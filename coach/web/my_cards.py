@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Flask, abort, flash, redirect, render_template, url_for
 from flask_login import current_user
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -32,7 +32,7 @@ from coach.web.card_choice import HOUSE, account_id, house_name, picker
 from coach.web.accounts import is_account, safe_next
 from coach.web.errors import page_error
 from coach.web.teach import day, db, field, found, uploaded_text
-from coach.web.teach_cards import CAPS, echo, too_large
+from coach.web.teach_cards import CAPS, confirm_delete, echo, too_large
 
 bp = Blueprint("my_cards", __name__, url_prefix="/account/cards")
 bp.register_error_handler(RequestEntityTooLarge, too_large)
@@ -75,10 +75,6 @@ def _page(session: Session | None, problems: list[str] | None = None, pasted: st
         total=total,
         caps=CAPS,
     ), status
-
-
-def house_name() -> str:
-    return current_app.extensions["coach"].card.name
 
 
 @bp.get("")
@@ -134,18 +130,15 @@ def card_page(card_id: int):
 def delete(card_id: int):
     """GET: a confirm page; POST: delete (refused while a set or assignment uses it).
     Drills dealt from it go back to the house card."""
-    with db() as session:
-        row = _own(session, card_id)
-        uses = teaching.card_uses(session, card_id)
-        if request.method == "GET":
-            return render_template("account/delete_card.html", row=row, uses=uses, problem=None)
-        name = row.name
-        try:
-            teaching.delete_card(session, owner_id(), card_id)
-        except teaching.TeachingError as error:
-            return render_template("account/delete_card.html", row=row, uses=uses, problem=str(error)), 422
-    flash(f"Deleted the card \u201c{name}\u201d.", "success")
-    return redirect(url_for("my_cards.cards"), 303)
+    mine = url_for("my_cards.card_page", card_id=card_id)
+    return confirm_delete(
+        owner_id(),
+        card_id,
+        url_for("my_cards.cards"),
+        root=[("Account", url_for("accounts.account")), ("My cards", url_for("my_cards.cards"))],
+        back=mine,
+        action=url_for("my_cards.delete", card_id=card_id),
+    )
 
 
 @bp.post("/choose")

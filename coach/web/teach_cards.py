@@ -16,6 +16,8 @@ assignment on it are asked questions on it.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -106,15 +108,24 @@ def card_page(card_id: int):
 def delete_card(card_id: int):
     """GET: a confirm page (or what still uses the card); POST: delete,
     refused while a set or assignment uses it."""
+    return confirm_delete(teacher_id(), card_id, url_for("teach.cards"))
+
+
+def confirm_delete(owner: int, card_id: int, done: str, **places: Any):
+    """The delete step of a card page, the teacher's or a learner's: GET a
+    confirm page, POST delete and go to `done`. `places` overrides the
+    confirm page's trail, action and back links (teach/delete_card.html)."""
     with db() as session:
-        row = _own_card(session, card_id)
+        row = found(teaching.card_of(session, owner, card_id))
         uses = teaching.card_uses(session, card_id)
+        page = dict(row=row, uses=uses, problem=None, **places)
         if request.method == "GET":
-            return render_template("teach/delete_card.html", row=row, uses=uses, problem=None)
+            return render_template("teach/delete_card.html", **page)
         name = row.name
         try:
-            teaching.delete_card(session, teacher_id(), card_id)
+            teaching.delete_card(session, owner, card_id)
         except teaching.TeachingError as error:
-            return render_template("teach/delete_card.html", row=row, uses=uses, problem=str(error)), 422
+            page["problem"] = str(error)
+            return render_template("teach/delete_card.html", **page), 422
     flash(f"Deleted the card \u201c{name}\u201d.", "success")
-    return redirect(url_for("teach.cards"), 303)
+    return redirect(done, 303)
