@@ -24,15 +24,14 @@ from flask_login import current_user
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from coach.card import MAX_CARD_BYTES
 from coach.store import own_cards, teaching
 from coach.store.models import TeacherCard
 from coach.web import teacher_cards
 from coach.web.card_choice import HOUSE, account_id, house_name, picker
 from coach.web.accounts import is_account, safe_next
 from coach.web.errors import page_error
-from coach.web.teach import day, db, field, found, uploaded_text
-from coach.web.teach_cards import CAPS, confirm_delete, echo, too_large
+from coach.web.teach import day, db, field, found
+from coach.web.teach_cards import CAPS, confirm_delete, save_upload, too_large
 
 bp = Blueprint("my_cards", __name__, url_prefix="/account/cards")
 bp.register_error_handler(RequestEntityTooLarge, too_large)
@@ -90,14 +89,10 @@ def cards():
 def upload():
     """A card file or pasted text: every problem listed (422), nothing stored until there are none."""
     owner = owner_id()
-    text, name, problem = uploaded_text("card_file", "card_text")
-    pasted = echo(field("card_text"), MAX_CARD_BYTES)
     with db() as session:
-        if problem:
-            return _page(session, [problem], pasted, 422)
-        row = own_cards.save_card(session, owner, text, source=name or own_cards.DEFAULT_SOURCE)
-        if isinstance(row, own_cards.CardProblems):
-            return _page(session, row.problems, pasted, 422, row.total)
+        row = save_upload(session, owner, _page)
+        if not isinstance(row, TeacherCard):
+            return row
         name, lines, number = row.name, row.lines, row.id
         use = field("use") == "yes"
         if use:

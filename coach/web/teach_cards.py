@@ -16,6 +16,7 @@ assignment on it are asked questions on it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from flask import current_app, flash, redirect, render_template, request, url_for
@@ -70,17 +71,27 @@ def upload_card():
     """A card file or pasted text: every problem listed (422) and nothing
     stored until there are none, nor while the card is too heavy to drill on."""
     owner = teacher_id()
-    text, name, problem = uploaded_text("card_file", "card_text")
-    pasted = echo(field("card_text"), MAX_CARD_BYTES)
     with db() as session:
-        if problem:
-            return _cards_page(session, [problem], pasted, 422)
-        row = own_cards.save_card(session, owner, text, source=name or own_cards.DEFAULT_SOURCE)
-        if isinstance(row, own_cards.CardProblems):
-            return _cards_page(session, row.problems, pasted, 422, row.total)
+        row = save_upload(session, owner, _cards_page)
+        if not isinstance(row, TeacherCard):
+            return row
         lines = "line" if row.lines == 1 else "lines"
         flash(f"Uploaded \u201c{row.name}\u201d with {row.lines} {lines}. Name it as the card of a drill set to use it.", "success")
         return redirect(url_for("teach.card_page", card_id=row.id), 303)
+
+
+def save_upload(session: Session, owner: int, page: Callable[..., Any]) -> TeacherCard | Any:
+    """The card this form sent (a file or pasted text), saved for `owner`
+    by own_cards.save_card; or, when anything is wrong, `page(session,
+    problems, pasted, 422, total)`: the form again with every problem."""
+    text, name, problem = uploaded_text("card_file", "card_text")
+    pasted = echo(field("card_text"), MAX_CARD_BYTES)
+    if problem:
+        return page(session, [problem], pasted, 422)
+    row = own_cards.save_card(session, owner, text, source=name or own_cards.DEFAULT_SOURCE)
+    if isinstance(row, own_cards.CardProblems):
+        return page(session, row.problems, pasted, 422, row.total)
+    return row
 
 
 @bp.get("/cards/house.yaml")
