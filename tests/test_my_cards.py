@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import select
@@ -274,3 +276,16 @@ def test_deleting_an_account_removes_its_cards_and_everyones_choice_of_them(app)
     with db(app) as session:
         assert session.exec(select(TeacherCard)).all() == []
         assert session.exec(select(Learner).where(Learner.email == "sam@example.org")).one() is not None
+
+
+@pytest.fixture
+def two_uploads_a_minute(monkeypatch):
+    monkeypatch.setenv("COACH_LIMIT_CARD_UPLOAD_LEARNER", "2/minute")
+
+
+def test_card_uploads_are_rate_limited_per_account(two_uploads_a_minute, app):
+    lou = sign_up(app, "lou@example.org", teacher=False)
+    assert [upload(lou, BROKEN_CARD).status_code for _ in range(3)] == [422, 422, 429]
+    assert "Too many card uploads" in text_of(upload(lou, GOOD_CARD))
+    max_ = sign_up(app, "max@example.org", teacher=False)
+    assert upload(max_, GOOD_CARD).status_code == 303  # another account has its own count

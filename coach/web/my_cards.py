@@ -26,7 +26,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from coach.store import own_cards, teaching
 from coach.store.models import TeacherCard
-from coach.web import teacher_cards
+from coach.web import limits, teacher_cards
 from coach.web.card_choice import HOUSE, account_id, house_name, picker
 from coach.web.accounts import is_account, safe_next
 from coach.web.errors import page_error
@@ -86,6 +86,7 @@ def cards():
 
 
 @bp.post("")
+@limits.card_upload
 def upload():
     """A card file or pasted text: every problem listed (422), nothing stored until there are none."""
     owner = owner_id()

@@ -26,7 +26,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from coach.card import HOUSE_CARD, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS
 from coach.store import own_cards, teaching
 from coach.store.models import TeacherCard
-from coach.web import teacher_cards
+from coach.web import limits, teacher_cards
 from coach.web.accounts import download
 from coach.web.errors import page_error
 from coach.web.teach import bp, db, field, found, teacher_id, uploaded_text
@@ -67,6 +67,7 @@ def too_large(error: RequestEntityTooLarge):
 
 
 @bp.post("/cards")
+@limits.card_upload
 def upload_card():
     """A card file or pasted text: every problem listed (422) and nothing
     stored until there are none, nor while the card is too heavy to drill on."""
