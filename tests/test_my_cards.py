@@ -147,7 +147,12 @@ def test_a_learner_uploads_sees_and_drills_on_their_own_card(app):
     assert stored.card == f"Spring class #{number}"
 
     progress = text_of(lou.get("/progress"))
-    assert "on “Spring class”" in progress
+    assert "on “Spring class”" in progress  # the skill, and the mistake ("show me")
+    assert "· on “Spring class”</p>" in progress and "data-try-again" in progress  # replayed on the chosen card
+    post(lou, f"{CARDS}/choose", {"card": "house"})
+    elsewhere = text_of(lou.get("/progress"))
+    assert "data-try-again" not in elsewhere and "this was asked on “Spring class”" in elsewhere
+    post(lou, f"{CARDS}/choose", {"card": str(number)})
     today = text_of(lou.get("/today"))
     assert "on the card “Spring class”" in today
     assert card_in(app, TOKEN.search(lou.get("/today").get_data(as_text=True)).group(1)).startswith("Spring class #")  # type: ignore[union-attr]

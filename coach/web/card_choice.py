@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import current_app, url_for
+from flask import current_app, g, url_for
 from flask_login import current_user
 from sqlmodel import Session
 
@@ -38,18 +38,27 @@ def account_id() -> int | None:
     return int(current_user.id) if is_account() else None
 
 
-# -- what the drills read ----------------------------------------------------------------
+def _choice() -> tuple[int | None, Card | None]:
+    """The chosen card's id and Card, (None, None) for the house card; read
+    once a request (a drill page both asks and shows the picker)."""
+    cached = getattr(g, "card_choice", None)
+    if cached is not None:
+        return cached
+    learner_id = account_id()
+    choice: tuple[int | None, Card | None] = (None, None)
+    if learner_id is not None:
+        with Session(learners.engine()) as session:
+            row = own_cards.chosen_row(session, learner_id)
+            if row is not None:
+                choice = (row.id, teacher_cards.card_of(row))
+    g.card_choice = choice
+    return choice
 
 
 def chosen_card() -> Card | None:
     """The card this request's learner drills on; None: the house card
     (visitors, guests, and anyone whose chosen card is gone or no longer theirs)."""
-    learner_id = account_id()
-    if learner_id is None:
-        return None
-    with Session(learners.engine()) as session:
-        row = own_cards.chosen_row(session, learner_id)
-        return teacher_cards.card_of(row) if row is not None else None
+    return _choice()[1]
 
 
 def picker(next_url: str) -> dict[str, Any] | None:
@@ -59,12 +68,12 @@ def picker(next_url: str) -> dict[str, Any] | None:
     learner_id = account_id()
     if learner_id is None:
         return None
+    chosen = _choice()[0]
     with Session(learners.engine()) as session:
-        chosen = own_cards.chosen_row(session, learner_id)
         options = own_cards.usable_cards(session, learner_id)
     return {
         "options": options,
-        "current": chosen.id if chosen is not None else HOUSE,
+        "current": chosen if chosen is not None else HOUSE,
         "house": house_name(),
         "next": safe_next(next_url) or url_for("pages.home"),
     }
