@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import literal, union_all
 from sqlmodel import Session, select
 
 from coach.card import CardError, parse_card
@@ -68,21 +69,24 @@ class CardOption:
 
 def usable_cards(session: Session, learner_id: int) -> list[CardOption]:
     """The learner's own cards, then the cards of their classes' assignments
-    (each once), by name: every card but the house card they may choose."""
-    options = [CardOption(row.id or 0, row.name, "Your card") for row in teaching.cards_of(session, learner_id)]
-    seen = {option.card_id for option in options}
-    rows = session.exec(
-        select(TeacherCard, Classroom.name)
+    (each once), by name: every card but the house card they may choose.
+    One query of ids and names (every drill page lists these), never the cards' text."""
+    own = select(TeacherCard.id, TeacherCard.name, literal(None).label("room")).where(TeacherCard.owner_id == learner_id)
+    given = (
+        select(TeacherCard.id, TeacherCard.name, Classroom.name.label("room"))  # type: ignore[attr-defined]
         .join(Assignment, Assignment.card_id == TeacherCard.id)  # type: ignore[arg-type]
         .join(Classroom, Classroom.id == Assignment.classroom_id)  # type: ignore[arg-type]
         .join(Membership, Membership.classroom_id == Classroom.id)  # type: ignore[arg-type]
         .where(Membership.learner_id == learner_id)
-        .order_by(TeacherCard.name, Classroom.name)
-    ).all()
-    for row, room in rows:
-        if row.id not in seen:
-            seen.add(row.id)
-            options.append(CardOption(row.id or 0, row.name, f"From {room}"))
+    )
+    rows = session.execute(union_all(own, given)).all()
+    rows.sort(key=lambda r: (r[2] is not None, r[1], r[2] or "", r[0]))  # own cards first, then by name
+    options: list[CardOption] = []
+    seen: set[int] = set()
+    for card_id, name, room in rows:
+        if card_id not in seen:
+            seen.add(card_id)
+            options.append(CardOption(card_id, name, "Your card" if room is None else f"From {room}"))
     return options
 
 
