@@ -16,10 +16,10 @@ import pytest
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlmodel import select
+from sqlmodel import Session, select
 
 from coach.store import own_cards, teaching
-from coach.store.models import Attempt, CardChoice, Learner, TeacherCard
+from coach.store.models import Assignment, Attempt, CardChoice, Learner, TeacherCard
 from tests.test_web_teach import (
     BROKEN_CARD,
     GOOD_CARD,
@@ -294,3 +294,35 @@ def test_card_uploads_are_rate_limited_per_account(two_uploads_a_minute, app):
     assert "Too many card uploads" in text_of(upload(lou, GOOD_CARD))
     max_ = sign_up(app, "max@example.org", teacher=False)
     assert upload(max_, GOOD_CARD).status_code == 303  # another account has its own count
+
+
+def test_own_cards_and_choices_on_postgresql():
+    from coach.store.db import make_engine, migrate
+    from tests.postgres import postgres_server
+
+    with postgres_server() as url:
+        engine = make_engine(url)
+        migrate(engine)
+        with Session(engine) as session:
+            teacher = Learner(email="tess@example.org", guest=False, role="teacher")
+            student = Learner(email="sam@example.org", guest=False)
+            session.add(teacher)
+            session.add(student)
+            session.commit()
+            assert teacher.id is not None and student.id is not None
+            theirs = own_cards.save_card(session, teacher.id, GOOD_CARD)
+            mine = own_cards.save_card(session, student.id, PAIRS_CARD)
+            assert isinstance(theirs, TeacherCard) and isinstance(mine, TeacherCard)
+            room = teaching.create_class(session, teacher.id, "Tuesday beginners")
+            session.add(Assignment(classroom_id=room.id or 0, title="Spring", source="", card_id=theirs.id))
+            session.commit()
+            teaching.join_class(session, student, room.join_code)
+            options = own_cards.usable_cards(session, student.id)
+            assert [(o.card_id, o.where) for o in options] == [(mine.id, "Your card"), (theirs.id, "From Tuesday beginners")]
+            assert own_cards.choose(session, student.id, theirs.id) is not None
+            assert own_cards.chosen_row(session, student.id).id == theirs.id  # type: ignore[union-attr]
+            teaching.delete_teaching(session, teacher.id)  # the teacher's account goes: so does the choice
+            session.commit()
+            assert own_cards.chosen_row(session, student.id) is None
+            assert session.exec(select(CardChoice)).all() == []
+        engine.dispose()
