@@ -154,7 +154,7 @@ def test_a_learner_uploads_sees_and_drills_on_their_own_card(app):
     assert "data-try-again" not in elsewhere and "this was asked on “Spring class”" in elsewhere
     post(lou, f"{CARDS}/choose", {"card": str(number)})
     today = text_of(lou.get("/today"))
-    assert "on the card “Spring class”" in today
+    assert "On the card “Spring class”" in today
     assert card_in(app, TOKEN.search(lou.get("/today").get_data(as_text=True)).group(1)).startswith("Spring class #")  # type: ignore[union-attr]
 
 
