@@ -23,6 +23,7 @@ import pytest
 from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
+from alembic.script import ScriptDirectory
 from flask_login import login_user
 from fsrs import Card as FsrsCard
 from sqlalchemy import inspect
@@ -481,7 +482,8 @@ def test_the_upgrade_to_ids_never_reused_keeps_every_row_and_column(tmp_path):
         assert connection.exec_driver_sql("PRAGMA integrity_check").scalar() == "ok"
         assert connection.exec_driver_sql("PRAGMA foreign_key_check").all() == []
         assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
-        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == "0005"
+        head = ScriptDirectory.from_config(alembic_config(engine)).get_current_head()  # 0005 or a later one
+        assert connection.exec_driver_sql("SELECT version_num FROM alembic_version").scalar() == head
         differences = compare_metadata(MigrationContext.configure(connection), SQLModel.metadata)
         assert [d[0] for d in differences] == ["remove_column"]  # only the nickname, which the models do not know
         indexes = {i["name"] for i in inspect(connection).get_indexes("attempt")}

@@ -90,11 +90,15 @@ def usable_cards(session: Session, learner_id: int) -> list[CardOption]:
     return options
 
 
+def _choice_of(session: Session, learner_id: int) -> CardChoice | None:
+    return session.exec(select(CardChoice).where(CardChoice.learner_id == learner_id)).first()
+
+
 def chosen_row(session: Session, learner_id: int | None) -> TeacherCard | None:
     """The card the learner chose, while they may still use it; None: the house card."""
     if learner_id is None:
         return None
-    choice = session.get(CardChoice, learner_id)
+    choice = _choice_of(session, learner_id)
     if choice is None:
         return None
     return teaching.may_use_card(session, learner_id, choice.card_id)
@@ -104,7 +108,7 @@ def choose(session: Session, learner_id: int, card_id: int | None) -> TeacherCar
     """Deal the learner's drills from this card (None: the house card).
     TeachingError for a card they may not use: someone else's private card
     and a missing one get the same answer."""
-    current = session.get(CardChoice, learner_id)
+    current = _choice_of(session, learner_id)
     if card_id is None:
         if current is not None:
             session.delete(current)

@@ -144,8 +144,7 @@ def delete_card(session: Session, teacher_id: int, card_id: int) -> bool:
     uses = card_uses(session, card_id)
     if uses:
         raise TeachingError(f"\u201c{row.name}\u201d is still used by {', '.join(uses)}. Delete those first.")
-    session.exec(delete(CardChoice).where(CardChoice.card_id == card_id))  # type: ignore[call-overload,arg-type]
-    session.delete(row)
+    session.delete(row)  # learners' choice of it goes too (CardChoice's foreign key cascades)
     session.commit()
     return True
 

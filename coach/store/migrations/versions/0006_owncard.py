@@ -20,9 +20,12 @@ def upgrade() -> None:
     # No row: the house card. Nothing stored before changes meaning.
     op.create_table(
         "cardchoice",
-        sa.Column("learner_id", sa.Integer(), sa.ForeignKey("learner.id", ondelete="CASCADE"), primary_key=True),
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("learner_id", sa.Integer(), sa.ForeignKey("learner.id", ondelete="CASCADE"), nullable=False),
         sa.Column("card_id", sa.Integer(), sa.ForeignKey("teachercard.id", ondelete="CASCADE"), nullable=False),
         sa.Column("chosen_at", sa.DateTime(timezone=True), nullable=False),
+        sa.UniqueConstraint("learner_id"),
+        sqlite_autoincrement=True,
     )
     op.create_index("ix_cardchoice_card_id", "cardchoice", ["card_id"])
 
