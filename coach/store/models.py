@@ -149,6 +149,26 @@ class TeacherCard(SQLModel, table=True):
     uploaded_at: datetime = Field(default_factory=utcnow)
 
 
+class CardChoice(SQLModel, table=True):
+    """The card a learner's drills deal from when it is not the house card:
+    one of their own, or a class's card they have an assignment on. Checked
+    again at every use (the card may be gone, the class left): then the
+    house card. No row: the house card. Deleting the card deletes the
+    choice (the foreign key cascades)."""
+
+    __tablename__ = "cardchoice"
+    __table_args__ = NEVER_REUSED
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("learner.id", ondelete="CASCADE"), nullable=False, unique=True)
+    )
+    card_id: int = Field(
+        sa_column=Column(Integer, ForeignKey("teachercard.id", ondelete="CASCADE"), nullable=False, index=True)
+    )
+    chosen_at: datetime = Field(default_factory=utcnow)
+
+
 class DrillSetRow(SQLModel, table=True):
     """A teacher's drill set, kept as its canonical YAML (drills/drill_set.py)."""
 

@@ -31,6 +31,7 @@ from coach.store.models import (
     Assignment,
     AssignmentAnswer,
     AssignmentWork,
+    CardChoice,
     Classroom,
     DrillSetRow,
     Learner,
@@ -143,7 +144,7 @@ def delete_card(session: Session, teacher_id: int, card_id: int) -> bool:
     uses = card_uses(session, card_id)
     if uses:
         raise TeachingError(f"\u201c{row.name}\u201d is still used by {', '.join(uses)}. Delete those first.")
-    session.delete(row)
+    session.delete(row)  # learners' choice of it goes too (CardChoice's foreign key cascades)
     session.commit()
     return True
 
@@ -887,6 +888,7 @@ def delete_teaching(session: Session, teacher_id: int) -> None:
         delete(Membership).where(Membership.classroom_id.in_(rooms)),  # type: ignore[attr-defined]
         delete(Classroom).where(Classroom.teacher_id == teacher_id),  # type: ignore[arg-type]
         delete(DrillSetRow).where(DrillSetRow.owner_id == teacher_id),  # type: ignore[arg-type]
+        delete(CardChoice).where(CardChoice.card_id.in_(select(TeacherCard.id).where(TeacherCard.owner_id == teacher_id))),  # type: ignore[attr-defined]
         delete(TeacherCard).where(TeacherCard.owner_id == teacher_id),  # type: ignore[arg-type]
     ):
         session.exec(statement.execution_options(synchronize_session=False))  # type: ignore[call-overload]

@@ -123,6 +123,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     learn.install(app)
     classes.install(app)
     teach.install(app)
+    from coach.web import my_cards  # everyone's own cards (issue 14)
+    my_cards.install(app)
     pages.install(app)
     errors.install(app)
     limits.install(app)

@@ -31,13 +31,12 @@ from sqlmodel import Session
 from coach import tiles
 from coach.analysis import analyze
 from coach.card import MAX_LINES, MAX_SECTIONS, SUIT_LETTERS, Card, CardError, Line, parse_card
-from coach.store import teaching
+from coach.store import own_cards, teaching
 from coach.store.models import TeacherCard
 from coach.tiles_away import HoldingError, drop_tables, read_holding
 from coach.web.pages import pattern_tokens
 from coach.yamlfile import YamlError, key_line, line_of
 from coach.yamlfile import load as load_yaml
-from drills.card_weight import weight_problem
 
 SOURCE = "Your card"  # how messages name the card being written
 MAX_RACK = 200  # characters of a typed rack: 14 tiles with room for "5 dot" style names
@@ -370,22 +369,13 @@ def try_rack(text: str, rack: str, keep: Card | None = None) -> RackTry:
 
 
 def store(session: Session, owner_id: int, text: str, source: str = SOURCE) -> tuple[TeacherCard | None, list[str], int]:
-    """Check and store a card as an upload does: (row, [], 0), or (None,
-    problems, how many in all). Nothing is stored while any problem remains,
-    nor while the card is too heavy to drill on (drills.card_weight). A
-    stored card never changes: saving an edit stores a new card."""
-    try:
-        heavy = weight_problem(parse_card(text, source=source))
-    except CardError as error:
-        return None, error.problems, error.total
-    if heavy:
-        return None, [heavy], 1
-    try:
-        return teaching.add_card(session, owner_id, text, source=source), [], 0
-    except CardError as error:
-        return None, error.problems, error.total
-    except teaching.TeachingError as error:
-        return None, [str(error)], 1
+    """Check and store a card as an upload does (own_cards.save_card): (row,
+    [], 0), or (None, problems, how many in all). A stored card never
+    changes: saving an edit stores a new card."""
+    saved = own_cards.save_card(session, owner_id, text, source=source)
+    if isinstance(saved, own_cards.CardProblems):
+        return None, list(saved.problems), saved.count
+    return saved, [], 0
 
 
 def name_line(text: str) -> int:

@@ -16,18 +16,18 @@ from coach.store.lessons import lesson_before
 from coach.store.daily import Today, advance, plan as plan_slots, today
 from coach.store.models import Attempt, Learner
 from coach.store.progress import local_day, now_utc, summary, zone
-from coach.web import learners, limits
+from coach.web import card_choice, learners, limits
 from coach.web.drilling import Drilling
 from coach.web.pages import TODAY_KEY, drill_context, regrade
 from coach.web.progress_page import _mistakes  # the progress page's mistakes, with their "Try again" links
 
 bp = Blueprint("daily", __name__)
 
-WHY = {"due": "Review due", "new": "New skill", "weak": "Weak spot"}
-
 
 def _drilling() -> Drilling:
     return current_app.extensions["coach"]
+
+WHY = {"due": "Review due", "new": "New skill", "weak": "Weak spot"}
 
 
 def session_context(slot: int) -> dict:
@@ -43,9 +43,9 @@ def _context(session: Session, learner, plan: Today) -> dict:
     slot = plan.current
     context["lesson_first"] = lesson_before(session, learner.id, [s.drill for s in plan.slots[plan.position:]])
     if slot is not None:
-        asked = _drilling().ask(slot.drill, seed=slot.seed, level=slot.level)
+        asked, note = card_choice.ask(slot.drill, seed=slot.seed, level=slot.level)
         verdict, answer = _answered(asked, plan.position)
-        context.update(drill_context(asked, verdict, answer, **session_context(plan.position)))
+        context.update(drill_context(asked, verdict, answer, card_note=note, **session_context(plan.position)))
     return context
 
 

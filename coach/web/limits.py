@@ -23,6 +23,8 @@ of the same name, e.g. COACH_LIMIT_SIGNIN_EMAIL="10/minute"):
   inbox is flooded through us), per address 10 a minute. Changing a
   password and setting one from a reset link: per address 10 tries a
   minute, failures only (each try costs a password hash).
+- Card uploads (a teacher's or anyone's own card): per account 10 a
+  minute; each is timed on a first-pass question when it is checked.
 - First pass, the one drill whose questions and grading evaluate a whole
   card: per address 240 a minute on its routes (a class of 30, each a
   question every 15 s).
@@ -85,6 +87,7 @@ DEFAULTS = {
     "COACH_LIMIT_FORGOT_EMAIL": "3/hour",
     "COACH_LIMIT_FORGOT_ADDRESS": "10/minute",
     "COACH_LIMIT_PASSWORD_ADDRESS": "10/minute",
+    "COACH_LIMIT_CARD_UPLOAD_LEARNER": "10/minute",
 }
 HASHING_SLOTS = 2  # scrypt at once, per process: one per core
 HASHING_QUEUE = 2  # waiting for a slot; more than that are turned away at once
@@ -144,6 +147,7 @@ FIRST_PASS = "Too many first-pass questions from your network in a short time."
 FORGOT = "Too many password reset requests."
 PASSWORD_TRIES = "Too many password changes in a short time."
 CARD_EDITOR = "Too many card previews in a short time."
+CARD_UPLOADS = "Too many card uploads in a short time."
 
 _sign_in = [
     limiter.limit(_setting("COACH_LIMIT_SIGNIN_EMAIL"), key_func=_email, methods=["POST"],
@@ -184,6 +188,12 @@ _card_editor = [
     limiter.shared_limit(_setting("COACH_LIMIT_CARD_EDITOR_ADDRESS"), scope="card-editor", error_message=CARD_EDITOR),
 ]
 
+# Each card upload is checked by timing a first-pass question on it (up to a second of CPU).
+_card_upload = [
+    limiter.shared_limit(_setting("COACH_LIMIT_CARD_UPLOAD_LEARNER"), scope="card-upload", key_func=_learner,
+                         methods=["POST"], error_message=CARD_UPLOADS),
+]
+
 
 def _applying(limits: list[Any]) -> Callable[[F], F]:
     def decorate(view: F) -> F:
@@ -202,6 +212,7 @@ drilling = _applying(_drilling)
 forgot = _applying(_forgot)
 password = _applying(_password)
 card_editor = _applying(_card_editor)
+card_upload = _applying(_card_upload)
 
 
 # -- the bound on password hashing --------------------------------------------------

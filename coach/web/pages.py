@@ -27,7 +27,7 @@ from itsdangerous import BadData, URLSafeSerializer
 import drills
 from coach import card_words, rules, tiles
 from coach.web.drilling import AnswerProblem, Asked, DrillError, Drilling
-from coach.web import learners, limits, teacher_cards
+from coach.web import card_choice, learners, limits, teacher_cards
 from coach.web.errors import page_error
 from coach.web.tiles import question_url as tile_question_url
 from drills.whose import whose
@@ -141,15 +141,15 @@ def rules_page():
 @bp.get("/drills/<name>")
 @limits.drilling
 def drill_page(name: str):
-    asked = _drilling().ask(name, seed=_int_arg("seed"), level=_int_arg("level"))
-    return _render_drill(asked)
+    asked, note = card_choice.ask(name, seed=_int_arg("seed"), level=_int_arg("level"))
+    return _render_drill(asked, card_note=note)
 
 
 @bp.get("/drills/<name>/next")
 @limits.drilling
 def next_question(name: str):
     """A new question's stage, for htmx; its URL (with the seed) is pushed."""
-    asked = _drilling().ask(name, level=_int_arg("level"))
+    asked, _ = card_choice.ask(name, level=_int_arg("level"))
     q = asked.question
     body = _render_drill(asked, partial="stage")
     url = url_for("pages.drill_page", name=q.drill, level=q.level, seed=q.seed)

@@ -41,7 +41,7 @@ from coach.store.progress import (
     streak,
     zone,
 )
-from coach.web import learners
+from coach.web import card_choice, learners, teacher_cards
 from coach.web.charts import DayResult, accuracy_chart, goal_ring, long_date, percent, short_date
 from coach.web.drilling import Drilling
 
@@ -76,6 +76,7 @@ class SkillRow:
     rule: str | None = None
     url: str | None = None  # where to practise it
     carrier: tuple[str, int] | None = None  # an item's drill and level: where it was last missed, else seen
+    cards: list[str] = field(default_factory=list)  # the cards it was practised on, as players name them
     results: list[bool] = field(default_factory=list, repr=False)
 
     @property
@@ -126,6 +127,7 @@ class Mistake:
     rules: list[str]
     replay_url: str | None  # the same question; None when the card has changed
     fresh_url: str | None
+    card: str = ""  # the card it was asked on, as players name it
 
 
 @dataclass
@@ -252,10 +254,12 @@ def load(session: Session, learner: Learner) -> list[Attempt]:
     )
 
 
-def build(learner: Learner, attempts: list[Attempt], now: datetime) -> dict[str, Any]:
-    """The page's context from the learner's answers (oldest first)."""
+def build(learner: Learner, attempts: list[Attempt], now: datetime, card: Card | None = None) -> dict[str, Any]:
+    """The page's context from the learner's answers (oldest first); `card`
+    is the one their drills deal from now (the house card by default): the
+    questions they may replay."""
     drilling = _drilling()
-    card = drilling.card
+    card = card or drilling.card
     tz = zone(learner)
     today = local_day(now, tz)
     days_of = [local_day(a.answered_at, tz) for a in attempts]
@@ -370,6 +374,8 @@ def _skills(attempts: list[Attempt]) -> tuple[dict[str, SkillRow], dict[tuple[st
         if skill not in rows:  # a drill or level the app no longer has
             rows[skill] = SkillRow(skill, "drill", f"Level {a.level}", drill_title(a.drill))
         rows[skill].results.append(bool(a.correct))
+        if (title := teacher_cards.title(a.card)) not in rows[skill].cards:
+            rows[skill].cards.append(title)
         for entry in _json_list(a.items):
             if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)):
                 continue
@@ -441,7 +447,7 @@ def _mistakes(attempts: list[Attempt], today: date, tz: ZoneInfo, card: Card) ->
             module = _module(a.drill)
             assert module is not None
             try:
-                q = drilling.question(module, a.seed, a.level)
+                q = drilling.question(module, a.seed, a.level, card)
             except Exception:  # a question that cannot be rebuilt is shown without its prompt
                 q = None
             if q is not None:
@@ -465,6 +471,7 @@ def _mistakes(attempts: list[Attempt], today: date, tz: ZoneInfo, card: Card) ->
                     else None
                 ),
                 fresh_url=url_for("pages.drill_page", name=a.drill, level=a.level) if known else None,
+                card=teacher_cards.title(a.card),
             )
         )
         if len(out) == RECENT_MISTAKES:
@@ -505,7 +512,7 @@ def progress():
         hands = hand_stats(session, learner.id) if learner is not None and learner.id is not None else None
         if learner is None or not attempts:
             return _empty(account=learner is not None and not learner.guest, hands=hands)
-        context = build(learner, attempts, now_utc())
+        context = build(learner, attempts, now_utc(), card_choice.chosen_card())
     return render_template("progress.html", hands=hands, **context)
 
 

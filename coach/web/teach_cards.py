@@ -22,12 +22,15 @@ assignment on it are asked questions on it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask import current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from coach.card import HOUSE_CARD, Card, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS
-from coach.store import teaching
+from coach.store import own_cards, teaching
 from coach.store.models import TeacherCard
 from coach.web import card_editor, limits, teacher_cards
 from coach.web.accounts import download
@@ -70,18 +73,15 @@ def too_large(error: RequestEntityTooLarge):
 
 
 @bp.post("/cards")
+@limits.card_upload
 def upload_card():
     """A card file or pasted text: every problem listed (422) and nothing
     stored until there are none, nor while the card is too heavy to drill on."""
     owner = teacher_id()
-    text, name, problem = uploaded_text("card_file", "card_text")
-    pasted = echo(field("card_text"), MAX_CARD_BYTES)
     with db() as session:
-        if problem:
-            return _cards_page(session, [problem], pasted, 422)
-        row, problems, total = card_editor.store(session, owner, text, source=name or "Your card")
-        if row is None:
-            return _cards_page(session, problems, pasted, 422, total)
+        row = save_upload(session, owner, _cards_page)
+        if not isinstance(row, TeacherCard):
+            return row
         return _stored(row, "Uploaded")
 
 
@@ -90,6 +90,20 @@ def _stored(row: TeacherCard, verb: str):
     lines = "line" if row.lines == 1 else "lines"
     flash(f"{verb} \u201c{row.name}\u201d with {row.lines} {lines}. Name it as the card of a drill set to use it.", "success")
     return redirect(url_for("teach.card_page", card_id=row.id), 303)
+
+
+def save_upload(session: Session, owner: int, page: Callable[..., Any]) -> TeacherCard | Any:
+    """The card this form sent (a file or pasted text), saved for `owner`
+    by own_cards.save_card; or, when anything is wrong, `page(session,
+    problems, pasted, 422, total)`: the form again with every problem."""
+    text, name, problem = uploaded_text("card_file", "card_text")
+    pasted = echo(field("card_text"), MAX_CARD_BYTES)
+    if problem:
+        return page(session, [problem], pasted, 422)
+    row = own_cards.save_card(session, owner, text, source=name or own_cards.DEFAULT_SOURCE)
+    if isinstance(row, own_cards.CardProblems):
+        return page(session, row.problems, pasted, 422, row.total)
+    return row
 
 
 @bp.get("/cards/house.yaml")
@@ -117,18 +131,27 @@ def card_page(card_id: int):
 def delete_card(card_id: int):
     """GET: a confirm page (or what still uses the card); POST: delete,
     refused while a set or assignment uses it."""
+    return confirm_delete(teacher_id(), card_id, url_for("teach.cards"))
+
+
+def confirm_delete(owner: int, card_id: int, done: str, **places: Any):
+    """The delete step of a card page, the teacher's or a learner's: GET a
+    confirm page, POST delete and go to `done`. `places` overrides the
+    confirm page's trail, action and back links (teach/delete_card.html)."""
     with db() as session:
-        row = _own_card(session, card_id)
+        row = found(teaching.card_of(session, owner, card_id))
         uses = teaching.card_uses(session, card_id)
+        page = dict(row=row, uses=uses, problem=None, **places)
         if request.method == "GET":
-            return render_template("teach/delete_card.html", row=row, uses=uses, problem=None)
+            return render_template("teach/delete_card.html", **page)
         name = row.name
         try:
-            teaching.delete_card(session, teacher_id(), card_id)
+            teaching.delete_card(session, owner, card_id)
         except teaching.TeachingError as error:
-            return render_template("teach/delete_card.html", row=row, uses=uses, problem=str(error)), 422
+            page["problem"] = str(error)
+            return render_template("teach/delete_card.html", **page), 422
     flash(f"Deleted the card \u201c{name}\u201d.", "success")
-    return redirect(url_for("teach.cards"), 303)
+    return redirect(done, 303)
 
 
 # -- the card editor ----------------------------------------------------------------
