@@ -274,3 +274,36 @@ def test_a_line_of_several_forms_prints_once_with_its_forms_and_suit_keys():
     assert [[t["text"] for t in form] for form in line.forms][1] == ["FFFF", "2468", "444", "444"]
     assert len(line.forms) == 4
     assert line.extras == ["any 1 or 3 suits", "Bams and Craks only"]
+
+
+# -- learners have the editor too (issue 14: "for teachers and learners") -----------------------
+
+
+def test_a_learner_writes_a_card_in_the_editor_and_drills_on_it(app):
+    lee = sign_up(app, "lee@example.org", teacher=False, name="Lee")
+    page = text_of(lee.get("/account/cards/editor"))
+    assert 'id="card_text"' in page and 'action="/account/cards/editor/save"' in page
+    assert 'hx-post="/account/cards/editor/preview"' in page and ">Account</a>" in page
+    assert "How to write a card" in text_of(lee.get("/account/cards/how-to"))
+    assert 'href="/account/cards/editor"' in text_of(lee.get("/account/cards"))
+    shown = text_of(post(lee, "/account/cards/editor/preview", {"card_text": SHORT}, headers=HTMX))
+    assert f'data-problem-lines="{SHORT_LINE}"' in shown and "has 13 tiles, not 14" in shown
+    assert post(lee, "/account/cards/editor/save", {"card_text": SHORT}).status_code == 422
+    saved = post(lee, "/account/cards/editor/save", {"card_text": GOOD_CARD})
+    assert saved.status_code == 303 and re.fullmatch(r"/account/cards/\d+", saved.headers["Location"])
+    number = int(saved.headers["Location"].rsplit("/", 1)[1])
+    assert post(lee, "/account/cards/choose", {"card": str(number)}).status_code == 303
+    drill = text_of(lee.get("/drills/nearest-hand?level=1&seed=3"))
+    assert "Spring class" in drill  # the drill deals from the card just written
+    assert lee.get(f"/account/cards/{number}/edit").status_code == 200
+
+
+def test_the_learners_editor_is_refused_to_guests_and_visitors(app):
+    visitor = app.test_client()
+    assert visitor.get("/account/cards/editor").status_code == 403
+    assert post(visitor, "/account/cards/editor/save", {"card_text": GOOD_CARD}).status_code == 403
+    other = sign_up(app, "olga@example.org", teacher=False)
+    lee = sign_up(app, "lee@example.org", teacher=False)
+    saved = post(lee, "/account/cards/editor/save", {"card_text": GOOD_CARD})
+    number = int(saved.headers["Location"].rsplit("/", 1)[1])
+    assert other.get(f"/account/cards/{number}/edit").status_code == 404

@@ -5,6 +5,8 @@
     GET      /account/cards/<id>            the card's lines
     GET/POST /account/cards/<id>/delete     confirm, then delete (refused while a class uses it)
     POST     /account/cards/choose          deal the drills from this card ("house" or a card's id)
+    GET      /account/cards/editor          the card editor (also /<id>/edit on a copy); POST editor/preview|rack|save
+    GET      /account/cards/how-to          how to write a card
 
 A card is checked exactly as a teacher's (own_cards.save_card) and is as
 private: only its owner, and the students of a class whose assignment uses
@@ -19,14 +21,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Flask, abort, flash, redirect, render_template, url_for
+from flask import Blueprint, Flask, abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from coach.store import own_cards, teaching
 from coach.store.models import TeacherCard
-from coach.web import limits, teacher_cards
+from coach.web import limits, teach_cards, teacher_cards
 from coach.web.card_choice import HOUSE, account_id, house_name, picker
 from coach.web.accounts import is_account, safe_next
 from coach.web.errors import page_error
@@ -159,6 +161,69 @@ def choose():
         chosen = row.name if row is not None else house_name()
     flash(f"Your drills now deal from \u201c{chosen}\u201d.", "success")
     return redirect(safe_next(field("next")) or url_for("my_cards.cards"), 303)
+
+
+# -- the card editor, as teachers have it (teach_cards.editor_*) -------------------------------
+
+
+def _editor_urls() -> dict[str, str]:
+    return {
+        "preview": url_for("my_cards.editor_preview"),
+        "rack": url_for("my_cards.editor_rack"),
+        "save": url_for("my_cards.editor_save"),
+        "layout": url_for("my_cards.editor", start="layout"),
+        "how_to": url_for("my_cards.how_to"),
+        "cancel": url_for("my_cards.cards"),
+        "home": url_for("accounts.account"),
+        "home_label": "Account",
+    }
+
+
+def _saved(row: TeacherCard, verb: str):
+    lines = "line" if row.lines == 1 else "lines"
+    flash(f"{verb} \u201c{row.name}\u201d with {row.lines} {lines}. Choose it to drill on it.", "success")
+    return redirect(url_for("my_cards.card_page", card_id=row.id), 303)
+
+
+@bp.get("/editor")
+def editor():
+    """The card editor for a learner's own card: the YAML beside the card as printed."""
+    owner_id()
+    return teach_cards._editor(teach_cards.card_editor.LAYOUT if request.args.get("start") == "layout" else "", urls=_editor_urls())
+
+
+@bp.get("/<int:card_id>/edit")
+def edit(card_id: int):
+    """The editor on a copy of one of the learner's cards (a card never changes)."""
+    with db() as session:
+        row = _own(session, card_id)
+        return teach_cards._editor(row.source, row, urls=_editor_urls())
+
+
+@bp.post("/editor/preview")
+@limits.card_editor
+def editor_preview():
+    return teach_cards.editor_preview(owner_id(), _editor_urls())
+
+
+@bp.post("/editor/rack")
+@limits.card_editor
+def editor_rack():
+    return teach_cards.editor_rack(owner_id(), _editor_urls())
+
+
+@bp.post("/editor/save")
+@limits.card_editor
+@limits.card_upload
+def editor_save():
+    return teach_cards.editor_save(owner_id(), _editor_urls(), _saved)
+
+
+@bp.get("/how-to")
+def how_to():
+    """How to write a card, for anyone with an account."""
+    owner_id()
+    return render_template("teach/how_to_card.html", caps=CAPS, layout=teach_cards.card_editor.LAYOUT, editor_url=url_for("my_cards.editor"))
 
 
 def install(app: Flask) -> None:

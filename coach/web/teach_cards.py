@@ -158,12 +158,14 @@ def confirm_delete(owner: int, card_id: int, done: str, **places: Any):
 
 
 def _editor(text: str, source: TeacherCard | None = None, rack: card_editor.RackTry | None = None,
-            saving: list[card_editor.Problem] | None = None, status: int = 200):
+            saving: list[card_editor.Problem] | None = None, status: int = 200, urls: dict[str, str] | None = None):
     """The editor page: the YAML, the card as printed, the rack box. `source`:
-    the card being edited (its copy is saved as a new card)."""
+    the card being edited (its copy is saved as a new card); `urls`: where
+    its forms post (a teacher's by default; My cards passes its own)."""
+    urls = urls or _editor_urls()
     return render_template(
         "teach/card_editor.html", preview=card_editor.preview(text), rack=rack, source=source, saving=saving or [],
-        caps=CAPS, urls=_editor_urls(),
+        caps=CAPS, urls=urls,
     ), status
 
 
@@ -176,15 +178,17 @@ def _editor_urls() -> dict[str, str]:
         "layout": url_for("teach.card_editor_page", start="layout"),
         "how_to": url_for("teach.how_to_write_a_card"),
         "cancel": url_for("teach.cards"),
+        "home": url_for("teach.home"),
+        "home_label": "Teach",
     }
 
 
-def _edited(session: Session) -> TeacherCard | None:
+def _edited(session: Session, owner: int) -> TeacherCard | None:
     """The card an editor form was opened on (its hidden `from`), if it is
-    still the teacher's. Only the page's heading names it: a card deleted
+    still the owner's. Only the page's heading names it: a card deleted
     meanwhile (or not theirs) is ignored, so the typed text is never lost."""
     raw = field("from")
-    return teaching.card_of(session, teacher_id(), int(raw)) if raw.isdigit() and len(raw) <= 9 else None
+    return teaching.card_of(session, owner, int(raw)) if raw.isdigit() and len(raw) <= 9 else None
 
 
 @bp.get("/cards/editor")
@@ -206,19 +210,49 @@ def _is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-@bp.post("/cards/editor/preview")
-@limits.card_editor
-def card_editor_preview():
+def editor_preview(owner: int, urls: dict[str, str]):
     """As one types (htmx): the printed card and its problems. Without
     JavaScript the Preview button brings the whole page back, with the
     tried rack's lines too when a rack is typed."""
-    teacher_id()
     text = field("card_text")
     if _is_htmx():
         return render_template("teach/partials/card_preview.html", preview=card_editor.preview(text))
     rack = card_editor.try_rack(text, field("rack"), keep=_app_card()) if field("rack").strip() else None
     with db() as session:
-        return _editor(text, _edited(session), rack)
+        return _editor(text, _edited(session, owner), rack, urls=urls)
+
+
+def editor_rack(owner: int, urls: dict[str, str]):
+    """ "Try a rack": the nearest lines of the card being written."""
+    text = field("card_text")
+    rack = card_editor.try_rack(text, field("rack"), keep=_app_card())
+    if _is_htmx():
+        return render_template("teach/partials/card_rack.html", rack=rack)
+    with db() as session:
+        return _editor(text, _edited(session, owner), rack, urls=urls)
+
+
+def editor_save(owner: int, urls: dict[str, str], stored: Callable[[TeacherCard, str], Any]):
+    """Store the card as an upload is stored, as a new card; every problem
+    at its line otherwise (422), nothing stored."""
+    text = field("card_text")
+    with db() as session:
+        source = _edited(session, owner)
+        if not text.strip():
+            return _editor(text, source, saving=card_editor.pinned(text, ["Type the card first."]), status=422, urls=urls)
+        taken = card_editor.name_taken(session, owner, text)
+        if taken is not None:
+            return _editor(text, source, saving=[taken], status=422, urls=urls)
+        row, problems, _ = card_editor.store(session, owner, text)
+        if row is None:
+            return _editor(text, source, saving=card_editor.pinned(text, problems), status=422, urls=urls)
+        return stored(row, "Saved")
+
+
+@bp.post("/cards/editor/preview")
+@limits.card_editor
+def card_editor_preview():
+    return editor_preview(teacher_id(), _editor_urls())
 
 
 def _app_card() -> Card:
@@ -228,34 +262,13 @@ def _app_card() -> Card:
 @bp.post("/cards/editor/rack")
 @limits.card_editor
 def card_editor_rack():
-    """ "Try a rack": the nearest lines of the card being written."""
-    teacher_id()
-    text = field("card_text")
-    rack = card_editor.try_rack(text, field("rack"), keep=_app_card())
-    if _is_htmx():
-        return render_template("teach/partials/card_rack.html", rack=rack)
-    with db() as session:
-        return _editor(text, _edited(session), rack)
+    return editor_rack(teacher_id(), _editor_urls())
 
 
 @bp.post("/cards/editor/save")
 @limits.card_editor
 def card_editor_save():
-    """Store the card as an upload is stored, as a new card; every problem
-    at its line otherwise (422), nothing stored."""
-    owner = teacher_id()
-    text = field("card_text")
-    with db() as session:
-        source = _edited(session)
-        if not text.strip():
-            return _editor(text, source, saving=card_editor.pinned(text, ["Type the card first."]), status=422)
-        taken = card_editor.name_taken(session, owner, text)
-        if taken is not None:
-            return _editor(text, source, saving=[taken], status=422)
-        row, problems, _ = card_editor.store(session, owner, text)
-        if row is None:
-            return _editor(text, source, saving=card_editor.pinned(text, problems), status=422)
-        return _stored(row, "Saved")
+    return editor_save(teacher_id(), _editor_urls(), _stored)
 
 
 @bp.get("/cards/how-to")
