@@ -30,7 +30,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 import drills
-from coach.store import teaching
+from coach.store import progress, teaching
 from coach.store.models import (
     Assignment,
     AssignmentAnswer,
@@ -240,11 +240,13 @@ def last_assignment(app: Flask) -> Assignment:
         return row
 
 
-def answer_slots(app: Flask, assignment_id: int, student: int, rights: list[bool]) -> None:
+def answer_slots(app: Flask, assignment_id: int, student: int, rights: list[bool], attempts: bool = False) -> list[Any]:
     """The student answers the assignment's first len(rights) questions
     (name-the-tile, level 1): right ones with the tile, wrong ones with
-    another of the choices."""
+    another of the choices. With `attempts`, each is also kept as the
+    learner's attempt, as the web does. Returns the verdicts."""
     coach = app.extensions["coach"]
+    verdicts = []
     with db(app) as session:
         given = session.get(Assignment, assignment_id)
         assert given is not None
@@ -256,6 +258,10 @@ def answer_slots(app: Flask, assignment_id: int, student: int, rights: list[bool
             verdict = asked.module.grade(q, reply)
             assert verdict.correct is right
             assert teaching.record_assignment_answer(session, given, student, slot, q, verdict)
+            if attempts:
+                progress.record_answer(session, student, q, verdict)
+            verdicts.append(verdict)
+    return verdicts
 
 
 # -- becoming a teacher -------------------------------------------------------------------

@@ -12,9 +12,10 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import select
 
-from coach.store import progress, teaching
+from coach.store import teaching
 from coach.store.models import Assignment, Membership
 from tests.test_web_teach import (
+    answer_slots,
     assign,
     code_of,
     count,
@@ -33,20 +34,7 @@ from tests.test_web_teach import (
 def answer(app, assignment_id: int, student: int, rights: list[bool]) -> list:
     """The student answers the first questions (name-the-tile) as the web
     does: the assignment's answer and the learner's attempt. Returns the verdicts."""
-    coach = app.extensions["coach"]
-    verdicts = []
-    with db(app) as session:
-        given = session.get(Assignment, assignment_id)
-        work = teaching.work_of(session, given, student, create=True)
-        for slot, right in zip(teaching.slots_of(given, work), rights):
-            asked = coach.ask(slot.drill, seed=slot.seed, level=slot.level)
-            q = asked.question
-            reply = q.tile if right else next(c for c in q.choices if c != q.tile)
-            verdict = asked.module.grade(q, reply)
-            assert teaching.record_assignment_answer(session, given, student, slot, q, verdict)
-            progress.record_answer(session, student, q, verdict)
-            verdicts.append(verdict)
-    return verdicts
+    return answer_slots(app, assignment_id, student, rights, attempts=True)
 
 
 def classroom(app):
