@@ -157,7 +157,7 @@ def test_type_a_card_see_a_problem_at_its_line_fix_it_save_it_and_drill_on_it(pe
     ids = t.locator("input[type=radio][name=answer]").evaluate_all("els => els.map(e => e.value)")
     assert ids and set(ids) <= {line.id for line in card.lines}
     expect(t.locator("#verdict-card")).to_be_visible()  # the coach's answer, on the new card
-    shown = t.locator(".line-panel--nearest .line-panel__id").first.inner_text().split()[0]
+    shown = t.locator(".line-panel--nearest .line-panel__id").first.text_content().split()[0]  # inside "Why, in full", folded
     assert shown in ids
     # The teacher answers it: graded by the server on the new card.
     settled(t)
