@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from coach.store.models import PracticeHand, utcnow
@@ -44,7 +44,11 @@ def hands_of(session: Session, learner_id: int, limit: int = 50) -> list[Practic
 
 
 def open_hands(session: Session, learner_id: int) -> int:
-    return sum(1 for row in hands_of(session, learner_id, limit=MAX_OPEN + 1) if row.finished_at is None)
+    """Hands the learner has going (not finished), counted by the database."""
+    query = select(func.count()).select_from(PracticeHand).where(
+        PracticeHand.learner_id == learner_id, PracticeHand.finished_at.is_(None)  # type: ignore[union-attr]
+    )
+    return int(session.exec(query).one())
 
 
 def hand_of(session: Session, learner_id: int, hand_id: int) -> PracticeHand | None:
