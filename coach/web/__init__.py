@@ -114,6 +114,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from coach.web import practice  # a practice hand against the computer (issue 16)
 
     app.register_blueprint(practice.bp)
+    from coach.web import hands_api  # the practice hands' JSON API
+    hands_api.install(app)
     app.register_blueprint(accounts.bp)
     from coach.web import password_reset  # "Forgot password?" and the reset link
     password_reset.install(app)

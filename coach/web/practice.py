@@ -33,7 +33,7 @@ from coach.hand_review import describe, review
 from coach.mahjong import winning_lines
 from coach.store import practice as store
 from coach.store.models import PracticeHand
-from coach.web import learners, limits
+from coach.web import hand_cards, learners, limits
 
 bp = Blueprint("practice", __name__)
 
@@ -73,9 +73,7 @@ def _row(session: Session, hand_id: int) -> PracticeHand:
 
 def load(row: PracticeHand) -> Hand:
     """The hand as it stands: from the cache, else replayed from its actions."""
-    card = _card()
-    if row.card != card.name:
-        abort(409, description=f'This hand was dealt on "{row.card}", which the coach no longer uses: start a new one.')
+    card = hand_cards.card_of_hand(row)  # the house card, or the learner's own card it was dealt on
     actions = store.actions_of(row)
     key = (row.id or 0, len(actions), card.name)
     with _lock:
