@@ -9,14 +9,19 @@ import json
 from collections import Counter
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from coach import tiles
 from coach.hand import SEATS, Action, replay
 from coach.hand_legal import legal_actions
-from coach.store.models import PracticeHand
+from coach.store import teaching
+from coach.store.models import PracticeHand, TeacherCard
 from coach.store.practice import MAX_OPEN
 from coach.web.practice import SEAT
+from tests.test_openapi import assert_valid
+from tests.test_web_teach import GOOD_CARD, db, learner_id, sign_up
 
 
 def stored(app, hand_id: int) -> PracticeHand:
@@ -192,3 +197,71 @@ def test_an_api_hand_is_the_same_hand_on_the_play_page(client):
     state = new_hand(client, seed=31)
     page = client.get(f"/play/{state['id']}")
     assert page.status_code == 200 and "First Charleston" in page.get_data(as_text=True)
+
+
+def test_a_hand_on_the_learners_own_card_and_never_on_someone_elses(app):
+    owner = sign_up(app, "ann@example.org", teacher=False)
+    with db(app) as session:
+        card = teaching.add_card(session, learner_id(app, "ann@example.org"), GOOD_CARD)
+        card_key, number = teaching.card_key(card), card.id
+    state = new_hand(owner, card=number, seed=4)
+    assert state["card"] == card_key == stored(app, state["id"]).card
+    played = owner.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][-1]})
+    assert played.status_code == 200 and played.get_json()["step"] == "first-across"
+    assert owner.get(f"/play/{state['id']}").status_code == 200  # the table deals from the same card
+    stranger = sign_up(app, "bob@example.org", teacher=False)
+    refused = stranger.post("/api/hands", json={"card": number})
+    assert refused.status_code == 400 and "card" in refused.get_json()["error"]
+    assert app.test_client().post("/api/hands", json={"card": number}).status_code == 400
+    with db(app) as session:
+        assert [r.card for r in session.exec(select(PracticeHand)).all()] == [card_key]
+        session.delete(session.get(TeacherCard, number))
+        session.commit()
+    gone = owner.get(f"/api/hands/{state['id']}")
+    assert gone.status_code == 409 and "start a new one" in gone.get_json()["error"]
+
+
+def test_real_states_reviews_and_refusals_validate_against_the_description(client):
+    state = new_hand(client, seed=20261201)
+    assert_valid("HandState", state)
+    for action in state["legal"][:3]:
+        assert_valid("Action", action)
+    refused = client.post(f"/api/hands/{state['id']}/actions", json={"action": {"seat": "East", "kind": "mahjong"}})
+    assert refused.status_code == 400
+    assert_valid("Refusal", refused.get_json())
+    assert_valid("Error", client.get(f"/api/hands/{state['id']}/review").get_json())
+    while not state["over"]:
+        state = client.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][0]}).get_json()
+        assert_valid("HandState", state)
+    assert_valid("HandReview", client.get(f"/api/hands/{state['id']}/review").get_json())
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    max_leaves=20,
+)
+ACTION_LIKE = st.fixed_dictionaries(
+    {"seat": st.sampled_from(["East", "South", "east", ""]) | JSON, "kind": st.sampled_from(["pass", "vote", "discard", "call"]) | JSON},
+    optional={
+        "tiles": st.lists(st.sampled_from(["1B", "5D", "J", "N", "WD", "bad"]), max_size=16) | JSON,
+        "blind": JSON, "go": JSON, "count": JSON, "size": JSON, "owner": JSON, "group": JSON,
+    },
+)
+
+
+def test_any_json_posted_as_an_action_is_a_200_or_a_400(app, client):
+    state = new_hand(client, seed=99)
+    url = f"/api/hands/{state['id']}/actions"
+    seen: Counter[int] = Counter()
+
+    @settings(max_examples=60, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(body=st.fixed_dictionaries({"action": ACTION_LIKE | JSON}) | JSON)
+    def post_any(body):
+        response = client.post(url, data=json.dumps(body), content_type="application/json")
+        seen[response.status_code] += 1
+        assert response.status_code in (200, 400), (body, response.get_json())
+        assert "error" in response.get_json() or response.get_json()["id"] == state["id"]
+
+    post_any()
+    assert seen[400] > 0

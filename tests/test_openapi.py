@@ -98,7 +98,8 @@ def api_schema(app):
 def test_generated_requests_never_get_a_500(api_schema, mode, caplog):
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert {f"{op.method.upper()} {op.path}" for op in operations} >= {
-        "POST /api/drills/{name}/questions", "POST /api/drills/{name}/answers", "GET /api/progress"
+        "POST /api/drills/{name}/questions", "POST /api/drills/{name}/answers", "GET /api/progress",
+        "POST /api/hands", "GET /api/hands/{hand_id}", "POST /api/hands/{hand_id}/actions", "GET /api/hands/{hand_id}/review",
     }
     if mode is schemathesis.GenerationMode.NEGATIVE:  # a GET without parameters has no invalid request to make
         operations = [op for op in operations if len(op.body) or len(op.path_parameters)]
