@@ -27,7 +27,7 @@ from coach import tiles
 from coach.hand import SEATS, Action, Hand, HandError
 from coach.hand_bots import STRENGTHS
 from coach.hand_legal import canonical, is_legal, legal_actions, refusal
-from coach.hand_review import review
+from coach.hand_review import BEST, GOOD, INACCURACY, MISTAKE, review
 from coach.store import practice as store
 from coach.store.models import PracticeHand
 from coach.web import hand_cards, learners, limits
@@ -38,6 +38,7 @@ from coach.web.practice import SEAT, STEP_WORDS, _codes, _row, bots_play, descri
 
 bp = Blueprint("hands_api", __name__, url_prefix="/api/hands")
 ACTION_KEYS = {"seat", "kind", "tiles", "blind", "go", "count", "size", "owner", "group"}
+GRADE_NAMES = (BEST, GOOD, INACCURACY, MISTAKE)
 LAST_MOVES = 40  # the moves shown since the learner's own last one, at most
 
 
@@ -159,6 +160,22 @@ def _db() -> Session:
     return Session(learners.engine())
 
 
+def _advance(session: Session, row: PracticeHand, hand: Hand) -> None:
+    """The computer players move up to the learner's next decision; the hand is kept."""
+    bots_play(hand, row.bots)
+    store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
+    keep(row, hand)
+
+
+def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:
+    """The learner's hand as it stands (404 for anyone else's), left unchanged."""
+    with _db() as session:
+        row = _row(session, hand_id)
+        hand = load(row)
+        keep(row, hand)
+        return row, hand
+
+
 # -- routes ----------------------------------------------------------------------------------
 
 
@@ -181,19 +198,14 @@ def new_hand():
                 return error_response(f"you have {store.MAX_OPEN} hands going: finish one first", 409)
             row = store.new_hand(session, learner.id, card.name, bots, seed)
             hand = load(row)
-            bots_play(hand, row.bots)
-            store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
-            keep(row, hand)
+            _advance(session, row, hand)
             return jsonify(state(hand, row)), 201
 
 
 @bp.get("/<int:hand_id>")
 def show(hand_id: int):
-    with _db() as session:
-        row = _row(session, hand_id)
-        hand = load(row)
-        keep(row, hand)
-        return jsonify(state(hand, row))
+    row, hand = _looked_at(hand_id)
+    return jsonify(state(hand, row))
 
 
 @bp.post("/<int:hand_id>/actions")
@@ -212,31 +224,26 @@ def act(hand_id: int):
             keep(row, hand)  # unchanged
             raise
         hand.apply(canonical(action))
-        bots_play(hand, row.bots)
-        store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
-        keep(row, hand)
+        _advance(session, row, hand)
         return jsonify(state(hand, row))
 
 
 @bp.get("/<int:hand_id>/review")
 @limits.drilling
 def review_of(hand_id: int):
-    with _db() as session:
-        row = _row(session, hand_id)
-        hand = load(row)
-        keep(row, hand)
-        if hand.phase != "over":
-            return error_response("the review comes once the hand is over: play on", 409)
-        found = review(hand.card, hand.seed, hand.actions, SEAT)
-        return jsonify(
-            decisions=[d.to_json() for d in found.decisions],
-            summary={
-                "accuracy": round(found.accuracy, 3),
-                "decisions": len(found.decisions),
-                "grades": {grade: sum(1 for d in found.decisions if d.grade == grade) for grade in ("best", "good", "inaccuracy", "mistake")},
-                "costliest": [d.number for d in found.costliest()],
-                "winner": found.winner,
-                "line": found.line,
-                "hints": row.hints,
-            },
-        )
+    row, hand = _looked_at(hand_id)
+    if hand.phase != "over":
+        return error_response("the review comes once the hand is over: play on", 409)
+    found = review(hand.card, hand.seed, hand.actions, SEAT)
+    return jsonify(
+        decisions=[d.to_json() for d in found.decisions],
+        summary={
+            "accuracy": round(found.accuracy, 3),
+            "decisions": len(found.decisions),
+            "grades": {grade: sum(1 for d in found.decisions if d.grade == grade) for grade in GRADE_NAMES},
+            "costliest": [d.number for d in found.costliest()],
+            "winner": found.winner,
+            "line": found.line,
+            "hints": row.hints,
+        },
+    )
