@@ -44,8 +44,10 @@ def applies(hand: Hand, action: Action) -> bool:
 
 def random_action(rng: random.Random, hand: Hand) -> Action:
     """Any action of any kind, in its kind's shape, often from tiles the seat holds."""
-    seat = rng.choice(SEATS)
-    kind = rng.choice(KINDS)
+    waiting = hand.waiting()
+    seat = rng.choice(list(waiting)) if waiting and rng.random() < 0.7 else rng.choice(SEATS)
+    owed = {"turn": ("discard", "exchange", "mahjong"), "call": ("call", "no-call")}.get(waiting.get(seat, ""), (waiting.get(seat),))
+    kind = rng.choice([k for k in owed if k]) if waiting.get(seat) and rng.random() < 0.6 else rng.choice(KINDS)
     held = [tiles.CODES[t] for t in hand.racks[seat]]
 
     def some(n: int) -> tuple[str, ...]:
@@ -197,3 +199,12 @@ def test_S5_a_stray_field_is_refused_with_the_kinds_rule():
     assert refusal(hand, Action("East", "vote", ("5D",))).rule == "C2"
     assert refusal(hand, Action("South", "discard", ("5D",))).rule == "C2"
     assert is_legal(hand, Action("East", "vote", go=False))
+
+
+def test_C4_a_pass_with_a_joker_is_never_listed_and_is_refused():
+    hand = next(h for h in (deal(HOUSE, seed) for seed in range(100)) if tiles.JOKER in h.racks["East"])
+    others = [tiles.CODES[t] for t in hand.racks["East"] if t != tiles.JOKER][:2]
+    action = Action("East", "pass", ("J", *others))
+    assert not is_legal(hand, action)
+    assert refusal(hand, action).rule == "C4" and not applies(hand, action)
+    assert all("J" not in a.tiles for a in legal_actions(hand, "East"))
