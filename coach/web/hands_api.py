@@ -29,12 +29,13 @@ from coach.hand_bots import STRENGTHS
 from coach.hand_legal import canonical, is_legal, legal_actions, refusal
 from coach.hand_review import BEST, GOOD, INACCURACY, MISTAKE, review
 from coach.store import practice as store
+from coach.store import teaching
 from coach.store.models import PracticeHand
-from coach.web import hand_cards, learners, limits
+from coach.web import learners, limits, teacher_cards
 from coach.web.api import BodyError, _body, error_response
 from coach.web.drilling import DrillError
 from coach.web.inputs import MAX_DB_INT
-from coach.web.practice import SEAT, STEP_WORDS, _codes, _row, bots_play, describe_move, keep, load, result_json
+from coach.web.practice import SEAT, STEP_WORDS, _card, _codes, _row, bots_play, describe_move, keep, load, result_json
 
 bp = Blueprint("hands_api", __name__, url_prefix="/api/hands")
 ACTION_KEYS = {"seat", "kind", "tiles", "blind", "go", "count", "size", "owner", "group"}
@@ -186,12 +187,12 @@ def new_hand():
     with _db() as session:
         with learners.write_lock():
             learner = learners.current_learner(session)
-            card = hand_cards.house()
+            card = _card()  # the house card, unless the learner names one they may use (as the drills' own cards)
             if card_id is not None:
-                found = hand_cards.usable(session, learner.id if learner is not None else None, card_id)
+                found = teaching.may_use_card(session, learner.id if learner is not None else None, card_id)
                 if found is None:
                     return error_response(f"there is no card {card_id} among the cards you may play on", 400)
-                card = found
+                card = teacher_cards.card_of(found)
             learner = learner or learners.current_learner(session, create=True)
             assert learner is not None and learner.id is not None
             if store.open_hands(session, learner.id) >= store.MAX_OPEN:
