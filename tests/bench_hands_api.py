@@ -40,12 +40,10 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         os.environ["COACH_DATA_DIR"] = folder
-        os.environ["COACH_LIMIT_DRILL_LEARNER"] = "1000000/minute"
-        os.environ["COACH_LIMIT_DRILL_ADDRESS"] = "1000000/minute"
         from coach.web import create_app
         from coach.web.practice import SEAT, load
 
-        app = create_app({"TESTING": True, "SECRET_KEY": "bench"})
+        app = create_app({"TESTING": True, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False})  # measured, not limited
         client = app.test_client()
         times: dict[str, list[float]] = defaultdict(list)
         sizes: dict[str, list[float]] = defaultdict(list)
