@@ -133,7 +133,10 @@ def card_uses(session: Session, card_id: int) -> list[str]:
         .join(Classroom, Classroom.id == Assignment.classroom_id)  # type: ignore[arg-type]
         .where(Assignment.card_id == card_id)
     ).all()
-    return [f"the set \u201c{t}\u201d" for t in sets] + [f"\u201c{t}\u201d assigned to {c}" for t, c in given]
+    from coach.store import class_hands  # it builds on this module
+
+    hands = class_hands.uses_of_card(session, card_id)
+    return [f"the set \u201c{t}\u201d" for t in sets] + [f"\u201c{t}\u201d assigned to {c}" for t, c in given] + hands
 
 
 def delete_card(session: Session, teacher_id: int, card_id: int) -> bool:
@@ -162,7 +165,11 @@ def may_use_card(session: Session, learner_id: int | None, card_id: int) -> Teac
         .join(Assignment, Assignment.classroom_id == Membership.classroom_id)  # type: ignore[arg-type]
         .where(Membership.learner_id == learner_id, Assignment.card_id == card_id)
     ).first()
-    return row if member is not None else None
+    if member is None:
+        from coach.store import class_hands  # a class hand dealt on the card counts too
+
+        return row if class_hands.member_of_card(session, learner_id, card_id) else None
+    return row
 
 
 # -- classes -------------------------------------------------------------------------
@@ -839,6 +846,9 @@ def merge_teaching(session: Session, guest_id: int, account_id: int) -> None:
             ).all():
                 answer.learner_id = account_id
                 session.add(answer)
+    from coach.store import class_hands
+
+    class_hands.merge_plays(session, guest_id, account_id)
 
 
 def export_teaching(session: Session, learner_id: int) -> dict[str, Any]:
@@ -881,6 +891,9 @@ def delete_teaching(session: Session, teacher_id: int) -> None:
     The caller commits."""
     rooms = select(Classroom.id).where(Classroom.teacher_id == teacher_id)
     given = select(Assignment.id).where(Assignment.classroom_id.in_(rooms))  # type: ignore[union-attr]
+    from coach.store import class_hands
+
+    class_hands.delete_for_teacher(session, rooms)
     for statement in (
         delete(AssignmentAnswer).where(AssignmentAnswer.assignment_id.in_(given)),  # type: ignore[attr-defined]
         delete(AssignmentWork).where(AssignmentWork.assignment_id.in_(given)),  # type: ignore[attr-defined]
