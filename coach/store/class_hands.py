@@ -205,16 +205,6 @@ def hands_given(session: Session, learner_id: int) -> list[GivenHand]:
     return [GivenHand(given, room, play_of(session, given.id or 0, learner_id)) for given, room in rows]
 
 
-def uses_of_card(session: Session, card_id: int) -> list[str]:
-    """Class hands dealt on a teacher's card (it may not be deleted under them)."""
-    given = session.exec(
-        select(ClassHand.title, Classroom.name)
-        .join(Classroom, Classroom.id == ClassHand.classroom_id)  # type: ignore[arg-type]
-        .where(ClassHand.card_id == card_id)
-    ).all()
-    return [f"the class hand \u201c{t}\u201d of {c}" for t, c in given]
-
-
 def member_of_card(session: Session, learner_id: int, card_id: int) -> bool:
     """Is the learner in a class with a class hand on this card?"""
     found = session.exec(

@@ -133,10 +133,7 @@ def card_uses(session: Session, card_id: int) -> list[str]:
         .join(Classroom, Classroom.id == Assignment.classroom_id)  # type: ignore[arg-type]
         .where(Assignment.card_id == card_id)
     ).all()
-    from coach.store import class_hands  # it builds on this module
-
-    hands = class_hands.uses_of_card(session, card_id)
-    return [f"the set \u201c{t}\u201d" for t in sets] + [f"\u201c{t}\u201d assigned to {c}" for t, c in given] + hands
+    return [f"the set \u201c{t}\u201d" for t in sets] + [f"\u201c{t}\u201d assigned to {c}" for t, c in given]
 
 
 def delete_card(session: Session, teacher_id: int, card_id: int) -> bool:
@@ -147,8 +144,13 @@ def delete_card(session: Session, teacher_id: int, card_id: int) -> bool:
     uses = card_uses(session, card_id)
     if uses:
         raise TeachingError(f"\u201c{row.name}\u201d is still used by {', '.join(uses)}. Delete those first.")
+    name = row.name
     session.delete(row)  # learners' choice of it goes too (CardChoice's foreign key cascades)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:  # a class hand is dealt on it (its foreign key says so)
+        session.rollback()
+        raise TeachingError(f"\u201c{name}\u201d is still used by a class hand. Delete the class hand first.") from None
     return True
 
 

@@ -33,7 +33,7 @@ from coach.hand_review import describe, review
 from coach.mahjong import winning_lines
 from coach.store import practice as store
 from coach.store.models import PracticeHand
-from coach.web import learners, limits
+from coach.web import learners, limits, teacher_cards
 
 bp = Blueprint("practice", __name__)
 
@@ -71,9 +71,16 @@ def _row(session: Session, hand_id: int) -> PracticeHand:
     return row
 
 
+def card_for(row: PracticeHand) -> Card:
+    """The card the hand was dealt on: the house card, or a teacher's card
+    for a class hand (when this person may use it), else the house card."""
+    card = _card()
+    return card if row.card == card.name else teacher_cards.find_card(row.card) or card
+
+
 def load(row: PracticeHand) -> Hand:
     """The hand as it stands: from the cache, else replayed from its actions."""
-    card = _card()
+    card = card_for(row)
     if row.card != card.name:
         abort(409, description=f'This hand was dealt on "{row.card}", which the coach no longer uses: start a new one.')
     actions = store.actions_of(row)
