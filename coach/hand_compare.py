@@ -175,7 +175,7 @@ def _step(
     if not choices:
         return None
     choices.sort(key=lambda c: (-c.count, not c.coach))
-    words = describe(hand, coach)
+    words = describe(hand, coach).replace("leaves you", "leaves the hand")  # the teacher reads it, not the player
     return Step(
         number=number,
         decision=decision,

@@ -281,3 +281,23 @@ def test_a_guest_student_brings_their_class_hand_into_their_account(app, klass):
     with db(app) as session:
         (link,) = session.exec(select(ClassHandPlay)).all()
         assert link.learner_id == learner_id(app, "gus@example.org") and link.hand_id == hand_id
+
+
+def test_the_teacher_takes_a_class_hand_back_and_the_students_keep_their_hands(app, klass):
+    teacher, class_id, students = klass
+    assert upload_card(teacher, GOOD_CARD).status_code == 303
+    card_id = card_id_named(app, "Spring class")
+    class_hand_id = give_hand(teacher, class_id, hand_card=str(card_id))
+    hand_id = start(students["Ann"], class_hand_id)
+    confirm = text_of(teacher.get(f"/teach/class-hands/{class_hand_id}/delete"))
+    assert "1 student has" in confirm and "Each keeps their hand among their own practice hands" in confirm
+    response = post(teacher, f"/teach/class-hands/{class_hand_id}/delete")
+    assert response.status_code == 303 and response.headers["Location"].endswith(f"/teach/classes/{class_id}#class-hands")
+    assert teacher.get(f"/teach/class-hands/{class_hand_id}").status_code == 404
+    with db(app) as session:
+        assert session.exec(select(ClassHand)).all() == [] and session.exec(select(ClassHandPlay)).all() == []
+        assert session.get(PracticeHand, hand_id) is not None  # nothing of the student's is lost
+    assert "Week 3: one deal" not in text_of(students["Ann"].get("/classes"))
+    assert f'href="/play/{hand_id}"' in text_of(students["Ann"].get("/play"))
+    # Now the card may go.
+    assert post(teacher, f"/teach/cards/{card_id}/delete").status_code == 303

@@ -940,6 +940,8 @@ ROUTES = [
     Route("teach.assign_hand", "POST", "/teach/classes/{class_id}/hands", {"hand_title": "Taken over", "hand_bots": "club", "hand_card": "house"}),
     Route("teach.class_hand_page", "GET", "/teach/class-hands/{class_hand_id}", {}),
     Route("teach.student_hand", "GET", "/teach/class-hands/{class_hand_id}/students/{student_id}", {}),
+    Route("teach.delete_class_hand", "GET", "/teach/class-hands/{class_hand_id}/delete", {}),
+    Route("teach.delete_class_hand", "POST", "/teach/class-hands/{class_hand_id}/delete", {}),
 ]
 
 

@@ -101,6 +101,17 @@ def hand_given(session: Session, learner_id: int, class_hand_id: int) -> tuple[C
     return (row, room) if room is not None else None
 
 
+def delete_hand(session: Session, teacher_id: int, class_hand_id: int) -> bool:
+    """Take a class hand back; each student's hand of it stays theirs, among their practice hands."""
+    found = hand_taught(session, teacher_id, class_hand_id)
+    if found is None:
+        return False
+    session.exec(delete(ClassHandPlay).where(ClassHandPlay.class_hand_id == class_hand_id).execution_options(synchronize_session=False))  # type: ignore[arg-type, call-overload]
+    session.delete(found[0])
+    session.commit()
+    return True
+
+
 def card_of_hand(session: Session, row: ClassHand) -> TeacherCard | None:
     """The teacher's card a class hand is dealt on; None: the house card."""
     return session.get(TeacherCard, row.card_id) if row.card_id is not None else None

@@ -3,6 +3,7 @@
     POST /teach/classes/<id>/hands                          give the class a hand (title, computer players, card, deal number, due date)
     GET  /teach/class-hands/<id>                            the class's dashboard of it: who played, who won, decision by decision
     GET  /teach/class-hands/<id>/students/<learner>         one student's hand, the coach's review of it (read-only)
+    GET/POST /teach/class-hands/<id>/delete                 confirm, then take the hand back (students keep theirs)
 
 The dashboard's decision-by-decision view is coach/hand_compare.compare:
 at each of the learner's decisions, what the students who still share the
@@ -20,7 +21,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from flask import current_app, flash, redirect, render_template, url_for
+from flask import current_app, flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
 from coach.card import Card
@@ -153,18 +154,15 @@ class StudentLine:
     decisions: int
 
 
-def _accuracy(card: Card, seed: int, hand: PracticeHand) -> tuple[float | None, int]:
-    """The share of decisions as good as the coach's, and how many: stored
-    once the hand is over, else reviewed now (cached by the moves)."""
+def _accuracy(hand: PracticeHand) -> tuple[float | None, int]:
+    """The share of decisions as good as the coach's, as stored once the hand
+    is over (None while it goes on: reviewing every unfinished hand of a big
+    class would cost seconds; the student's own page reviews theirs), and how
+    many decisions so far."""
     result = json.loads(hand.result or "null") or {}
     if isinstance(result.get("accuracy"), (int, float)):
         return float(result["accuracy"]), int(result.get("decisions") or 0)
-
-    def make() -> tuple[float | None, int]:
-        found_review = review(card, seed, actions_of(hand), practice.SEAT)
-        return (found_review.accuracy if found_review.decisions else None), len(found_review.decisions)
-
-    return _cached(("review", card.name, seed, hand.actions), make)
+    return None, sum(1 for a in json.loads(hand.actions or "[]") if a.get("seat") == practice.SEAT)
 
 
 def outcome(result: dict[str, Any]) -> tuple[str, bool]:
@@ -177,14 +175,14 @@ def outcome(result: dict[str, Any]) -> tuple[str, bool]:
     return (f"{winner} won" if winner else "Wall game"), False
 
 
-def student_lines(card: Card, given: ClassHand, plays: list[store.Played]) -> list[StudentLine]:
+def student_lines(plays: list[store.Played]) -> list[StudentLine]:
     lines = []
     for play in plays:
         hand = play.hand
         if hand is None:
             lines.append(StudentLine(play.learner.id or 0, play.name, "Not started", "", False, None, 0))
             continue
-        accuracy, decisions = _accuracy(card, given.seed, hand)
+        accuracy, decisions = _accuracy(hand)
         words, won = outcome(play.result)
         state = "Finished" if hand.finished_at is not None else "Playing"
         lines.append(StudentLine(play.learner.id or 0, play.name, state, words, won, accuracy, decisions))
@@ -231,7 +229,7 @@ def class_hand_page(class_hand_id: int):
         teacher = teacher_row(session)
         card = card_of(session, given)
         plays = store.plays_of(session, given)
-        lines = student_lines(card, given, plays)
+        lines = student_lines(plays)
         found_comparison = comparison(card, given, plays)
         names = {str(p.learner.id): p.name for p in plays}
         return render_template(
@@ -269,3 +267,17 @@ def student_hand(class_hand_id: int, learner_id: int):
             outcome=words,
             over=hand.phase == "over",
         )
+
+
+@bp.route("/class-hands/<int:class_hand_id>/delete", methods=["GET", "POST"])
+def delete_class_hand(class_hand_id: int):
+    """GET: a confirm page saying who has played it; POST: delete it."""
+    with db() as session:
+        given, room = _class_hand(session, class_hand_id)
+        if request.method == "GET":
+            started = sum(1 for p in store.plays_of(session, given) if p.hand is not None)
+            return render_template("teach/delete_class_hand.html", given=given, room=room, started=started)
+        title, class_id = given.title, room.id
+        store.delete_hand(session, teacher_id(), class_hand_id)
+    flash(f"Took back the class hand \u201c{title}\u201d.", "success")
+    return redirect(url_for("teach.class_page", class_id=class_id) + "#class-hands", 303)
