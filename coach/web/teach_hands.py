@@ -16,9 +16,8 @@ the rest). Comparisons and reviews are cached by deal and moves.
 from __future__ import annotations
 
 import json
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from flask import current_app, flash, redirect, render_template, request, url_for
@@ -40,30 +39,9 @@ QUIET_RUN = 3  # this many decisions in a row where everyone played as the coach
 HOUSE = "house"
 WON_HOW = {"discard": "from a discard", "self": "self-picked", "exchange": "after a joker exchange"}
 
-_cache: OrderedDict[Any, Any] = OrderedDict()
-_lock = threading.Lock()
-
-
-def _cached(key: Any, make: Any) -> Any:
-    with _lock:
-        if key in _cache:
-            _cache.move_to_end(key)
-            return _cache[key]
-    value = make()
-    with _lock:
-        _cache[key] = value
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-    return value
-
-
 def card_of(session: Session, given: ClassHand) -> Card:
     row = store.card_of_hand(session, given)
     return teacher_cards.card_of(row) if row is not None else current_app.extensions["coach"].card
-
-
-def actions_of(hand: PracticeHand) -> list[Action]:
-    return [Action.from_json(a) for a in json.loads(hand.actions or "[]")]
 
 
 # -- the class page: the list and the form -----------------------------------------------
@@ -190,9 +168,13 @@ def student_lines(plays: list[store.Played]) -> list[StudentLine]:
 
 
 def comparison(card: Card, given: ClassHand, plays: list[store.Played]) -> Comparison:
-    started = [(str(p.learner.id), p.hand) for p in plays if p.hand is not None]
-    key = ("compare", card.name, given.seed, tuple((who, hand.actions) for who, hand in started))
-    return _cached(key, lambda: compare(card, given.seed, {who: actions_of(hand) for who, hand in started}, practice.SEAT))
+    """The class's hands compared, cached by the deal and everyone's moves (a new move is a new key)."""
+    return _compare(card, given.seed, tuple((str(p.learner.id), p.hand.actions) for p in plays if p.hand is not None))
+
+
+@lru_cache(maxsize=CACHE_SIZE)
+def _compare(card: Card, seed: int, moves: tuple[tuple[str, str], ...]) -> Comparison:
+    return compare(card, seed, {who: [Action.from_json(a) for a in json.loads(actions)] for who, actions in moves}, practice.SEAT)
 
 
 def quiet(step: Step) -> bool:
