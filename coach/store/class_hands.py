@@ -18,6 +18,7 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
@@ -25,6 +26,7 @@ from sqlmodel import Session, select
 
 from coach.hand_bots import STRENGTHS as BOTS
 from coach.store import teaching
+from coach.store.progress import as_utc
 from coach.store.models import ClassHand, ClassHandPlay, Classroom, Learner, Membership, PracticeHand, TeacherCard
 from coach.store.practice import SEED_RANGE
 
@@ -68,7 +70,7 @@ def assign_hand(
         seed=secrets.randbelow(SEED_RANGE) if seed is None else seed,
         bots=bots,
         card_id=card_id,
-        due_at=teaching._aware(due_at),
+        due_at=as_utc(due_at) if due_at is not None else None,
     )
     session.add(row)
     session.commit()
@@ -239,7 +241,7 @@ def merge_plays(session: Session, guest_id: int, account_id: int) -> None:
             session.add(play)
 
 
-def delete_for_teacher(session: Session, rooms) -> None:
+def delete_for_teacher(session: Session, rooms: Any) -> None:
     """The class hands of these classes (a select of class ids), links first. The caller commits."""
     given = select(ClassHand.id).where(ClassHand.classroom_id.in_(rooms))  # type: ignore[attr-defined]
     session.exec(delete(ClassHandPlay).where(ClassHandPlay.class_hand_id.in_(given)).execution_options(synchronize_session=False))  # type: ignore[attr-defined, call-overload]

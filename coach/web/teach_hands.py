@@ -33,10 +33,10 @@ from coach.store import teaching
 from coach.store.models import ClassHand, Classroom, PracticeHand
 from coach.web import practice, teacher_cards
 from coach.web.teach import bp, db, due_from_form, field, found, show_date, teacher_id, teacher_row
+from drills.drill_set import HOUSE
 
 CACHE_SIZE = 32
 QUIET_RUN = 3  # this many decisions in a row where everyone played as the coach fold into one line
-HOUSE = "house"
 WON_HOW = {"discard": "from a discard", "self": "self-picked", "exchange": "after a joker exchange"}
 
 def card_of(session: Session, given: ClassHand) -> Card:
