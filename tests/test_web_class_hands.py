@@ -79,6 +79,13 @@ def play(app, client, hand_id: int, decisions: int, slip_from: int | None = None
         assert response.status_code == 303, text_of(response)[:400]
 
 
+def hand_on_own_card(app, teacher, class_id: int) -> tuple[int, int]:
+    """The teacher uploads a card and gives the class a hand on it: (card id, class hand id)."""
+    assert upload_card(teacher, GOOD_CARD).status_code == 303
+    card_id = card_id_named(app, "Spring class")
+    return card_id, give_hand(teacher, class_id, hand_card=str(card_id))
+
+
 @pytest.fixture
 def klass(app):
     teacher = sign_up(app, "tess@example.org", name="Tess")
@@ -167,9 +174,7 @@ def test_a_finished_hand_shows_who_won_and_the_accuracy(app, klass):
 
 def test_a_class_hand_on_the_teachers_card_is_dealt_and_played_on_it(app, klass):
     teacher, class_id, students = klass
-    assert upload_card(teacher, GOOD_CARD).status_code == 303
-    card_id = card_id_named(app, "Spring class")
-    class_hand_id = give_hand(teacher, class_id, hand_card=str(card_id))
+    card_id, class_hand_id = hand_on_own_card(app, teacher, class_id)
     hand_id = start(students["Bob"], class_hand_id)
     with db(app) as session:
         row = session.get(PracticeHand, hand_id)
@@ -285,9 +290,7 @@ def test_a_guest_student_brings_their_class_hand_into_their_account(app, klass):
 
 def test_the_teacher_takes_a_class_hand_back_and_the_students_keep_their_hands(app, klass):
     teacher, class_id, students = klass
-    assert upload_card(teacher, GOOD_CARD).status_code == 303
-    card_id = card_id_named(app, "Spring class")
-    class_hand_id = give_hand(teacher, class_id, hand_card=str(card_id))
+    card_id, class_hand_id = hand_on_own_card(app, teacher, class_id)
     hand_id = start(students["Ann"], class_hand_id)
     confirm = text_of(teacher.get(f"/teach/class-hands/{class_hand_id}/delete"))
     assert "1 student has" in confirm and "Each keeps their hand among their own practice hands" in confirm
