@@ -35,6 +35,8 @@ from coach.store.models import (
     Assignment,
     AssignmentAnswer,
     AssignmentWork,
+    ClassHand,
+    ClassHandPlay,
     Classroom,
     DrillSetRow,
     Learner,
@@ -100,7 +102,7 @@ drills:
   - drill: no-such-drill
 """
 
-TABLES = (Learner, Classroom, Membership, TeacherCard, DrillSetRow, Assignment, AssignmentWork, AssignmentAnswer)
+TABLES = (Learner, Classroom, Membership, TeacherCard, DrillSetRow, Assignment, AssignmentWork, AssignmentAnswer, ClassHand, ClassHandPlay)
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -935,6 +937,11 @@ ROUTES = [
     Route("teach.card_editor_rack", "POST", "/teach/cards/editor/rack", {"card_text": GOOD_CARD, "rack": "2B 2B 2B 4B"}),
     Route("teach.card_editor_save", "POST", "/teach/cards/editor/save", {"card_text": GOOD_CARD.replace("Spring class", "Taken")}),
     Route("teach.how_to_write_a_card", "GET", "/teach/cards/how-to", {}),
+    Route("teach.assign_hand", "POST", "/teach/classes/{class_id}/hands", {"hand_title": "Taken over", "hand_bots": "club", "hand_card": "house"}),
+    Route("teach.class_hand_page", "GET", "/teach/class-hands/{class_hand_id}", {}),
+    Route("teach.student_hand", "GET", "/teach/class-hands/{class_hand_id}/students/{student_id}", {}),
+    Route("teach.delete_class_hand", "GET", "/teach/class-hands/{class_hand_id}/delete", {}),
+    Route("teach.delete_class_hand", "POST", "/teach/class-hands/{class_hand_id}/delete", {}),
 ]
 
 
@@ -972,9 +979,18 @@ def world(tmp_path_factory) -> World:
     card_id = card_id_named(app, "Spring class")
     set_id = make_set(owner, app, "Owner's set", [("nearest-hand", "1", "2")], card="Spring class")
     assert assign(owner, class_id, f"set:{set_id}").status_code == 303
+    # A class hand on the teacher's card, which the student has started.
+    response = post(owner, f"/teach/classes/{class_id}/hands", {"hand_title": "Owner's hand", "hand_bots": "club", "hand_card": str(card_id)})
+    assert response.status_code == 303, text_of(response)[-800:]
+    with db(app) as session:
+        class_hand_id = session.exec(select(ClassHand)).one().id
+    assert post(people["student"], f"/class-hands/{class_hand_id}/play").status_code == 303
     # The other teacher has a class of their own, so a 404 is not for want of one.
     make_class(people["other teacher"], "Other's class")
-    ids = {"class_id": class_id, "set_id": set_id, "card_id": card_id, "assignment_id": last_assignment(app).id, "student_id": student_id}
+    ids = {
+        "class_id": class_id, "set_id": set_id, "card_id": card_id, "assignment_id": last_assignment(app).id, "student_id": student_id,
+        "class_hand_id": class_hand_id,
+    }
     return World(app, owner, people, ids)
 
 
@@ -1033,7 +1049,7 @@ def test_a_wrong_person_is_refused_and_nothing_changes(world, route, who, status
     assert response.status_code == status, response.get_data(as_text=True)[:300]
     assert snapshot(world.app) == before
     body = text_of(response)
-    for secret in ("Owner's class", "Owner's set", "Spring class", code_of(world.app, world.ids["class_id"]), "Stuart Quill", "student@example.org"):
+    for secret in ("Owner's class", "Owner's set", "Owner's hand", "Spring class", code_of(world.app, world.ids["class_id"]), "Stuart Quill", "student@example.org"):
         assert secret not in body
 
 

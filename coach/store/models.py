@@ -290,6 +290,42 @@ class PracticeHand(SQLModel, table=True):
     finished_at: datetime | None = Field(default=None)
 
 
+class ClassHand(SQLModel, table=True):
+    """A practice hand a teacher gives a class (issue 16, part 6): every
+    student plays the same deal (seed) against the same computer players,
+    on the class's card (card_id) or the house card (None)."""
+
+    __tablename__ = "class_hand"
+    __table_args__ = NEVER_REUSED
+
+    id: int | None = Field(default=None, primary_key=True)
+    classroom_id: int = Field(sa_column=_owner("classroom.id"))
+    title: str = Field(max_length=80)
+    seed: int
+    bots: str = Field(default="club", max_length=12)
+    card_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("teachercard.id"), nullable=True, index=True)
+    )
+    due_at: datetime | None = Field(default=None)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class ClassHandPlay(SQLModel, table=True):
+    """A student's own hand of a class hand: one per student (a second
+    start resumes the first). The hand itself is an ordinary practice hand."""
+
+    __tablename__ = "class_hand_play"
+    __table_args__ = (
+        UniqueConstraint("class_hand_id", "learner_id", name="uq_class_hand_play_learner"),
+        NEVER_REUSED,
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    class_hand_id: int = Field(sa_column=_owner("class_hand.id"))
+    learner_id: int = Field(sa_column=_owner())
+    hand_id: int = Field(sa_column=Column(Integer, ForeignKey("practice_hand.id", ondelete="CASCADE"), nullable=False, unique=True))
+
+
 # -- lessons --------------------------------------------------------------------------
 
 

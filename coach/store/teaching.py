@@ -144,8 +144,13 @@ def delete_card(session: Session, teacher_id: int, card_id: int) -> bool:
     uses = card_uses(session, card_id)
     if uses:
         raise TeachingError(f"\u201c{row.name}\u201d is still used by {', '.join(uses)}. Delete those first.")
+    name = row.name
     session.delete(row)  # learners' choice of it goes too (CardChoice's foreign key cascades)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:  # a class hand is dealt on it (its foreign key says so)
+        session.rollback()
+        raise TeachingError(f"\u201c{name}\u201d is still used by a class hand. Delete the class hand first.") from None
     return True
 
 
@@ -162,7 +167,11 @@ def may_use_card(session: Session, learner_id: int | None, card_id: int) -> Teac
         .join(Assignment, Assignment.classroom_id == Membership.classroom_id)  # type: ignore[arg-type]
         .where(Membership.learner_id == learner_id, Assignment.card_id == card_id)
     ).first()
-    return row if member is not None else None
+    if member is None:
+        from coach.store import class_hands  # a class hand dealt on the card counts too
+
+        return row if class_hands.member_of_card(session, learner_id, card_id) else None
+    return row
 
 
 # -- classes -------------------------------------------------------------------------
@@ -839,6 +848,9 @@ def merge_teaching(session: Session, guest_id: int, account_id: int) -> None:
             ).all():
                 answer.learner_id = account_id
                 session.add(answer)
+    from coach.store import class_hands
+
+    class_hands.merge_plays(session, guest_id, account_id)
 
 
 def export_teaching(session: Session, learner_id: int) -> dict[str, Any]:
@@ -881,6 +893,9 @@ def delete_teaching(session: Session, teacher_id: int) -> None:
     The caller commits."""
     rooms = select(Classroom.id).where(Classroom.teacher_id == teacher_id)
     given = select(Assignment.id).where(Assignment.classroom_id.in_(rooms))  # type: ignore[union-attr]
+    from coach.store import class_hands
+
+    class_hands.delete_for_teacher(session, rooms)
     for statement in (
         delete(AssignmentAnswer).where(AssignmentAnswer.assignment_id.in_(given)),  # type: ignore[attr-defined]
         delete(AssignmentWork).where(AssignmentWork.assignment_id.in_(given)),  # type: ignore[attr-defined]

@@ -125,6 +125,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     learn.install(app)
     classes.install(app)
     teach.install(app)
+    from coach.web import class_hands  # a class hand: the same deal for every student (issue 16, part 6)
+    class_hands.install(app)
     from coach.web import my_cards  # everyone's own cards (issue 14)
     my_cards.install(app)
     pages.install(app)

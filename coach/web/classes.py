@@ -46,7 +46,7 @@ from werkzeug.wrappers import Response
 
 import drills
 from coach.card import Card
-from coach.store import teaching
+from coach.store import class_hands, teaching
 from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, Learner, TeacherCard
 from coach.web import learners, limits, teacher_cards
 from coach.web.accounts import MAX_NAME, name_problem
@@ -285,10 +285,12 @@ def my_classes():
         learner = learners.current_learner(session)
         mine = teaching.my_assignments(session, learner.id) if learner and learner.id else []
         joined = teaching.classes_joined(session, learner.id) if learner and learner.id else []
+        hands = class_hands.hands_given(session, learner.id) if learner and learner.id else []
         return render_template(
             "classes/home.html",
             learner=learner,
             mine=mine,
+            class_hands=hands,
             joined=[(room, teacher_label(teacher)) for room, teacher in joined],
             zone=learner.time_zone if learner else "UTC",
             need_name=learner is None or not learner.name.strip(),

@@ -239,6 +239,6 @@ def _helpers() -> dict[str, Any]:
 
 def install(app: Flask) -> None:
     """Register the blueprint with all its route modules loaded."""
-    from coach.web import teach_cards, teach_classes, teach_reports, teach_sets  # noqa: F401 - they add routes to bp
+    from coach.web import teach_cards, teach_classes, teach_hands, teach_reports, teach_sets  # noqa: F401 - they add routes to bp
 
     app.register_blueprint(bp)

@@ -27,7 +27,7 @@ from sqlmodel import Session
 
 from coach.store import class_report, teaching
 from coach.store.models import Assignment, Classroom, Learner
-from coach.web import teach_reports, teacher_cards
+from coach.web import teach_hands, teach_reports, teacher_cards
 from coach.web.accounts import download
 from coach.web.learners import SignedIn
 from coach.web.pages import drill_context
@@ -182,6 +182,7 @@ def _class_page(
         choices=sets_for_assigning(session, teacher.id or 0),
         values=values or {},
         errors=errors or {},
+        **teach_hands.class_page_context(session, room),
     ), status
 
 
