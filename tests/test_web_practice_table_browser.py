@@ -52,6 +52,7 @@ def dealt(page: Page, live_server: str, tmp_path_factory):
             engine.dispose()
         with practice._lock:
             practice._cache.clear()  # the live server runs in this process: forget the random deal
+        page.evaluate("window.localStorage.clear()")  # the random deal's rack order is not this one's
         page.reload()
         expect(page.locator("#table")).to_have_attribute("data-moves", "0")
         return hand_id
@@ -174,18 +175,18 @@ def test_a_whole_hand_from_the_deal_to_the_review(page: Page, dealt, errors, scr
     where = "phone" if keyboard else "desktop"
 
     def shoot(phase: str) -> None:
-        if keyboard:
-            assert no_sideways_scroll(page), f"sideways scroll on the phone at {phase}"
-        page.screenshot(path=str(screens / f"hand-{where}-{phase}.png"), full_page=True)
+        """Each phase in the light and in the dark, for a person to look at; never sideways scroll."""
+        for scheme in ("dark", "light"):
+            page.emulate_media(color_scheme=scheme)
+            assert no_sideways_scroll(page), f"sideways scroll at {phase} ({scheme})"
+            page.screenshot(path=str(screens / f"table-{where}-{phase}-{scheme}.png"), full_page=phase != "review")
 
     seen, made = play_to_the_end(page, keyboard, shoot)
     assert {"pass", "vote", "offer", "courtesy", "turn", "call"} <= seen, seen
     expect(page.locator("#play-status")).to_contain_text(re.compile(r"won|wall game"))
     shoot("over")
     check_review(page, keyboard, made)
-    if keyboard:
-        assert no_sideways_scroll(page)
-    page.screenshot(path=str(screens / f"hand-{where}-review.png"), full_page=True)
+    shoot("review")
     assert errors == []
 
 
