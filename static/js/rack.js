@@ -247,9 +247,24 @@
     write(id, state);
   }, true);
 
+  // How many tiles are ticked for the pass, out of how many it takes.
+  function countPicks() {
+    var form = document.querySelector(".play-pick[data-need]");
+    var count = form && form.querySelector("[data-pick-count]");
+    if (!count) return;
+    var need = Number(form.getAttribute("data-need"));
+    var picks = form.querySelectorAll("input[name=tiles]:checked").length;
+    count.hidden = false;
+    count.textContent = picks + " of " + need + " chosen" + (picks > need ? ": that is too many" : "");
+  }
+  document.addEventListener("change", function (event) {
+    if (event.target.name === "tiles") countPicks();
+  });
+
   function ready() {
     var rack = theRack();
     if (rack) arrange(rack);
+    countPicks();
   }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", ready);
   else ready();
@@ -265,5 +280,8 @@
       if (!focus.hasAttribute("tabindex")) focus.setAttribute("tabindex", "-1");
       focus.focus({ preventScroll: true });
     }
+    // A call is asked for: bring its window into sight (on a phone it may sit above the rack you were looking at).
+    var call = table.querySelector("[data-call-window]");
+    if (call && call.scrollIntoView) call.scrollIntoView({ block: "nearest" });
   });
 })();
