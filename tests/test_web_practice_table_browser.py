@@ -184,6 +184,8 @@ def test_a_whole_hand_from_the_deal_to_the_review(page: Page, dealt, errors, scr
     seen, made = play_to_the_end(page, keyboard, shoot)
     assert {"pass", "vote", "offer", "courtesy", "turn", "call"} <= seen, seen
     expect(page.locator("#play-status")).to_contain_text(re.compile(r"won|wall game"))
+    if "won" in (page.locator("#play-status").text_content() or ""):  # the winner's tiles are laid out, as at a table
+        expect(page.locator(".play-winning .tile").first).to_be_visible()
     shoot("over")
     check_review(page, keyboard, made)
     shoot("review")
