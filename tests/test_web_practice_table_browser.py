@@ -50,8 +50,10 @@ def dealt(page: Page, live_server: str, tmp_path_factory):
                 session.commit()
         finally:
             engine.dispose()
-        with practice._lock:
-            practice._cache.clear()  # the live server runs in this process: forget the random deal
+        cache, lock = getattr(practice, "_cache", None), getattr(practice, "_lock", None)
+        if cache is not None and lock is not None:
+            with lock:
+                cache.clear()  # the live server runs in this process: forget the random deal
         page.evaluate("window.localStorage.clear()")  # the random deal's rack order is not this one's
         page.reload()
         expect(page.locator("#table")).to_have_attribute("data-moves", "0")
@@ -182,7 +184,9 @@ def test_a_whole_hand_from_the_deal_to_the_review(page: Page, dealt, errors, scr
             page.screenshot(path=str(screens / f"table-{where}-{phase}-{scheme}.png"), full_page=phase != "review")
 
     seen, made = play_to_the_end(page, keyboard, shoot)
-    assert {"pass", "vote", "offer", "courtesy", "turn", "call"} <= seen, seen
+    assert {"pass", "vote", "offer", "turn"} <= seen, seen
+    # Seed-dependent: if the bots change, pick a SEED whose hand still has a courtesy exchange and a call.
+    assert {"courtesy", "call"} <= seen, f"seed {SEED} no longer reaches a courtesy exchange and a call: {seen}"
     expect(page.locator("#play-status")).to_contain_text(re.compile(r"won|wall game"))
     if "won" in (page.locator("#play-status").text_content() or ""):  # the winner's tiles are laid out, as at a table
         expect(page.locator(".play-winning .tile").first).to_be_visible()
