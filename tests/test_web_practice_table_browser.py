@@ -191,6 +191,7 @@ def test_a_whole_hand_from_the_deal_to_the_review(page: Page, dealt, errors, scr
     if "won" in (page.locator("#play-status").text_content() or ""):  # the winner's tiles are laid out, as at a table
         expect(page.locator(".play-winning .tile").first).to_be_visible()
     shoot("over")
+    assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('coach:rack:'))") == []  # a finished hand's order is dropped
     check_review(page, keyboard, made)
     shoot("review")
     assert errors == []

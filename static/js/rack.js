@@ -10,8 +10,9 @@
 // the arrow keys go from tile to tile and Shift + arrow moves the tile.
 // Tiles that arrived since the last view (a draw, a pass received) are
 // marked new and, in an order of your own, join it at the right end.
-// After each move at the table, focus returns to the status line, which
-// says what is asked now.
+// It also counts the tiles ticked for a pass, and after each move at the
+// table returns focus to the status line, which says what is asked now
+// (the coach's advice is read out too). A finished hand's order is dropped.
 (function () {
   "use strict";
   var KEY = "coach:rack:";
@@ -88,7 +89,11 @@
     }
     list.forEach(function (li) { li.draggable = true; });
     place(rack, list);
-    remember(rack, mode);
+    if (document.querySelector("#table[data-owed='over']")) {
+      try { window.localStorage.removeItem(KEY + id); } catch (e) { /* nothing kept */ }
+    } else {
+      remember(rack, mode);
+    }
     var tools = document.querySelector("[data-rack-tools]");
     if (tools) tools.hidden = false;
     setArranging(rack, arranging);
@@ -280,6 +285,9 @@
       if (!focus.hasAttribute("tabindex")) focus.setAttribute("tabindex", "-1");
       focus.focus({ preventScroll: true });
     }
+    // The coach's advice arrives inside the new table, where a live region is not reliably heard: say it here.
+    var advice = table.querySelector(".play-note--advice");
+    if (advice) say(advice.textContent);
     // A call is asked for: bring its window into sight (on a phone it may sit above the rack you were looking at).
     var call = table.querySelector("[data-call-window]");
     if (call && call.scrollIntoView) call.scrollIntoView({ block: "nearest" });
