@@ -186,6 +186,7 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "log": [line for line in log if line],
         "result": result,
         "line": result.payment.line if result and result.payment else None,
+        "winner_rack": _codes(hand.racks[result.winner]) if result and result.winner else [],  # shown once over, as at a table
     }
 
 
