@@ -109,12 +109,11 @@ def _load(user_id: str) -> SignedIn | None:
         found = login_sessions.live(session, learner_id, token)
         if found is None:
             return _old_guest_cookie(session, learner_id, token)
-        learner, row = found
-        if learner.guest and login_sessions.needs_renewal(row):
+        if found.guest and login_sessions.needs_renewal(found):
             g.renew_guest_session = True
-        if login_sessions.needs_touch(row):
-            _touch(session, row.id)
-        return SignedIn.of(learner, token)
+        if login_sessions.needs_touch(found):
+            _touch(session, found.session_id)
+        return SignedIn(found.learner_id, token, found.guest, found.teacher)
 
 
 def _touch(session: Session, session_id: int | None) -> None:
