@@ -15,6 +15,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, delete, or_, update
 from sqlalchemy import select as core_select
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
 from coach.store.models import Learner, LoginSession
@@ -72,11 +73,12 @@ _LIVE = (
 )
 
 
-def live(session: Session, learner_id: int, token: str, now: datetime | None = None) -> Live | None:
+def live(session: Session | Connection, learner_id: int, token: str, now: datetime | None = None) -> Live | None:
     """The learner and session the token opens, or None when it has ended, expired or never was."""
     if not token or len(token) > 100:
         return None
-    row = session.connection().execute(_LIVE, {"token_hash": token_hash(token), "learner_id": learner_id}).first()
+    connection = session.connection() if isinstance(session, Session) else session
+    row = connection.execute(_LIVE, {"token_hash": token_hash(token), "learner_id": learner_id}).first()
     if row is None or row.ended_at is not None or as_utc(row.created_at) <= (now or now_utc()) - LIFETIME:
         return None
     return Live(row.id, row.guest, row.role, row.session_id, row.created_at, row.last_seen_at)

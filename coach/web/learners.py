@@ -105,15 +105,16 @@ def _load(user_id: str) -> SignedIn | None:
         return None
     if not 0 < learner_id < 2**63:
         return None
-    with Session(engine()) as session:
-        found = login_sessions.live(session, learner_id, token)
-        if found is None:
-            return _old_guest_cookie(session, learner_id, token)
-        if found.guest and login_sessions.needs_renewal(found):
-            g.renew_guest_session = True
-        if login_sessions.needs_touch(found):
+    with engine().connect() as connection:  # a read on every signed-in request: no ORM session for it
+        found = login_sessions.live(connection, learner_id, token)
+    if found is None or login_sessions.needs_touch(found):
+        with Session(engine()) as session:
+            if found is None:
+                return _old_guest_cookie(session, learner_id, token)
             _touch(session, found.session_id)
-        return SignedIn(found.learner_id, token, found.guest, found.teacher)
+    if found.guest and login_sessions.needs_renewal(found):
+        g.renew_guest_session = True
+    return SignedIn(found.learner_id, token, found.guest, found.teacher)
 
 
 def _touch(session: Session, session_id: int | None) -> None:
