@@ -108,3 +108,29 @@ def test_skills_of_an_answer_are_what_the_writes_cover(app, client):
     question = module.generate(41, 1, app.extensions["coach"].card)
     verdict = module.grade(question, "5D")
     assert len(skills_of(question, verdict)) >= 2
+
+
+def test_sqlite_writers_take_turns_on_a_file_lock_across_processes(app):
+    """gunicorn's workers are processes: each answer's write holds a lock file
+    beside the database, so a writer in another process waits on it (woken
+    at once) instead of sleeping in SQLite's busy handler."""
+    import fcntl
+    import os
+
+    from coach.web import learners
+
+    database = app.extensions["store"].url.database
+    with app.app_context():
+        with learners.write_lock():
+            other = os.open(database + ".write-lock", os.O_RDWR)  # as another process would open it
+            try:
+                with pytest.raises(BlockingIOError):
+                    fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            finally:
+                os.close(other)
+        other = os.open(database + ".write-lock", os.O_RDWR)
+        try:
+            fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go once the write is done
+            fcntl.flock(other, fcntl.LOCK_UN)
+        finally:
+            os.close(other)
