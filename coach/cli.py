@@ -621,6 +621,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, default=5.0, help="length of each phase (default 5)")
     p.add_argument("--drills", default="name-the-tile,nearest-hand,first-pass", help="drills, comma-separated")
     p.add_argument("--port", type=int, help="test a server already running on 127.0.0.1:PORT instead of starting one")
+    p.add_argument("--pid", type=int, help="with --port: that server's process id, to report its CPU a request")
     p.set_defaults(func=cmd_load)
 
     p = commands.add_parser("check-card", help="validate a card file and list every problem")

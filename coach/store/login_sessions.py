@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, or_, update
+from sqlalchemy import bindparam, delete, or_, update
+from sqlalchemy import select as core_select
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, select
 
 from coach.store.models import Learner, LoginSession
@@ -42,28 +45,50 @@ def start(session: Session, learner_id: int, now: datetime | None = None) -> str
     return token
 
 
-def live(session: Session, learner_id: int, token: str, now: datetime | None = None) -> tuple[Learner, LoginSession] | None:
-    """The learner and session row the token opens, or None when it has ended, expired or never was."""
+@dataclass(frozen=True)
+class Live:
+    """What a live session opens: the learner (id and kind) and the session row's times."""
+
+    learner_id: int
+    guest: bool
+    role: str
+    session_id: int
+    created_at: datetime
+    last_seen_at: datetime
+
+    @property
+    def teacher(self) -> bool:
+        return not self.guest and self.role == "teacher"
+
+
+# Read on every signed-in request: built once, and read as plain columns (no
+# ORM objects), so a request pays neither for building it nor for mapping rows.
+_LIVE = (
+    core_select(
+        Learner.id, Learner.guest, Learner.role, LoginSession.id.label("session_id"),  # type: ignore[union-attr]
+        LoginSession.created_at, LoginSession.last_seen_at, LoginSession.ended_at,
+    )
+    .join_from(Learner, LoginSession, LoginSession.learner_id == Learner.id)  # type: ignore[arg-type]
+    .where(LoginSession.token_hash == bindparam("token_hash"), Learner.id == bindparam("learner_id"))  # type: ignore[arg-type]
+)
+
+
+def live(session: Session | Connection, learner_id: int, token: str, now: datetime | None = None) -> Live | None:
+    """The learner and session the token opens, or None when it has ended, expired or never was."""
     if not token or len(token) > 100:
         return None
-    found = session.exec(
-        select(Learner, LoginSession)
-        .join(LoginSession, LoginSession.learner_id == Learner.id)  # type: ignore[arg-type]
-        .where(LoginSession.token_hash == token_hash(token), Learner.id == learner_id)
-    ).first()
-    if found is None:
+    connection = session.connection() if isinstance(session, Session) else session
+    row = connection.execute(_LIVE, {"token_hash": token_hash(token), "learner_id": learner_id}).first()
+    if row is None or row.ended_at is not None or as_utc(row.created_at) <= (now or now_utc()) - LIFETIME:
         return None
-    row = found[1]
-    if row.ended_at is not None or as_utc(row.created_at) <= (now or now_utc()) - LIFETIME:
-        return None
-    return found[0], row
+    return Live(row.id, row.guest, row.role, row.session_id, row.created_at, row.last_seen_at)
 
 
-def needs_renewal(row: LoginSession, now: datetime | None = None) -> bool:
+def needs_renewal(row: LoginSession | Live, now: datetime | None = None) -> bool:
     return as_utc(row.created_at) <= (now or now_utc()) - RENEW_AFTER
 
 
-def needs_touch(row: LoginSession, now: datetime | None = None) -> bool:
+def needs_touch(row: LoginSession | Live, now: datetime | None = None) -> bool:
     return as_utc(row.last_seen_at) <= (now or now_utc()) - TOUCH_EVERY
 
 

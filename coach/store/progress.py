@@ -24,6 +24,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler
+from sqlalchemy import bindparam, insert
+from sqlalchemy import select as select_columns
 from sqlmodel import Session, select, update
 
 from coach.store.models import Attempt, Learner, SkillState
@@ -124,17 +126,39 @@ def add_answer(
     if not counted:
         return False
     skills = skills_of(question, verdict)
-    states = {
-        s.skill: s
-        for s in session.exec(
-            select(SkillState).where(
-                SkillState.learner_id == learner_id, SkillState.skill.in_([skill for skill, _ in skills])
-            )
-        ).all()
+    connection = session.connection()
+    known = {
+        row.skill: row
+        for row in connection.execute(_SKILL_STATES, {"learner_id": learner_id, "skills": [skill for skill, _ in skills]})
     }
+    updates: list[dict[str, Any]] = []
+    inserts: list[dict[str, Any]] = []
     for skill, correct in skills:
-        session.add(_review(states.get(skill), learner_id, skill, correct, when))
+        state = known.get(skill)
+        card, due = _review(state.card if state is not None else None, correct, when)
+        values = {"card": card, "due": due, "updated_at": when}
+        if state is not None:
+            updates.append({**values, "state_id": state.id, "reviews": state.reviews + 1})
+        else:
+            inserts.append({**values, "learner_id": learner_id, "skill": skill, "reviews": 1})
+    if updates:
+        connection.execute(_UPDATE_SKILL_STATE, updates)
+    if inserts:
+        connection.execute(_INSERT_SKILL_STATE, inserts)
     return True
+
+
+# Run on every stored answer: built once (see coach/store/transaction.py).
+_SKILL_TABLE = SkillState.__table__  # type: ignore[attr-defined]
+_SKILL_STATES = select_columns(_SKILL_TABLE.c.id, _SKILL_TABLE.c.skill, _SKILL_TABLE.c.card, _SKILL_TABLE.c.reviews).where(
+    _SKILL_TABLE.c.learner_id == bindparam("learner_id"), _SKILL_TABLE.c.skill.in_(bindparam("skills", expanding=True))
+)
+_UPDATE_SKILL_STATE = (
+    update(_SKILL_TABLE)
+    .where(_SKILL_TABLE.c.id == bindparam("state_id"))
+    .values(card=bindparam("card"), due=bindparam("due"), reviews=bindparam("reviews"), updated_at=bindparam("updated_at"))
+)
+_INSERT_SKILL_STATE = insert(_SKILL_TABLE)
 
 
 def keep_guest_zone(session: Session, learner_id: int, zone: str) -> None:
@@ -146,17 +170,12 @@ def keep_guest_zone(session: Session, learner_id: int, zone: str) -> None:
     )  # type: ignore[call-overload]
 
 
-def _review(state: SkillState | None, learner_id: int, skill: str, correct: bool, when: datetime) -> SkillState:
-    """The skill's schedule after one more answer (a new one for a first answer)."""
-    card = FsrsCard.from_dict(json.loads(state.card)) if state else FsrsCard(due=when)
+def _review(card_json: str | None, correct: bool, when: datetime) -> tuple[str, datetime]:
+    """A skill's fsrs card (as JSON, None before its first answer) after one more
+    answer: the new card as JSON, and when it is due."""
+    card = FsrsCard.from_dict(json.loads(card_json)) if card_json is not None else FsrsCard(due=when)
     card, _ = SCHEDULER.review_card(card, rating(correct), when)
-    if state is None:
-        state = SkillState(learner_id=learner_id, skill=skill, card="", due=as_utc(card.due))
-    state.card = json.dumps(card.to_dict())
-    state.due = as_utc(card.due)
-    state.reviews += 1
-    state.updated_at = when
-    return state
+    return json.dumps(card.to_dict()), as_utc(card.due)
 
 
 # -- reading progress back --------------------------------------------------------

@@ -11,15 +11,18 @@ taken by another process), `write` runs the whole transaction again.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from sqlalchemy import bindparam, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
-from sqlmodel import Session, SQLModel, select, update
+from sqlalchemy.sql.dml import Insert
+from sqlmodel import Session, SQLModel
 
 from coach.store.models import Learner
 
@@ -31,23 +34,33 @@ RETRY_STATES = {"40001", "40P01", "23505"}
 RETRY_WORDS = ("database is locked", "database is busy", "UNIQUE constraint failed")
 
 
-def _dialect(session: Session) -> str:
-    return session.get_bind().dialect.name
+# Statements run on every answer are built once, as plain SQL expressions with
+# parameters: a request pays neither for building them nor for the ORM.
+_LEARNER = Learner.__table__  # type: ignore[attr-defined]
+# SQLite: a write that changes nothing (see `lock_learner`).
+_TOUCH_LEARNER = update(_LEARNER).where(_LEARNER.c.id == bindparam("learner_id")).values(guest=_LEARNER.c.guest)
+_LOCK_LEARNER = select(_LEARNER.c.id).where(_LEARNER.c.id == bindparam("learner_id")).with_for_update()
 
 
 def lock_learner(session: Session, learner_id: int) -> bool:
     """Hold this learner's row until the transaction ends; False when there is no such learner.
 
     Call it first in a transaction, before anything is read."""
-    if _dialect(session) == "sqlite":
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
         # SQLite locks the whole database, and only at a transaction's first
         # write. Writing first (changing nothing) takes that lock now, so what
         # is read next cannot change before it is written, and a busy database
         # is waited for (the 30 s timeout) rather than failing on a stale read.
-        nothing = update(Learner).where(Learner.id == learner_id).values(guest=Learner.guest)  # type: ignore[arg-type]
-        return bool(session.exec(nothing).rowcount == 1)  # type: ignore[call-overload]
-    found = session.exec(select(Learner.id).where(Learner.id == learner_id).with_for_update()).first()
-    return found is not None
+        return bool(connection.execute(_TOUCH_LEARNER, {"learner_id": learner_id}).rowcount == 1)
+    return connection.execute(_LOCK_LEARNER, {"learner_id": learner_id}).first() is not None
+
+
+@functools.cache
+def _insert_once_statement(model: type[SQLModel], dialect: str, key: tuple[str, ...]) -> Insert:
+    table = model.__table__  # type: ignore[attr-defined]
+    insert = sqlite_insert if dialect == "sqlite" else postgresql_insert
+    return insert(table).on_conflict_do_nothing(index_elements=list(key)).returning(table.c.id)
 
 
 def insert_once(session: Session, model: type[SQLModel], values: dict[str, Any], key: Sequence[str]) -> bool:
@@ -55,10 +68,10 @@ def insert_once(session: Session, model: type[SQLModel], values: dict[str, Any],
 
     The unique constraint decides (INSERT ... ON CONFLICT DO NOTHING), so
     nothing is read first and a concurrent twin cannot slip in between."""
-    table = model.__table__  # type: ignore[attr-defined]
-    insert = sqlite_insert if _dialect(session) == "sqlite" else postgresql_insert
-    statement = insert(table).values(**values).on_conflict_do_nothing(index_elements=list(key))
-    return session.exec(statement.returning(table.c.id)).first() is not None  # type: ignore[call-overload]
+    session.flush()  # objects added before are written first, as a query would autoflush them
+    connection = session.connection()
+    statement = _insert_once_statement(model, connection.dialect.name, tuple(key))
+    return connection.execute(statement, values).first() is not None
 
 
 def retryable(error: DBAPIError) -> bool:

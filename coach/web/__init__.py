@@ -89,6 +89,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.sort_keys = False
+    from coach.web import fast_json  # JSON bodies by orjson (issue 13)
+    fast_json.install(app)
 
     from coach.store.db import database_url, make_engine, migrate
     from coach.web import accounts, api, classes, daily, errors, inputs, learners, limits, pages, teach, teacher_cards, tiles

@@ -29,6 +29,11 @@ from coach.store.progress import add_answer, keep_guest_zone
 from coach.store.transaction import lock_learner, write
 from drills.base import Question, Verdict
 
+try:
+    import fcntl  # file locks between gunicorn's worker processes (POSIX)
+except ImportError:  # Windows: one server process, the in-process lock is enough
+    fcntl = None  # type: ignore[assignment]
+
 login_manager = LoginManager()
 MAX_TIME_MS = 60 * 60 * 1000  # an hour: longer is a tab left open, not time spent
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -105,16 +110,16 @@ def _load(user_id: str) -> SignedIn | None:
         return None
     if not 0 < learner_id < 2**63:
         return None
-    with Session(engine()) as session:
-        found = login_sessions.live(session, learner_id, token)
-        if found is None:
-            return _old_guest_cookie(session, learner_id, token)
-        learner, row = found
-        if learner.guest and login_sessions.needs_renewal(row):
-            g.renew_guest_session = True
-        if login_sessions.needs_touch(row):
-            _touch(session, row.id)
-        return SignedIn.of(learner, token)
+    with engine().connect() as connection:  # a read on every signed-in request: no ORM session for it
+        found = login_sessions.live(connection, learner_id, token)
+    if found is None or login_sessions.needs_touch(found):
+        with Session(engine()) as session:
+            if found is None:
+                return _old_guest_cookie(session, learner_id, token)
+            _touch(session, found.session_id)
+    if found.guest and login_sessions.needs_renewal(found):
+        g.renew_guest_session = True
+    return SignedIn(found.learner_id, token, found.guest, found.teacher)
 
 
 def _touch(session: Session, session_id: int | None) -> None:
@@ -225,12 +230,47 @@ def valid_zone(name: Any) -> str | None:
 # SQLite has one writer at a time; threads of one process take turns here
 # instead of in SQLite's busy handler, whose sleeps grow to 100 ms.
 _WRITES = threading.Lock()
+_LOCK_FILES: dict[tuple[int, str], int] = {}  # (process id, database file): the open lock file
+
+
+def _lock_file(database: str) -> int:
+    """This process's open lock file beside the database file (opened after
+    gunicorn's fork: a file opened before would be one lock for all workers)."""
+    key = (os.getpid(), database)
+    fd = _LOCK_FILES.get(key)
+    if fd is None:
+        fd = os.open(database + ".write-lock", os.O_RDWR | os.O_CREAT, 0o600)
+        _LOCK_FILES[key] = fd
+    return fd
+
+
+@contextlib.contextmanager
+def _sqlite_turn(database: str | None) -> Any:
+    """The process's turn (`_WRITES`), then the file's: gunicorn's workers are
+    processes, and a writer waiting in SQLite's busy handler sleeps 1, 2, 5,
+    10, ... 100 ms between tries, while one waiting on the file lock wakes as
+    soon as it is let go."""
+    with _WRITES:
+        if fcntl is None or not database or database == ":memory:" or database.startswith("file:"):
+            yield
+            return
+        try:
+            fd = _lock_file(database)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:  # no lock file (say, a read-only folder): SQLite's busy handler still serves
+            yield
+            return
+        try:
+            yield
+        finally:
+            fcntl.flock(fd, fcntl.LOCK_UN)
 
 
 def write_lock() -> contextlib.AbstractContextManager[Any]:
-    """This process's turn to write, for SQLite (see `_WRITES`); other
-    databases take concurrent writers themselves, so nothing to wait for."""
-    return _WRITES if engine().dialect.name == "sqlite" else contextlib.nullcontext()
+    """This process's turn to write, and this machine's, for SQLite (see
+    `_sqlite_turn`); other databases take concurrent writers themselves."""
+    store = engine()
+    return _sqlite_turn(store.url.database) if store.dialect.name == "sqlite" else contextlib.nullcontext()
 
 
 def record(question: Question, verdict: Verdict, time_ms: Any = None, time_zone: Any = None) -> bool:

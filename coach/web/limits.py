@@ -37,7 +37,8 @@ of the same name, e.g. COACH_LIMIT_SIGNIN_EMAIL="10/minute"):
 A limit hit answers 429 with `Retry-After`: `{"error": ...}` under /api,
 a friendly page elsewhere, both saying when to try again.
 
-Storage: `memory://` (one process) unless `COACH_RATELIMIT_STORAGE_URI`
+Storage: the process's memory (`coach-memory://`: limits' memory store,
+swept inline, see `SweptMemoryStorage`) unless `COACH_RATELIMIT_STORAGE_URI`
 names a shared store such as `redis://127.0.0.1:6379`, which several
 servers (or gunicorn workers) must share for the limits to hold across
 them. If that store goes away, each process falls back to its own memory.
@@ -65,6 +66,7 @@ from typing import Any, TypeVar
 
 from flask import Flask, current_app, jsonify, request
 from flask_limiter import Limiter, RateLimitExceeded
+from limits.storage import MemoryStorage
 from flask_login import current_user
 from werkzeug import security
 from werkzeug.exceptions import ServiceUnavailable
@@ -93,6 +95,33 @@ HASHING_SLOTS = 2  # scrypt at once, per process: one per core
 HASHING_QUEUE = 2  # waiting for a slot; more than that are turned away at once
 HASHING_WAIT = 3.0  # seconds a waiting sign-in waits before "busy"
 BUSY_RETRY = 5  # seconds a busy answer asks to wait
+
+
+class SweptMemoryStorage(MemoryStorage):
+    """limits' memory store, its expired entries swept inline at most once a
+    second. The stock store starts a new `threading.Timer` 10 ms after almost
+    every hit to sweep them: under a class's load a thread is made per request,
+    and each start waits for the GIL behind the server's busy threads. Whether
+    a request is over a limit never depended on the sweep (the moving window
+    reads entries' times, a fixed window checks its expiry when read); the
+    sweep only frees memory, which once a second does as well."""
+
+    STORAGE_SCHEME = ["coach-memory"]
+    SWEEP_EVERY = 1.0  # seconds
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: str):
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self._next_sweep = 0.0
+        self._sweeping = threading.Lock()
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802 - overrides the store's private timer start
+        now = time.monotonic()
+        if now >= self._next_sweep and self._sweeping.acquire(blocking=False):
+            try:
+                self._next_sweep = now + self.SWEEP_EVERY
+                self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
+            finally:
+                self._sweeping.release()
 
 
 def address() -> str:
@@ -298,7 +327,7 @@ def install(app: Flask) -> None:
     for key, value in DEFAULTS.items():  # each can be set in the environment too
         app.config.setdefault(key, os.environ.get(key) or value)
     uri = app.config.get("COACH_RATELIMIT_STORAGE_URI") or os.environ.get("COACH_RATELIMIT_STORAGE_URI")
-    app.config["RATELIMIT_STORAGE_URI"] = uri or "memory://"  # a fresh memory store for each app
+    app.config["RATELIMIT_STORAGE_URI"] = uri or "coach-memory://"  # a fresh memory store for each app
     app.config.setdefault("RATELIMIT_ENABLED", True)  # said each time: the limiter object is shared
     proxies = _proxy_count(app.config.get("COACH_PROXY_COUNT") or os.environ.get("COACH_PROXY_COUNT") or 0)
     if proxies > 0:

@@ -8,6 +8,12 @@ browser does, so its answers are stored for one guest learner. It prints the p50
 round trips per drill and the ratio of the API's requests per second to
 the bare route's, both measured against the same server in the same run.
 Only 127.0.0.1 is ever contacted, and every loop stops at its deadline.
+
+Times on a shared machine swing with the neighbours' load; the CPU the
+server's processes spent per request (from /proc, before and after each
+phase) does not, so it is printed too, with the client's own. Clients and
+server share the machine's cores, so by Little's law N clients cannot see a
+mean round trip below N x (server + client CPU per round trip) / cores.
 """
 
 from __future__ import annotations
@@ -32,6 +38,38 @@ def _free_port() -> int:
     with socket.socket() as s:
         s.bind((HOST, 0))
         return s.getsockname()[1]
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """CPU (user + system) spent so far by a process and its children that are
+    still running (gunicorn's workers), from /proc; None where there is no /proc."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def times(stat: str) -> tuple[int, float]:
+        fields = stat[stat.rindex(")") + 2:].split()  # after "pid (name) "
+        return int(fields[1]), (int(fields[11]) + int(fields[12])) / tick  # ppid; utime + stime
+
+    total = 0.0
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+            total += times(handle.read())[1]
+    except OSError:
+        return None
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat", encoding="ascii", errors="replace") as handle:
+                    parent, seconds = times(handle.read())
+            except (OSError, ValueError, IndexError):
+                continue  # gone meanwhile
+            if parent == pid:
+                total += seconds
+    return total
+
+
+def _own_cpu_seconds() -> float:
+    spent = os.times()
+    return spent.user + spent.system
 
 
 def _wait_ready(port: int, timeout: float = 30.0) -> None:
@@ -66,6 +104,14 @@ class Phase:
         self.requests = 0
         self.errors = 0
         self.lock = threading.Lock()
+        self.server_cpu: float | None = None  # seconds the server's processes spent in the phase
+        self.client_cpu = 0.0  # seconds this process (the clients) spent
+
+    def cpu_ms(self) -> tuple[str, str]:
+        """Server and client CPU per request, in milliseconds, as printed."""
+        count = max(1, self.requests)
+        server = "?" if self.server_cpu is None else f"{self.server_cpu / count * 1000:.2f}"
+        return server, f"{self.client_cpu / count * 1000:.2f}"
 
     def record(self, seconds: float, requests: int) -> None:
         with self.lock:
@@ -141,8 +187,10 @@ def _round_trip(drill: str):
     return work
 
 
-def _run_phase(port: int, clients: int, seconds: float, work) -> tuple[Phase, float]:
+def _run_phase(port: int, clients: int, seconds: float, work, server_pid: int | None = None) -> tuple[Phase, float]:
     phase = Phase()
+    server_before = _cpu_seconds(server_pid) if server_pid else None
+    client_before = _own_cpu_seconds()
     deadline = time.monotonic() + seconds
     threads = [
         threading.Thread(target=_client, args=(port, deadline, work, phase, n), daemon=True)
@@ -153,7 +201,12 @@ def _run_phase(port: int, clients: int, seconds: float, work) -> tuple[Phase, fl
         t.start()
     for t in threads:
         t.join(seconds + 60)
-    return phase, time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    phase.client_cpu = _own_cpu_seconds() - client_before
+    server_after = _cpu_seconds(server_pid) if server_pid else None
+    if server_before is not None and server_after is not None:
+        phase.server_cpu = server_after - server_before
+    return phase, elapsed
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -165,7 +218,8 @@ def _percentile(values: list[float], share: float) -> float:
 
 def run(args: argparse.Namespace, out: TextIO) -> int:
     server = None
-    if args.port:  # a server already running on this machine
+    server_pid: int | None = getattr(args, "pid", None)
+    if args.port:  # a server already running on this machine (its CPU is read with --pid)
         port = args.port
     else:
         port = _free_port()
@@ -176,30 +230,49 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             [sys.executable, "-m", "coach", "serve", "--host", HOST, "--port", str(port)],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )
+        server_pid = server.pid
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     try:
         _wait_ready(port)
         _run_phase(port, args.clients, min(1.0, args.seconds), _hello)  # warm up
         for drill in args.drills:
             _run_phase(port, 2, 1.0, _round_trip(drill))
-        hello, hello_time = _run_phase(port, args.clients, args.seconds, _hello)
+        hello, hello_time = _run_phase(port, args.clients, args.seconds, _hello, server_pid)
         hello_rps = hello.requests / hello_time
+        hello_server, hello_client = hello.cpu_ms()
         out.write(
-            f"{args.clients} clients on loopback, {args.seconds:.0f} s a phase; "
-            f"bare /healthz: {hello_rps:,.0f} requests/s, p50 {_percentile(hello.latencies, 0.5) * 1000:.1f} ms\n\n"
+            f"{args.clients} clients on loopback, {args.seconds:.0f} s a phase, {cores} cores; "
+            f"bare /healthz: {hello_rps:,.0f} requests/s, p50 {_percentile(hello.latencies, 0.5) * 1000:.1f} ms, "
+            f"CPU a request: server {hello_server} ms, client {hello_client} ms\n\n"
         )
-        out.write(f"{'drill':<16} {'round trips':>11} {'p50 ms':>8} {'p95 ms':>8} {'req/s':>8} {'vs hello':>9} {'errors':>7}\n")
+        out.write(
+            f"{'drill':<16} {'round trips':>11} {'p50 ms':>8} {'p95 ms':>8} {'req/s':>8} {'vs hello':>9} "
+            f"{'server CPU':>10} {'client CPU':>10} {'floor ms':>9} {'errors':>7}\n"
+        )
         every: list[float] = []
+        floors: list[float] = []
         for drill in args.drills:
-            phase, elapsed = _run_phase(port, args.clients, args.seconds, _round_trip(drill))
+            phase, elapsed = _run_phase(port, args.clients, args.seconds, _round_trip(drill), server_pid)
             every += phase.latencies
             rps = phase.requests / elapsed
+            server_ms, client_ms = phase.cpu_ms()
+            floor = "?"
+            if phase.server_cpu is not None and phase.latencies:
+                # Little's law: the mean round trip can be no shorter than the CPU
+                # all clients' round trips need, shared out over the cores.
+                seconds = args.clients * (phase.server_cpu + phase.client_cpu) / len(phase.latencies) / cores
+                floors.append(seconds)
+                floor = f"{seconds * 1000:.1f}"
             out.write(
                 f"{drill:<16} {len(phase.latencies):>11} {_percentile(phase.latencies, 0.5) * 1000:>8.1f} "
-                f"{_percentile(phase.latencies, 0.95) * 1000:>8.1f} {rps:>8.0f} {rps / hello_rps:>9.2f} {phase.errors:>7}\n"
+                f"{_percentile(phase.latencies, 0.95) * 1000:>8.1f} {rps:>8.0f} {rps / hello_rps:>9.2f} "
+                f"{server_ms:>10} {client_ms:>10} {floor:>9} {phase.errors:>7}\n"
             )
         out.write(
             f"\nAll round trips: p50 {_percentile(every, 0.5) * 1000:.1f} ms, "
             f"p95 {_percentile(every, 0.95) * 1000:.1f} ms (goal: p95 under 50 ms at 16 clients).\n"
+            "CPU columns: milliseconds a request (server: all its processes, from /proc; client: this process). "
+            f"floor: the shortest mean round trip {args.clients} clients can see on {cores} cores with that CPU.\n"
         )
     finally:
         if server is not None:

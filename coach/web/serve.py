@@ -87,7 +87,17 @@ def _post_fork(server: Any, worker: Any) -> None:
     one_blas_thread()  # each worker keeps one BLAS thread after the fork
 
 
-def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None, threads: int = 8) -> None:
+def _count(name: str) -> int | None:
+    """A whole number from the environment (COACH_WORKERS, COACH_THREADS), None when unset."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return None
+    if not raw.isdigit() or not 1 <= int(raw) <= 64:
+        raise ValueError(f"{name} must be a whole number from 1 to 64, not {raw[:20]!r}")
+    return int(raw)
+
+
+def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None, threads: int | None = None) -> None:
     """Serve the coach on http://host:port until interrupted."""
     check_port(host, port)
     app = create_app()
@@ -96,9 +106,9 @@ def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None,
     url = f"http://{local}:{port}/"
     options = {
         "bind": f"{shown}:{port}",
-        "workers": workers or max(1, min(4, os.cpu_count() or 1)),
+        "workers": workers or _count("COACH_WORKERS") or max(1, min(4, os.cpu_count() or 1)),
         "worker_class": "gthread",
-        "threads": threads,
+        "threads": threads or _count("COACH_THREADS") or 8,
         "accesslog": None,
         "errorlog": "-",
         "loglevel": "warning",
