@@ -174,7 +174,7 @@ def _move(key: Key, answer: object) -> Action:
     return key.options[answer]
 
 
-def _shape(move: Action, key: Key) -> Any:
+def as_answer(move: Action, key: Key) -> Any:
     """A move in the answer's shape: the list of tiles for a pass, else the choice."""
     if key.pick:
         return list(move.tiles)
@@ -205,8 +205,8 @@ def grade(question: Question, answer: object) -> Verdict:
         score=score,
         explanation=tuple(lines),
         rules=graded.rules,
-        best=_shape(coach, key),
-        answer=None if played is None else _shape(played, key),
+        best=as_answer(coach, key),
+        answer=None if played is None else as_answer(played, key),
         detail={"grade": graded.grade if played is not None else None, "cost": graded.cost if played is not None else None},
     )
     kind = short.kind_of(correct, played is not None, score)

@@ -66,6 +66,10 @@ def due(session: Session, learner_id: int, now: datetime | None = None, limit: i
     return list(session.exec(query).all())
 
 
+def due_ids(session: Session, learner_id: int, now: datetime | None = None, limit: int = PER_DAY) -> list[int]:
+    return [r.id for r in due(session, learner_id, now, limit) if r.id is not None]
+
+
 def waiting(session: Session, learner_id: int, now: datetime | None = None) -> tuple[int, int]:
     """(positions due now, positions kept in all), counted by the database."""
     every = select(func.count()).select_from(ReplayPosition).where(ReplayPosition.learner_id == learner_id)
