@@ -149,7 +149,8 @@ def _label(move: Action) -> str:
 def _said(move: Action, key: Key) -> str:
     """A move in a few words, for the headline."""
     if move.kind in ("pass", "courtesy"):
-        return f"pass {join([tiles.name(c) for c in move.tiles])}"
+        blind = [f"{move.blind} passed on blind"] if move.blind else []
+        return f"pass {join([tiles.name(c) for c in move.tiles] + blind)}"
     if move.kind == "call" and key.hand.latest is not None:
         tile = tiles.name(key.hand.latest[1])
         return f"call the {tile} for Mah Jongg" if not move.size else f"call the {tile} for {GROUPS.get(move.size, 'a group')}"
@@ -190,20 +191,21 @@ def grade(question: Question, answer: object) -> Verdict:
     except HandError as error:
         raise AnswerError(f"{error.message} ({error.rule}).") from None
     coach = graded.coach
+    # Short: how your answer compares, what it cost, what you did in the hand; then why the coach's move.
     lines: list[str] = []
     if played is not None:
         lines.append(graded.reason)
         if graded.cost and graded.cost < 14:
             lines.append(f"Your choice cost you {graded.cost} tile{'s' if graded.cost > 1 else ''} against the coach's.")
-    lines.append(describe(hand, coach))
     first = key.position.played
     lines.append(f"When you played this hand, you chose to {_said(first, key)}.")
+    why = describe(hand, coach)
     correct = played is not None and graded.correct
     score = 1.0 if correct else 0.5 if played is not None and graded.grade == "inaccuracy" else 0.0
     verdict = Verdict(
         correct=correct,
         score=score,
-        explanation=tuple(lines),
+        explanation=tuple(lines) + (why,),
         rules=graded.rules,
         best=as_answer(coach, key),
         answer=None if played is None else as_answer(played, key),
@@ -211,7 +213,7 @@ def grade(question: Question, answer: object) -> Verdict:
     )
     kind = short.kind_of(correct, played is not None, score)
     title = short.headline(kind, _said(coach, key) if not correct else _said(played, key), "the coach would")
-    return short.shaped(verdict, title, lines[:3], lines[3:])
+    return short.shaped(verdict, title, [why, *lines] if played is None else lines, [why])
 
 
 def hint(question: Question) -> str:
