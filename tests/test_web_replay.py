@@ -155,6 +155,19 @@ def test_todays_practice_asks_due_positions_first_at_most_two(app):
     assert positions(app, id=made[0].id)[0].reviews == 1
 
 
+def test_a_planned_position_gone_since_is_only_skipped(app):
+    client = app.test_client()
+    hand_id = finish(app, client)
+    assert "What would you do here?" in text_of(client.get("/today"))  # the day is planned with it
+    with Session(app.extensions["store"]) as session:
+        session.delete(session.get(PracticeHand, hand_id))
+        session.commit()
+    assert positions(app) == []  # the hand's positions go with it
+    page = client.get("/today")
+    assert page.status_code == 200 and "This position cannot be replayed any more." in text_of(page)
+    assert "Skip this one" not in text_of(page) and "Next question" in text_of(page)
+
+
 def _coach_answer(row: ReplayPosition):
     position = position_at(SEED, list(HAND.actions), row.number, "East")
     coach = coach_move(rebuild(HOUSE, position), position)

@@ -19,6 +19,7 @@ from typing import Any
 
 from flask import Blueprint, Flask, abort, current_app, redirect, render_template, request, url_for
 from itsdangerous import BadData, URLSafeSerializer
+from werkzeug.exceptions import HTTPException
 from sqlmodel import Session
 
 from coach.card import Card
@@ -90,8 +91,15 @@ def context(asked: Asked, row: ReplayPosition, verdict: Verdict | None = None, a
 
 
 def daily_context(session: Session, learner: Learner, position_id: int, slot: int, day: Any) -> dict[str, Any]:
-    """Today's practice at a replay slot: the question, with its verdict if it was answered today (a reload)."""
-    asked, row = asked_at(session, learner, position_id)
+    """Today's practice at a replay slot: the question, with its verdict if it was answered today (a reload).
+    A position gone since the day was planned (its hand deleted, the card changed) is only skipped."""
+    from coach.web.daily import session_context  # daily imports this module
+
+    try:
+        asked, row = asked_at(session, learner, position_id)
+    except HTTPException as gone:
+        why = gone.description if gone.code == 409 else "Its hand is no longer kept."
+        return {"base": "replay_position_gone", "gone": why, **session_context(slot)}
     verdict = answer = None
     if row.answered_at is not None and local_day(row.answered_at, zone(learner)) == day:
         answer = json.loads(row.last_answer)
@@ -99,8 +107,6 @@ def daily_context(session: Session, learner: Learner, position_id: int, slot: in
             verdict = grade(asked, answer)
         except AnswerError:
             answer = None
-    from coach.web.daily import session_context  # daily imports this module
-
     return context(asked, row, verdict, answer, **session_context(slot))
 
 
