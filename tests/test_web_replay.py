@@ -125,6 +125,9 @@ def test_an_answer_is_regraded_from_the_hand_and_reschedules_the_position(app):
     assert right.status_code == 200 and 'data-verdict="right"' in text_of(right)  # the whole page without htmx
     later = positions(app, id=first.id)[0]
     assert later.reviews == 2 and later.last_correct and later.due.replace(tzinfo=timezone.utc) > soon
+    with Session(app.extensions["store"]) as session:
+        assert first.id not in [p.id for p in replays.due(session, first.learner_id, limit=10)]
+        assert first.id in [p.id for p in replays.due(session, first.learner_id, later.due + timedelta(minutes=1), limit=10)]
     bad = post(client, "/replay/answer", {"token": token_of(page), "answer": "mahjong-please"})
     assert bad.status_code == 422 and "Choose one of the moves shown" in text_of(bad)
     assert positions(app, id=first.id)[0].reviews == 2
