@@ -31,6 +31,7 @@ from sqlmodel import Session, SQLModel, select
 from coach.store.cells import cell, row
 from coach.store.models import Attempt, Learner, LearnerDisplay, SkillState
 from coach.store.practice import export_hands, move_hands
+from coach.store.replays import export_positions, move_positions
 from coach.store.teaching import delete_teaching, export_teaching, merge_teaching
 from coach.store.lessons import export_lessons, merge_lessons
 from coach.store.progress import mastery, skill_progress
@@ -121,6 +122,7 @@ def merge_guest(session: Session, guest_id: int, account_id: int) -> int:
             session.delete(theirs)
         merge_teaching(session, guest_id, account_id)
         move_hands(session, guest_id, account_id)
+        move_positions(session, guest_id, account_id)
         merge_lessons(session, guest_id, account_id)
         session.flush()  # the moved skills leave the guest before the guest row goes
         _delete_rows(session, guest_id)  # what is left of the guest (today's plan) goes with it
@@ -245,6 +247,7 @@ def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, 
         ],
         "teaching": export_teaching(session, learner.id),
         "practice_hands": export_hands(session, learner.id),
+        "replay_positions": export_positions(session, learner.id),
         "lessons": export_lessons(session, learner.id, iso_utc),
     }
 

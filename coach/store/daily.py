@@ -1,6 +1,7 @@
 """Today's practice: a short mixed session, planned once a day.
 
-The plan puts first the skills whose review is due (fsrs, most overdue
+The plan puts first at most two positions of the learner's own practice
+hands to replay (their mistakes, coach/store/replays.py), then the skills whose review is due (fsrs, most overdue
 first), then new skills in teaching order (the tiles before reading the
 card before the Charleston: the order of `drills.DRILLS` and their
 levels), then the weakest skills already practised. Each skill gets a
@@ -20,6 +21,8 @@ from sqlmodel import Session, select
 import drills
 from coach.store.models import DailySession, Learner, SkillState
 from coach.store.progress import drill_skill, local_day, now_utc, skill_progress, zone
+from coach.store.replays import due_ids as due_positions
+from drills.replay_position import NAME as REPLAY
 
 SESSION_SIZE = 10
 PER_SKILL = {"due": 2, "new": 3, "weak": 2}
@@ -32,7 +35,7 @@ class Slot:
     drill: str
     level: int
     seed: int
-    why: str  # "due", "new" or "weak": shown to the learner
+    why: str  # "replay" (seed: a position's id, coach/store/replays.py), "due", "new" or "weak": shown to the learner
 
 
 def catalog() -> list[tuple[str, int]]:
@@ -105,7 +108,8 @@ def today(session: Session, learner: Learner, now: datetime | None = None) -> To
     if row is None:
         due, practised = _state(session, learner, now)
         assert learner.id is not None
-        slots = plan(due, practised, learner.id, day)
+        replays = [Slot(REPLAY, 1, position_id, "replay") for position_id in due_positions(session, learner.id, now)]
+        slots = replays + plan(due, practised, learner.id, day, SESSION_SIZE - len(replays))
         row = DailySession(
             learner_id=learner.id,
             day=day.isoformat(),

@@ -359,3 +359,24 @@ class LearnerDisplay(SQLModel, table=True):
     learner_id: int = Field(sa_column=_owner())
     theme: str = Field(default="system", max_length=8)  # "system" follows the device's dark mode
     tile_size: str = Field(default="normal", max_length=8)
+
+
+class ReplayPosition(SQLModel, table=True):
+    """A decision of a finished practice hand to ask again ("replay this
+    position", coach/positions.py): the hand and the decision's number in its
+    record, with the position's own review schedule (fsrs card) and its last answer."""
+
+    __tablename__ = "replay_position"
+    __table_args__ = (UniqueConstraint("hand_id", "number", name="uq_replay_position_hand_number"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(sa_column=_owner())
+    hand_id: int = Field(sa_column=_owner("practice_hand.id"))
+    number: int  # the decision's index in the hand's actions
+    schedule: str = Field(default="")  # the fsrs Card as JSON ("" until the first answer)
+    due: datetime = Field(index=True)
+    reviews: int = Field(default=0)
+    last_answer: str = Field(default="null")  # JSON, in the drill's answer shape
+    last_correct: bool | None = Field(default=None)
+    answered_at: datetime | None = Field(default=None)
+    created_at: datetime = Field(default_factory=utcnow)

@@ -17,6 +17,7 @@ from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from coach.store.models import PracticeHand, utcnow
+from coach.store.replays import add_for_hand
 
 MAX_OPEN = 20  # hands going at once per learner: older finished ones stay listed
 SEED_RANGE = 2**31 - 1
@@ -71,6 +72,7 @@ def save(
     if result is not None and row.finished_at is None:
         row.result = json.dumps(result)
         row.finished_at = row.updated_at
+        add_for_hand(session, row, result.get("replay", ()))  # its positions to replay, in this transaction
     session.add(row)
     session.commit()
 

@@ -122,6 +122,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from coach.web import password_reset  # "Forgot password?" and the reset link
     password_reset.install(app)
     daily.install(app)
+    from coach.web import replay  # practice hands' mistakes asked again (issue 16, part 5)
+    replay.install(app)
     from coach.web import learn  # lessons, the glossary, and the filter marking glossary words
 
     learn.install(app)

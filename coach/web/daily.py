@@ -12,11 +12,12 @@ from flask import Blueprint, current_app, render_template, request, session as c
 from sqlmodel import Session, select
 
 import drills
+from drills import replay_position
 from coach.store.lessons import lesson_before
 from coach.store.daily import Today, advance, plan as plan_slots, today
 from coach.store.models import Attempt, Learner
 from coach.store.progress import local_day, now_utc, summary, zone
-from coach.web import card_choice, learners, limits
+from coach.web import card_choice, learners, limits, replay
 from coach.web.drilling import Drilling
 from coach.web.pages import TODAY_KEY, drill_context, regrade
 from coach.web.progress_page import _mistakes  # the progress page's mistakes, with their "Try again" links
@@ -27,7 +28,7 @@ bp = Blueprint("daily", __name__)
 def _drilling() -> Drilling:
     return current_app.extensions["coach"]
 
-WHY = {"due": "Review due", "new": "New skill", "weak": "Weak spot"}
+WHY = {"replay": "Replay a mistake", "due": "Review due", "new": "New skill", "weak": "Weak spot"}
 
 
 def session_context(slot: int) -> dict:
@@ -42,7 +43,9 @@ def _context(session: Session, learner, plan: Today) -> dict:
         context["results"] = _results(session, learner, plan)
     slot = plan.current
     context["lesson_first"] = lesson_before(session, learner.id, [s.drill for s in plan.slots[plan.position:]])
-    if slot is not None:
+    if slot is not None and slot.drill == replay_position.NAME:
+        context.update(replay.daily_context(session, learner, slot.seed, plan.position, plan.day))
+    elif slot is not None:
         asked, note = card_choice.ask(slot.drill, seed=slot.seed, level=slot.level)
         verdict, answer = _answered(asked, plan.position)
         context.update(drill_context(asked, verdict, answer, card_note=note, **session_context(plan.position)))
@@ -53,7 +56,8 @@ def _results(session: Session, learner, plan: Today) -> dict:
     """The end of the session: how many of its questions were answered and right,
     and each mistake with a "Try again" link to that very question."""
     card = _drilling().card
-    keys = [f"{s.drill}|{s.level}|{s.seed}|{card.name}" for s in plan.slots]
+    keys = [f"{s.drill}|{s.level}|{s.seed}|{card.name}" for s in plan.slots if s.drill != replay_position.NAME]
+    replayed = replay.answered_in(session, learner, [s.seed for s in plan.slots if s.drill == replay_position.NAME], plan.day)
     attempts: list[Attempt] = []
     if learner.id is not None:
         found = session.exec(
@@ -65,9 +69,9 @@ def _results(session: Session, learner, plan: Today) -> dict:
     tz = zone(learner)
     mistakes = _mistakes(attempts, local_day(now_utc(), tz), tz, card)
     return {
-        "answered": len(attempts),
-        "right": sum(1 for a in attempts if a.correct),
-        "skipped": len(plan.slots) - len(attempts),
+        "answered": len(attempts) + replayed[0],
+        "right": sum(1 for a in attempts if a.correct) + replayed[1],
+        "skipped": len(plan.slots) - len(attempts) - replayed[0],
         "mistakes": mistakes,
     }
 
@@ -125,4 +129,4 @@ def next_slot():
 
 def install(app) -> None:
     app.register_blueprint(bp)
-    app.jinja_env.globals.update(daily_drills=drills.DRILLS)
+    app.jinja_env.globals.update(daily_drills={**drills.DRILLS, replay_position.NAME: replay_position})  # replays: not dealt at random

@@ -31,6 +31,7 @@ from coach.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, HandError, replay
 from coach.hand_bots import STRENGTHS, decide
 from coach.hand_review import describe, review
 from coach.mahjong import winning_lines
+from coach.positions import to_replay
 from coach.store import practice as store
 from coach.store.models import PracticeHand
 from coach.web import learners, limits, teacher_cards
@@ -120,6 +121,7 @@ def result_json(hand: Hand) -> dict[str, Any] | None:
     result["accuracy"] = round(found.accuracy, 3)
     result["decisions"] = len(found.decisions)
     result["mistakes"] = sum(1 for d in found.decisions if d.grade == "mistake")
+    result["replay"] = to_replay(found)  # the decisions to ask again (coach/positions.py)
     return result
 
 
