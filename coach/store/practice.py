@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, update
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, select
 
 from coach.store.models import PracticeHand, utcnow
@@ -61,26 +62,55 @@ def actions_of(row: PracticeHand) -> list[dict[str, Any]]:
     return list(json.loads(row.actions or "[]"))
 
 
+class HandMoved(Exception):
+    """Another request (a second tab, a double click) moved the hand on after
+    this one loaded it: nothing was written, the hand stands as the other left it."""
+
+
 def save(
     session: Session, row: PracticeHand, actions: list[dict[str, Any]], result: dict[str, Any] | None, hints: int | None = None
 ) -> None:
-    """Keep the hand as it now stands, in one transaction."""
-    row.actions = json.dumps(actions, separators=(",", ":"))
-    row.updated_at = utcnow()
+    """Keep the hand as it now stands, in one transaction.
+
+    The write only lands on the actions this request loaded (a compare and
+    set on the stored text), so two moves posted at once can never both
+    be told they were played while one of them is lost: the later gets
+    HandMoved and the player sees the hand as it really stands."""
+    loaded = row.actions
+    now = utcnow()
+    values: dict[str, Any] = {"actions": json.dumps(actions, separators=(",", ":")), "updated_at": now}
     if hints is not None:
-        row.hints = hints
-    if result is not None and row.finished_at is None:
-        row.result = json.dumps(result)
-        row.finished_at = row.updated_at
-        add_for_hand(session, row, result.get("replay", ()))  # its positions to replay, in this transaction
-    session.add(row)
+        values["hints"] = hints
+    finishing = result is not None and row.finished_at is None
+    if finishing:
+        values["result"] = json.dumps(result)
+        values["finished_at"] = now
+    written = session.exec(  # type: ignore[call-overload]
+        update(PracticeHand)
+        .where(PracticeHand.id == row.id, PracticeHand.actions == loaded)  # type: ignore[arg-type]
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    if written.rowcount != 1:
+        session.rollback()
+        raise HandMoved(row.id)
+    for name, value in values.items():  # the row object says what was stored, without a second write
+        set_committed_value(row, name, value)
+    if finishing:
+        add_for_hand(session, row, result.get("replay", ()))  # type: ignore[union-attr]  # its positions to replay, in this transaction
     session.commit()
 
 
 def add_hint(session: Session, row: PracticeHand) -> None:
-    row.hints += 1
-    session.add(row)
+    """One more press of "What would the coach do?", counted by the database (two presses at once count two)."""
+    session.exec(  # type: ignore[call-overload]
+        update(PracticeHand)
+        .where(PracticeHand.id == row.id)  # type: ignore[arg-type]
+        .values(hints=PracticeHand.hints + 1)
+        .execution_options(synchronize_session=False)
+    )
     session.commit()
+    set_committed_value(row, "hints", row.hints + 1)
 
 
 def move_hands(session: Session, guest_id: int, account_id: int) -> None:

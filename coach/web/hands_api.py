@@ -225,7 +225,10 @@ def act(hand_id: int):
             keep(row, hand)  # unchanged
             raise
         hand.apply(canonical(action))
-        _advance(session, row, hand)
+        try:
+            _advance(session, row, hand)
+        except store.HandMoved:
+            return error_response("the hand moved on in another request before this action arrived: GET it and choose again", 409)
         return jsonify(state(hand, row))
 
 

@@ -30,7 +30,7 @@ def _errors(*statuses: int) -> dict[str, Any]:
     said = {
         400: "The body or a value is refused; the message says which and why",
         404: "No such drill, hand (or someone else's) or route",
-        409: "Not now: too many hands going, or the review before the hand is over",
+        409: "Not now: too many hands going, the review before the hand is over, or the hand moved on in another request",
         413: "The body is larger than 64 KB",
         415: "The body is not sent as application/json",
         500: "An unexpected error, logged; the answer says nothing of its cause",

@@ -52,6 +52,8 @@ STEP_WORDS = {
     "courtesy": "Courtesy pass: choose the tiles to pass across (C3)",
 }
 
+MOVED = "This hand moved on in another tab or window before your move arrived: here it is as it stands now."
+
 _cache: OrderedDict[tuple[int, int, str], Hand] = OrderedDict()
 _lock = threading.Lock()
 
@@ -297,7 +299,12 @@ def act(hand_id: int):
                 keep(row, hand)
             return _render(hand, row, 422, problem=f"{error.message} ({error.rule})")
         bots_play(hand, row.bots)
-        store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
+        try:
+            store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
+        except store.HandMoved:
+            session.expire_all()
+            row = _row(session, hand_id)
+            return _render(load(row), row, 409, problem=MOVED)
         keep(row, hand)
         if request.headers.get("HX-Request") == "true":
             return _render(hand, row)
