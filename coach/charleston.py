@@ -57,6 +57,7 @@ REFINE = 16  # stage two: this many leaders ...
 REFINE_SAMPLES = 480  # ... on this many more samples
 REACH_MARGIN = 2  # a line "within reach": at most this many tiles behind the best line
 CHUNK = 512  # draws scored at once for a pass: its kept readings' rows stay in cache
+FLAT_CELLS = 1 << 18  # (reading, draw) cells scored at once for many passes: about 512 KB
 # Grading (issue 12): a pass is as good as the best unless, at one-sided 95%
 # on the paired mean difference, it is worse by more than MARGIN tiles.
 Z = 1.645
@@ -264,6 +265,13 @@ class _Scorer:
         self.gives = np.zeros((len(candidates), OTHER + 1), dtype=bool)
         for i, (own, _) in enumerate(candidates):
             self.gives[i, list(own)] = True
+        # The kinds each pass gives away, up to three a pass (KINDS: none), and how many of each.
+        self.give_kind = np.full((len(candidates), 3), tiles.KINDS, dtype=np.intp)
+        self.give_count = np.zeros((len(candidates), 3), dtype=np.int16)
+        for i, (own, _) in enumerate(candidates):
+            for j, t in enumerate(sorted(set(own))):
+                self.give_kind[i, j], self.give_count[i, j] = t, own.count(t)
+        self._corr: tuple[np.ndarray, np.ndarray] | None = None
         self._kept_cache: dict[tuple[int, int], tuple] = {}
         self._sub_cache: dict[tuple[int, int], np.ndarray] = {}
         self._draws: np.ndarray | None = None  # the draws shared by best_on and reach_on
@@ -366,15 +374,107 @@ class _Scorer:
             v[:, hit] = base[:, None] + rows[:, index].T
         return v, jokers[start:stop], big_total
 
+    def _corrections(self) -> tuple[np.ndarray, np.ndarray]:
+        """What a draw adds to `base + shared` where it brings m copies of a
+        tile t the pass gave g of: (kinds held, 4, 4, readings), and each
+        tile's index into it. With P_t[k] the sum of tile t's first k feature
+        rows and h the copies held, the pass holds h - g, so receiving m
+        really adds P_t[h-g+m] - P_t[h-g], while base took off
+        P_t[h] - P_t[h-g] and the shared sum added P_t[h+m] - P_t[h]: the
+        difference is P_t[h-g+m] - P_t[h-g] - P_t[h+m] + P_t[h]. Whole numbers,
+        so the sums are exactly those of summing the pass's own rows."""
+        if self._corr is None:
+            held = self.held[: tiles.NATURALS].tolist()
+            kinds = [t for t in range(tiles.NATURALS) if held[t]]
+            local = np.full(tiles.KINDS + 1, -1, dtype=np.intp)
+            corr = np.zeros((max(1, len(kinds)), 4, 4, self.padded.shape[1]), dtype=np.int16)
+            for n, t in enumerate(kinds):
+                local[t] = n
+                h, cap = held[t], int(FEATURE_START[t + 1] - FEATURE_START[t])
+                prefix = np.zeros((cap + 1, self.padded.shape[1]), dtype=np.int16)
+                np.cumsum(self.padded[FEATURE_START[t] : FEATURE_START[t + 1]], axis=0, out=prefix[1:])
+                for g in range(1, min(3, h) + 1):
+                    for m in range(1, min(3, cap - h + g) + 1):  # no draw brings more than the pool holds
+                        corr[n, g, m] = prefix[h - g + m] - prefix[h - g] - prefix[min(h + m, cap)] + prefix[h]
+            self._corr = (corr, local)
+        return self._corr
+
+    def _layout(self, which: Sequence[int]) -> tuple:
+        """The kept readings of every pass in `which` one after another (a
+        flat layout, so a block of draws is scored for all passes in a few
+        array operations), with, for each slot j of the (up to three) kinds a
+        pass gives away, the positions a draw bringing that kind corrects."""
+        which = np.asarray(which, dtype=np.intp)
+        d = self.base_distance[which]
+        owner, flat = np.nonzero(d <= d.min(axis=1, keepdims=True) + 2)  # _kept(i, 2), every pass at once
+        starts = np.searchsorted(owner, np.arange(len(which) + 1))
+        base = self.base[which[owner], flat]
+        big_total = self.tables.big_total[flat]
+        slots = []
+        for j in range(3):
+            kind, given = self.give_kind[which, j], self.give_count[which, j]
+            active = kind < tiles.KINDS
+            if not active.any():
+                break
+            # A reading that needs no more of the tile than the pass keeps has
+            # no rows that differ: only the others are corrected.
+            t = np.minimum(kind[owner], tiles.NATURALS - 1)
+            mask = active[owner] & (self.tables.need[flat, t] > self.held[t] - given[owner])
+            positions = np.flatnonzero(mask)
+            bounds = np.searchsorted(owner[positions], np.arange(len(which) + 1))
+            slots.append((kind, given, positions, bounds[:-1], bounds[1:]))
+        readings, inverse = np.unique(flat, return_inverse=True)
+        return starts, flat, base, big_total, slots, readings, inverse
+
     def best_on(self, which: Sequence[int], draws: np.ndarray, start: int, stop: int) -> list[np.ndarray]:
         """Best distance of each pass in `which` on draws[start:stop]."""
-        out: list[list[np.ndarray]] = [[] for _ in which]
-        for a in range(start, stop, CHUNK):
-            b = min(stop, a + CHUNK)
-            for k, (i, again) in enumerate(zip(which, self._again(which, draws[a:b]))):
-                v, jokers, big_total = self._block(int(i), draws, a, b, 2, again)
-                out[k].append(_nearest(v, jokers, big_total))
-        return [parts[0] if len(parts) == 1 else np.concatenate(parts) for parts in out]
+        which = [int(i) for i in which]
+        out: list[np.ndarray] = [np.empty(0, dtype=np.int16)] * len(which)
+        for take in sorted({int(self.takes[i]) for i in which}):
+            members = [k for k, i in enumerate(which) if self.takes[i] == take]
+            scores = self._best_flat([which[k] for k in members], draws[start:stop], take)
+            for k, row in zip(members, scores):
+                out[k] = row
+        return out
+
+    def _best_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
+        """`best_on` for passes that all receive `take` tiles: (passes, draws).
+
+        A block of draws gets its received rows summed once over the readings
+        any of the passes keeps (at the whole rack's levels), spread to every
+        pass's kept readings with the pass's own row added; where a draw
+        brings a kind the pass gave away, `_corrections` puts right the
+        levels. Then, per draw, the nearest of each pass's readings."""
+        starts, flat, base, big_total, slots, readings, inverse = self._layout(which)
+        corr, local = self._corrections()
+        sub = self.padded[:, readings]
+        out = np.empty((len(which), len(draws)), dtype=np.int16)
+        step = max(8, min(CHUNK, FLAT_CELLS // len(flat)))
+        for a in range(0, len(draws), step):
+            block = draws[a : a + step]
+            n = len(block)
+            rows, got = _received_rows(self.held, block, take)
+            summed = sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]  # (draws, readings)
+            v = summed[:, inverse]  # (draws, kept readings of every pass)
+            v += base
+            if slots:
+                count = np.zeros((n, tiles.KINDS + 1), dtype=np.intp)
+                index = np.arange(n)
+                for j in range(take):
+                    count[index, block[:, j]] += 1
+                for kind, given, positions, lo, hi in slots:
+                    brought = count[:, kind]  # (draws, passes)
+                    d, k = np.nonzero(brought)
+                    length = hi[k] - lo[k]
+                    hit = np.repeat(np.arange(len(k)), length)
+                    element = lo[k][hit] + np.arange(len(hit)) - np.repeat(np.cumsum(length) - length, length)
+                    place = positions[element]
+                    kk = k[hit]
+                    v[d[hit], place] += corr[local[kind[kk]], given[kk], brought[d, k][hit], flat[place]]
+            jokers = self.held[tiles.JOKER] + got
+            placed = _placed(v.T, jokers, big_total)
+            out[:, a : a + n] = HAND_SIZE - np.maximum.reduceat(placed, starts[:-1], axis=0)
+        return out
 
     def reach_on(self, which: Sequence[int], draws: np.ndarray, stop: int) -> list[np.ndarray]:
         """Lines within REACH_MARGIN of the nearest, for each pass in `which` on draws[:stop]."""
@@ -559,10 +659,14 @@ def evaluate_pass(
         nonlocal draws
         if total > len(draws):
             draws = np.concatenate([draws, _sample_draws(pool, total - len(draws), rng)])
-        for i in which_ones:
-            have = len(scores[i])
-            if have < total:
-                scores[i] = np.concatenate([scores[i], scorer.best_on([i], draws, have, total)[0]])
+        # Passes scored on as many draws go together: one flat scoring for all.
+        groups: dict[int, list[int]] = {}
+        for i in dict.fromkeys(which_ones):
+            if len(scores[i]) < total:
+                groups.setdefault(len(scores[i]), []).append(i)
+        for have, group in groups.items():
+            for i, more in zip(group, scorer.best_on(group, draws, have, total)):
+                scores[i] = np.concatenate([scores[i], more])
 
     everyone = np.arange(len(candidates))
     scores = scorer.best_on(everyone, draws, 0, samples)
