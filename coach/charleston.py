@@ -57,7 +57,7 @@ REFINE = 16  # stage two: this many leaders ...
 REFINE_SAMPLES = 480  # ... on this many more samples
 REACH_MARGIN = 2  # a line "within reach": at most this many tiles behind the best line
 CHUNK = 512  # draws scored at once for a pass: its kept readings' rows stay in cache
-FLAT_CELLS = 1 << 18  # (reading, draw) cells scored at once for many passes: about 512 KB
+FLAT_CELLS = 1 << 20  # (reading, draw) cells scored at once for many passes: about 512 KB
 # Grading (issue 12): a pass is as good as the best unless, at one-sided 95%
 # on the paired mean difference, it is worse by more than MARGIN tiles.
 Z = 1.645
@@ -232,6 +232,23 @@ def _padded(tables: CardTables) -> np.ndarray:
     return hit[1]
 
 
+_COMPACT: dict[int, tuple[CardTables, np.ndarray]] = {}
+COMPACT_SPILL = 16  # in one byte: naturals placed (<= 14) + 16 * those in groups of 3+ (<= 14): at most 238
+COMPACT_SHIFT = 4  # v >> COMPACT_SHIFT: the spilled count
+
+
+def _compact(tables: CardTables) -> np.ndarray:
+    """`_padded` in one byte a cell: naturals + COMPACT_SPILL * spilled. Sums
+    of a rack's rows stay below 256, so byte arithmetic, wrapping on the way
+    through negative corrections, ends on exactly the same counts."""
+    hit = _COMPACT.get(id(tables))
+    if hit is None or hit[0] is not tables:
+        padded = _padded(tables)
+        hit = (tables, ((padded & (SPILL - 1)) + COMPACT_SPILL * (padded >> 5)).astype(np.uint8))
+        _COMPACT[id(tables)] = hit
+    return hit[1]
+
+
 class _Scorer:
     """Best distance after a pass, for many (pass, sample) pairs.
 
@@ -387,16 +404,17 @@ class _Scorer:
             held = self.held[: tiles.NATURALS].tolist()
             kinds = [t for t in range(tiles.NATURALS) if held[t]]
             local = np.full(tiles.KINDS + 1, -1, dtype=np.intp)
-            corr = np.zeros((max(1, len(kinds)), 4, 4, self.padded.shape[1]), dtype=np.int16)
+            compact = _compact(self.tables)
+            corr = np.zeros((max(1, len(kinds)), 4, 4, compact.shape[1]), dtype=np.int16)
             for n, t in enumerate(kinds):
                 local[t] = n
                 h, cap = held[t], int(FEATURE_START[t + 1] - FEATURE_START[t])
-                prefix = np.zeros((cap + 1, self.padded.shape[1]), dtype=np.int16)
-                np.cumsum(self.padded[FEATURE_START[t] : FEATURE_START[t + 1]], axis=0, out=prefix[1:])
+                prefix = np.zeros((cap + 1, compact.shape[1]), dtype=np.int16)
+                np.cumsum(compact[FEATURE_START[t] : FEATURE_START[t + 1]], axis=0, out=prefix[1:])
                 for g in range(1, min(3, h) + 1):
                     for m in range(1, min(3, cap - h + g) + 1):  # no draw brings more than the pool holds
                         corr[n, g, m] = prefix[h - g + m] - prefix[h - g] - prefix[min(h + m, cap)] + prefix[h]
-            self._corr = (corr, local)
+            self._corr = (corr.astype(np.uint8), local)  # negative ones wrap: see _compact
         return self._corr
 
     def _layout(self, which: Sequence[int]) -> tuple:
@@ -409,7 +427,8 @@ class _Scorer:
         owner, flat = np.nonzero(d <= d.min(axis=1, keepdims=True) + 2)  # _kept(i, 2), every pass at once
         starts = np.searchsorted(owner, np.arange(len(which) + 1))
         base = self.base[which[owner], flat]
-        big_total = self.tables.big_total[flat]
+        base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
+        big_total = self.tables.big_total[flat].astype(np.uint8)
         slots = []
         for j in range(3):
             kind, given = self.give_kind[which, j], self.give_count[which, j]
@@ -447,7 +466,7 @@ class _Scorer:
         levels. Then, per draw, the nearest of each pass's readings."""
         starts, flat, base, big_total, slots, readings, inverse = self._layout(which)
         corr, local = self._corrections()
-        sub = self.padded[:, readings]
+        sub = _compact(self.tables)[:, readings]
         out = np.empty((len(which), len(draws)), dtype=np.int16)
         step = max(8, min(CHUNK, FLAT_CELLS // len(flat)))
         for a in range(0, len(draws), step):
@@ -471,9 +490,11 @@ class _Scorer:
                     place = positions[element]
                     kk = k[hit]
                     v[d[hit], place] += corr[local[kind[kk]], given[kk], brought[d, k][hit], flat[place]]
-            jokers = self.held[tiles.JOKER] + got
-            placed = _placed(v.T, jokers, big_total)
-            out[:, a : a + n] = HAND_SIZE - np.maximum.reduceat(placed, starts[:-1], axis=0)
+            jokers = (self.held[tiles.JOKER] + got).astype(np.uint8)
+            placed = v & (COMPACT_SPILL - 1)  # naturals, then jokers in the empty slots of groups of 3+
+            if jokers.any():
+                placed += np.minimum(jokers[:, None], big_total - (v >> COMPACT_SHIFT))
+            out[:, a : a + n] = (HAND_SIZE - np.maximum.reduceat(placed, starts[:-1], axis=1)).T
         return out
 
     def reach_on(self, which: Sequence[int], draws: np.ndarray, stop: int) -> list[np.ndarray]:
