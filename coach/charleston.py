@@ -26,7 +26,7 @@ import itertools
 import math
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -254,12 +254,12 @@ class _Scorer:
 
     Each pass's kept tiles are summed into one table row once; a sample
     then only adds the rows of the (at most three) tiles it brings, instead
-    of a full matrix product over every feature. The draws evaluate_pass
-    shares between passes have their rows summed once for all of them
-    (`best_on`, `reach_on`), at the levels of the whole rack; only a draw
-    that brings a kind the pass gave away is summed again at the pass's
-    own levels. A pass looks only at the readings that can still be its
-    nearest, and work runs in chunks small enough to stay in cache.
+    of a full matrix product over every feature. Many passes are scored at
+    once (`best_on`, `reach_on`): a block of draws has its rows summed once,
+    at the levels of the whole rack, over the readings any of them keeps,
+    and a small table corrects the levels where a draw brings back a kind
+    the pass gave away. A pass looks only at the readings that can still be
+    its nearest, in one byte a cell, a block of draws at a time.
     """
 
     def __init__(self, card: Card, rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]], after: np.ndarray):
@@ -278,12 +278,8 @@ class _Scorer:
         self.takes = np.array([len(own) for own, _ in candidates])
         self.base_distance = self.tables._decode(self.base, after[:, tiles.JOKER : tiles.JOKER + 1], 0)
         self.held = np.array(held, dtype=np.int16)
-        # The kinds each pass gives away (a column more for OTHER, never given).
-        self.gives = np.zeros((len(candidates), OTHER + 1), dtype=bool)
-        for i, (own, _) in enumerate(candidates):
-            self.gives[i, list(own)] = True
-        # The kinds each pass gives away, up to three a pass (KINDS: none), and how many of each.
-        self.give_kind = np.full((len(candidates), 3), tiles.KINDS, dtype=np.intp)
+        # The kinds each pass gives away, up to three a pass (NO_KIND: none), and how many of each.
+        self.give_kind = np.full((len(candidates), 3), NO_KIND, dtype=np.intp)
         self.give_count = np.zeros((len(candidates), 3), dtype=np.int16)
         for i, (own, _) in enumerate(candidates):
             for j, t in enumerate(sorted(set(own))):
@@ -291,8 +287,15 @@ class _Scorer:
         self._corr: tuple[np.ndarray, np.ndarray] | None = None
         self._kept_cache: dict[tuple[int, int], tuple] = {}
         self._sub_cache: dict[tuple[int, int], np.ndarray] = {}
-        self._draws: np.ndarray | None = None  # the draws shared by best_on and reach_on
-        self._received: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # take -> (readings, draws) sums, jokers
+
+    def subset(self, picked: Sequence[int]) -> _Scorer:
+        """The same scorer for the candidates `picked` only (numbered afresh)."""
+        other = object.__new__(_Scorer)
+        other.__dict__.update(self.__dict__)
+        for name in ("base", "after", "takes", "base_distance", "give_kind", "give_count"):
+            setattr(other, name, getattr(self, name)[picked])
+        other._kept_cache, other._sub_cache = {}, {}
+        return other
 
     def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Readings that can still matter for pass i, their row and their room
@@ -313,8 +316,37 @@ class _Scorer:
         """Tiles that could change pass i's nearest reading: any a reading
         still in play uses, and the joker where one has a group it could fill."""
         kept = self._kept(i, 2)[0]
-        used = np.flatnonzero(self.tables.need[kept].any(axis=0)).tolist()
+        # A tile no reading needs more of than the pass keeps adds to none.
+        used = np.flatnonzero((self.tables.need[kept] > self.after[i, : tiles.NATURALS]).any(axis=0)).tolist()
         return used + ([tiles.JOKER] if (self.tables.big_total[kept] > 0).any() else [])
+
+    def exact_sum(self, i: int, threes: np.ndarray, ways: np.ndarray) -> int:
+        """Sum of ways x best distance over the sets of three `threes` (sorted
+        triples, grouped by their first tile, as _every_three gives them): the
+        same number as weighting `best_on`, with less work. A received tile
+        raises a reading's tiles placed by at most one and never lowers it, so
+        once the first tile is in, a reading more than one behind the nearest
+        can never catch up with two more: each first tile's triples are scored
+        only over the readings within one of its nearest."""
+        index, base, big_total = self._kept(i, 2)
+        compact = _compact(self.tables)
+        base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
+        big = big_total.astype(np.uint8)
+        rows, got = _received_rows(self.after[i], threes, 3)
+        jokers = (self.after[i, tiles.JOKER] + got).astype(np.uint8)
+        firsts = np.flatnonzero(np.r_[True, threes[1:, 0] != threes[:-1, 0]])
+        ends = np.r_[firsts[1:], len(threes)]
+        total = 0
+        for lo, hi in zip(firsts.tolist(), ends.tolist()):
+            v = base + compact[rows[lo, 0], index]
+            one = self.after[i, tiles.JOKER] + (threes[lo, 0] == tiles.JOKER)
+            placed = (v & (COMPACT_SPILL - 1)) + np.minimum(one, big - (v >> COMPACT_SHIFT))
+            near = np.flatnonzero(placed >= placed.max() - 1)
+            sub = compact[:, index[near]]
+            w = v[near] + sub[rows[lo:hi, 1]] + sub[rows[lo:hi, 2]]  # (triples, readings near)
+            placed = (w & (COMPACT_SPILL - 1)) + np.minimum(jokers[lo:hi, None], big[near] - (w >> COMPACT_SHIFT))
+            total += int((HAND_SIZE - placed.max(axis=1).astype(np.int64)) @ ways[lo:hi])
+        return total
 
     # -- any pairs (the exact enumeration, the tests) -------------------------
 
@@ -337,59 +369,7 @@ class _Scorer:
                 out[part] = _nearest(v.T, self.after[i, tiles.JOKER] + got, big_total)
         return out
 
-    # -- the draws evaluate_pass shares between its passes ----------------------
-
-    def _shared(self, draws: np.ndarray, stop: int, take: int) -> tuple[np.ndarray, np.ndarray]:
-        """For the first `stop` draws (a sequence that only ever grows): the
-        sum of the received rows at the whole rack's levels, (readings, draws),
-        and the jokers held after receiving; room is kept for more draws."""
-        if self._draws is not draws:
-            known = self._draws
-            if known is None or len(known) > len(draws) or not np.array_equal(known, draws[: len(known)]):
-                self._received = {}
-            self._draws = draws
-        summed, jokers, have = self._received.get(take, (None, None, 0))
-        if have < stop:
-            if summed is None or summed.shape[1] < stop:
-                room = max(stop, 2 * have)
-                grown = np.empty((self.padded.shape[1], room), dtype=np.int16)
-                more = np.empty(room, dtype=np.int16)
-                if summed is not None:
-                    grown[:, :have], more[:have] = summed[:, :have], jokers[:have]
-                summed, jokers = grown, more
-            rows, got = _received_rows(self.held, draws[have:stop], take)
-            summed[:, have:stop] = (self.padded[rows[:, 0]] + self.padded[rows[:, 1]] + self.padded[rows[:, 2]]).T
-            jokers[have:stop] = self.held[tiles.JOKER] + got
-            self._received[take] = (summed, jokers, stop)
-        return summed, jokers
-
-    def _again(self, which: Sequence[int], block: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """For each pass in `which`: the draws of `block` that bring a kind the
-        pass gave away (such a tile sits lower on its rack than on the whole
-        rack), and their received rows summed at the pass's own levels."""
-        which = np.asarray(which, dtype=np.intp)
-        takes = self.takes[which]
-        arriving = np.arange(3) < takes[:, None, None]  # (passes, 1, 3)
-        hits = (self.gives[which][:, block] & arriving).any(axis=2)  # (passes, draws)
-        owner, draw = np.nonzero(hits)
-        rows, _ = _received_rows(self.after[which[owner]], block[draw], takes[owner])
-        summed = self.padded[rows[:, 0]] + self.padded[rows[:, 1]] + self.padded[rows[:, 2]]
-        bounds = np.searchsorted(owner, np.arange(len(which) + 1))
-        return [(draw[lo:hi], summed[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:])]
-
-    def _block(
-        self, i: int, draws: np.ndarray, start: int, stop: int, slack: int, again: tuple[np.ndarray, np.ndarray]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Pass i on draws[start:stop]: the kept readings' rows, (kept, draws),
-        the jokers held and the kept readings' room for jokers."""
-        index, base, big_total = self._kept(i, slack)
-        summed, jokers = self._shared(draws, stop, int(self.takes[i]))
-        v = summed[index, start:stop]
-        v += base[:, None]
-        hit, rows = again
-        if len(hit):
-            v[:, hit] = base[:, None] + rows[:, index].T
-        return v, jokers[start:stop], big_total
+    # -- many passes on the draws evaluate_pass shares between them -------------
 
     def _corrections(self) -> tuple[np.ndarray, np.ndarray]:
         """What a draw adds to `base + shared` where it brings m copies of a
@@ -417,14 +397,14 @@ class _Scorer:
             self._corr = (corr.astype(np.uint8), local)  # negative ones wrap: see _compact
         return self._corr
 
-    def _layout(self, which: Sequence[int]) -> tuple:
+    def _layout(self, which: Sequence[int], slack: int = 2) -> tuple:
         """The kept readings of every pass in `which` one after another (a
         flat layout, so a block of draws is scored for all passes in a few
         array operations), with, for each slot j of the (up to three) kinds a
         pass gives away, the positions a draw bringing that kind corrects."""
         which = np.asarray(which, dtype=np.intp)
         d = self.base_distance[which]
-        owner, flat = np.nonzero(d <= d.min(axis=1, keepdims=True) + 2)  # _kept(i, 2), every pass at once
+        owner, flat = np.nonzero(d <= d.min(axis=1, keepdims=True) + slack)  # _kept(i, slack), every pass at once
         starts = np.searchsorted(owner, np.arange(len(which) + 1))
         base = self.base[which[owner], flat]
         base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
@@ -432,7 +412,7 @@ class _Scorer:
         slots = []
         for j in range(3):
             kind, given = self.give_kind[which, j], self.give_count[which, j]
-            active = kind < tiles.KINDS
+            active = kind != NO_KIND
             if not active.any():
                 break
             # A reading that needs no more of the tile than the pass keeps has
@@ -442,42 +422,38 @@ class _Scorer:
             positions = np.flatnonzero(mask)
             bounds = np.searchsorted(owner[positions], np.arange(len(which) + 1))
             slots.append((kind, given, positions, bounds[:-1], bounds[1:]))
-        readings, inverse = np.unique(flat, return_inverse=True)
+        used = np.zeros(self.padded.shape[1], dtype=bool)
+        used[flat] = True
+        readings = np.flatnonzero(used)
+        inverse = None if len(readings) == len(flat) else (np.cumsum(used) - 1)[flat]  # None: flat is readings
         return starts, flat, base, big_total, slots, readings, inverse
 
     def best_on(self, which: Sequence[int], draws: np.ndarray, start: int, stop: int) -> list[np.ndarray]:
         """Best distance of each pass in `which` on draws[start:stop]."""
-        which = [int(i) for i in which]
-        out: list[np.ndarray] = [np.empty(0, dtype=np.int16)] * len(which)
-        for take in sorted({int(self.takes[i]) for i in which}):
-            members = [k for k, i in enumerate(which) if self.takes[i] == take]
-            scores = self._best_flat([which[k] for k in members], draws[start:stop], take)
-            for k, row in zip(members, scores):
-                out[k] = row
-        return out
+        return self._by_take(which, lambda group, take: self._best_flat(group, draws[start:stop], take))
 
-    def _best_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
-        """`best_on` for passes that all receive `take` tiles: (passes, draws).
+    def _blocks(self, layout: tuple, draws: np.ndarray, take: int) -> Iterator[tuple[int, np.ndarray]]:
+        """Tiles placed in every kept reading of every pass of `layout`
+        (`_layout`, passes that all receive `take` tiles), a block of draws at
+        a time: (first draw, (draws, kept readings)).
 
         A block of draws gets its received rows summed once over the readings
         any of the passes keeps (at the whole rack's levels), spread to every
         pass's kept readings with the pass's own row added; where a draw
-        brings a kind the pass gave away, `_corrections` puts right the
-        levels. Then, per draw, the nearest of each pass's readings."""
-        starts, flat, base, big_total, slots, readings, inverse = self._layout(which)
+        brings a kind the pass gave away, `_corrections` puts right the levels."""
+        starts, flat, base, big_total, slots, readings, inverse = layout
         corr, local = self._corrections()
         sub = _compact(self.tables)[:, readings]
-        out = np.empty((len(which), len(draws)), dtype=np.int16)
         step = max(8, min(CHUNK, FLAT_CELLS // len(flat)))
         for a in range(0, len(draws), step):
             block = draws[a : a + step]
             n = len(block)
             rows, got = _received_rows(self.held, block, take)
             summed = sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]  # (draws, readings)
-            v = summed[:, inverse]  # (draws, kept readings of every pass)
+            v = summed if inverse is None else summed[:, inverse]  # (draws, kept readings of every pass)
             v += base
             if slots:
-                count = np.zeros((n, tiles.KINDS + 1), dtype=np.intp)
+                count = np.zeros((n, NO_KIND + 1), dtype=np.intp)  # OTHER counted, NO_KIND never
                 index = np.arange(n)
                 for j in range(take):
                     count[index, block[:, j]] += 1
@@ -494,19 +470,47 @@ class _Scorer:
             placed = v & (COMPACT_SPILL - 1)  # naturals, then jokers in the empty slots of groups of 3+
             if jokers.any():
                 placed += np.minimum(jokers[:, None], big_total - (v >> COMPACT_SHIFT))
-            out[:, a : a + n] = (HAND_SIZE - np.maximum.reduceat(placed, starts[:-1], axis=1)).T
+            yield a, placed
+
+    def _best_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
+        """`best_on` for passes that all receive `take` tiles: (passes, draws)."""
+        layout = self._layout(which)
+        out = np.empty((len(which), len(draws)), dtype=np.int16)
+        for a, placed in self._blocks(layout, draws, take):
+            out[:, a : a + len(placed)] = (HAND_SIZE - np.maximum.reduceat(placed, layout[0][:-1], axis=1)).T
+        return out
+
+    def _by_take(self, which: Sequence[int], score: Callable[[list[int], int], np.ndarray]) -> list[np.ndarray]:
+        """`score(passes, take)` a row a pass, for the passes of each take, in `which`'s order."""
+        which = [int(i) for i in which]
+        out: list[np.ndarray] = [np.empty(0, dtype=np.int16)] * len(which)
+        for take in sorted({int(self.takes[i]) for i in which}):
+            members = [k for k, i in enumerate(which) if self.takes[i] == take]
+            for k, row in zip(members, score([which[k] for k in members], take)):
+                out[k] = row
         return out
 
     def reach_on(self, which: Sequence[int], draws: np.ndarray, stop: int) -> list[np.ndarray]:
         """Lines within REACH_MARGIN of the nearest, for each pass in `which` on draws[:stop]."""
-        out = []
-        for i, again in zip(which, self._again(which, draws[:stop])):
-            v, jokers, big_total = self._block(int(i), draws, 0, stop, 3 + REACH_MARGIN, again)
-            d = HAND_SIZE - _placed(v, jokers, big_total)
-            line = self.tables.line_of[self._kept(int(i), 3 + REACH_MARGIN)[0]]
-            starts = np.flatnonzero(np.r_[True, line[1:] != line[:-1]])
-            per_line = np.minimum.reduceat(d, starts, axis=0)
-            out.append((per_line <= d.min(axis=0) + REACH_MARGIN).sum(axis=0))
+        return self._by_take(which, lambda group, take: self._reach_flat(group, draws[:stop], take))
+
+    def _reach_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
+        layout = self._layout(which, 3 + REACH_MARGIN)
+        starts, flat = layout[0], layout[1]
+        # A line's kept readings are neighbours in the flat layout; a pass's lines follow one another.
+        cut = np.zeros(len(flat), dtype=bool)
+        cut[0] = True
+        cut[1:] = self.tables.line_of[flat[1:]] != self.tables.line_of[flat[:-1]]
+        cut[starts[:-1]] = True
+        lines = np.flatnonzero(cut)
+        first_line = np.searchsorted(lines, starts[:-1])  # each pass's first line
+        owner = np.repeat(np.arange(len(which)), np.diff(np.r_[first_line, len(lines)]))
+        out = np.empty((len(which), len(draws)), dtype=np.intp)
+        for a, placed in self._blocks(layout, draws, take):
+            per_line = np.maximum.reduceat(placed, lines, axis=1).astype(np.int16)  # (draws, lines)
+            nearest = np.maximum.reduceat(per_line, first_line, axis=1)  # (draws, passes)
+            within = per_line >= nearest[:, owner] - REACH_MARGIN
+            out[:, a : a + len(placed)] = np.add.reduceat(within, first_line, axis=1, dtype=np.intp).T
         return out
 
     def reach(self, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
@@ -566,6 +570,7 @@ def scores_by_matrix(card: Card, after: np.ndarray, takes: np.ndarray, cands: np
 _EXACT: OrderedDict[tuple, float] = OrderedDict()  # exact expectations by (card, rack, seen, pass)
 _EXACT_LOCK = threading.Lock()
 OTHER = tiles.KINDS  # in an enumeration: any tile that cannot matter to the pass
+NO_KIND = OTHER + 1  # a pass's slot for a kind given away, left empty
 
 
 @lru_cache(maxsize=64)
@@ -670,7 +675,7 @@ def evaluate_pass(
     if screen is not None and len(candidates) > screen:
         picked = _screen(scorer, candidates, screen, include)
         candidates, after = [candidates[i] for i in picked], after[picked]
-        scorer = _Scorer(card, rack, candidates, after)
+        scorer = scorer.subset(picked)
     wanted = {tuple(sorted(p)) for p in include}
     draws = _sample_draws(pool, samples, rng)
     scores: list[np.ndarray] = []
@@ -717,7 +722,7 @@ def evaluate_pass(
                 value = _EXACT.get(key)
             if value is None:
                 every, ways, total = _every_three(pool, scorer.relevant(i))
-                value = int(scorer.best(np.full(len(every), i, dtype=np.intp), every).astype(np.int64) @ ways) / total
+                value = scorer.exact_sum(i, every, ways) / total
                 with _EXACT_LOCK:
                     _EXACT[key] = value
                     while len(_EXACT) > 4096:
