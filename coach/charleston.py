@@ -28,12 +28,12 @@ import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from coach import tiles
-from coach.analysis import analyze
+from coach.analysis import Analysis, analyze
 from coach.card import Card
 from coach.explain import keep_note, tile_note
 from coach.tiles_away import FEATURE_START, HAND_SIZE, SPILL, CardTables, Holding, tables_for
@@ -118,6 +118,11 @@ class PassAdvice:
     @property
     def best(self) -> PassOption:
         return self.options[0]
+
+    @cached_property
+    def analysis(self) -> Analysis:
+        """The rack's analysis, made once for every explanation of this advice."""
+        return analyze(self.card, Holding.of(self.rack))
 
     def option(self, passed: Sequence[int], blind: int = 0) -> PassOption:
         key = (tuple(sorted(passed)), blind)
@@ -796,7 +801,7 @@ def explain_pass(advice: PassAdvice, option: PassOption, yours: bool = True) -> 
     `yours=False` explains the best pass shown beside a learner's own.
     """
     card = advice.card
-    analysis = analyze(card, Holding.of(advice.rack))
+    analysis = advice.analysis
     best = advice.best
     lines: list[str] = []
     for t in dict.fromkeys(option.tiles):
