@@ -26,14 +26,14 @@ import itertools
 import math
 import threading
 from collections import Counter, OrderedDict
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from coach import tiles
-from coach.analysis import analyze
+from coach.analysis import Analysis, analyze
 from coach.card import Card
 from coach.explain import keep_note, tile_note
 from coach.tiles_away import FEATURE_START, HAND_SIZE, SPILL, CardTables, Holding, tables_for
@@ -57,6 +57,7 @@ REFINE = 16  # stage two: this many leaders ...
 REFINE_SAMPLES = 480  # ... on this many more samples
 REACH_MARGIN = 2  # a line "within reach": at most this many tiles behind the best line
 CHUNK = 512  # draws scored at once for a pass: its kept readings' rows stay in cache
+FLAT_CELLS = 1 << 20  # (draw, reading) cells scored at once for many passes: a byte each, 1 MB
 # Grading (issue 12): a pass is as good as the best unless, at one-sided 95%
 # on the paired mean difference, it is worse by more than MARGIN tiles.
 Z = 1.645
@@ -117,6 +118,11 @@ class PassAdvice:
     @property
     def best(self) -> PassOption:
         return self.options[0]
+
+    @cached_property
+    def analysis(self) -> Analysis:
+        """The rack's analysis, made once for every explanation of this advice."""
+        return analyze(self.card, Holding.of(self.rack))
 
     def option(self, passed: Sequence[int], blind: int = 0) -> PassOption:
         key = (tuple(sorted(passed)), blind)
@@ -231,43 +237,71 @@ def _padded(tables: CardTables) -> np.ndarray:
     return hit[1]
 
 
+_COMPACT: dict[int, tuple[CardTables, np.ndarray]] = {}
+COMPACT_SPILL = 16  # in one byte: naturals placed (<= 14) + 16 * those in groups of 3+ (<= 14): at most 238
+COMPACT_SHIFT = 4  # v >> COMPACT_SHIFT: the spilled count
+
+
+def _compact(tables: CardTables) -> np.ndarray:
+    """`_padded` in one byte a cell: naturals + COMPACT_SPILL * spilled. Sums
+    of a rack's rows stay below 256, so byte arithmetic, wrapping on the way
+    through negative corrections, ends on exactly the same counts."""
+    hit = _COMPACT.get(id(tables))
+    if hit is None or hit[0] is not tables:
+        padded = _padded(tables)
+        hit = (tables, ((padded & (SPILL - 1)) + COMPACT_SPILL * (padded >> 5)).astype(np.uint8))
+        _COMPACT[id(tables)] = hit
+    return hit[1]
+
+
 class _Scorer:
     """Best distance after a pass, for many (pass, sample) pairs.
 
     Each pass's kept tiles are summed into one table row once; a sample
     then only adds the rows of the (at most three) tiles it brings, instead
-    of a full matrix product over every feature. The draws evaluate_pass
-    shares between passes have their rows summed once for all of them
-    (`best_on`, `reach_on`), at the levels of the whole rack; only a draw
-    that brings a kind the pass gave away is summed again at the pass's
-    own levels. A pass looks only at the readings that can still be its
-    nearest, and work runs in chunks small enough to stay in cache.
+    of a full matrix product over every feature. Many passes are scored at
+    once (`best_on`, `reach_on`): a block of draws has its rows summed once,
+    at the levels of the whole rack, over the readings any of them keeps,
+    and a small table corrects the levels where a draw brings back a kind
+    the pass gave away. A pass looks only at the readings that can still be
+    its nearest, in one byte a cell, a block of draws at a time.
     """
 
     def __init__(self, card: Card, rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]], after: np.ndarray):
         self.tables = tables_for(card)
         self.padded = _padded(self.tables)
         held = tiles.counts(rack)
-        whole = self.padded[[FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(held[t])]].sum(axis=0)
+        whole = self.padded[[FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(held[t])]].sum(axis=0, dtype=np.int16)
         # Each pass takes its tiles' top feature rows off the whole rack's row.
         gone = np.full((len(candidates), 3), FEATURE_START[tiles.NATURALS], dtype=np.intp)
         for i, (own, _) in enumerate(candidates):
             for j, t in enumerate(own):
                 gone[i, j] = FEATURE_START[t] + held[t] - 1 - own[:j].count(t)
         # (candidates, readings), int16 throughout: mixing widths costs more than the sums
-        self.base = (whole - self.padded[gone].sum(axis=1)).astype(np.int16)
+        # Three row gathers: a sum over a middle axis of three (int16 to int64) took 40x longer.
+        self.base = whole - self.padded[gone[:, 0]] - self.padded[gone[:, 1]] - self.padded[gone[:, 2]]
         self.after = after
         self.takes = np.array([len(own) for own, _ in candidates])
         self.base_distance = self.tables._decode(self.base, after[:, tiles.JOKER : tiles.JOKER + 1], 0)
         self.held = np.array(held, dtype=np.int16)
-        # The kinds each pass gives away (a column more for OTHER, never given).
-        self.gives = np.zeros((len(candidates), OTHER + 1), dtype=bool)
+        # The kinds each pass gives away, up to three a pass (NO_KIND: none), and how many of each.
+        self.give_kind = np.full((len(candidates), 3), NO_KIND, dtype=np.intp)
+        self.give_count = np.zeros((len(candidates), 3), dtype=np.int16)
         for i, (own, _) in enumerate(candidates):
-            self.gives[i, list(own)] = True
+            for j, t in enumerate(sorted(set(own))):
+                self.give_kind[i, j], self.give_count[i, j] = t, own.count(t)
+        self._corr: tuple[np.ndarray, np.ndarray] | None = None
         self._kept_cache: dict[tuple[int, int], tuple] = {}
         self._sub_cache: dict[tuple[int, int], np.ndarray] = {}
-        self._draws: np.ndarray | None = None  # the draws shared by best_on and reach_on
-        self._received: dict[int, tuple[np.ndarray, np.ndarray]] = {}  # take -> (readings, draws) sums, jokers
+
+    def subset(self, picked: Sequence[int]) -> _Scorer:
+        """The same scorer for the candidates `picked` only (numbered afresh)."""
+        other = object.__new__(_Scorer)
+        other.__dict__.update(self.__dict__)
+        for name in ("base", "after", "takes", "base_distance", "give_kind", "give_count"):
+            setattr(other, name, getattr(self, name)[picked])
+        other._kept_cache, other._sub_cache = {}, {}
+        return other
 
     def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Readings that can still matter for pass i, their row and their room
@@ -288,8 +322,37 @@ class _Scorer:
         """Tiles that could change pass i's nearest reading: any a reading
         still in play uses, and the joker where one has a group it could fill."""
         kept = self._kept(i, 2)[0]
-        used = np.flatnonzero(self.tables.need[kept].any(axis=0)).tolist()
+        # A tile no reading needs more of than the pass keeps adds to none.
+        used = np.flatnonzero((self.tables.need[kept] > self.after[i, : tiles.NATURALS]).any(axis=0)).tolist()
         return used + ([tiles.JOKER] if (self.tables.big_total[kept] > 0).any() else [])
+
+    def exact_sum(self, i: int, threes: np.ndarray, ways: np.ndarray) -> int:
+        """Sum of ways x best distance over the sets of three `threes` (sorted
+        triples, grouped by their first tile, as _every_three gives them): the
+        same number as weighting `best_on`, with less work. A received tile
+        raises a reading's tiles placed by at most one and never lowers it, so
+        once the first tile is in, a reading more than one behind the nearest
+        can never catch up with two more: each first tile's triples are scored
+        only over the readings within one of its nearest."""
+        index, base, big_total = self._kept(i, 2)
+        compact = _compact(self.tables)
+        base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
+        big = big_total.astype(np.uint8)
+        rows, got = _received_rows(self.after[i], threes, 3)
+        jokers = (self.after[i, tiles.JOKER] + got).astype(np.uint8)
+        firsts = np.flatnonzero(np.r_[True, threes[1:, 0] != threes[:-1, 0]])
+        ends = np.r_[firsts[1:], len(threes)]
+        total = 0
+        for lo, hi in zip(firsts.tolist(), ends.tolist()):
+            v = base + compact[rows[lo, 0], index]
+            one = self.after[i, tiles.JOKER] + (threes[lo, 0] == tiles.JOKER)
+            placed = (v & (COMPACT_SPILL - 1)) + np.minimum(one, big - (v >> COMPACT_SHIFT))
+            near = np.flatnonzero(placed >= placed.max() - 1)
+            sub = compact[:, index[near]]
+            w = v[near] + sub[rows[lo:hi, 1]] + sub[rows[lo:hi, 2]]  # (triples, readings near)
+            placed = (w & (COMPACT_SPILL - 1)) + np.minimum(jokers[lo:hi, None], big[near] - (w >> COMPACT_SHIFT))
+            total += int((HAND_SIZE - placed.max(axis=1).astype(np.int64)) @ ways[lo:hi])
+        return total
 
     # -- any pairs (the exact enumeration, the tests) -------------------------
 
@@ -312,80 +375,148 @@ class _Scorer:
                 out[part] = _nearest(v.T, self.after[i, tiles.JOKER] + got, big_total)
         return out
 
-    # -- the draws evaluate_pass shares between its passes ----------------------
+    # -- many passes on the draws evaluate_pass shares between them -------------
 
-    def _shared(self, draws: np.ndarray, stop: int, take: int) -> tuple[np.ndarray, np.ndarray]:
-        """For the first `stop` draws (a sequence that only ever grows): the
-        sum of the received rows at the whole rack's levels, (readings, draws),
-        and the jokers held after receiving; room is kept for more draws."""
-        if self._draws is not draws:
-            known = self._draws
-            if known is None or len(known) > len(draws) or not np.array_equal(known, draws[: len(known)]):
-                self._received = {}
-            self._draws = draws
-        summed, jokers, have = self._received.get(take, (None, None, 0))
-        if have < stop:
-            if summed is None or summed.shape[1] < stop:
-                room = max(stop, 2 * have)
-                grown = np.empty((self.padded.shape[1], room), dtype=np.int16)
-                more = np.empty(room, dtype=np.int16)
-                if summed is not None:
-                    grown[:, :have], more[:have] = summed[:, :have], jokers[:have]
-                summed, jokers = grown, more
-            rows, got = _received_rows(self.held, draws[have:stop], take)
-            summed[:, have:stop] = (self.padded[rows[:, 0]] + self.padded[rows[:, 1]] + self.padded[rows[:, 2]]).T
-            jokers[have:stop] = self.held[tiles.JOKER] + got
-            self._received[take] = (summed, jokers, stop)
-        return summed, jokers
+    def _corrections(self) -> tuple[np.ndarray, np.ndarray]:
+        """What a draw adds to `base + shared` where it brings m copies of a
+        tile t the pass gave g of: (kinds held, 4, 4, readings), and each
+        tile's index into it. With P_t[k] the sum of tile t's first k feature
+        rows and h the copies held, the pass holds h - g, so receiving m
+        really adds P_t[h-g+m] - P_t[h-g], while base took off
+        P_t[h] - P_t[h-g] and the shared sum added P_t[h+m] - P_t[h]: the
+        difference is P_t[h-g+m] - P_t[h-g] - P_t[h+m] + P_t[h]. Whole numbers,
+        so the sums are exactly those of summing the pass's own rows."""
+        if self._corr is None:
+            held = self.held[: tiles.NATURALS].tolist()
+            kinds = [t for t in range(tiles.NATURALS) if held[t]]
+            local = np.full(tiles.KINDS + 1, -1, dtype=np.intp)
+            compact = _compact(self.tables)
+            corr = np.zeros((max(1, len(kinds)), 4, 4, compact.shape[1]), dtype=np.int16)
+            for n, t in enumerate(kinds):
+                local[t] = n
+                h, cap = held[t], int(FEATURE_START[t + 1] - FEATURE_START[t])
+                prefix = np.zeros((cap + 1, compact.shape[1]), dtype=np.int16)
+                np.cumsum(compact[FEATURE_START[t] : FEATURE_START[t + 1]], axis=0, out=prefix[1:])
+                for g in range(1, min(3, h) + 1):
+                    for m in range(1, min(3, cap - h + g) + 1):  # no draw brings more than the pool holds
+                        corr[n, g, m] = prefix[h - g + m] - prefix[h - g] - prefix[min(h + m, cap)] + prefix[h]
+            self._corr = (corr.astype(np.uint8), local)  # negative ones wrap: see _compact
+        return self._corr
 
-    def _again(self, which: Sequence[int], block: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
-        """For each pass in `which`: the draws of `block` that bring a kind the
-        pass gave away (such a tile sits lower on its rack than on the whole
-        rack), and their received rows summed at the pass's own levels."""
+    def _layout(self, which: Sequence[int], slack: int = 2) -> tuple:
+        """The kept readings of every pass in `which` one after another (a
+        flat layout, so a block of draws is scored for all passes in a few
+        array operations), with, for each slot j of the (up to three) kinds a
+        pass gives away, the positions a draw bringing that kind corrects."""
         which = np.asarray(which, dtype=np.intp)
-        takes = self.takes[which]
-        arriving = np.arange(3) < takes[:, None, None]  # (passes, 1, 3)
-        hits = (self.gives[which][:, block] & arriving).any(axis=2)  # (passes, draws)
-        owner, draw = np.nonzero(hits)
-        rows, _ = _received_rows(self.after[which[owner]], block[draw], takes[owner])
-        summed = self.padded[rows[:, 0]] + self.padded[rows[:, 1]] + self.padded[rows[:, 2]]
-        bounds = np.searchsorted(owner, np.arange(len(which) + 1))
-        return [(draw[lo:hi], summed[lo:hi]) for lo, hi in zip(bounds[:-1], bounds[1:])]
-
-    def _block(
-        self, i: int, draws: np.ndarray, start: int, stop: int, slack: int, again: tuple[np.ndarray, np.ndarray]
-    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Pass i on draws[start:stop]: the kept readings' rows, (kept, draws),
-        the jokers held and the kept readings' room for jokers."""
-        index, base, big_total = self._kept(i, slack)
-        summed, jokers = self._shared(draws, stop, int(self.takes[i]))
-        v = summed[index, start:stop]
-        v += base[:, None]
-        hit, rows = again
-        if len(hit):
-            v[:, hit] = base[:, None] + rows[:, index].T
-        return v, jokers[start:stop], big_total
+        d = self.base_distance[which]
+        owner, flat = np.nonzero(d <= d.min(axis=1, keepdims=True) + slack)  # _kept(i, slack), every pass at once
+        starts = np.searchsorted(owner, np.arange(len(which) + 1))
+        base = self.base[which[owner], flat]
+        base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
+        big_total = self.tables.big_total[flat].astype(np.uint8)
+        slots = []
+        for j in range(3):
+            kind, given = self.give_kind[which, j], self.give_count[which, j]
+            active = kind != NO_KIND
+            if not active.any():
+                break
+            # A reading that needs no more of the tile than the pass keeps has
+            # no rows that differ: only the others are corrected.
+            t = np.minimum(kind[owner], tiles.NATURALS - 1)
+            mask = active[owner] & (self.tables.need[flat, t] > self.held[t] - given[owner])
+            positions = np.flatnonzero(mask)
+            bounds = np.searchsorted(owner[positions], np.arange(len(which) + 1))
+            slots.append((kind, given, positions, bounds[:-1], bounds[1:]))
+        used = np.zeros(self.padded.shape[1], dtype=bool)
+        used[flat] = True
+        readings = np.flatnonzero(used)
+        inverse = None if len(readings) == len(flat) else (np.cumsum(used) - 1)[flat]  # None: flat is readings
+        return starts, flat, base, big_total, slots, readings, inverse
 
     def best_on(self, which: Sequence[int], draws: np.ndarray, start: int, stop: int) -> list[np.ndarray]:
         """Best distance of each pass in `which` on draws[start:stop]."""
-        out: list[list[np.ndarray]] = [[] for _ in which]
-        for a in range(start, stop, CHUNK):
-            b = min(stop, a + CHUNK)
-            for k, (i, again) in enumerate(zip(which, self._again(which, draws[a:b]))):
-                v, jokers, big_total = self._block(int(i), draws, a, b, 2, again)
-                out[k].append(_nearest(v, jokers, big_total))
-        return [parts[0] if len(parts) == 1 else np.concatenate(parts) for parts in out]
+        return self._by_take(which, lambda group, take: self._best_flat(group, draws[start:stop], take))
+
+    def _blocks(self, layout: tuple, draws: np.ndarray, take: int) -> Iterator[tuple[int, np.ndarray]]:
+        """Tiles placed in every kept reading of every pass of `layout`
+        (`_layout`, passes that all receive `take` tiles), a block of draws at
+        a time: (first draw, (draws, kept readings)).
+
+        A block of draws gets its received rows summed once over the readings
+        any of the passes keeps (at the whole rack's levels), spread to every
+        pass's kept readings with the pass's own row added; where a draw
+        brings a kind the pass gave away, `_corrections` puts right the levels."""
+        starts, flat, base, big_total, slots, readings, inverse = layout
+        corr, local = self._corrections()
+        sub = _compact(self.tables)[:, readings]
+        step = max(8, min(CHUNK, FLAT_CELLS // len(flat)))
+        for a in range(0, len(draws), step):
+            block = draws[a : a + step]
+            n = len(block)
+            rows, got = _received_rows(self.held, block, take)
+            summed = sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]  # (draws, readings)
+            v = summed if inverse is None else summed[:, inverse]  # (draws, kept readings of every pass)
+            v += base
+            if slots:
+                count = np.zeros((n, NO_KIND + 1), dtype=np.intp)  # OTHER counted, NO_KIND never
+                index = np.arange(n)
+                for j in range(take):
+                    count[index, block[:, j]] += 1
+                for kind, given, positions, lo, hi in slots:
+                    brought = count[:, kind]  # (draws, passes)
+                    d, k = np.nonzero(brought)
+                    length = hi[k] - lo[k]
+                    hit = np.repeat(np.arange(len(k)), length)
+                    element = lo[k][hit] + np.arange(len(hit)) - np.repeat(np.cumsum(length) - length, length)
+                    place = positions[element]
+                    kk = k[hit]
+                    v[d[hit], place] += corr[local[kind[kk]], given[kk], brought[d, k][hit], flat[place]]
+            jokers = (self.held[tiles.JOKER] + got).astype(np.uint8)
+            placed = v & (COMPACT_SPILL - 1)  # naturals, then jokers in the empty slots of groups of 3+
+            if jokers.any():
+                placed += np.minimum(jokers[:, None], big_total - (v >> COMPACT_SHIFT))
+            yield a, placed
+
+    def _best_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
+        """`best_on` for passes that all receive `take` tiles: (passes, draws)."""
+        layout = self._layout(which)
+        out = np.empty((len(which), len(draws)), dtype=np.int16)
+        for a, placed in self._blocks(layout, draws, take):
+            out[:, a : a + len(placed)] = (HAND_SIZE - np.maximum.reduceat(placed, layout[0][:-1], axis=1)).T
+        return out
+
+    def _by_take(self, which: Sequence[int], score: Callable[[list[int], int], np.ndarray]) -> list[np.ndarray]:
+        """`score(passes, take)` a row a pass, for the passes of each take, in `which`'s order."""
+        which = [int(i) for i in which]
+        out: list[np.ndarray] = [np.empty(0, dtype=np.int16)] * len(which)
+        for take in sorted({int(self.takes[i]) for i in which}):
+            members = [k for k, i in enumerate(which) if self.takes[i] == take]
+            for k, row in zip(members, score([which[k] for k in members], take)):
+                out[k] = row
+        return out
 
     def reach_on(self, which: Sequence[int], draws: np.ndarray, stop: int) -> list[np.ndarray]:
         """Lines within REACH_MARGIN of the nearest, for each pass in `which` on draws[:stop]."""
-        out = []
-        for i, again in zip(which, self._again(which, draws[:stop])):
-            v, jokers, big_total = self._block(int(i), draws, 0, stop, 3 + REACH_MARGIN, again)
-            d = HAND_SIZE - _placed(v, jokers, big_total)
-            line = self.tables.line_of[self._kept(int(i), 3 + REACH_MARGIN)[0]]
-            starts = np.flatnonzero(np.r_[True, line[1:] != line[:-1]])
-            per_line = np.minimum.reduceat(d, starts, axis=0)
-            out.append((per_line <= d.min(axis=0) + REACH_MARGIN).sum(axis=0))
+        return self._by_take(which, lambda group, take: self._reach_flat(group, draws[:stop], take))
+
+    def _reach_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
+        layout = self._layout(which, 3 + REACH_MARGIN)
+        starts, flat = layout[0], layout[1]
+        # A line's kept readings are neighbours in the flat layout; a pass's lines follow one another.
+        cut = np.zeros(len(flat), dtype=bool)
+        cut[0] = True
+        cut[1:] = self.tables.line_of[flat[1:]] != self.tables.line_of[flat[:-1]]
+        cut[starts[:-1]] = True
+        lines = np.flatnonzero(cut)
+        first_line = np.searchsorted(lines, starts[:-1])  # each pass's first line
+        owner = np.repeat(np.arange(len(which)), np.diff(np.r_[first_line, len(lines)]))
+        out = np.empty((len(which), len(draws)), dtype=np.intp)
+        for a, placed in self._blocks(layout, draws, take):
+            per_line = np.maximum.reduceat(placed, lines, axis=1).astype(np.int16)  # (draws, lines)
+            nearest = np.maximum.reduceat(per_line, first_line, axis=1)  # (draws, passes)
+            within = per_line >= nearest[:, owner] - REACH_MARGIN
+            out[:, a : a + len(placed)] = np.add.reduceat(within, first_line, axis=1, dtype=np.intp).T
         return out
 
     def reach(self, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
@@ -445,6 +576,7 @@ def scores_by_matrix(card: Card, after: np.ndarray, takes: np.ndarray, cands: np
 _EXACT: OrderedDict[tuple, float] = OrderedDict()  # exact expectations by (card, rack, seen, pass)
 _EXACT_LOCK = threading.Lock()
 OTHER = tiles.KINDS  # in an enumeration: any tile that cannot matter to the pass
+NO_KIND = OTHER + 1  # a pass's slot for a kind given away, left empty
 
 
 @lru_cache(maxsize=64)
@@ -549,7 +681,7 @@ def evaluate_pass(
     if screen is not None and len(candidates) > screen:
         picked = _screen(scorer, candidates, screen, include)
         candidates, after = [candidates[i] for i in picked], after[picked]
-        scorer = _Scorer(card, rack, candidates, after)
+        scorer = scorer.subset(picked)
     wanted = {tuple(sorted(p)) for p in include}
     draws = _sample_draws(pool, samples, rng)
     scores: list[np.ndarray] = []
@@ -559,10 +691,14 @@ def evaluate_pass(
         nonlocal draws
         if total > len(draws):
             draws = np.concatenate([draws, _sample_draws(pool, total - len(draws), rng)])
-        for i in which_ones:
-            have = len(scores[i])
-            if have < total:
-                scores[i] = np.concatenate([scores[i], scorer.best_on([i], draws, have, total)[0]])
+        # Passes scored on as many draws go together: one flat scoring for all.
+        groups: dict[int, list[int]] = {}
+        for i in dict.fromkeys(which_ones):
+            if len(scores[i]) < total:
+                groups.setdefault(len(scores[i]), []).append(i)
+        for have, group in groups.items():
+            for i, more in zip(group, scorer.best_on(group, draws, have, total)):
+                scores[i] = np.concatenate([scores[i], more])
 
     everyone = np.arange(len(candidates))
     scores = scorer.best_on(everyone, draws, 0, samples)
@@ -592,7 +728,7 @@ def evaluate_pass(
                 value = _EXACT.get(key)
             if value is None:
                 every, ways, total = _every_three(pool, scorer.relevant(i))
-                value = int(scorer.best(np.full(len(every), i, dtype=np.intp), every).astype(np.int64) @ ways) / total
+                value = scorer.exact_sum(i, every, ways) / total
                 with _EXACT_LOCK:
                     _EXACT[key] = value
                     while len(_EXACT) > 4096:
@@ -666,7 +802,7 @@ def explain_pass(advice: PassAdvice, option: PassOption, yours: bool = True) -> 
     `yours=False` explains the best pass shown beside a learner's own.
     """
     card = advice.card
-    analysis = analyze(card, Holding.of(advice.rack))
+    analysis = advice.analysis
     best = advice.best
     lines: list[str] = []
     for t in dict.fromkeys(option.tiles):

@@ -13,7 +13,6 @@ import json
 import os
 import re
 import sys
-from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from collections.abc import Callable, Sequence
 from typing import TextIO
@@ -31,6 +30,8 @@ from coach.card import Card, CardError
 from coach.tiles_away import Fill, Holding, HoldingError, parse_exposure, read_holding
 
 if TYPE_CHECKING:  # the commands import what they use when run: a quick start (issue 13)
+    from datetime import timedelta
+
     from coach.analysis import Analysis, LineResult
     from coach.charleston import PassAdvice
     from coach.discard import DiscardAdvice
@@ -48,7 +49,25 @@ class UsageError(Exception):
     pass
 
 
+class _Formatter(argparse.HelpFormatter):
+    """argparse's own, told the terminal's width: left to itself it imports
+    shutil (and with it bz2 and lzma) to ask, on every start (issue 13)."""
+
+    def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24, width: int | None = None):
+        if width is None:
+            try:
+                width = int(os.environ.get("COLUMNS", 0)) or os.get_terminal_size(sys.__stdout__.fileno()).columns
+            except (AttributeError, ValueError, OSError):
+                width = 80
+            width -= 2
+        super().__init__(prog, indent_increment, max_help_position, width)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs) -> None:  # type: ignore[no-untyped-def]
+        kwargs.setdefault("formatter_class", _Formatter)  # the commands' parsers too
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # one line, not argparse's usage block
         raise UsageError(message)
 
@@ -514,6 +533,8 @@ def cmd_reset_link(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
 
 def _duration(text: str) -> timedelta:
     """ "30d", "12h" or "2w" (a bare number is days)."""
+    from datetime import timedelta
+
     match = re.fullmatch(r"\s*(\d{1,6})\s*([dhw]?)\s*", text)
     unit = {"h": "hours", "w": "weeks"}.get(match.group(2), "days") if match else "days"
     age = timedelta(**{unit: int(match.group(1))}) if match else timedelta(0)
@@ -528,6 +549,8 @@ def cmd_purge_guests(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) ->
     from coach.store.db import database_url, make_engine, migrate
     from coach.store.guests import purge_guests
     from coach.web.places import instance_folder
+
+    from datetime import datetime, timezone
 
     age = _duration(args.older_than)
     engine = make_engine(database_url(instance_folder()))

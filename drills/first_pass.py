@@ -174,7 +174,7 @@ def grade(question: Question, answer: object) -> Verdict:
         lines.append(cite("C4"))
     correct = option is not None and option.as_good_as_best
     score = 1.0 if correct else (max(0.0, 1.0 - option.behind) if option is not None else 0.0)
-    analysis = analyze(card, Holding.of(list(rack)))
+    analysis = advice.analysis
     notes = {tiles.CODES[t]: tile_note(card, analysis, t, passing=True) for t in dict.fromkeys(rack) if t != tiles.JOKER}
     detail: dict[str, Any] = {
         "rack": list(question.rack),

@@ -174,3 +174,32 @@ def test_an_unwritable_cache_folder_still_answers(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("COACH_CACHE_DIR", str(blocker / "cache"))
     [answer] = run(["analyze", "--json", "--rack", RACK, "--top", "1"])
     assert len(answer["hands"]) == 1
+
+
+@pytest.mark.parametrize("xdg", [None, "/tmp/xdg-cache-home", "relative/cache"])
+def test_cache_folder_is_platformdirs_user_cache_dir(xdg: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Linux shortcut (no platformdirs import at start-up) names the folder platformdirs would."""
+    from platformdirs import user_cache_dir
+
+    monkeypatch.delenv("COACH_CACHE_DIR", raising=False)
+    if xdg is None:
+        monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    else:
+        monkeypatch.setenv("XDG_CACHE_HOME", xdg)
+    assert card_cache.cache_folder() == Path(user_cache_dir(card_cache.APP_NAME, appauthor=False))
+
+
+def test_a_command_starts_without_shutil_or_platformdirs() -> None:
+    """Start-up (issue 13): `analyze --rack` imports none of what it does not use."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from coach.cli import main; main(['analyze', '--rack', '1D 1D 2D 2D 3D 3D N N E E W W S']);"
+        "print(sorted(m for m in ('shutil', 'platformdirs', 'tempfile') if m in sys.modules), file=sys.stderr)"
+    )
+    first = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert "Rack:" in first.stdout  # this one may write the tables' cache (tempfile)
+    again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert again.stderr.strip().splitlines()[-1] == "[]"
+    assert again.stdout == first.stdout

@@ -213,3 +213,42 @@ def test_exact_enumeration_with_irrelevant_tiles_merged_agrees_with_the_full_sum
         fast = scorer.best(np.full(len(every), i), every) @ w
         slow = scores_by_matrix(CARD, after, np.full(len(candidates), 3), np.full(len(full), i), full) @ weight
         assert fast == pytest.approx(slow)
+        # The sum evaluate_pass uses: only readings within one of the nearest after the first tile.
+        assert scorer.exact_sum(i, every, ways) == int(scorer.best(np.full(len(every), i), every).astype(np.int64) @ ways)
+        assert scorer.exact_sum(i, every, ways) / total == pytest.approx(slow)
+
+
+def test_flat_scoring_and_exact_sums_agree_with_the_full_matrix_product_on_dealt_racks():
+    """Fast == slow on racks from shuffled walls: passes giving pairs, flowers, jokers."""
+    import random
+    from collections import Counter
+    from itertools import combinations_with_replacement
+    from math import comb
+
+    from coach.charleston import _every_three, _sample_draws, _Scorer, scores_by_matrix, unseen_pool
+
+    rng = random.Random(13)
+    wall = list(tiles.WALL)
+    for n in range(4):
+        rng.shuffle(wall)
+        rack_ = sorted(wall[: 14 if n % 2 else 13])
+        candidates = candidate_passes(rack_, "first-right")
+        picked = sorted(set(range(0, len(candidates), max(1, len(candidates) // 12))) | {len(candidates) - 1})
+        candidates = [candidates[i] for i in picked]
+        base = np.array(tiles.counts(rack_), dtype=np.int16)
+        after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
+        scorer = _Scorer(CARD, rack_, candidates, after)
+        pool = unseen_pool(rack_)
+        draws = _sample_draws(pool, 60, np.random.default_rng(n))
+        every = list(range(len(candidates)))
+        cands = np.repeat(np.arange(len(candidates)), len(draws))
+        slow = scores_by_matrix(CARD, after, np.full(len(candidates), 3), cands, np.tile(draws, (len(candidates), 1)))
+        assert (np.concatenate(scorer.best_on(every, draws, 0, len(draws))) == slow).all()
+        # Every set of three real tiles the pool can give, with its number of ways.
+        left = Counter(pool)
+        full = np.array(list(combinations_with_replacement(sorted(left), 3)))
+        weight = np.array([np.prod([comb(left[t], k) for t, k in Counter(s).items()]) for s in full.tolist()])
+        for i in every[:3]:
+            threes, ways, total = _every_three(pool, scorer.relevant(i))
+            slow = scores_by_matrix(CARD, after, np.full(len(candidates), 3), np.full(len(full), i), full)
+            assert total == weight.sum() and scorer.exact_sum(i, threes, ways) == int(slow.astype(np.int64) @ weight)
