@@ -98,3 +98,13 @@ def test_two_hint_presses_count_two(app):
         store.add_hint(first, a)
         store.add_hint(second, b)  # loaded before the first press was counted
     assert hand_row(app, hand_id).hints == 2
+
+
+def test_one_hint_press_shows_one_hint(app):
+    client = app.test_client()
+    hand_id = deal_one(client)
+    with Session(app.extensions["store"]) as session:
+        row = store.hand_of(session, hand_row(app, hand_id).learner_id, hand_id)
+        assert row is not None
+        store.add_hint(session, row)
+        assert row.hints == 1

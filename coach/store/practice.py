@@ -109,8 +109,8 @@ def add_hint(session: Session, row: PracticeHand) -> None:
         .values(hints=PracticeHand.hints + 1)
         .execution_options(synchronize_session=False)
     )
+    session.expire(row, ["hints"])  # read again when next asked for: the count as stored, whoever pressed too
     session.commit()
-    set_committed_value(row, "hints", row.hints + 1)
 
 
 def move_hands(session: Session, guest_id: int, account_id: int) -> None:
