@@ -616,6 +616,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tables", choices=["same", "mixed", "all"], default="all", help="four of one strength, pairs, or both")
     p.add_argument("--check", action="store_true", help="count the 152 tiles after every action and replay each record")
     p.add_argument("--review-every", type=int, default=10, metavar="K", help="time the review of every Kth hand (0: none)")
+    p.add_argument("--only", metavar="TABLES", help="only these tables, e.g. shark,beginner-shark (to split a long run)")
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_selfplay)
 

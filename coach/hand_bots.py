@@ -101,13 +101,16 @@ def best_discard(hand: Hand, seat: str, strength: str, rng: random.Random | None
     rows = np.repeat(base[None, :], len(kinds), axis=0)
     rows[np.arange(len(kinds)), kinds] -= 1
     keep_joker = np.array([k == tiles.JOKER for k in kinds])
+    lines = tables_for(card).batch_line_distances(rows, exposures)
+    outs = np.zeros_like(lines)
     if strength == "shark":
-        lines, outs = live_lines(card, rows, exposures, seen_tiles(hand, seat))
-        if (lines.min(axis=1) >= OUT_OF_REACH).all():  # every line dead: fall back on plain distance
-            lines, outs = tables_for(card).batch_line_distances(rows, exposures), np.zeros_like(lines)
-    else:
-        lines = tables_for(card).batch_line_distances(rows, exposures)
-        outs = np.zeros_like(lines)
+        # Seen tiles only make lines worse: the discards already a tile behind the best stay out.
+        plain = lines.min(axis=1)
+        near = np.flatnonzero(plain <= plain.min() + 1)
+        live, live_outs = live_lines(card, rows[near], exposures, seen_tiles(hand, seat))
+        if (live.min(axis=1) < OUT_OF_REACH).any():  # else every line is dead: plain distance it is
+            lines = np.full_like(lines, OUT_OF_REACH)
+            lines[near], outs[near] = live, live_outs
     low = lines.min(axis=1)
     if strength == "beginner":
         rng = rng or random.Random(0)

@@ -133,6 +133,11 @@ def mixed_tables(hands: int, seed: int) -> Iterator[tuple[str, int, dict[str, st
             yield f"{a}-{b}", deal_seed, dict(zip(SEATS, (b, a, b, a)))
 
 
+def _key(kind: str, seed: int, bots: dict[str, str]) -> str:
+    """A table's name in the report: the strength of a same table, the pair of a mixed one."""
+    return bots["East"] if kind == "same" else kind
+
+
 def bootstrap(values: np.ndarray, rng: np.random.Generator) -> tuple[float, float, float]:
     """Mean and its 95% percentile-bootstrap interval."""
     if not len(values):
@@ -156,18 +161,20 @@ def run(args: argparse.Namespace, out: TextIO, progress: TextIO | None = sys.std
         plan.append(same_tables(hands, seed))
     if args.tables in ("mixed", "all"):
         plan.append(mixed_tables(hands, seed))
-    total = (len(STRENGTHS) * hands if args.tables != "mixed" else 0) + (
-        len(PAIRS) * 2 * max(1, hands // 2) if args.tables != "same" else 0
-    )
+    only = {k.strip() for k in (getattr(args, "only", None) or "").split(",") if k.strip()}
+    known = set(STRENGTHS) | {f"{a}-{b}" for a, b in PAIRS}
+    if only - known:
+        raise ValueError(f"--only names tables among {', '.join(sorted(known))}")
+    work = [item for part in plan for item in part if not only or _key(*item) in only]
+    total = len(work)
     clocks = {s: Clock() for s in STRENGTHS}
     reviews = Clock(step=10.0)  # up to 200 s
     tables: dict[str, Table] = {}
     paired: dict[str, dict[int, list[int]]] = {}  # pair -> deal -> [wins of the first, of the second]
     play(card, seed, {s: "club" for s in SEATS})  # compile the card's tables before anything is timed
     started, done = time.perf_counter(), 0
-    for kind, hand_seed, bots in (item for part in plan for item in part):
-        key = bots["East"] if kind == "same" else kind
-        table = tables.setdefault(key, Table())
+    for kind, hand_seed, bots in work:
+        table = tables.setdefault(_key(kind, hand_seed, bots), Table())
         try:
             hand = play_one(card, hand_seed, bots, args.check, clocks)
         except Exception as error:  # a measurement: count it, name the hand, go on
@@ -237,7 +244,7 @@ def report(
         if clocks[s].count:
             w(f"  {s:<9} {clocks[s].text()}\n")
     if reviews.count:
-        w(f"\nReview of a whole hand (East's decisions, every {args.review_every}th same-table hand): "
+        w(f"\nReview of a whole hand (East's decisions, one same-table hand in {args.review_every}): "
           f"p50 {reviews.percentile(0.5):.0f} ms, max {reviews.top:.0f} ms ({reviews.count} reviews)\n")
     w(f"\n{elapsed:.0f} s in all; {len(errors)} hands with errors.\n")
     for e in errors[:20]:
