@@ -1,14 +1,22 @@
 """Computer players for a practice hand, built from the coach's own advice.
 
 Three strengths (issue 16):
-- "beginner": aims at the nearest line and discards sensibly, but misses
-  some calls and never stops or offers in the Charleston;
-- "club": the coach's advice: passes what its nearest lines do not use,
-  calls when a call brings it nearer, exchanges for jokers, discards what
-  leaves its nearest line nearest;
-- "shark": the club player plus defence (D1): late in the hand it keeps a
-  tile that other players' exposures plainly want, when another discard
-  costs it nothing.
+- "beginner": plays the nearest line and discards sensibly, but in a
+  beginner's way: passes its shortest suit in the Charleston, looks only at
+  the nearest line (any tile that keeps it nearest will do), misses some
+  calls, never exchanges for a joker, never stops or offers;
+- "club": the coach's advice (the review's yardstick): passes what its
+  nearest lines do not use, calls when a call brings it nearer, exchanges
+  for jokers, discards what leaves its nearest line nearest, then the most
+  lines close;
+- "shark": the club player with the pass drill's evaluation for its passes
+  (`charleston.evaluate_pass`, on fewer samples), the tiles it has seen
+  counted (a dead line, E3, does not count; live outs break ties; a call
+  only when it brings a live line nearer), and defence (D1): late in the
+  hand it keeps a tile that other players' exposures plainly want, when
+  another discard costs it nothing.
+
+`python -m coach selfplay` measures them against each other (README).
 
 Each decision is a pure function of the hand's state and a seeded
 generator, so a hand of bots replays exactly.

@@ -24,11 +24,13 @@ hand of the same tables.
 from __future__ import annotations
 
 import argparse
-import random
+import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TextIO
 
@@ -118,19 +120,36 @@ def play_one(card: Card, seed: int, bots: dict[str, str], check: bool, clocks: d
     return hand
 
 
+# Both kinds go deal by deal across the tables, so a run stopped early still covers them all alike.
+
+
 def same_tables(hands: int, seed: int) -> Iterator[tuple[str, int, dict[str, str]]]:
-    for strength in STRENGTHS:
-        for i in range(hands):
+    for i in range(hands):
+        for strength in STRENGTHS:
             yield "same", seed * 1_000_003 + i, {s: strength for s in SEATS}
 
 
 def mixed_tables(hands: int, seed: int) -> Iterator[tuple[str, int, dict[str, str]]]:
     """Per pair, each deal twice: A B A B from East, then B A B A (the same walls for every pair)."""
-    for a, b in PAIRS:
-        for i in range(max(1, hands // 2)):
+    for i in range(max(1, hands // 2)):
+        for a, b in PAIRS:
             deal_seed = seed * 1_000_003 + 500_000 + i
             yield f"{a}-{b}", deal_seed, dict(zip(SEATS, (a, b, a, b)))
             yield f"{a}-{b}", deal_seed, dict(zip(SEATS, (b, a, b, a)))
+
+
+@contextmanager
+def _stop_on_sigterm() -> Iterator[threading.Event]:
+    """SIGTERM ends a long run after the hand in play, with the report of the hands done."""
+    stop = threading.Event()
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = signal.signal(signal.SIGTERM, lambda number, frame: stop.set())
+    try:
+        yield stop
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _key(kind: str, seed: int, bots: dict[str, str]) -> str:
@@ -173,33 +192,38 @@ def run(args: argparse.Namespace, out: TextIO, progress: TextIO | None = sys.std
     paired: dict[str, dict[int, list[int]]] = {}  # pair -> deal -> [wins of the first, of the second]
     play(card, seed, {s: "club" for s in SEATS})  # compile the card's tables before anything is timed
     started, done = time.perf_counter(), 0
-    for kind, hand_seed, bots in work:
-        table = tables.setdefault(_key(kind, hand_seed, bots), Table())
-        try:
-            hand = play_one(card, hand_seed, bots, args.check, clocks)
-        except Exception as error:  # a measurement: count it, name the hand, go on
-            table.errors.append(f"seed {hand_seed}, bots {','.join(bots.values())}: {type(error).__name__}: {error}")
-            hand = None
-        if hand is not None and hand.result is not None:
-            table.hands += 1
-            table.seats.update(set(bots.values()))
-            winner = hand.result.winner
-            if winner is None:
-                table.walls += 1
-            else:
-                table.wins[bots[winner]] += 1
-            if kind != "same":
-                a, _ = kind.split("-")
-                tally = paired.setdefault(kind, {}).setdefault(hand_seed, [0, 0])
-                if winner is not None:
-                    tally[0 if bots[winner] == a else 1] += 1
-            elif args.review_every and table.hands % args.review_every == 1 % args.review_every:
-                begun = time.process_time()
-                review(card, hand_seed, hand.actions, "East")
-                reviews.add(time.process_time() - begun)
-        done += 1
-        if progress is not None and (done % max(1, total // 40) == 0 or done == total):
-            print(f"selfplay: {done}/{total} hands, {time.perf_counter() - started:.0f} s", file=progress, flush=True)
+    with _stop_on_sigterm() as stop:
+        for kind, hand_seed, bots in work:
+            if stop.is_set():
+                break
+            table = tables.setdefault(_key(kind, hand_seed, bots), Table())
+            try:
+                hand = play_one(card, hand_seed, bots, args.check, clocks)
+            except Exception as error:  # a measurement: count it, name the hand, go on
+                table.errors.append(f"seed {hand_seed}, bots {','.join(bots.values())}: {type(error).__name__}: {error}")
+                hand = None
+            if hand is not None and hand.result is not None:
+                table.hands += 1
+                table.seats.update(set(bots.values()))
+                winner = hand.result.winner
+                if winner is None:
+                    table.walls += 1
+                else:
+                    table.wins[bots[winner]] += 1
+                if kind != "same":
+                    a, _ = kind.split("-")
+                    tally = paired.setdefault(kind, {}).setdefault(hand_seed, [0, 0])
+                    if winner is not None:
+                        tally[0 if bots[winner] == a else 1] += 1
+                elif args.review_every and table.hands % args.review_every == 1 % args.review_every:
+                    begun = time.process_time()
+                    review(card, hand_seed, hand.actions, "East")
+                    reviews.add(time.process_time() - begun)
+            done += 1
+            if progress is not None and (done % max(1, min(25, total // 40)) == 0 or done == total):
+                print(f"selfplay: {done}/{total} hands, {time.perf_counter() - started:.0f} s", file=progress, flush=True)
+    if done < total:
+        out.write(f"Stopped early (SIGTERM) after {done} of {total} hands: the figures below are for those.\n")
     report(out, card, args, tables, paired, clocks, reviews, time.perf_counter() - started)
     return 1 if any(t.errors for t in tables.values()) else 0
 
