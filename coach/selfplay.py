@@ -95,6 +95,14 @@ class Table:
     seats: Counter[str] = field(default_factory=Counter)  # strength -> hands it sat in
     errors: list[str] = field(default_factory=list)
 
+    def count(self, winner: str | None, bots: dict[str, str]) -> None:
+        self.hands += 1
+        self.seats.update(set(bots.values()))
+        if winner is None:
+            self.walls += 1
+        else:
+            self.wins[bots[winner]] += 1
+
 
 def state(hand: Hand) -> tuple:
     """Everything a replay must rebuild exactly."""
@@ -203,18 +211,11 @@ def run(args: argparse.Namespace, out: TextIO, progress: TextIO | None = sys.std
                 table.errors.append(f"seed {hand_seed}, bots {','.join(bots.values())}: {type(error).__name__}: {error}")
                 hand = None
             if hand is not None and hand.result is not None:
-                table.hands += 1
-                table.seats.update(set(bots.values()))
-                winner = hand.result.winner
-                if winner is None:
-                    table.walls += 1
-                else:
-                    table.wins[bots[winner]] += 1
+                table.count(hand.result.winner, bots)
                 if kind != "same":
-                    a, _ = kind.split("-")
-                    tally = paired.setdefault(kind, {}).setdefault(hand_seed, [0, 0])
-                    if winner is not None:
-                        tally[0 if bots[winner] == a else 1] += 1
+                    pair = paired.setdefault(kind, {}).setdefault(hand_seed, [0, 0])
+                    if hand.result.winner is not None:
+                        pair[0 if bots[hand.result.winner] == kind.split("-")[0] else 1] += 1
                 elif args.review_every and table.hands % args.review_every == 1 % args.review_every:
                     begun = time.process_time()
                     review(card, hand_seed, hand.actions, "East")
