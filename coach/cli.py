@@ -1,4 +1,4 @@
-"""The command line: `python -m coach analyze | score | pass | discard | play | review | serve | check-card | check-set | bench | reset-link`.
+"""The command line: `python -m coach analyze | score | pass | discard | play | selfplay | review | serve | check-card | check-set | bench | reset-link`.
 
 Every error exits with status 2 and one line on standard error that
 names the problem. Batch mode (no --rack) reads one JSON object a line
@@ -469,6 +469,12 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
+def cmd_selfplay(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach import selfplay
+
+    return selfplay.run(args, stdout)
+
+
 def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach.hand import Action, HandError
     from coach.hand_review import review, review_text
@@ -626,6 +632,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--compact", action="store_true", help="the record on one line")
     p.add_argument("--timing", action="store_true", help="how long the bots' decisions took, on standard error")
     p.set_defaults(func=cmd_play)
+
+    p = commands.add_parser("selfplay", help="computer players against each other: wins, wall games, speed (a measurement)")
+    p.add_argument("--hands", type=int, default=200, help="hands at each strength, and per pair of strengths (default 200)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
+    p.add_argument("--tables", choices=["same", "mixed", "all"], default="all", help="four of one strength, pairs, or both")
+    p.add_argument("--check", action="store_true", help="count the 152 tiles after every action and replay each record")
+    p.add_argument("--review-every", type=int, default=10, metavar="K", help="time the review of every Kth hand (0: none)")
+    p.add_argument("--only", metavar="TABLES", help="only these tables, e.g. shark,beginner-shark (to split a long run)")
+    p.add_argument("--card", metavar="FILE")
+    p.set_defaults(func=cmd_selfplay)
 
     p = commands.add_parser("review", help="a coach's review of one player's decisions in a played hand")
     p.add_argument("record", metavar="HAND.json", help="the record `play` prints")

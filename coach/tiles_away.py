@@ -336,22 +336,27 @@ class CardTables:
         placed = naturals + np.minimum(jokers, room)
         return (HAND_SIZE - exposed) - placed
 
-    def _with_exposures(self, holding: Holding) -> np.ndarray:
-        out = np.full(len(self.readings), OUT_OF_REACH, dtype=np.int16)
+    def _exposure_fit(self, exposures: Sequence[Exposure]) -> tuple[np.ndarray, np.ndarray] | None:
+        """The readings these exposures fit (steps 1-2), and what each still needs beyond them."""
         wanted = np.zeros(self.group_counts.shape[1], dtype=np.int8)
         need_less = np.zeros(tiles.NATURALS, dtype=np.int16)
-        for e in holding.exposures:
+        for e in exposures:
             column = self.group_columns.get((e.tile, e.size))
             if column is None:  # no reading has such a group
-                return out
+                return None
             wanted[column] += 1
             need_less[e.tile] += e.size
         fits = ~self.concealed & np.all(self.group_counts >= wanted, axis=1)
         idx = np.flatnonzero(fits)
-        if not len(idx):
+        return (idx, self.need[idx] - need_less) if len(idx) else None
+
+    def _with_exposures(self, holding: Holding) -> np.ndarray:
+        out = np.full(len(self.readings), OUT_OF_REACH, dtype=np.int16)
+        fit = self._exposure_fit(holding.exposures)
+        if fit is None:
             return out
+        idx, need = fit
         rack = np.array(holding.rack[: tiles.NATURALS], dtype=np.int16)
-        need = self.need[idx] - need_less
         small = self.small[idx]
         naturals = np.minimum(rack, need)
         spill = np.maximum(naturals - small, 0)
@@ -363,17 +368,36 @@ class CardTables:
     def line_distances(self, holding: Holding) -> np.ndarray:
         return np.minimum.reduceat(self.reading_distances(holding), self.starts)
 
-    # -- many racks at once (no exposures) ---------------------------------
+    # -- many racks at once -------------------------------------------------
 
-    def batch_reading_distances(self, racks: np.ndarray) -> np.ndarray:
-        """Distances for many concealed racks: `racks` is (n, 36) counts."""
+    def batch_reading_distances(self, racks: np.ndarray, exposures: Sequence[Exposure] = ()) -> np.ndarray:
+        """Distances for many racks that share the same exposures: `racks` is (n, 36) counts."""
         racks = np.asarray(racks)
+        if exposures:
+            return self._batch_with_exposures(racks, exposures)
         features = (racks[:, FEATURE_TILE] >= FEATURE_LEVEL).astype(np.float32)
         v = (features @ self.table_f32).astype(np.int16)
         return self._decode(v, racks[:, tiles.JOKER : tiles.JOKER + 1].astype(np.int16), 0)
 
-    def batch_line_distances(self, racks: np.ndarray) -> np.ndarray:
-        return np.minimum.reduceat(self.batch_reading_distances(racks), self.starts, axis=1)
+    def _batch_with_exposures(self, racks: np.ndarray, exposures: Sequence[Exposure]) -> np.ndarray:
+        """`_with_exposures` for every rack at once: the readings the exposures
+        fit are the same for all, so the racks become one more array axis."""
+        out = np.full((len(racks), len(self.readings)), OUT_OF_REACH, dtype=np.int16)
+        fit = self._exposure_fit(exposures)
+        if fit is None or not len(racks):
+            return out
+        idx, need = fit
+        small = self.small[idx]
+        naturals = np.minimum(racks[:, None, : tiles.NATURALS].astype(np.int16), need[None])  # (racks, readings, tiles)
+        spill = np.maximum(naturals - small[None], 0).sum(axis=2)
+        room = (need - small).sum(axis=1)[None] - spill
+        jokers = racks[:, tiles.JOKER : tiles.JOKER + 1].astype(np.int16)
+        placed = naturals.sum(axis=2) + np.minimum(jokers, room)
+        out[:, idx] = HAND_SIZE - sum(e.size for e in exposures) - placed
+        return out
+
+    def batch_line_distances(self, racks: np.ndarray, exposures: Sequence[Exposure] = ()) -> np.ndarray:
+        return np.minimum.reduceat(self.batch_reading_distances(racks, exposures), self.starts, axis=1)
 
     # -- many racks, ranked with best readings and live outs ---------------
 
