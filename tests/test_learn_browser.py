@@ -29,7 +29,10 @@ def test_a_first_time_learner_goes_from_home_through_a_lesson(page: Page, errors
     expect(page.get_by_role("heading", level=1, name=lesson.title)).to_be_visible()
     expect(page.locator(".lesson-panel img").first).to_be_visible()
     # every picture of the lesson loads (a broken tile would have no width)
-    page.wait_for_function("[...document.querySelectorAll('.lesson-panel img')].every(i => i.complete && i.naturalWidth > 0)")
+    # (a waiting expression would be eval'd in the page, which the site's CSP rightly forbids)
+    for img in page.locator(".lesson-panel img").all():
+        expect(img).to_have_js_property("complete", True)
+        assert img.evaluate("i => i.naturalWidth") > 0
     page.screenshot(path=str(screens / f"lesson-{size}-top.png"), full_page=False)
     page.evaluate("window.__coachMarker = 'still here'")
 
