@@ -25,7 +25,7 @@ import orjson
 from coach import tiles
 from coach.analysis import Analysis, LineResult, analyze
 from coach.card import Card
-from coach.cli import BATCH_ERRORS, UsageError, _holding, error_reply, read_request, render_analysis
+from coach.cli import BATCH_ERRORS, UsageError, _holding, checked_request, error_reply, render_analysis
 from coach.tiles_away import OUT_OF_REACH, BatchRanking, Holding, tables_for
 
 # The keys of each line in the full answer (LineResult.to_json), in its order;
@@ -131,16 +131,41 @@ class _Ranked:
                     out.append((template % tuple(values[k] for k in self.dynamic)).encode())
         return out
 
-    def joined(self, ranking: BatchRanking) -> list[bytes]:
-        """Every rack's answer line (`answer`'s text, with its newline), its
-        lines' pieces picked by array arithmetic and joined."""
+    def _picks(self, ranking: BatchRanking) -> np.ndarray:
+        """Each rack's shown lines as indices into `pieces`, nearest first."""
         order = ranking.order if self.top is None else ranking.order[:, : self.top]
         rows = np.arange(len(order))[:, None]
         distance = np.minimum(ranking.distance[rows, order], _PIECE_DISTANCES - 1).astype(np.intp)
-        pick = (order * _PIECE_DISTANCES + distance) * 2 + ranking.dead[rows, order]
+        return (order * _PIECE_DISTANCES + distance) * 2 + ranking.dead[rows, order]
+
+    def joined(self, ranking: BatchRanking) -> list[bytes]:
+        """Every rack's answer line (`answer`'s text, with its newline), its
+        lines' pieces picked by array arithmetic and joined."""
         get = self.pieces.__getitem__  # type: ignore[union-attr]
         head, tail = self.head.encode(), b"]}\n"
-        return [head + b",".join(map(get, row)) + tail for row in pick.tolist()]
+        return [head + b",".join(map(get, row)) + tail for row in self._picks(ranking).tolist()]
+
+    @cached_property
+    def framed(self) -> list[bytes]:
+        """Every piece four ways, at `4 * piece + place`: first in its answer
+        line (after the head), in the middle, last (with the tail), alone."""
+        head, tail = self.head.encode(), b"]}\n"
+        out = []
+        for piece in self.pieces or ():
+            out += [head + piece + b",", piece + b",", piece + tail, head + piece + tail]
+        return out
+
+    def joined_all(self, ranking: BatchRanking) -> bytes:
+        """`joined` for every rack, as one text: one join for the whole chunk."""
+        picks = self._picks(ranking)
+        width = picks.shape[1]
+        if width == 0:  # --top 0: every answer line is the head and the tail
+            return b"".join(self.joined(ranking))
+        place = np.ones(width, dtype=np.intp)
+        place[0], place[-1] = 0, 2
+        if width == 1:
+            place[0] = 3
+        return b"".join(map(self.framed.__getitem__, (picks * 4 + place).ravel().tolist()))
 
     @cached_property
     def templates(self) -> list[str]:
@@ -157,6 +182,7 @@ class _Ranked:
 
 _COPIES = tiles.COPIES
 _FEWEST = min(_COPIES)
+_COPIES_ARRAY = np.array(_COPIES, dtype=np.int16)
 _NOTHING_SEEN = (0,) * tiles.KINDS
 _INDEX = tiles.INDEX
 
@@ -214,36 +240,96 @@ def _chunks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
         yield chunk
 
 
+def _rack_indices(request: object) -> list[int] | None:
+    """The commonest line, {"rack": "1D 2D ..."} alone in plain codes: each
+    tile's index; None for anything else, which `_quick_holding` or the
+    general reader reads (and says what is wrong with, in its own words)."""
+    if type(request) is not dict or len(request) != 1:
+        return None
+    text = request.get("rack")
+    if type(text) is not str:
+        return None
+    words = text.split()
+    if len(words) not in (13, 14):
+        return None
+    try:
+        return list(map(_INDEX.__getitem__, words))
+    except KeyError:
+        return None
+
+
+def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
+    """Counts of many racks at once, (racks, KINDS), from their tiles' indices."""
+    owner = np.repeat(np.arange(len(lengths), dtype=np.intp), lengths)
+    cells = owner * tiles.KINDS + np.array(flat, dtype=np.intp)
+    return np.bincount(cells, minlength=len(lengths) * tiles.KINDS).reshape(len(lengths), tiles.KINDS).astype(np.int16)
+
+
 def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None, top: int | None) -> Iterator[bytes]:
     """One JSON line (bytes, with its newline) per non-blank input line, in order."""
     ranked = _Ranked(card, fields, top)
     for chunk in _chunks(lines, CHUNK):
         replies: list[dict | str | bytes | None] = [None] * len(chunk)
-        batch: list[tuple[int, Holding]] = []
-        racks, seens = [], []
+        # Plain racks are counted for the whole chunk at once (one bincount,
+        # the set's copies checked as arrays); the rest one by one as before.
+        quick: list[int] = []
+        quick_requests: list[dict] = []
+        flat: list[int] = []
+        lengths: list[int] = []
+        slow: list[tuple[int, Holding]] = []
+        slow_racks, slow_seens = [], []
         for k, raw in enumerate(chunk):
             try:
-                request = read_request(raw, KEYS, _loads)
+                request = _loads(raw)
+                indices = _rack_indices(request)
+                if indices is not None:
+                    quick.append(k)
+                    quick_requests.append(request)  # type: ignore[arg-type]
+                    flat.extend(indices)
+                    lengths.append(len(indices))
+                    continue
+                request = checked_request(request, KEYS)
                 holding, seen = _quick_holding(request) or _holding(request, (13, 14))
                 if holding.exposures:
                     replies[k] = _analysis_answer(analyze(card, holding, seen), fields, top)
                 else:
-                    batch.append((k, holding))
-                    racks.append(holding.rack)
-                    seens.append(seen)
+                    slow.append((k, holding))
+                    slow_racks.append(holding.rack)
+                    slow_seens.append(seen)
             except BATCH_ERRORS as error:
                 replies[k] = error_reply(error)
-        if batch:
-            ranking = ranked.tables.batch_rank(np.array(racks, dtype=np.int16), np.array(seens, dtype=np.int16))
-            if ranked.pieces is not None:
-                if len(batch) == len(chunk):  # the commonest: every line a plain rack
-                    yield b"".join(ranked.joined(ranking))
-                    continue
-                for (k, _), line in zip(batch, ranked.joined(ranking)):
-                    replies[k] = line
-            else:
-                for row, (k, holding) in enumerate(batch):
-                    replies[k] = ranked.answer(ranking, row, holding)
+        counts = _counted(flat, lengths) if quick else np.zeros((0, tiles.KINDS), dtype=np.int16)
+        too_many = (counts > _COPIES_ARRAY).any(axis=1)
+        if too_many.any():  # more copies than the set has: the general reader's own message
+            for i in np.flatnonzero(too_many).tolist():
+                try:
+                    _holding(quick_requests[i], (13, 14))
+                    raise ValueError("a rack cannot hold more copies of a tile than the set has")
+                except BATCH_ERRORS as error:
+                    replies[quick[i]] = error_reply(error)
+            keep = ~too_many
+            counts = counts[keep]
+            quick = [k for k, ok in zip(quick, keep.tolist()) if ok]
+        rows = quick + [k for k, _ in slow]
+        if not rows:
+            yield b"".join(_line(reply) for reply in replies)
+            continue
+        racks = np.concatenate([counts, np.array(slow_racks, dtype=np.int16).reshape(-1, tiles.KINDS)])
+        seen = None
+        if any(any(s) for s in slow_seens):
+            seen = np.zeros_like(racks)
+            seen[len(quick) :] = np.array(slow_seens, dtype=np.int16)
+        ranking = ranked.tables.batch_rank(racks, seen)
+        if ranked.pieces is not None:
+            if len(rows) == len(chunk) and not slow:  # the commonest: every line a plain rack
+                yield ranked.joined_all(ranking)
+                continue
+            for k, line in zip(rows, ranked.joined(ranking)):
+                replies[k] = line
+        else:
+            holdings = [Holding(tuple(rack)) for rack in counts.tolist()] + [holding for _, holding in slow]
+            for row, (k, holding) in enumerate(zip(rows, holdings)):
+                replies[k] = ranked.answer(ranking, row, holding)
         yield b"".join(_line(reply) for reply in replies)
 
 

@@ -28,7 +28,7 @@ from coach.card import Card, parse_card, read_card_text
 from coach.tiles_away import CardTables, keep_tables
 
 APP_NAME = "mahjong-coach"
-FORMAT = 1  # bump when what is pickled changes shape without the sources changing
+FORMAT = 2  # bump when what is pickled changes shape without the sources changing
 
 
 def cache_folder() -> Path:
@@ -107,6 +107,7 @@ def tables_from_text(text: str, source: str = "card") -> CardTables:
     tables = _load(file)
     if tables is None:
         tables = CardTables(parse_card(text, source))
+        tables.warm_batch()  # kept in the file: `analyze` reads racks in batches
         _store(folder, file, tables)
     keep_tables(tables)
     _LOADED[key] = tables

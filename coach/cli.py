@@ -336,7 +336,11 @@ COMMANDS = {
 
 def read_request(raw: str | bytes, keys: frozenset[str], loads: Callable[[str | bytes], object] = json.loads) -> dict:
     """One batch line as a request: a JSON object with known keys only."""
-    obj = loads(raw)
+    return checked_request(loads(raw), keys)
+
+
+def checked_request(obj: object, keys: frozenset[str]) -> dict:
+    """A batch line's JSON value as a request: an object with known keys only."""
     if not isinstance(obj, dict):
         raise ValueError('each line must be a JSON object such as {"rack": "1D 2D ..."}')
     unknown = sorted(set(obj) - keys)

@@ -252,6 +252,7 @@ COUNT_TILE = np.array([t for t in range(tiles.NATURALS) for _ in range(_cap(t) +
 COUNT_LEVEL = np.array([k for t in range(tiles.NATURALS) for k in range(_cap(t) + 1)], dtype=np.int16)
 # v = naturals placed + SPILL * naturals placed in groups of 3+ (both <= 14)
 SPILL = 32
+BYTE_SPILL = 16  # the same packing in one byte (batch_rank): naturals + 16 * spilled
 
 
 @dataclass(frozen=True)
@@ -412,11 +413,15 @@ class CardTables:
         below_small = (k < small).astype(np.float32)  # a drawn copy fills a single or pair
         below_need = (k < need).astype(np.float32)  # ... or a slot of a group of 3+
         jokers_needed = np.maximum(need - k, 0).astype(np.float32)  # with k copies left to find
-        # Lines tie-broken by value, then card order: a rank that is one number.
+        return below_small, below_need, jokers_needed, self._value_rank
+
+    @cached_property
+    def _value_rank(self) -> np.ndarray:
+        """Lines tie-broken by value, then card order: a rank that is one number."""
         by_value = np.lexsort((np.arange(len(self.lines)), -self.values))
         value_rank = np.empty(len(self.lines), dtype=np.int64)
         value_rank[by_value] = np.arange(len(self.lines))
-        return below_small, below_need, jokers_needed, value_rank
+        return value_rank
 
     @cached_property
     def _copy_table(self) -> tuple[np.ndarray, ...]:
@@ -425,7 +430,13 @@ class CardTables:
         every reading, so a rack of 14 tiles is 14 rows added, not a matrix
         product over all 144 features. A live-out sum is, over the tiles, the
         copies not held times "the reading takes more than held"; holding one
-        more copy changes it by a difference, and holding none is the base."""
+        more copy changes it by a difference, and holding none is the base.
+
+        One byte a cell, half the memory to stream as int16 (issue 13): `v` is
+        packed as naturals + 16 * spilled (both <= 14, a reading has 14
+        tiles), and the live-out rows are differences kept modulo 256, since
+        every final sum (the base row plus the held rows) is a count of
+        unseen copies, 0..152: unsigned bytes wrap back to it exactly."""
         copies = np.array(tiles.COPIES[: tiles.NATURALS], dtype=np.int16)
         c = copies[FEATURE_TILE][:, None]
         k = FEATURE_LEVEL[:, None]
@@ -436,18 +447,27 @@ class CardTables:
 
         d_small = unseen_taken(k, small) - unseen_taken(k - 1, small)
         d_need = unseen_taken(k, need) - unseen_taken(k - 1, need)
-        rows = np.concatenate([self.table, d_small, d_need], axis=1).astype(np.int16)
-        rows = np.vstack([rows, np.zeros((1, rows.shape[1]), dtype=np.int16)])  # the padding row
+        packed_v = (self.table & (SPILL - 1)) + BYTE_SPILL * (self.table >> 5)
+        rows = np.concatenate([packed_v, d_small, d_need], axis=1)
+        rows = np.vstack([rows, np.zeros((1, rows.shape[1]), dtype=rows.dtype)])  # the padding row
         base_small = (copies * (self.small > 0)).sum(axis=1)
         base_need = (copies * (self.need > 0)).sum(axis=1)
+        base = np.concatenate([np.zeros(len(self.readings), dtype=np.int64), base_small, base_need])
         # With nothing seen every copy not held is still to come: deadness is the card's own.
         short = (self.small > copies).any(axis=1)
         jokers_needed = np.maximum(self.need - copies, 0).sum(axis=1)
-        return rows, base_small.astype(np.int16), base_need.astype(np.int16), short, jokers_needed
+        # ... and with nothing seen, a rack's jokers and the pool's are all 8: the card's own too.
+        card_dead = short | (jokers_needed > tiles.COPIES[tiles.JOKER])
+        return (rows % 256).astype(np.uint8), (base % 256).astype(np.uint8), short, jokers_needed, card_dead
 
     @cached_property
     def _reading_numbers(self) -> np.ndarray:
         return np.arange(len(self.readings), dtype=np.int32)
+
+    def warm_batch(self) -> None:
+        """Build what `batch_rank` needs now, so that the disk cache
+        (coach.card_cache) keeps it and a batch command starts without it."""
+        self._copy_table, self._value_rank, self._reading_numbers  # noqa: B018 (cached on first read)
 
     def batch_rank(self, racks: np.ndarray, seen: np.ndarray | None = None) -> BatchRanking:
         """Every line of the card for many concealed racks at once, as
@@ -457,24 +477,29 @@ class CardTables:
         racks = np.asarray(racks, dtype=np.int16)
         n, count = len(racks), len(self.readings)
         seen = np.zeros_like(racks) if seen is None else np.asarray(seen, dtype=np.int16)
-        rows, base_small, base_need, short_naturals, jokers_needed = self._copy_table
+        rows, base, short_naturals, jokers_needed, card_dead = self._copy_table
         held = racks[:, FEATURE_TILE] >= FEATURE_LEVEL
-        width = int(held.sum(axis=1).max()) if n else 0
-        slots = np.argsort(~held, axis=1, kind="stable")[:, :width]  # each rack's held copies first
-        slots = np.where(np.take_along_axis(held, slots, axis=1), slots, len(FEATURE_TILE))
-        total = np.zeros((n, rows.shape[1]), dtype=np.int16)
+        # Each rack's held copies (feature numbers) side by side, the padding row after them.
+        place = np.cumsum(held, axis=1, dtype=np.intp)
+        width = int(place[:, -1].max()) if n else 0
+        slots = np.full((n, width), len(FEATURE_TILE), dtype=np.intp)
+        rack_of, feature = np.nonzero(held)
+        slots[rack_of, place[rack_of, feature] - 1] = feature
+        total = np.empty((n, rows.shape[1]), dtype=np.uint8)
+        total[:] = base
+        row = np.empty_like(total)
         for j in range(width):
-            total += rows[slots[:, j]]
+            np.take(rows, slots[:, j], axis=0, out=row)
+            total += row
         v = total[:, :count]
         jokers = racks[:, tiles.JOKER : tiles.JOKER + 1]
-        # Small integers throughout (int16, int32 for keys): the arrays stay in the cache.
-        distances = self._decode(v, jokers, 0)
-        outs_small = base_small + total[:, count : 2 * count]
-        outs_need = base_need + total[:, 2 * count :]
+        # Small integers throughout (bytes, int16, int32 for keys): the arrays stay in the cache.
+        room = self.big_total - (v >> 4)
+        distances = HAND_SIZE - (v & (BYTE_SPILL - 1)) - np.minimum(jokers, room)
+        outs_small = total[:, count : 2 * count]
+        outs_need = total[:, 2 * count :]
         pool = np.maximum(np.array(tiles.COPIES, dtype=np.int16) - racks - seen, 0)
-        pool_jokers = pool[:, tiles.JOKER : tiles.JOKER + 1]
-        dead_jokers = jokers_needed > jokers + pool_jokers
-        short = np.broadcast_to(short_naturals, distances.shape)
+        pool_jokers = pool[:, tiles.JOKER : tiles.JOKER + 1].astype(np.uint8)
         if seen.any():  # seen tiles are copies no longer to come: correct both sums, and deadness
             below_small, below_need, needed_with, _ = self._count_tables
             naturals = slice(0, tiles.NATURALS)
@@ -487,30 +512,32 @@ class CardTables:
             reach_hot = (reach[:, COUNT_TILE] == COUNT_LEVEL).astype(np.float32)
             short = reach_hot @ below_small > 0  # fewer copies left than a single or pair needs
             dead_jokers = (reach_hot @ needed_with) > jokers + pool_jokers
+            dead_anyway = short | dead_jokers
+        else:  # every copy is still to come: deadness is the card's own
+            dead_anyway = card_dead
         # Live outs: the unseen copies of each tile the reading still takes.
-        room = self.big_total - (v >> 5)
         joker_short = jokers < room  # a joker, or a natural for a group of 3+, still has a place
-        outs = np.where(joker_short, outs_need, outs_small) + joker_short * pool_jokers
+        outs = np.where(joker_short, outs_need, outs_small)
+        outs += joker_short * pool_jokers  # <= 152 + 8: still a byte with nothing seen
         # Dead: a single or pair short of naturals, or more empty slots than jokers left.
-        dead = (short | dead_jokers) & (distances > 0)
+        dead = dead_anyway & (distances > 0)
         # As analyze: outs and deadness count only for each line's nearest
         # readings, and a dead reading has none. The key below ranks by distance
         # first, so the reading it picks is always one of the nearest: the
         # others' outs and deadness never show and need no masking.
-        short_outs = np.where(dead, 1023, 1023 - outs)  # 1023 - outs, 0 outs when dead
-        # outs <= 152 and distance <= 99: (d, dead, outs, reading) packs into one int32 key.
+        # outs <= 160 and distance <= 99: (d, dead, 1023 - outs, reading) packs
+        # into one int32 key; a dead reading counts 0 outs (1023).
         key = distances.astype(np.int32)
-        key <<= 1
-        key |= dead
-        key <<= 10
-        key |= short_outs
+        key <<= 11
+        key += 1023
+        key -= np.where(dead, np.int16(-1024), outs)
         key *= count
         key += self._reading_numbers
         best = np.minimum.reduceat(key, self.starts, axis=1) % count
         index = np.arange(n)[:, None]
         line_distance, line_dead = distances[index, best], dead[index, best]
-        line_outs = np.where(line_dead, 0, outs[index, best])
-        value_rank = self._count_tables[3]
+        line_outs = np.where(line_dead, np.int16(0), outs[index, best].astype(np.int16))
+        value_rank = self._value_rank
         rank_key = (line_distance.astype(np.int32) * 1024 + (1023 - line_outs)) * len(self.lines) + value_rank
         order = np.argsort(rank_key, axis=1, kind="stable")
         return BatchRanking(line_distance, best, line_outs, line_dead, order)
