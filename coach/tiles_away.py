@@ -480,11 +480,12 @@ class CardTables:
         rows, base, short_naturals, jokers_needed, card_dead = self._copy_table
         held = racks[:, FEATURE_TILE] >= FEATURE_LEVEL
         # Each rack's held copies (feature numbers) side by side, the padding row after them.
-        place = np.cumsum(held, axis=1, dtype=np.intp)
-        width = int(place[:, -1].max()) if n else 0
+        copies_held = held.sum(axis=1)
+        width = int(copies_held.max()) if n else 0
         slots = np.full((n, width), len(FEATURE_TILE), dtype=np.intp)
-        rack_of, feature = np.nonzero(held)
-        slots[rack_of, place[rack_of, feature] - 1] = feature
+        rack_of, feature = np.nonzero(held)  # rack by rack, in feature order
+        first = np.cumsum(copies_held) - copies_held  # where each rack's run starts
+        slots[rack_of, np.arange(len(rack_of)) - first[rack_of]] = feature
         total = np.empty((n, rows.shape[1]), dtype=np.uint8)
         total[:] = base
         row = np.empty_like(total)
