@@ -576,11 +576,7 @@ def cmd_purge_guests(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) ->
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog=PROG, description="Mahjong Coach: American mahjong analysis and drills.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-
+def _parser_analyze(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("analyze", help="rank every line of the card for a rack")
     p.add_argument("--card", metavar="FILE", help="a card file (default: the house card)")
     p.add_argument("--rack", help='concealed tiles, e.g. "1D 1D 2B WD F J N"; without it, read JSON lines from stdin')
@@ -591,6 +587,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--fields", help="JSON: only these fields of each line, e.g. id,distance (default: all)")
     p.set_defaults(func=run_command)
 
+
+def _parser_score(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("score", help="is it Mah Jongg, and who pays what")
     p.add_argument("--card", metavar="FILE")
     p.add_argument("--rack", help="the 14 tiles less the exposures; without it, read JSON lines from stdin")
@@ -599,6 +597,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=run_command)
 
+
+def _parser_pass(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("pass", help="score every legal Charleston pass and explain the best")
     p.add_argument("--card", metavar="FILE")
     p.add_argument("--rack", help="13 or 14 tiles; without it, read JSON lines from stdin")
@@ -609,6 +609,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=10)
     p.set_defaults(func=run_command)
 
+
+def _parser_discard(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("discard", help="which tile to throw, with hot and safe tiles (D1)")
     p.add_argument("--card", metavar="FILE")
     p.add_argument("--rack", help="your tiles after the draw; with exposures, 14 in all")
@@ -620,6 +622,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--top", type=int, default=14)
     p.set_defaults(func=run_command)
 
+
+def _parser_simulate_charleston(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("simulate-charleston", help="the coach's passes against simple policies on real deals")
     p.add_argument("--deals", type=int, default=200, help="deals to play (default 200)")
     p.add_argument("--draws", type=int, default=80, help="draws after the Charleston before a wall game (default 80)")
@@ -629,6 +633,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--verbose", action="store_true", help="progress on standard error")
     p.set_defaults(func=cmd_simulate)
 
+
+def _parser_play(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("play", help="four computer players play a hand; prints its record (JSON)")
     p.add_argument("--seed", type=int, default=1, help="the wall's seed (default 1)")
     p.add_argument("--bots", default="club", help="beginner, club or shark; or four, East first, comma-separated")
@@ -637,6 +643,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timing", action="store_true", help="how long the bots' decisions took, on standard error")
     p.set_defaults(func=cmd_play)
 
+
+def _parser_selfplay(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("selfplay", help="computer players against each other: wins, wall games, speed (a measurement)")
     p.add_argument("--hands", type=int, default=200, help="hands at each strength, and per pair of strengths (default 200)")
     p.add_argument("--seed", type=int, default=1, help="seed of the deals (default 1)")
@@ -647,6 +655,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_selfplay)
 
+
+def _parser_review(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("review", help="a coach's review of one player's decisions in a played hand")
     p.add_argument("record", metavar="HAND.json", help="the record `play` prints")
     p.add_argument("--seat", default="East", choices=["East", "South", "West", "North"], help="whose decisions (default East)")
@@ -654,11 +664,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_review)
 
+
+def _parser_serve(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("serve", help="serve the web app")
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=5000, help="port (default 5000)")
     p.set_defaults(func=cmd_serve)
 
+
+def _parser_load(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("load", help="load-test the web API on loopback against a bare route")
     p.add_argument("--clients", type=int, default=16, help="concurrent clients (default 16)")
     p.add_argument("--seconds", type=float, default=5.0, help="length of each phase (default 5)")
@@ -667,20 +681,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pid", type=int, help="with --port: that server's process id, to report its CPU a request")
     p.set_defaults(func=cmd_load)
 
+
+def _parser_check_card(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("check-card", help="validate a card file and list every problem")
     p.add_argument("file")
     p.set_defaults(func=cmd_check_card)
 
+
+def _parser_check_set(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("check-set", help="validate a drill set file (YAML) and list every problem")
     p.add_argument("file")
     p.add_argument("--card", action="append", default=[], metavar="NAME", help="a card name the set may use (repeatable)")
     p.set_defaults(func=cmd_check_set)
 
+
+def _parser_purge_guests(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("purge-guests", help="delete guests with no answer (and no class joined) recently")
     p.add_argument("--older-than", required=True, metavar="AGE", help="e.g. 30d: guests whose last answer or creation is older")
     p.add_argument("--dry-run", action="store_true", help="only count them")
     p.set_defaults(func=cmd_purge_guests)
 
+
+def _parser_bench(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("bench", help="measure analysis speed against a plain baseline")
     p.add_argument("--seconds", type=float, default=0.5, help="time per measurement a round (default 0.5)")
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds: min and median over them (default 3)")
@@ -689,17 +711,50 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_bench)
 
+
+def _parser_reset_link(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("reset-link", help="print a password reset link for an account (an hour, once)")
     p.add_argument("email", help="the account's email address")
     p.add_argument("--base-url", help="the site's address (default: COACH_BASE_URL, else http://127.0.0.1:5000)")
     p.set_defaults(func=cmd_reset_link)
+
+
+# Each command's parser, built only when asked for (argparse costs a start ~8 ms for all 16).
+SUBPARSERS = {
+    "analyze": _parser_analyze,
+    "score": _parser_score,
+    "pass": _parser_pass,
+    "discard": _parser_discard,
+    "simulate-charleston": _parser_simulate_charleston,
+    "play": _parser_play,
+    "selfplay": _parser_selfplay,
+    "review": _parser_review,
+    "serve": _parser_serve,
+    "load": _parser_load,
+    "check-card": _parser_check_card,
+    "check-set": _parser_check_set,
+    "purge-guests": _parser_purge_guests,
+    "bench": _parser_bench,
+    "reset-link": _parser_reset_link,
+}
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `only` a command's name, only that command in it."""
+    parser = _Parser(prog=PROG, description="Mahjong Coach: American mahjong analysis and drills.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, add in SUBPARSERS.items():
+        if only is None or name == only:
+            add(commands)
     return parser
 
 
 def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     stdin = stdin or sys.stdin
     stdout = stdout or sys.stdout
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = build_parser(argv[0] if argv and argv[0] in SUBPARSERS else None)
     try:
         args = parser.parse_args(argv)
         if args.command is None:

@@ -674,3 +674,19 @@ def test_process_batch_bad_rack_type_is_answered_not_a_traceback() -> None:
     answers = [json.loads(line) for line in result.stdout.splitlines()]
     assert len(answers) == 3 and set(answers[1]) == {"error"}
 
+
+
+def test_a_command_alone_parses_as_in_the_whole_parser() -> None:
+    """`main` builds only the command asked for (a quicker start, issue 13):
+    each command's parser must be the very one the whole parser holds."""
+    import argparse
+
+    def commands(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+        return next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+
+    whole = commands(cli.build_parser())
+    assert list(whole) == list(cli.SUBPARSERS)
+    for name in cli.SUBPARSERS:
+        alone = commands(cli.build_parser(name))
+        assert list(alone) == [name]
+        assert alone[name].format_help() == whole[name].format_help()
