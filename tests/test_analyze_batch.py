@@ -206,3 +206,9 @@ def test_a_command_starts_without_shutil_or_platformdirs() -> None:
     again = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert again.stderr.strip().splitlines()[-1] == "[]"
     assert again.stdout == first.stdout
+
+
+def test_top_zero_answers_every_rack_with_no_line() -> None:
+    text = "".join(json.dumps({"rack": format_tiles(r)}) + "\n" for r in deal_racks(3))
+    lean = run(["analyze", "--json", "--fields", "id,distance", "--top", "0"], text)
+    assert lean == [{"card": house_card().name, "hands": []}] * 3
