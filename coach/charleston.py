@@ -328,31 +328,41 @@ class _Scorer:
 
     def exact_sum(self, i: int, threes: np.ndarray, ways: np.ndarray) -> int:
         """Sum of ways x best distance over the sets of three `threes` (sorted
-        triples, grouped by their first tile, as _every_three gives them): the
-        same number as weighting `best_on`, with less work. A received tile
-        raises a reading's tiles placed by at most one and never lowers it, so
-        once the first tile is in, a reading more than one behind the nearest
-        can never catch up with two more: each first tile's triples are scored
-        only over the readings within one of its nearest."""
+        triples, as _every_three gives them): the same number as weighting
+        `best_on`, with less work. A received tile raises a reading's tiles
+        placed by at most one and never lowers it, so the third tile can only
+        take the nearest one further than the first two left it, and only
+        through a reading already at that nearest: the readings are summed
+        for every pair of first tiles, and for each third tile a bit mask
+        of the readings it raises meets the pair's mask of readings at the
+        top (a natural tile raises a reading it completes a small group of;
+        a tile of a group of 3+, or a joker, one whose groups of 3+ still
+        have room the jokers held do not fill)."""
         index, base, big_total = self._kept(i, 2)
-        compact = _compact(self.tables)
+        sub = _compact(self.tables)[:, index]  # (rows, kept readings)
         base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
         big = big_total.astype(np.uint8)
-        rows, got = _received_rows(self.after[i], threes, 3)
-        jokers = (self.after[i, tiles.JOKER] + got).astype(np.uint8)
-        firsts = np.flatnonzero(np.r_[True, threes[1:, 0] != threes[:-1, 0]])
-        ends = np.r_[firsts[1:], len(threes)]
-        total = 0
-        for lo, hi in zip(firsts.tolist(), ends.tolist()):
-            v = base + compact[rows[lo, 0], index]
-            one = self.after[i, tiles.JOKER] + (threes[lo, 0] == tiles.JOKER)
-            placed = (v & (COMPACT_SPILL - 1)) + np.minimum(one, big - (v >> COMPACT_SHIFT))
-            near = np.flatnonzero(placed >= placed.max() - 1)
-            sub = compact[:, index[near]]
-            w = v[near] + sub[rows[lo:hi, 1]] + sub[rows[lo:hi, 2]]  # (triples, readings near)
-            placed = (w & (COMPACT_SPILL - 1)) + np.minimum(jokers[lo:hi, None], big[near] - (w >> COMPACT_SHIFT))
-            total += int((HAND_SIZE - placed.max(axis=1).astype(np.int64)) @ ways[lo:hi])
-        return total
+        first, second, third = _triple_rows(self.after[i], threes)
+        key = threes[:, 0] * (OTHER + 1) + threes[:, 1]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])  # each pair's first triple, in order
+        pair_of = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(threes)]))
+        jokers = self.after[i, tiles.JOKER] + (threes[starts, 0] == tiles.JOKER) + (threes[starts, 1] == tiles.JOKER)
+        v = base + sub[first[starts]] + sub[second[starts]]  # (pairs, kept readings)
+        room = big - (v >> COMPACT_SHIFT)
+        jokers = jokers.astype(np.uint8)[:, None]
+        placed = (v & (COMPACT_SPILL - 1)) + np.minimum(jokers, room)
+        top = placed.max(axis=1)
+        at_top = placed == top[:, None]
+        tops, open_tops = _bits(at_top), _bits(at_top & (jokers < room))
+        # Masks of what each row raises; one more row past the padded table for a joker.
+        small = _bits(np.vstack([sub == 1, np.zeros((1, len(index)), dtype=bool)]))
+        grows = _bits(np.vstack([sub == COMPACT_SPILL + 1, np.ones((1, len(index)), dtype=bool)]))
+        third = np.where(threes[:, 2] == tiles.JOKER, len(sub), third)
+        raised = np.zeros(len(threes), dtype=bool)
+        for w in range(tops.shape[1]):
+            raised |= ((tops[pair_of, w] & small[third, w]) | (open_tops[pair_of, w] & grows[third, w])) != 0
+        nearest = top.astype(np.int64)[pair_of] + raised
+        return int((HAND_SIZE - nearest) @ ways)
 
     # -- any pairs (the exact enumeration, the tests) -------------------------
 
@@ -608,6 +618,27 @@ def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarr
     )
     keep = ways > 0
     return np.array(kinds, dtype=np.intp)[idx[keep]], ways[keep], math.comb(len(pool), 3)
+
+
+
+def _triple_rows(after: np.ndarray, threes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """`_received_rows` for sorted triples that all arrive (a <= b <= c: a
+    copy received before another of its kind comes earlier in the triple)."""
+    level = np.full(OTHER + 1, FEATURE_START[tiles.NATURALS], dtype=np.intp)  # joker, OTHER: the empty row
+    natural = np.zeros(OTHER + 1, dtype=np.intp)
+    level[: tiles.NATURALS] = FEATURE_START[: tiles.NATURALS] + after[: tiles.NATURALS]
+    natural[: tiles.NATURALS] = 1
+    a, b, c = threes[:, 0], threes[:, 1], threes[:, 2]
+    before = (a == c).astype(np.intp) + (b == c)  # copies of c received before it (bools would or, not add)
+    return level[a], level[b] + (a == b) * natural[b], level[c] + before * natural[c]
+
+
+def _bits(mask: np.ndarray) -> np.ndarray:
+    """A (rows, n) boolean mask as (rows, words) 64-bit words, for `&` between rows."""
+    words = -(-mask.shape[1] // 64)
+    padded = np.zeros((mask.shape[0], words * 64), dtype=bool)
+    padded[:, : mask.shape[1]] = mask
+    return np.packbits(padded, axis=1).view(np.uint64)
 
 
 def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
