@@ -254,6 +254,28 @@ def _compact(tables: CardTables) -> np.ndarray:
     return hit[1]
 
 
+ROW_GROUP = 8  # kept readings padded to groups of this many rows (see _Scorer._layout)
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """`_Scorer._layout`: kept readings of many passes, a row each, in segments padded to groups of ROW_GROUP rows."""
+
+    starts: np.ndarray  # each segment's first group
+    owner: np.ndarray  # each segment's pass, an index into the passes laid out
+    rows: int  # rows in all, padding included
+    base: np.ndarray  # (rows, 1): each row's pass's own row of the table, one byte a cell (see _compact)
+    big_total: np.ndarray  # (rows, 1): room for jokers in the reading's groups of 3+
+    fixes: list[tuple[int, np.ndarray, np.ndarray]]  # (kind, rows (n, 1), correction (n, 4) by copies brought back)
+    readings: np.ndarray  # the card's readings any row uses
+    inverse: np.ndarray  # each row's reading, an index into `readings` (len(readings): padding)
+
+    def maxima(self, placed: np.ndarray) -> np.ndarray:
+        """The largest value of each segment, for each column of `placed` (rows, draws)."""
+        groups = placed.reshape(-1, ROW_GROUP, placed.shape[1]).max(axis=1)
+        return np.maximum.reduceat(groups, self.starts, axis=0)
+
+
 class _Scorer:
     """Best distance after a pass, for many (pass, sample) pairs.
 
@@ -413,19 +435,42 @@ class _Scorer:
             self._corr = (corr.astype(np.uint8), local)  # negative ones wrap: see _compact
         return self._corr
 
-    def _layout(self, which: Sequence[int], slack: int = 2) -> tuple:
+    def _layout(self, which: Sequence[int], slack: int = 2, by_line: bool = False) -> _Layout:
         """The kept readings of every pass in `which` one after another (a
         flat layout, so a block of draws is scored for all passes in a few
-        array operations), with, for each slot j of the (up to three) kinds a
-        pass gives away, the positions a draw bringing that kind corrects."""
+        array operations), with, for each kind some pass gives away, the
+        positions a draw bringing that kind corrects and how many the pass gave.
+
+        Readings are reduced by segment (a pass, or with `by_line` each line
+        of a pass), each padded to whole groups of ROW_GROUP rows with rows
+        that place nothing: a group's maximum is one reshape, and reduceat
+        (slow along rows) then only meets one row a group."""
         which = np.asarray(which, dtype=np.intp)
         d = self.base_distance[which]
         owner, flat = np.nonzero(d <= d.min(axis=1, keepdims=True) + slack)  # _kept(i, slack), every pass at once
-        starts = np.searchsorted(owner, np.arange(len(which) + 1))
-        base = self.base[which[owner], flat]
-        base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
-        big_total = self.tables.big_total[flat].astype(np.uint8)
-        slots = []
+        cut = np.empty(len(flat), dtype=bool)
+        cut[0] = True
+        np.not_equal(owner[1:], owner[:-1], out=cut[1:])
+        if by_line:
+            line = self.tables.line_of[flat]
+            cut[1:] |= line[1:] != line[:-1]
+        first = np.flatnonzero(cut)  # each segment's first entry
+        segment = np.cumsum(cut) - 1
+        groups = -(-np.diff(np.r_[first, len(flat)]) // ROW_GROUP)
+        group_start = np.r_[0, np.cumsum(groups)[:-1]]
+        rows = int(groups.sum()) * ROW_GROUP
+        position = group_start[segment] * ROW_GROUP + np.arange(len(flat)) - first[segment]
+        used = np.zeros(self.padded.shape[1], dtype=bool)
+        used[flat] = True
+        readings = np.flatnonzero(used)
+        inverse = np.full(rows, len(readings), dtype=np.intp)  # padding: the empty column after the readings
+        inverse[position] = (np.cumsum(used) - 1)[flat]
+        base = np.zeros((rows, 1), dtype=np.uint8)
+        kept = self.base[which[owner], flat]
+        base[position, 0] = (kept & (SPILL - 1)) + COMPACT_SPILL * (kept >> 5)
+        big_total = np.zeros((rows, 1), dtype=np.uint8)
+        big_total[position, 0] = self.tables.big_total[flat]
+        places, kinds, gives = [], [], []
         for j in range(3):
             kind, given = self.give_kind[which, j], self.give_count[which, j]
             active = kind != NO_KIND
@@ -434,66 +479,79 @@ class _Scorer:
             # A reading that needs no more of the tile than the pass keeps has
             # no rows that differ: only the others are corrected.
             t = np.minimum(kind[owner], tiles.NATURALS - 1)
-            mask = active[owner] & (self.tables.need[flat, t] > self.held[t] - given[owner])
-            positions = np.flatnonzero(mask)
-            bounds = np.searchsorted(owner[positions], np.arange(len(which) + 1))
-            slots.append((kind, given, positions, bounds[:-1], bounds[1:]))
-        used = np.zeros(self.padded.shape[1], dtype=bool)
-        used[flat] = True
-        readings = np.flatnonzero(used)
-        inverse = None if len(readings) == len(flat) else (np.cumsum(used) - 1)[flat]  # None: flat is readings
-        return starts, flat, base, big_total, slots, readings, inverse
+            entries = np.flatnonzero(active[owner] & (self.tables.need[flat, t] > self.held[t] - given[owner]))
+            places.append(entries)
+            kinds.append(kind[owner[entries]])
+            gives.append(given[owner[entries]])
+        fixes = []
+        entries = np.concatenate(places) if places else np.empty(0, dtype=np.intp)
+        if len(entries):
+            kind, given = np.concatenate(kinds), np.concatenate(gives)
+            order = np.argsort(kind, kind="stable")
+            entries, kind, given = entries[order], kind[order], given[order]
+            cuts = np.flatnonzero(np.r_[True, kind[1:] != kind[:-1]])
+            corr, local = self._corrections()
+            for lo, hi in zip(cuts.tolist(), np.r_[cuts[1:], len(kind)].tolist()):
+                # (positions, 4): the correction for each number of copies brought back.
+                at = entries[lo:hi]
+                fixes.append((int(kind[lo]), position[at][:, None], corr[local[kind[lo]], given[lo:hi], :, flat[at]]))
+        return _Layout(group_start, owner[first], rows, base, big_total, fixes, readings, inverse)
 
     def best_on(self, which: Sequence[int], draws: np.ndarray, start: int, stop: int) -> list[np.ndarray]:
         """Best distance of each pass in `which` on draws[start:stop]."""
         return self._by_take(which, lambda group, take: self._best_flat(group, draws[start:stop], take))
 
-    def _blocks(self, layout: tuple, draws: np.ndarray, take: int) -> Iterator[tuple[int, np.ndarray]]:
+    def _blocks(self, layout: _Layout, draws: np.ndarray, take: int) -> Iterator[tuple[np.ndarray | slice, np.ndarray]]:
         """Tiles placed in every kept reading of every pass of `layout`
         (`_layout`, passes that all receive `take` tiles), a block of draws at
-        a time: (first draw, (draws, kept readings)).
+        a time: (which draws, (kept readings, draws)), a reading a row so
+        that a pass's or a line's readings reduce as whole rows.
 
         A block of draws gets its received rows summed once over the readings
         any of the passes keeps (at the whole rack's levels), spread to every
         pass's kept readings with the pass's own row added; where a draw
-        brings a kind the pass gave away, `_corrections` puts right the levels."""
-        starts, flat, base, big_total, slots, readings, inverse = layout
-        corr, local = self._corrections()
-        sub = _compact(self.tables)[:, readings]
-        step = max(8, min(CHUNK, FLAT_CELLS // len(flat)))
+        brings a kind the pass gave away, `_corrections` puts right the levels.
+        Draws that bring a joker come last in a block (when the rack has
+        none), so that only they take the jokers' arithmetic."""
+        sub = np.zeros((len(_compact(self.tables)), len(layout.readings) + 1), dtype=np.uint8)
+        sub[:, :-1] = _compact(self.tables)[:, layout.readings]  # and a last column of nothing, for padding
+        base, big_total = layout.base, layout.big_total
+        held_jokers = int(self.held[tiles.JOKER])
+        step = max(8, min(CHUNK, FLAT_CELLS // layout.rows))
         for a in range(0, len(draws), step):
             block = draws[a : a + step]
             n = len(block)
             rows, got = _received_rows(self.held, block, take)
-            summed = sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]  # (draws, readings)
-            v = summed if inverse is None else summed[:, inverse]  # (draws, kept readings of every pass)
+            columns: np.ndarray | slice = slice(a, a + n)
+            jokers_from = 0 if held_jokers else n - int(np.count_nonzero(got))
+            if 0 < jokers_from < n:
+                order = np.argsort(got > 0, kind="stable")
+                block, rows, got, columns = block[order], rows[order], got[order], a + order
+            summed = np.ascontiguousarray((sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]).T)  # (readings, draws)
+            # (kept readings of every pass, draws); take: several times quicker than indexing here
+            v = np.take(summed, layout.inverse, axis=0)
             v += base
-            if slots:
+            if layout.fixes:
                 count = np.zeros((n, NO_KIND + 1), dtype=np.intp)  # OTHER counted, NO_KIND never
                 index = np.arange(n)
                 for j in range(take):
                     count[index, block[:, j]] += 1
-                for kind, given, positions, lo, hi in slots:
-                    brought = count[:, kind]  # (draws, passes)
-                    d, k = np.nonzero(brought)
-                    length = hi[k] - lo[k]
-                    hit = np.repeat(np.arange(len(k)), length)
-                    element = lo[k][hit] + np.arange(len(hit)) - np.repeat(np.cumsum(length) - length, length)
-                    place = positions[element]
-                    kk = k[hit]
-                    v[d[hit], place] += corr[local[kind[kk]], given[kk], brought[d, k][hit], flat[place]]
-            jokers = (self.held[tiles.JOKER] + got).astype(np.uint8)
+                for kind, at, corr in layout.fixes:
+                    hit = np.flatnonzero(count[:, kind])
+                    if len(hit):
+                        v[at, hit] += corr[:, count[hit, kind]]
             placed = v & (COMPACT_SPILL - 1)  # naturals, then jokers in the empty slots of groups of 3+
-            if jokers.any():
-                placed += np.minimum(jokers[:, None], big_total - (v >> COMPACT_SHIFT))
-            yield a, placed
+            if jokers_from < n:
+                jokers = (held_jokers + got[jokers_from:]).astype(np.uint8)
+                placed[:, jokers_from:] += np.minimum(jokers, big_total - (v[:, jokers_from:] >> COMPACT_SHIFT))
+            yield columns, placed
 
     def _best_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
         """`best_on` for passes that all receive `take` tiles: (passes, draws)."""
         layout = self._layout(which)
         out = np.empty((len(which), len(draws)), dtype=np.int16)
-        for a, placed in self._blocks(layout, draws, take):
-            out[:, a : a + len(placed)] = (HAND_SIZE - np.maximum.reduceat(placed, layout[0][:-1], axis=1)).T
+        for columns, placed in self._blocks(layout, draws, take):
+            out[:, columns] = HAND_SIZE - layout.maxima(placed)
         return out
 
     def _by_take(self, which: Sequence[int], score: Callable[[list[int], int], np.ndarray]) -> list[np.ndarray]:
@@ -511,22 +569,14 @@ class _Scorer:
         return self._by_take(which, lambda group, take: self._reach_flat(group, draws[:stop], take))
 
     def _reach_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
-        layout = self._layout(which, 3 + REACH_MARGIN)
-        starts, flat = layout[0], layout[1]
-        # A line's kept readings are neighbours in the flat layout; a pass's lines follow one another.
-        cut = np.zeros(len(flat), dtype=bool)
-        cut[0] = True
-        cut[1:] = self.tables.line_of[flat[1:]] != self.tables.line_of[flat[:-1]]
-        cut[starts[:-1]] = True
-        lines = np.flatnonzero(cut)
-        first_line = np.searchsorted(lines, starts[:-1])  # each pass's first line
-        owner = np.repeat(np.arange(len(which)), np.diff(np.r_[first_line, len(lines)]))
+        layout = self._layout(which, 3 + REACH_MARGIN, by_line=True)
+        first_line = np.searchsorted(layout.owner, np.arange(len(which)))  # each pass's first line
         out = np.empty((len(which), len(draws)), dtype=np.intp)
-        for a, placed in self._blocks(layout, draws, take):
-            per_line = np.maximum.reduceat(placed, lines, axis=1).astype(np.int16)  # (draws, lines)
-            nearest = np.maximum.reduceat(per_line, first_line, axis=1)  # (draws, passes)
-            within = per_line >= nearest[:, owner] - REACH_MARGIN
-            out[:, a : a + len(placed)] = np.add.reduceat(within, first_line, axis=1, dtype=np.intp).T
+        for columns, placed in self._blocks(layout, draws, take):
+            per_line = layout.maxima(placed).astype(np.int16)  # (lines, draws)
+            nearest = np.maximum.reduceat(per_line, first_line, axis=0)  # (passes, draws)
+            within = per_line >= nearest[layout.owner] - REACH_MARGIN
+            out[:, columns] = np.add.reduceat(within, first_line, axis=0, dtype=np.intp)
         return out
 
     def reach(self, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
