@@ -411,8 +411,8 @@ class _Scorer:
 
     def _corrections(self) -> tuple[np.ndarray, np.ndarray]:
         """What a draw adds to `base + shared` where it brings m copies of a
-        tile t the pass gave g of: (kinds held, 4, 4, readings), and each
-        tile's index into it. With P_t[k] the sum of tile t's first k feature
+        tile t the pass gave g of: a row of four (m = 0-3) for each (kind
+        held, g = 0-3, reading), and each tile's index among the kinds held. With P_t[k] the sum of tile t's first k feature
         rows and h the copies held, the pass holds h - g, so receiving m
         really adds P_t[h-g+m] - P_t[h-g], while base took off
         P_t[h] - P_t[h-g] and the shared sum added P_t[h+m] - P_t[h]: the
@@ -432,7 +432,9 @@ class _Scorer:
                 for g in range(1, min(3, h) + 1):
                     for m in range(1, min(3, cap - h + g) + 1):  # no draw brings more than the pool holds
                         corr[n, g, m] = prefix[h - g + m] - prefix[h - g] - prefix[min(h + m, cap)] + prefix[h]
-            self._corr = (corr.astype(np.uint8), local)  # negative ones wrap: see _compact
+            # A row per (kind, given, reading), its four columns by copies brought back;
+            # negative ones wrap: see _compact.
+            self._corr = (np.ascontiguousarray(corr.astype(np.uint8).transpose(0, 1, 3, 2)).reshape(-1, 4), local)
         return self._corr
 
     def _layout(self, which: Sequence[int], slack: int = 2, by_line: bool = False) -> _Layout:
@@ -447,7 +449,10 @@ class _Scorer:
         (slow along rows) then only meets one row a group."""
         which = np.asarray(which, dtype=np.intp)
         d = self.base_distance[which]
-        owner, flat = np.nonzero(d <= d.min(axis=1, keepdims=True) + slack)  # _kept(i, slack), every pass at once
+        keep = d <= d.min(axis=1, keepdims=True) + slack  # _kept(i, slack), every pass at once
+        sizes = keep.sum(axis=1)
+        flat = np.flatnonzero(keep) % d.shape[1]  # several times quicker than np.nonzero in two dimensions
+        owner = np.repeat(np.arange(len(which)), sizes)
         cut = np.empty(len(flat), dtype=bool)
         cut[0] = True
         np.not_equal(owner[1:], owner[:-1], out=cut[1:])
@@ -470,31 +475,26 @@ class _Scorer:
         base[position, 0] = (kept & (SPILL - 1)) + COMPACT_SPILL * (kept >> 5)
         big_total = np.zeros((rows, 1), dtype=np.uint8)
         big_total[position, 0] = self.tables.big_total[flat]
-        places, kinds, gives = [], [], []
+        # A draw bringing back a kind the pass gave away is corrected (see
+        # _corrections) only in the readings that need more of it than the pass keeps.
+        found = []
         for j in range(3):
-            kind, given = self.give_kind[which, j], self.give_count[which, j]
-            active = kind != NO_KIND
-            if not active.any():
-                break
-            # A reading that needs no more of the tile than the pass keeps has
-            # no rows that differ: only the others are corrected.
-            t = np.minimum(kind[owner], tiles.NATURALS - 1)
-            entries = np.flatnonzero(active[owner] & (self.tables.need[flat, t] > self.held[t] - given[owner]))
-            places.append(entries)
-            kinds.append(kind[owner[entries]])
-            gives.append(given[owner[entries]])
+            kind = np.repeat(self.give_kind[which, j], sizes)
+            given = np.repeat(self.give_count[which, j], sizes)
+            t = np.minimum(kind, tiles.NATURALS - 1)
+            at = np.flatnonzero((kind != NO_KIND) & (self.tables.need[flat, t] > self.held[t] - given))
+            found.append((at, kind[at], given[at]))
+        entry, kind, given = (np.concatenate(parts) for parts in zip(*found))
         fixes = []
-        entries = np.concatenate(places) if places else np.empty(0, dtype=np.intp)
-        if len(entries):
-            kind, given = np.concatenate(kinds), np.concatenate(gives)
+        if len(entry):
             order = np.argsort(kind, kind="stable")
-            entries, kind, given = entries[order], kind[order], given[order]
-            cuts = np.flatnonzero(np.r_[True, kind[1:] != kind[:-1]])
+            entry, kind, given = entry[order], kind[order], given[order]
             corr, local = self._corrections()
-            for lo, hi in zip(cuts.tolist(), np.r_[cuts[1:], len(kind)].tolist()):
-                # (positions, 4): the correction for each number of copies brought back.
-                at = entries[lo:hi]
-                fixes.append((int(kind[lo]), position[at][:, None], corr[local[kind[lo]], given[lo:hi], :, flat[at]]))
+            # (fixed rows, 4): each one's correction for 0-3 copies brought back.
+            table = np.take(corr, (local[kind] * 4 + given) * self.padded.shape[1] + flat[entry], axis=0)
+            at = position[entry][:, None]
+            cuts = np.flatnonzero(np.r_[True, kind[1:] != kind[:-1]]).tolist() + [len(kind)]
+            fixes = [(int(kind[lo]), at[lo:hi], table[lo:hi]) for lo, hi in zip(cuts[:-1], cuts[1:])]
         return _Layout(group_start, owner[first], rows, base, big_total, fixes, readings, inverse)
 
     def best_on(self, which: Sequence[int], draws: np.ndarray, start: int, stop: int) -> list[np.ndarray]:
@@ -532,14 +532,14 @@ class _Scorer:
             v = np.take(summed, layout.inverse, axis=0)
             v += base
             if layout.fixes:
-                count = np.zeros((n, NO_KIND + 1), dtype=np.intp)  # OTHER counted, NO_KIND never
+                count = np.zeros((NO_KIND + 1, n), dtype=np.intp)  # copies of each kind a draw brings
                 index = np.arange(n)
                 for j in range(take):
-                    count[index, block[:, j]] += 1
+                    count[block[:, j], index] += 1
                 for kind, at, corr in layout.fixes:
-                    hit = np.flatnonzero(count[:, kind])
+                    hit = np.flatnonzero(count[kind])
                     if len(hit):
-                        v[at, hit] += corr[:, count[hit, kind]]
+                        v[at, hit] += corr[:, count[kind, hit]]
             placed = v & (COMPACT_SPILL - 1)  # naturals, then jokers in the empty slots of groups of 3+
             if jokers_from < n:
                 jokers = (held_jokers + got[jokers_from:]).astype(np.uint8)
