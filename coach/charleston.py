@@ -295,10 +295,13 @@ class _Scorer:
         held = tiles.counts(rack)
         whole = self.padded[[FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(held[t])]].sum(axis=0, dtype=np.int16)
         # Each pass takes its tiles' top feature rows off the whole rack's row.
-        gone = np.full((len(candidates), 3), FEATURE_START[tiles.NATURALS], dtype=np.intp)
-        for i, (own, _) in enumerate(candidates):
-            for j, t in enumerate(own):
-                gone[i, j] = FEATURE_START[t] + held[t] - 1 - own[:j].count(t)
+        own = _own_tiles(candidates)  # (candidates, 3), sorted, OTHER where fewer than three
+        copies = np.r_[np.array(held, dtype=np.intp), 0]
+        starts = np.r_[FEATURE_START[: tiles.KINDS], FEATURE_START[tiles.NATURALS]]
+        earlier = np.zeros_like(own)  # copies of the same tile before it in the pass (sorted: next to it)
+        earlier[:, 1] = own[:, 1] == own[:, 0]
+        earlier[:, 2] = (own[:, 2] == own[:, 1]).astype(np.intp) + (own[:, 2] == own[:, 0])  # bools would or
+        gone = np.where(own == OTHER, FEATURE_START[tiles.NATURALS], starts[own] + copies[own] - 1 - earlier)
         # (candidates, readings), int16 throughout: mixing widths costs more than the sums
         # Three row gathers: a sum over a middle axis of three (int16 to int64) took 40x longer.
         self.base = whole - self.padded[gone[:, 0]] - self.padded[gone[:, 1]] - self.padded[gone[:, 2]]
@@ -309,9 +312,12 @@ class _Scorer:
         # The kinds each pass gives away, up to three a pass (NO_KIND: none), and how many of each.
         self.give_kind = np.full((len(candidates), 3), NO_KIND, dtype=np.intp)
         self.give_count = np.zeros((len(candidates), 3), dtype=np.int16)
-        for i, (own, _) in enumerate(candidates):
-            for j, t in enumerate(sorted(set(own))):
-                self.give_kind[i, j], self.give_count[i, j] = t, own.count(t)
+        fresh = (own != OTHER) & (earlier == 0)  # a kind's first copy in the pass opens its slot
+        slot = np.cumsum(fresh, axis=1) - 1
+        for j in range(3):
+            real = np.flatnonzero(own[:, j] != OTHER)
+            self.give_kind[real, slot[real, j]] = own[real, j]
+            self.give_count[real, slot[real, j]] += 1
         self._corr: tuple[np.ndarray, np.ndarray] | None = None
         self._kept_cache: dict[tuple[int, int], tuple] = {}
         self._sub_cache: dict[tuple[int, int], np.ndarray] = {}
@@ -602,6 +608,21 @@ def _nearest(v: np.ndarray, jokers: np.ndarray, big_total: np.ndarray) -> np.nda
     return (HAND_SIZE - _placed(v, jokers, big_total).max(axis=0)).astype(np.int16)
 
 
+def _own_tiles(candidates: Sequence[tuple[tuple[int, ...], int]]) -> np.ndarray:
+    """Each pass's own tiles as a row of three, sorted, OTHER where it passes fewer."""
+    return np.array([own + (OTHER,) * (3 - len(own)) for own, _ in candidates], dtype=np.intp).reshape(-1, 3)
+
+
+def _after(rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]]) -> np.ndarray:
+    """(candidates, kinds): the rack's counts once each pass is given."""
+    own = _own_tiles(candidates)
+    given = np.zeros((len(own), OTHER + 1), dtype=np.int16)
+    rows = np.arange(len(own))
+    for j in range(3):
+        given[rows, own[:, j]] += 1  # one tile a row each time: no index repeats
+    return np.array(tiles.counts(rack), dtype=np.int16) - given[:, :OTHER]
+
+
 def _screen(
     scorer: _Scorer,
     candidates: list[tuple[tuple[int, ...], int]],
@@ -756,8 +777,7 @@ def evaluate_pass(
         raise PassError("this rack has no three tiles that may be passed: jokers never pass (C4)")
     rng = np.random.default_rng(seed)
     pool = unseen_pool(rack, seen)
-    base = np.array(tiles.counts(rack), dtype=np.int16)
-    after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
+    after = _after(rack, candidates)
     scorer = _Scorer(card, rack, candidates, after)
     if screen is not None and len(candidates) > screen:
         picked = _screen(scorer, candidates, screen, include)
@@ -783,7 +803,8 @@ def evaluate_pass(
 
     everyone = np.arange(len(candidates))
     scores = scorer.best_on(everyone, draws, 0, samples)
-    means = np.array([s.mean() for s in scores])
+    # Sums of whole numbers are exact in any order: these are the arrays' own mean().
+    means = np.stack(scores).sum(axis=1, dtype=np.int64) / samples
     top = [int(i) for i in np.lexsort((everyone, means))[: max(1, refine)]]
     focus = list(dict.fromkeys(top + [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in wanted]))
     total = samples + refine_samples
@@ -791,7 +812,7 @@ def evaluate_pass(
 
     def leader_of() -> int:
         most = max(len(s) for s in scores)
-        return min((i for i in everyone if len(scores[i]) == most), key=lambda i: (scores[i].mean(), i))
+        return min((i for i in everyone if len(scores[i]) == most), key=lambda i: (int(scores[i].sum(dtype=np.int64)) / most, i))
 
     exact_set: dict[int, float] = {}
     if exact and firm is not None and all(takes_all == 3 for takes_all in scorer.takes):

@@ -46,6 +46,11 @@ def cases() -> list[tuple[str, dict[str, Any]]]:
             out.append((f"blind-{n}", {"kind": "pass", "rack": rack, "seed": n, "which": "first-left"}))
         if n % 10 == 3:
             out.append((f"courtesy-{n}", {"kind": "pass", "rack": rack, "seed": n, "which": "courtesy"}))
+    # Racks holding three or four of a tile, flowers and jokers: passes that give a kind away twice or thrice.
+    for n, text in enumerate(("F F F N N N N GD GD J S S 5D 9C", "3D 3D 3D 7D 1B 1B 1B 1C 2C 2C J J F")):
+        rack = [tiles.INDEX[tiles.code_of(code)] for code in text.split()]
+        out.append((f"held-{n}", {"kind": "pass", "rack": rack, "seed": n, "which": "first-left"}))
+        out.append((f"held-grade-{n}", {"kind": "grade", "rack": rack, "seed": n, "include": rack[:3]}))
     return out
 
 
