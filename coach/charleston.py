@@ -330,7 +330,6 @@ class _Scorer:
             real = np.flatnonzero(own[:, j] != OTHER)
             self.give_kind[real, slot[real, j]] = own[real, j]
             self.give_count[real, slot[real, j]] += 1
-        self._corr: tuple[np.ndarray, np.ndarray] | None = None
         self._kept_cache: dict[tuple[int, int], tuple] = {}
         self._sub_cache: dict[tuple[int, int], np.ndarray] = {}
 
@@ -427,33 +426,25 @@ class _Scorer:
 
     # -- many passes on the draws evaluate_pass shares between them -------------
 
-    def _corrections(self) -> tuple[np.ndarray, np.ndarray]:
-        """What a draw adds to `base + shared` where it brings m copies of a
-        tile t the pass gave g of: a row of four (m = 0-3) for each (kind
-        held, g = 0-3, reading), and each tile's index among the kinds held. With P_t[k] the sum of tile t's first k feature
-        rows and h the copies held, the pass holds h - g, so receiving m
-        really adds P_t[h-g+m] - P_t[h-g], while base took off
-        P_t[h] - P_t[h-g] and the shared sum added P_t[h+m] - P_t[h]: the
-        difference is P_t[h-g+m] - P_t[h-g] - P_t[h+m] + P_t[h]. Whole numbers,
-        so the sums are exactly those of summing the pass's own rows."""
-        if self._corr is None:
-            held = self.held[: tiles.NATURALS].tolist()
-            kinds = [t for t in range(tiles.NATURALS) if held[t]]
-            local = np.full(tiles.KINDS + 1, -1, dtype=np.intp)
-            compact = _compact(self.tables)
-            corr = np.zeros((max(1, len(kinds)), 4, 4, compact.shape[1]), dtype=np.int16)
-            for n, t in enumerate(kinds):
-                local[t] = n
-                h, cap = held[t], int(FEATURE_START[t + 1] - FEATURE_START[t])
-                prefix = np.zeros((cap + 1, compact.shape[1]), dtype=np.int16)
-                np.cumsum(compact[FEATURE_START[t] : FEATURE_START[t + 1]], axis=0, out=prefix[1:])
-                for g in range(1, min(3, h) + 1):
-                    for m in range(1, min(3, cap - h + g) + 1):  # no draw brings more than the pool holds
-                        corr[n, g, m] = prefix[h - g + m] - prefix[h - g] - prefix[min(h + m, cap)] + prefix[h]
-            # A row per (kind, given, reading), its four columns by copies brought back;
-            # negative ones wrap: see _compact.
-            self._corr = (np.ascontiguousarray(corr.astype(np.uint8).transpose(0, 1, 3, 2)).reshape(-1, 4), local)
-        return self._corr
+    def _corrections(self, kind: np.ndarray, given: np.ndarray, reading: np.ndarray) -> np.ndarray:
+        """What a draw adds to `base + shared` in `reading` where it brings m
+        copies of a tile `kind` the pass gave `given` of: (n, 4) by m = 0-3.
+        Summing at the whole rack's h copies, the shared rows added the
+        features h+1 .. h+m of the tile, while the pass, holding h - g, really
+        gains h-g+1 .. h-g+m: the difference, feature by feature. Whole
+        numbers, so the sums are exactly those of summing the pass's own rows;
+        negative ones wrap (see _compact)."""
+        compact = _compact(self.tables)
+        nothing = FEATURE_START[tiles.NATURALS]  # the row of zeros, past every tile's features
+        start = FEATURE_START[kind]
+        held = self.held[kind].astype(np.intp)
+        copies = FEATURE_START[kind + 1] - start
+        table = np.zeros((len(kind), 4), dtype=np.uint8)
+        for k in range(3):  # no draw brings more than the pool holds: rows past those are never read
+            mine = compact[np.minimum(start + held - given + k, nothing), reading]
+            shared = compact[np.where(held + k < copies, start + held + k, nothing), reading]
+            table[:, k + 1] = table[:, k] + mine - shared
+        return table
 
     def _layout(self, which: Sequence[int], slack: int = 2, by_line: bool = False) -> _Layout:
         """The kept readings of every pass in `which` one after another (a
@@ -509,9 +500,7 @@ class _Scorer:
         if len(entry):
             order = np.argsort(kind, kind="stable")
             entry, kind, given = entry[order], kind[order], given[order]
-            corr, local = self._corrections()
-            # (fixed rows, 4): each one's correction for 0-3 copies brought back.
-            table = np.take(corr, (local[kind] * 4 + given) * _compact(self.tables).shape[1] + flat[entry], axis=0)
+            table = self._corrections(kind, given, flat[entry])
             at = position[entry][:, None]
             cuts = np.flatnonzero(np.r_[True, kind[1:] != kind[:-1]]).tolist() + [len(kind)]
             fixes = [(int(kind[lo]), at[lo:hi], table[lo:hi]) for lo, hi in zip(cuts[:-1], cuts[1:])]
