@@ -398,8 +398,10 @@ class _Scorer:
         grows = _bits(np.vstack([sub == COMPACT_SPILL + 1, np.ones((1, len(index)), dtype=bool)]))
         third = np.where(threes[:, 2] == tiles.JOKER, len(sub), third)
         raised = np.zeros(len(threes), dtype=bool)
-        for w in range(tops.shape[1]):
-            raised |= ((tops[pair_of, w] & small[third, w]) | (open_tops[pair_of, w] & grows[third, w])) != 0
+        for w in range(tops.shape[1]):  # one word a column: 1-D takes, far quicker than 2-D gathers
+            word = np.take(tops[:, w], pair_of) & np.take(small[:, w], third)
+            word |= np.take(open_tops[:, w], pair_of) & np.take(grows[:, w], third)
+            raised |= word != 0
         nearest = top.astype(np.int64)[pair_of] + raised
         return int((HAND_SIZE - nearest) @ ways)
 
