@@ -194,33 +194,30 @@ def _sample_draws(pool: list[int], samples: int, rng: np.random.Generator) -> np
     return pool_arr[picked]
 
 
-def _received_rows(after: np.ndarray, draws: np.ndarray, take: int | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _received_rows(after: np.ndarray, draws: np.ndarray, take: int) -> tuple[np.ndarray, np.ndarray]:
     """Table rows the received tiles switch on, and the jokers received.
 
-    `after`: counts once the pass is given, (36,) or one row a draw;
-    `draws`: (n, 3) tiles, of which the first `take` (a number, or one a
-    draw) arrive (OTHER: a tile that changes nothing). A received tile that
-    is the k-th copy on the rack switches on the feature "at least k
-    copies", one row of the card table; a joker or a tile not received
-    switches on the empty row past the last feature.
+    `after`: the rack's counts once the pass is given, (36,); `draws`: (n,
+    3) tiles, of which the first `take` arrive (OTHER: a tile that changes
+    nothing). A received tile that is the k-th copy on the rack switches
+    on the feature "at least k copies", one row of the card table; a joker
+    or a tile not received switches on the empty row past the last feature.
     """
-    n = len(draws)
     nothing = FEATURE_START[tiles.NATURALS]
-    rows = np.full((n, 3), nothing, dtype=np.intp)
-    jokers = np.zeros(n, dtype=np.int16)
-    first, second = draws[:, 0], draws[:, 1]
-    for j in range(3):
-        arrives = j < take
-        if not np.any(arrives):
-            break
-        t = draws[:, j]
-        kind = np.minimum(t, tiles.JOKER)
-        level = after[kind] if after.ndim == 1 else np.take_along_axis(after, kind[:, None], axis=1)[:, 0]
-        if j:  # copies of the same tile received before this one
-            level = level + (first == t) + ((second == t) if j == 2 else 0)
-        natural = (t < tiles.NATURALS) & arrives
-        rows[:, j] = np.where(natural, FEATURE_START[np.minimum(t, tiles.NATURALS)] + level, nothing)
-        jokers += (t == tiles.JOKER) & arrives
+    row = np.full(OTHER + 1, nothing, dtype=np.intp)  # each kind's next copy's row; joker, OTHER: the empty row
+    row[: tiles.NATURALS] = FEATURE_START[: tiles.NATURALS] + after[: tiles.NATURALS]
+    natural = np.zeros(OTHER + 1, dtype=np.intp)
+    natural[: tiles.NATURALS] = 1
+    a, b, c = draws[:, 0], draws[:, 1], draws[:, 2]
+    rows = np.full((len(draws), 3), nothing, dtype=np.intp)
+    if take > 0:
+        rows[:, 0] = row[a]
+    if take > 1:
+        rows[:, 1] = row[b] + (a == b) * natural[b]
+    if take > 2:
+        before = (a == c).astype(np.intp) + (b == c)  # copies of c received before it (bools would or, not add)
+        rows[:, 2] = row[c] + before * natural[c]
+    jokers = (draws[:, :take] == tiles.JOKER).sum(axis=1, dtype=np.int16)
     return rows, jokers
 
 
@@ -381,7 +378,7 @@ class _Scorer:
         sub = _compact(self.tables)[:, index]  # (rows, kept readings)
         base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
         big = big_total.astype(np.uint8)
-        first, second, third = _triple_rows(self.after[i], threes)
+        first, second, third = _received_rows(self.after[i], threes, 3)[0].T
         key = threes[:, 0] * (OTHER + 1) + threes[:, 1]
         starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])  # each pair's first triple, in order
         pair_of = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(threes)]))
@@ -696,24 +693,16 @@ def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarr
 
 
 
-def _triple_rows(after: np.ndarray, threes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """`_received_rows` for sorted triples that all arrive (a <= b <= c: a
-    copy received before another of its kind comes earlier in the triple)."""
-    level = np.full(OTHER + 1, FEATURE_START[tiles.NATURALS], dtype=np.intp)  # joker, OTHER: the empty row
-    natural = np.zeros(OTHER + 1, dtype=np.intp)
-    level[: tiles.NATURALS] = FEATURE_START[: tiles.NATURALS] + after[: tiles.NATURALS]
-    natural[: tiles.NATURALS] = 1
-    a, b, c = threes[:, 0], threes[:, 1], threes[:, 2]
-    before = (a == c).astype(np.intp) + (b == c)  # copies of c received before it (bools would or, not add)
-    return level[a], level[b] + (a == b) * natural[b], level[c] + before * natural[c]
-
-
 def _bits(mask: np.ndarray) -> np.ndarray:
     """A (rows, n) boolean mask as (rows, words) 64-bit words, for `&` between rows."""
     words = -(-mask.shape[1] // 64)
     padded = np.zeros((mask.shape[0], words * 64), dtype=bool)
     padded[:, : mask.shape[1]] = mask
     return np.packbits(padded, axis=1).view(np.uint64)
+
+
+def _low_end(gap: float, se: float) -> float:
+    return gap - Z * se
 
 
 def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
@@ -824,7 +813,7 @@ def evaluate_pass(
         # left in the call, only in which few passes were found to lead.
         must = {tuple(sorted(p)) for p in firm}
         leader = leader_of()
-        rivals = [i for i in top if i != leader and _paired(scores[i], scores[leader])[0] - Z * _paired(scores[i], scores[leader])[1] <= 0]
+        rivals = [i for i in top if i != leader and _low_end(*_paired(scores[i], scores[leader])) <= 0]
         chosen = [leader] + rivals[: EXACT_RIVALS - 1]
         chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
         for i in chosen:
