@@ -235,21 +235,23 @@ def _padded(tables: CardTables) -> np.ndarray:
 
 
 _COMPACT: dict[int, tuple[CardTables, np.ndarray]] = {}
-COMPACT_SPILL = 16  # in one byte: naturals placed (<= 14) + 16 * those in groups of 3+ (<= 14): at most 238
-COMPACT_SHIFT = 4  # v >> COMPACT_SHIFT: the spilled count
+COMPACT_ROOM = 16  # in one byte: naturals placed (<= 14) + 16 * room left for jokers (<= 14): at most 238
+COMPACT_SHIFT = 4  # v >> COMPACT_SHIFT: the room left
 
 
 def _compact(tables: CardTables) -> np.ndarray:
-    """`_padded` in one byte a cell: naturals + COMPACT_SPILL * spilled. Sums
-    of a rack's rows stay below 256, so byte arithmetic, wrapping on the way
-    through negative corrections, ends on exactly the same counts. One more
+    """`_padded` in one byte a cell: naturals - COMPACT_ROOM * spilled, so
+    that a rack's sum started from COMPACT_ROOM * the reading's room for
+    jokers (`_compact_base`) ends on naturals + COMPACT_ROOM * room left:
+    below 256, so byte arithmetic, wrapping on the way, ends on exactly the
+    same counts, and jokers placed are min(jokers, v >> COMPACT_SHIFT). One more
     column of zeros after the readings: a reading that places nothing, to
     pad layouts with."""
     hit = _COMPACT.get(id(tables))
     if hit is None or hit[0] is not tables:
         padded = _padded(tables)
         compact = np.zeros((padded.shape[0], padded.shape[1] + 1), dtype=np.uint8)
-        compact[:, :-1] = (padded & (SPILL - 1)) + COMPACT_SPILL * (padded >> 5)
+        compact[:, :-1] = ((padded & (SPILL - 1)) - COMPACT_ROOM * (padded >> 5)) & 0xFF
         hit = (tables, compact)
         _COMPACT[id(tables)] = hit
     return hit[1]
@@ -264,7 +266,6 @@ class _Layout:
     owner: np.ndarray  # each segment's pass, an index into the passes laid out
     rows: int  # rows in all, padding included
     base: np.ndarray  # (rows, 1): each row's pass's own row of the table, one byte a cell (see _compact)
-    big_total: np.ndarray  # (rows, 1): room for jokers in the reading's groups of 3+
     fixes: list[tuple[int, np.ndarray, np.ndarray]]  # (kind, rows (n, 1), correction (n, 4) by copies brought back)
     reading: np.ndarray  # each row's reading (the empty column after them for padding)
     widths: list[tuple[int, int, int]]  # (first row, segments, rows a segment) for each width
@@ -376,23 +377,22 @@ class _Scorer:
         have room the jokers held do not fill)."""
         index, base, big_total = self._kept(i, 2)
         sub = _compact(self.tables)[:, index]  # (rows, kept readings)
-        base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
-        big = big_total.astype(np.uint8)
+        base = _compact_base(base, big_total)
         first, second, third = _received_rows(self.after[i], threes, 3)[0].T
         key = threes[:, 0] * (OTHER + 1) + threes[:, 1]
         starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])  # each pair's first triple, in order
         pair_of = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(threes)]))
         jokers = self.after[i, tiles.JOKER] + (threes[starts, 0] == tiles.JOKER) + (threes[starts, 1] == tiles.JOKER)
         v = base + sub[first[starts]] + sub[second[starts]]  # (pairs, kept readings)
-        room = big - (v >> COMPACT_SHIFT)
+        room = v >> COMPACT_SHIFT
         jokers = jokers.astype(np.uint8)[:, None]
-        placed = (v & (COMPACT_SPILL - 1)) + np.minimum(jokers, room)
+        placed = (v & (COMPACT_ROOM - 1)) + np.minimum(jokers, room)
         top = placed.max(axis=1)
         at_top = placed == top[:, None]
         tops, open_tops = _bits(at_top), _bits(at_top & (jokers < room))
         # Masks of what each row raises; one more row past the padded table for a joker.
         small = _bits(np.vstack([sub == 1, np.zeros((1, len(index)), dtype=bool)]))
-        grows = _bits(np.vstack([sub == COMPACT_SPILL + 1, np.ones((1, len(index)), dtype=bool)]))
+        grows = _bits(np.vstack([sub == (1 - COMPACT_ROOM) & 0xFF, np.ones((1, len(index)), dtype=bool)]))
         third = np.where(threes[:, 2] == tiles.JOKER, len(sub), third)
         raised = np.zeros(len(threes), dtype=bool)
         for w in range(tops.shape[1]):  # one word a column: 1-D takes, far quicker than 2-D gathers
@@ -482,9 +482,7 @@ class _Scorer:
         reading[position] = flat
         base = np.zeros((rows, 1), dtype=np.uint8)
         kept = self.base[which[owner], flat]
-        base[position, 0] = (kept & (SPILL - 1)) + COMPACT_SPILL * (kept >> 5)
-        big_total = np.zeros((rows, 1), dtype=np.uint8)
-        big_total[position, 0] = self.tables.big_total[flat]
+        base[position, 0] = _compact_base(kept, self.tables.big_total[flat])
         # A draw bringing back a kind the pass gave away is corrected (see
         # _corrections) only in the readings that need more of it than the pass keeps.
         found = []
@@ -503,7 +501,7 @@ class _Scorer:
             at = position[entry][:, None]
             cuts = np.flatnonzero(np.r_[True, kind[1:] != kind[:-1]]).tolist() + [len(kind)]
             fixes = [(int(kind[lo]), at[lo:hi], table[lo:hi]) for lo, hi in zip(cuts[:-1], cuts[1:])]
-        return _Layout(owner[first], rows, base, big_total, fixes, reading, widths, rank)
+        return _Layout(owner[first], rows, base, fixes, reading, widths, rank)
 
     def best_on(self, which: Sequence[int], draws: np.ndarray, start: int, stop: int) -> list[np.ndarray]:
         """Best distance of each pass in `which` on draws[start:stop]."""
@@ -522,7 +520,7 @@ class _Scorer:
         Draws that bring a joker come last in a block (when the rack has
         none), so that only they take the jokers' arithmetic."""
         sub = _compact(self.tables)
-        base, big_total = layout.base, layout.big_total
+        base = layout.base
         held_jokers = int(self.held[tiles.JOKER])
         step = max(8, min(CHUNK, FLAT_CELLS // layout.rows))
         for a in range(0, len(draws), step):
@@ -547,10 +545,12 @@ class _Scorer:
                     hit = np.flatnonzero(count[kind])
                     if len(hit):
                         v[at, hit] += corr[:, count[kind, hit]]
-            placed = v & (COMPACT_SPILL - 1)  # naturals, then jokers in the empty slots of groups of 3+
+            placed = v & (COMPACT_ROOM - 1)  # naturals, then jokers in the room left in groups of 3+
             if jokers_from < n:
-                jokers = (held_jokers + got[jokers_from:]).astype(np.uint8)
-                placed[:, jokers_from:] += np.minimum(jokers, big_total - (v[:, jokers_from:] >> COMPACT_SHIFT))
+                room = v[:, jokers_from:]
+                np.right_shift(room, COMPACT_SHIFT, out=room)  # in place: v is not read again
+                np.minimum(room, (held_jokers + got[jokers_from:]).astype(np.uint8), out=room)
+                placed[:, jokers_from:] += room
             yield columns, placed
 
     def _best_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
@@ -691,6 +691,11 @@ def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarr
     keep = ways > 0
     return np.array(kinds, dtype=np.intp)[idx[keep]], ways[keep], math.comb(len(pool), 3)
 
+
+
+def _compact_base(base: np.ndarray, big_total: np.ndarray) -> np.ndarray:
+    """A pass's own row (`_padded` units) in `_compact` units, room for jokers included."""
+    return ((base & (SPILL - 1)) + COMPACT_ROOM * (big_total - (base >> 5))).astype(np.uint8)
 
 
 def _bits(mask: np.ndarray) -> np.ndarray:
