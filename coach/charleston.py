@@ -275,8 +275,21 @@ class _Layout:
         """The largest value of each segment, for each column of `placed`
         (rows, draws); reduceat along rows, the obvious way, is several times slower."""
         n = placed.shape[1]
-        parts = [placed[a : a + count * width].reshape(count, width, n).max(axis=1) for a, count, width in self.widths]
+        parts = [_halving_max(placed[a : a + count * width].reshape(count, width, n)) for a, count, width in self.widths]
         return np.take(np.concatenate(parts), self.rank, axis=0)
+
+
+def _halving_max(block: np.ndarray) -> np.ndarray:
+    """block.max(axis=1) for (segments, width, n), by halving the width:
+    whole rows at a time, about twice as quick."""
+    width = block.shape[1]
+    while width > 1:
+        half = width // 2
+        top = np.maximum(block[:, :half], block[:, half : 2 * half])
+        if width % 2:
+            np.maximum(top[:, 0], block[:, -1], out=top[:, 0])
+        block, width = top, half
+    return block[:, 0]
 
 
 def _widths(sizes: np.ndarray) -> np.ndarray:
