@@ -727,7 +727,14 @@ def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """Mean of a - b over their common samples, and its standard error."""
     n = min(len(a), len(b))
     diff = a[:n].astype(np.float64) - b[:n]
-    return float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+    # diff.mean() and diff.std(ddof=1) step by step as numpy takes them (the
+    # same sums, so the same bits), without their checks: called in loops.
+    mean = np.add.reduce(diff) / n
+    if n <= 1:
+        return float(mean), 0.0
+    deviation = diff - mean
+    np.multiply(deviation, deviation, out=deviation)
+    return float(mean), float(np.sqrt(np.add.reduce(deviation) / (n - 1)) / np.sqrt(n))
 
 
 def _sampled_stats(scores: Sequence[np.ndarray], leader: int, skip: Container[int]) -> dict[int, tuple[float, float, float, float]]:
