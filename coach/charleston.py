@@ -473,24 +473,27 @@ class _Scorer:
         sizes = keep.sum(axis=1)
         flat = np.flatnonzero(keep) % d.shape[1]  # several times quicker than np.nonzero in two dimensions
         owner = np.repeat(np.arange(len(which)), sizes)
-        cut = np.empty(len(flat), dtype=bool)
-        cut[0] = True
-        np.not_equal(owner[1:], owner[:-1], out=cut[1:])
         if by_line:
             line = self.tables.line_of[flat]
+            cut = np.empty(len(flat), dtype=bool)
+            cut[0] = True
+            np.not_equal(owner[1:], owner[:-1], out=cut[1:])
             cut[1:] |= line[1:] != line[:-1]
-        first = np.flatnonzero(cut)  # each segment's first entry
-        segment = np.cumsum(cut) - 1
-        width = _widths(np.diff(np.r_[first, len(flat)]))
+            first = np.flatnonzero(cut)  # each segment's first entry
+            lengths = np.diff(np.r_[first, len(flat)])
+        else:
+            first, lengths = np.cumsum(sizes) - sizes, sizes
+        width = _widths(lengths)
         order = np.argsort(width, kind="stable")
+        sorted_width = width[order]
         rank = np.empty(len(order), dtype=np.intp)
         rank[order] = np.arange(len(order))
-        ends = np.cumsum(width[order])
+        ends = np.cumsum(sorted_width)
         rows = int(ends[-1])
-        position = (ends - width[order])[rank][segment] + np.arange(len(flat)) - first[segment]
-        kinds, counts = np.unique(width[order], return_counts=True)
-        bounds = np.r_[0, np.cumsum(kinds * counts)[:-1]]
-        widths = list(zip(bounds.tolist(), counts.tolist(), kinds.tolist()))
+        position = np.repeat((ends - sorted_width)[rank] - first, lengths) + np.arange(len(flat))
+        bounds = np.flatnonzero(np.r_[True, sorted_width[1:] != sorted_width[:-1]])
+        counts = np.diff(np.r_[bounds, len(order)])
+        widths = list(zip((ends[bounds] - sorted_width[bounds]).tolist(), counts.tolist(), sorted_width[bounds].tolist()))
         reading = np.full(rows, self.padded.shape[1], dtype=np.intp)  # padding: the empty column of _compact
         reading[position] = flat
         base = np.zeros((rows, 1), dtype=np.uint8)
