@@ -376,44 +376,83 @@ class _Scorer:
         used = np.flatnonzero((self.tables.need[kept] > self.after[i, : tiles.NATURALS]).any(axis=0)).tolist()
         return used + ([tiles.JOKER] if (self.tables.big_total[kept] > 0).any() else [])
 
-    def exact_sum(self, i: int, threes: np.ndarray, ways: np.ndarray) -> int:
-        """Sum of ways x best distance over the sets of three `threes` (sorted
-        triples, as _every_three gives them): the same number as weighting
-        `best_on`, with less work. A received tile raises a reading's tiles
-        placed by at most one and never lowers it, so the third tile can only
-        take the nearest one further than the first two left it, and only
-        through a reading already at that nearest: the readings are summed
-        for every pair of first tiles, and for each third tile a bit mask
-        of the readings it raises meets the pair's mask of readings at the
-        top (a natural tile raises a reading it completes a small group of;
-        a tile of a group of 3+, or a joker, one whose groups of 3+ still
-        have room the jokers held do not fill)."""
+    def _pairs(self, i: int, first: np.ndarray, second: np.ndarray, jokers: np.ndarray) -> tuple:
+        """Pass i after two tiles (their rows `first`, `second`; jokers then
+        on the rack): the nearest reading's tiles placed, bit masks of the
+        readings at that top and of those with room the jokers do not fill,
+        and, for every row of the table (one more for a joker), bit masks of
+        the readings a third tile of that row raises by one. A tile raises
+        a reading by at most one and never lowers one, so the third tile
+        takes the nearest one further exactly when it raises a reading at
+        the top: a natural tile one it completes a small group of; a tile of
+        a group of 3+, or a joker, one at the top with room left."""
         index, base, big_total = self._kept(i, 2)
         sub = _compact(self.tables)[:, index]  # (rows, kept readings)
-        base = _compact_base(base, big_total)
-        first, second, third = _received_rows(self.after[i], threes, 3)[0].T
-        key = threes[:, 0] * (OTHER + 1) + threes[:, 1]
-        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])  # each pair's first triple, in order
-        pair_of = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(threes)]))
-        jokers = self.after[i, tiles.JOKER] + (threes[starts, 0] == tiles.JOKER) + (threes[starts, 1] == tiles.JOKER)
-        v = base + sub[first[starts]] + sub[second[starts]]  # (pairs, kept readings)
+        v = _compact_base(base, big_total) + sub[first] + sub[second]  # (pairs, kept readings)
         room = v >> COMPACT_SHIFT
         jokers = jokers.astype(np.uint8)[:, None]
         placed = (v & (COMPACT_ROOM - 1)) + np.minimum(jokers, room)
         top = placed.max(axis=1)
         at_top = placed == top[:, None]
-        tops, open_tops = _bits(at_top), _bits(at_top & (jokers < room))
-        # Masks of what each row raises; one more row past the padded table for a joker.
         small = _bits(np.vstack([sub == 1, np.zeros((1, len(index)), dtype=bool)]))
         grows = _bits(np.vstack([sub == (1 - COMPACT_ROOM) & 0xFF, np.ones((1, len(index)), dtype=bool)]))
-        third = np.where(threes[:, 2] == tiles.JOKER, len(sub), third)
+        return top.astype(np.int64), _bits(at_top), _bits(at_top & (jokers < room)), small, grows
+
+    def exact_sum(self, i: int, threes: np.ndarray, ways: np.ndarray) -> int:
+        """Sum of ways x best distance over the sets of three `threes` (sorted
+        triples, as _every_three gives them), triple by triple: the
+        definition `exact_mean` must agree with (the tests)."""
+        first, second, third = _received_rows(self.after[i], threes, 3)[0].T
+        key = threes[:, 0] * (OTHER + 1) + threes[:, 1]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])  # each pair's first triple, in order
+        pair_of = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(threes)]))
+        jokers = self.after[i, tiles.JOKER] + (threes[starts, 0] == tiles.JOKER) + (threes[starts, 1] == tiles.JOKER)
+        top, tops, open_tops, small, grows = self._pairs(i, first[starts], second[starts], jokers)
+        third = np.where(threes[:, 2] == tiles.JOKER, len(small) - 1, third)
         raised = np.zeros(len(threes), dtype=bool)
-        for w in range(tops.shape[1]):  # one word a column: 1-D takes, far quicker than 2-D gathers
+        for w in range(tops.shape[1]):
             word = np.take(tops[:, w], pair_of) & np.take(small[:, w], third)
             word |= np.take(open_tops[:, w], pair_of) & np.take(grows[:, w], third)
             raised |= word != 0
-        nearest = top.astype(np.int64)[pair_of] + raised
-        return int((HAND_SIZE - nearest) @ ways)
+        return int((HAND_SIZE - (top[pair_of] + raised)) @ ways)
+
+    def exact_mean(self, i: int, left: np.ndarray) -> float:
+        """The expected best distance of pass i over every three tiles that
+        could come back (`left`: the pool's count of each kind), exactly:
+        the same number as `exact_sum` over `_every_three`, worked out by
+        kind instead of by triple. Tiles no reading in play uses count as
+        one kind, OTHER. For a pair of first tiles (a <= b), every third
+        kind c > b lands on the row its count on the rack gives, the same
+        for every pair, so the pairs' tops meet the kinds' masks in one
+        (pairs, kinds) table; c == b is one more row a pair."""
+        kinds = [t for t in self.relevant(i) if left[t]]
+        pool = int(left.sum())
+        other = pool - int(left[kinds].sum())
+        kind = np.array(kinds + ([OTHER] if other else []), dtype=np.intp)
+        m = np.r_[left[kinds], [other] if other else []].astype(np.int64)
+        after = self.after[i]
+        nothing = FEATURE_START[tiles.NATURALS]
+        natural = (kind < tiles.NATURALS).astype(np.intp)
+        row = np.where(natural, FEATURE_START[np.minimum(kind, tiles.NATURALS)] + after[np.minimum(kind, tiles.JOKER)], nothing)
+        a, b = np.triu_indices(len(kind))  # every pair a <= b, some that cannot come (no ways: never counted)
+        same = (a == b).astype(np.intp)
+        jokers = after[tiles.JOKER] + (kind[a] == tiles.JOKER) + (kind[b] == tiles.JOKER)
+        top, tops, open_tops, small, grows = self._pairs(i, row[a], np.minimum(row[b] + same * natural[b], nothing), jokers)
+        # A joker's row: the one past the table, whose mask is "room left".
+        third = np.where(kind == tiles.JOKER, len(small) - 1, row)
+        again = np.where(kind[b] == tiles.JOKER, len(small) - 1, np.minimum(row[b] + (1 + same) * natural[b], nothing))
+        later = np.zeros((len(a), len(kind)), dtype=bool)  # (pairs, kinds): the kind raises the pair's top
+        raised_again = np.zeros(len(a), dtype=bool)  # the pair's b once more raises it
+        for w in range(tops.shape[1]):
+            later |= ((tops[:, w, None] & small[third, w]) | (open_tops[:, w, None] & grows[third, w])) != 0
+            raised_again |= ((tops[:, w] & small[again, w]) | (open_tops[:, w] & grows[again, w])) != 0
+        ma, mb = m[a], m[b]
+        ways_c = np.where(same, ma * (ma - 1) // 2, ma * mb)  # ways for (a, b, c) per copy of c > b
+        ways_b = np.where(same, ma * (ma - 1) * (ma - 2) // 6, ma * (mb * (mb - 1) // 2))  # ways for (a, b, b)
+        beyond = np.r_[np.cumsum(m[::-1])[::-1][1:], 0][b]  # copies of kinds after b
+        raised_later = (later & (np.arange(len(kind)) > b[:, None])).astype(np.int64) @ m
+        total = (HAND_SIZE - top) @ (ways_c * beyond + ways_b) - ways_c @ raised_later - ways_b @ raised_again
+        return int(total) / math.comb(pool, 3)
 
     # -- any pairs (the exact enumeration, the tests) -------------------------
 
@@ -840,6 +879,7 @@ def evaluate_pass(
         # Exact enumeration is cheap for three tiles back: no sampling noise
         # left in the call, only in which few passes were found to lead.
         must = {tuple(sorted(p)) for p in firm}
+        left = np.bincount(pool, minlength=tiles.KINDS)
         leader = leader_of()
         rivals = [i for i in top if i != leader and _low_end(*_paired(scores[i], scores[leader])) <= 0]
         chosen = [leader] + rivals[: EXACT_RIVALS - 1]
@@ -850,8 +890,7 @@ def evaluate_pass(
             with _EXACT_LOCK:
                 value = _EXACT.get(key)
             if value is None:
-                every, ways, total = _every_three(pool, scorer.relevant(i))
-                value = scorer.exact_sum(i, every, ways) / total
+                value = scorer.exact_mean(i, left)
                 with _EXACT_LOCK:
                     _EXACT[key] = value
                     while len(_EXACT) > 4096:
