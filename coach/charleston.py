@@ -242,7 +242,7 @@ COMPACT_SHIFT = 4  # v >> COMPACT_SHIFT: the room left
 def _compact(tables: CardTables) -> np.ndarray:
     """`_padded` in one byte a cell: naturals - COMPACT_ROOM * spilled, so
     that a rack's sum started from COMPACT_ROOM * the reading's room for
-    jokers (`_compact_base`) ends on naturals + COMPACT_ROOM * room left:
+    jokers (as `_Scorer` does) ends on naturals + COMPACT_ROOM * room left:
     below 256, so byte arithmetic, wrapping on the way, ends on exactly the
     same counts, and jokers placed are min(jokers, v >> COMPACT_SHIFT). One more
     column of zeros after the readings: a reading that places nothing, to
@@ -314,9 +314,10 @@ class _Scorer:
 
     def __init__(self, card: Card, rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]], after: np.ndarray):
         self.tables = tables_for(card)
-        self.padded = _padded(self.tables)
         held = tiles.counts(rack)
-        whole = self.padded[[FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(held[t])]].sum(axis=0, dtype=np.int16)
+        compact = _compact(self.tables)[:, :-1]  # the card's readings, without the empty column
+        room = (COMPACT_ROOM * self.tables.big_total).astype(np.uint8)
+        whole = room + compact[[FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(held[t])]].sum(axis=0, dtype=np.uint8)
         # Each pass takes its tiles' top feature rows off the whole rack's row.
         own = _own_tiles(candidates)  # (candidates, 3), sorted, OTHER where fewer than three
         copies = np.r_[np.array(held, dtype=np.intp), 0]
@@ -325,12 +326,14 @@ class _Scorer:
         earlier[:, 1] = own[:, 1] == own[:, 0]
         earlier[:, 2] = (own[:, 2] == own[:, 1]).astype(np.intp) + (own[:, 2] == own[:, 0])  # bools would or
         gone = np.where(own == OTHER, FEATURE_START[tiles.NATURALS], starts[own] + copies[own] - 1 - earlier)
-        # (candidates, readings), int16 throughout: mixing widths costs more than the sums
-        # Three row gathers: a sum over a middle axis of three (int16 to int64) took 40x longer.
-        self.base = whole - self.padded[gone[:, 0]] - self.padded[gone[:, 1]] - self.padded[gone[:, 2]]
+        # (candidates, readings) in _compact's bytes, room for jokers included.
+        # Three row gathers: a sum over a middle axis of three took far longer.
+        self.base = whole - compact[gone[:, 0]] - compact[gone[:, 1]] - compact[gone[:, 2]]
         self.after = after
         self.takes = np.array([len(own) for own, _ in candidates])
-        self.base_distance = self.tables._decode(self.base, after[:, tiles.JOKER : tiles.JOKER + 1], 0)
+        jokers = after[:, tiles.JOKER : tiles.JOKER + 1].astype(np.uint8)
+        placed = (self.base & (COMPACT_ROOM - 1)) + np.minimum(jokers, self.base >> COMPACT_SHIFT)
+        self.base_distance = HAND_SIZE - placed.astype(np.int16)
         self.held = np.array(held, dtype=np.int16)
         # The kinds each pass gives away, up to three a pass (NO_KIND: none), and how many of each.
         self.give_kind = np.full((len(candidates), 3), NO_KIND, dtype=np.intp)
@@ -353,7 +356,7 @@ class _Scorer:
         other._kept_cache, other._sub_cache = {}, {}
         return other
 
-    def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray]:
         """Readings that can still matter for pass i, their row and their room
         for jokers. Receiving tiles never takes a reading further away, so the
         nearest stays at most the pass's own nearest, d; three tiles move any
@@ -365,7 +368,7 @@ class _Scorer:
         if kept is None:
             d = self.base_distance[i]
             index = np.flatnonzero(d <= d.min() + slack)
-            kept = self._kept_cache[key] = (index, self.base[i, index], self.tables.big_total[index])
+            kept = self._kept_cache[key] = (index, self.base[i, index])
         return kept
 
     def relevant(self, i: int) -> list[int]:
@@ -386,9 +389,9 @@ class _Scorer:
         takes the nearest one further exactly when it raises a reading at
         the top: a natural tile one it completes a small group of; a tile of
         a group of 3+, or a joker, one at the top with room left."""
-        index, base, big_total = self._kept(i, 2)
+        index, base = self._kept(i, 2)
         sub = _compact(self.tables)[:, index]  # (rows, kept readings)
-        v = _compact_base(base, big_total) + sub[first] + sub[second]  # (pairs, kept readings)
+        v = base + sub[first] + sub[second]  # (pairs, kept readings)
         room = v >> COMPACT_SHIFT
         jokers = jokers.astype(np.uint8)[:, None]
         placed = (v & (COMPACT_ROOM - 1)) + np.minimum(jokers, room)
@@ -463,16 +466,18 @@ class _Scorer:
         bounds = np.flatnonzero(np.diff(cands[order])) + 1
         for where in np.split(order, bounds) if len(order) else ():
             i = int(cands[where[0]])
-            index, base, big_total = self._kept(i, 2)
+            index, base = self._kept(i, 2)
             key = (i, 2)
             sub = self._sub_cache.get(key)
             if sub is None:
-                sub = self._sub_cache[key] = np.ascontiguousarray(self.padded[:, index])
+                sub = self._sub_cache[key] = np.ascontiguousarray(_compact(self.tables)[:, index])
             for start in range(0, len(where), CHUNK):
                 part = where[start : start + CHUNK]
                 rows, got = _received_rows(self.after[i], draws[part], int(self.takes[i]))
-                v = base + sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]
-                out[part] = _nearest(v.T, self.after[i, tiles.JOKER] + got, big_total)
+                v = base + sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]  # (draws, kept readings)
+                jokers = (self.after[i, tiles.JOKER] + got).astype(np.uint8)[:, None]
+                placed = (v & (COMPACT_ROOM - 1)) + np.minimum(jokers, v >> COMPACT_SHIFT)
+                out[part] = HAND_SIZE - placed.max(axis=1)
         return out
 
     # -- many passes on the draws evaluate_pass shares between them -------------
@@ -533,11 +538,10 @@ class _Scorer:
         bounds = np.flatnonzero(np.r_[True, sorted_width[1:] != sorted_width[:-1]])
         counts = np.diff(np.r_[bounds, len(order)])
         widths = list(zip((ends[bounds] - sorted_width[bounds]).tolist(), counts.tolist(), sorted_width[bounds].tolist()))
-        reading = np.full(rows, self.padded.shape[1], dtype=np.intp)  # padding: the empty column of _compact
+        reading = np.full(rows, len(self.tables.readings), dtype=np.intp)  # padding: the empty column of _compact
         reading[position] = flat
         base = np.zeros((rows, 1), dtype=np.uint8)
-        kept = self.base[which[owner], flat]
-        base[position, 0] = _compact_base(kept, self.tables.big_total[flat])
+        base[position, 0] = self.base[which[owner], flat]
         # A draw bringing back a kind the pass gave away is corrected (see
         # _corrections) only in the readings that need more of it than the pass keeps.
         found = []
@@ -650,20 +654,6 @@ class _Scorer:
         return out
 
 
-def _placed(v: np.ndarray, jokers: np.ndarray, big_total: np.ndarray) -> np.ndarray:
-    """Tiles placed in each reading, (kept, draws): naturals, then jokers in
-    the empty slots of groups of three or more (tiles_away.CardTables._decode)."""
-    naturals = v & (SPILL - 1)
-    if not jokers.any():
-        return naturals
-    return naturals + np.minimum(jokers[None, :], big_total[:, None] - (v >> 5))
-
-
-def _nearest(v: np.ndarray, jokers: np.ndarray, big_total: np.ndarray) -> np.ndarray:
-    """The nearest reading's distance for each draw (a column of v)."""
-    return (HAND_SIZE - _placed(v, jokers, big_total).max(axis=0)).astype(np.int16)
-
-
 def _own_tiles(candidates: Sequence[tuple[tuple[int, ...], int]]) -> np.ndarray:
     """Each pass's own tiles as a row of three, sorted, OTHER where it passes fewer."""
     return np.array([own + (OTHER,) * (3 - len(own)) for own, _ in candidates], dtype=np.intp).reshape(-1, 3)
@@ -746,11 +736,6 @@ def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarr
     keep = ways > 0
     return np.array(kinds, dtype=np.intp)[idx[keep]], ways[keep], math.comb(len(pool), 3)
 
-
-
-def _compact_base(base: np.ndarray, big_total: np.ndarray) -> np.ndarray:
-    """A pass's own row (`_padded` units) in `_compact` units, room for jokers included."""
-    return ((base & (SPILL - 1)) + COMPACT_ROOM * (big_total - (base >> 5))).astype(np.uint8)
 
 
 def _bits(mask: np.ndarray) -> np.ndarray:
