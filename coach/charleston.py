@@ -491,14 +491,15 @@ class _Scorer:
         numbers, so the sums are exactly those of summing the pass's own rows;
         negative ones wrap (see _compact)."""
         compact = _compact(self.tables)
+        cells, width = compact.ravel(), compact.shape[1]  # 1-D takes: quicker than 2-D indexing
         nothing = FEATURE_START[tiles.NATURALS]  # the row of zeros, past every tile's features
         start = FEATURE_START[kind]
         held = self.held[kind].astype(np.intp)
         copies = FEATURE_START[kind + 1] - start
         table = np.zeros((len(kind), 4), dtype=np.uint8)
         for k in range(3):  # no draw brings more than the pool holds: rows past those are never read
-            mine = compact[np.minimum(start + held - given + k, nothing), reading]
-            shared = compact[np.where(held + k < copies, start + held + k, nothing), reading]
+            mine = np.take(cells, np.minimum(start + held - given + k, nothing) * width + reading)
+            shared = np.take(cells, np.where(held + k < copies, start + held + k, nothing) * width + reading)
             table[:, k + 1] = table[:, k] + mine - shared
         return table
 
@@ -541,7 +542,7 @@ class _Scorer:
         reading = np.full(rows, len(self.tables.readings), dtype=np.intp)  # padding: the empty column of _compact
         reading[position] = flat
         base = np.zeros((rows, 1), dtype=np.uint8)
-        base[position, 0] = self.base[which[owner], flat]
+        base[position, 0] = np.take(self.base, np.repeat(which * d.shape[1], sizes) + flat)
         # A draw bringing back a kind the pass gave away is corrected (see
         # _corrections) only in the readings that need more of it than the pass keeps.
         found = []
@@ -549,7 +550,8 @@ class _Scorer:
             kind = np.repeat(self.give_kind[which, j], sizes)
             given = np.repeat(self.give_count[which, j], sizes)
             t = np.minimum(kind, tiles.NATURALS - 1)
-            at = np.flatnonzero((kind != NO_KIND) & (self.tables.need[flat, t] > self.held[t] - given))
+            needed = np.take(self.tables.need, flat * tiles.NATURALS + t)
+            at = np.flatnonzero((kind != NO_KIND) & (needed > self.held[t] - given))
             found.append((at, kind[at], given[at]))
         entry, kind, given = (np.concatenate(parts) for parts in zip(*found))
         fixes = []
@@ -600,10 +602,12 @@ class _Scorer:
                 index = np.arange(n)
                 for j in range(take):
                     count[block[:, j], index] += 1
+                cells = v.reshape(-1)  # one index a cell: quicker than indexing rows and columns
                 for kind, at, corr in layout.fixes:
                     hit = np.flatnonzero(count[kind])
                     if len(hit):
-                        v[at, hit] += corr[:, count[kind, hit]]
+                        where = at * n + hit
+                        cells[where] += np.take(corr, count[kind, hit], axis=1)
             placed = v & (COMPACT_ROOM - 1)  # naturals, then jokers in the room left in groups of 3+
             if jokers_from < n:
                 room = v[:, jokers_from:]
