@@ -357,12 +357,13 @@ class _Scorer:
         return other
 
     def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray]:
-        """Readings that can still matter for pass i, their row and their room
-        for jokers. Receiving tiles never takes a reading further away, so the
-        nearest stays at most the pass's own nearest, d; three tiles move any
-        reading at most three closer, so one at d + 3 or more can never be
-        nearer than d: `slack` 2 keeps all that decide the nearest (more keeps
-        those that may stand within reach of it)."""
+        """Readings that can still matter for pass i, and the pass's own row
+        there (`_compact`'s bytes, room for jokers included). Receiving tiles
+        never takes a reading further away, so the nearest stays at most the
+        pass's own nearest, d; three tiles move any reading at most three
+        closer, so one at d + 3 or more can never be nearer than d: `slack` 2
+        keeps all that decide the nearest (more keeps those that may stand
+        within reach of it)."""
         key = (i, slack)
         kept = self._kept_cache.get(key)
         if kept is None:
