@@ -516,6 +516,10 @@ class _Scorer:
         which = np.asarray(which, dtype=np.intp)
         d = self.base_distance[which]
         keep = d <= d.min(axis=1, keepdims=True) + slack  # _kept(i, slack), every pass at once
+        if by_line:
+            # Within a line, a reading three or more behind the line's nearest never decides its best.
+            nearest_in_line = np.minimum.reduceat(d, self.tables.starts, axis=1)
+            keep &= d <= np.take(nearest_in_line, self.tables.line_of, axis=1) + 2
         sizes = keep.sum(axis=1)
         flat = np.flatnonzero(keep) % d.shape[1]  # several times quicker than np.nonzero in two dimensions
         owner = np.repeat(np.arange(len(which)), sizes)
