@@ -328,12 +328,15 @@ class _Scorer:
         gone = np.where(own == OTHER, FEATURE_START[tiles.NATURALS], starts[own] + copies[own] - 1 - earlier)
         # (candidates, readings) in _compact's bytes, room for jokers included.
         # Three row gathers: a sum over a middle axis of three took far longer.
-        self.base = whole - compact[gone[:, 0]] - compact[gone[:, 1]] - compact[gone[:, 2]]
+        self.base = whole - np.take(compact, gone[:, 0], axis=0)
+        self.base -= np.take(compact, gone[:, 1], axis=0)
+        self.base -= np.take(compact, gone[:, 2], axis=0)
         self.after = after
         self.takes = np.array([len(own) for own, _ in candidates])
         jokers = after[:, tiles.JOKER : tiles.JOKER + 1].astype(np.uint8)
-        placed = (self.base & (COMPACT_ROOM - 1)) + np.minimum(jokers, self.base >> COMPACT_SHIFT)
-        self.base_distance = HAND_SIZE - placed.astype(np.int16)
+        placed = np.minimum(jokers, self.base >> COMPACT_SHIFT)
+        placed += self.base & (COMPACT_ROOM - 1)
+        self.base_distance = np.subtract(HAND_SIZE, placed, out=placed)  # 0-14, bytes like the rest
         self.held = np.array(held, dtype=np.int16)
         # The kinds each pass gives away, up to three a pass (NO_KIND: none), and how many of each.
         self.give_kind = np.full((len(candidates), 3), NO_KIND, dtype=np.intp)
