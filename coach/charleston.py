@@ -320,8 +320,8 @@ class _Scorer:
         whole = room + compact[[FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(held[t])]].sum(axis=0, dtype=np.uint8)
         # Each pass takes its tiles' top feature rows off the whole rack's row.
         own = _own_tiles(candidates)  # (candidates, 3), sorted, OTHER where fewer than three
-        copies = np.r_[np.array(held, dtype=np.intp), 0]
-        starts = np.r_[FEATURE_START[: tiles.KINDS], FEATURE_START[tiles.NATURALS]]
+        copies = np.array(held + [0], dtype=np.intp)
+        starts = np.append(FEATURE_START[: tiles.KINDS], FEATURE_START[tiles.NATURALS])
         earlier = np.zeros_like(own)  # copies of the same tile before it in the pass (sorted: next to it)
         earlier[:, 1] = own[:, 1] == own[:, 0]
         earlier[:, 2] = (own[:, 2] == own[:, 1]).astype(np.intp) + (own[:, 2] == own[:, 0])  # bools would or
@@ -436,7 +436,7 @@ class _Scorer:
         pool = int(left.sum())
         other = pool - int(left[kinds].sum())
         kind = np.array(kinds + ([OTHER] if other else []), dtype=np.intp)
-        m = np.r_[left[kinds], [other] if other else []].astype(np.int64)
+        m = np.array([int(left[t]) for t in kinds] + ([other] if other else []), dtype=np.int64)
         after = self.after[i]
         nothing = FEATURE_START[tiles.NATURALS]
         natural = (kind < tiles.NATURALS).astype(np.intp)
@@ -456,7 +456,7 @@ class _Scorer:
         ma, mb = m[a], m[b]
         ways_c = np.where(same, ma * (ma - 1) // 2, ma * mb)  # ways for (a, b, c) per copy of c > b
         ways_b = np.where(same, ma * (ma - 1) * (ma - 2) // 6, ma * (mb * (mb - 1) // 2))  # ways for (a, b, b)
-        beyond = np.r_[np.cumsum(m[::-1])[::-1][1:], 0][b]  # copies of kinds after b
+        beyond = (m.sum() - np.cumsum(m))[b]  # copies of kinds after b
         raised_later = (later & (np.arange(len(kind)) > b[:, None])).astype(np.int64) @ m
         total = (HAND_SIZE - top) @ (ways_c * beyond + ways_b) - ways_c @ raised_later - ways_b @ raised_again
         return int(total) / math.comb(pool, 3)
@@ -533,7 +533,7 @@ class _Scorer:
             np.not_equal(owner[1:], owner[:-1], out=cut[1:])
             cut[1:] |= line[1:] != line[:-1]
             first = np.flatnonzero(cut)  # each segment's first entry
-            lengths = np.diff(np.r_[first, len(flat)])
+            lengths = np.diff(first, append=len(flat))
         else:
             first, lengths = np.cumsum(sizes) - sizes, sizes
         width = _widths(lengths)
@@ -544,8 +544,8 @@ class _Scorer:
         ends = np.cumsum(sorted_width)
         rows = int(ends[-1])
         position = np.repeat((ends - sorted_width)[rank] - first, lengths) + np.arange(len(flat))
-        bounds = np.flatnonzero(np.r_[True, sorted_width[1:] != sorted_width[:-1]])
-        counts = np.diff(np.r_[bounds, len(order)])
+        bounds = np.flatnonzero(np.diff(sorted_width, prepend=0))  # widths are at least 1
+        counts = np.diff(bounds, append=len(order))
         widths = list(zip((ends[bounds] - sorted_width[bounds]).tolist(), counts.tolist(), sorted_width[bounds].tolist()))
         reading = np.full(rows, len(self.tables.readings), dtype=np.intp)  # padding: the empty column of _compact
         reading[position] = flat
@@ -568,7 +568,7 @@ class _Scorer:
             entry, kind, given = entry[order], kind[order], given[order]
             table = self._corrections(kind, given, flat[entry])
             at = position[entry][:, None]
-            cuts = np.flatnonzero(np.r_[True, kind[1:] != kind[:-1]]).tolist() + [len(kind)]
+            cuts = np.flatnonzero(np.diff(kind, prepend=-1)).tolist() + [len(kind)]
             fixes = [(int(kind[lo]), at[lo:hi], table[lo:hi]) for lo, hi in zip(cuts[:-1], cuts[1:])]
         return _Layout(owner[first], rows, base, fixes, reading, widths, rank)
 
