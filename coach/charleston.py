@@ -441,7 +441,7 @@ class _Scorer:
         nothing = FEATURE_START[tiles.NATURALS]
         natural = (kind < tiles.NATURALS).astype(np.intp)
         row = np.where(natural, FEATURE_START[np.minimum(kind, tiles.NATURALS)] + after[np.minimum(kind, tiles.JOKER)], nothing)
-        a, b = np.triu_indices(len(kind))  # every pair a <= b, some that cannot come (no ways: never counted)
+        a, b = _pairs_of(len(kind))  # every pair a <= b, some that cannot come (no ways: never counted)
         same = (a == b).astype(np.intp)
         jokers = after[tiles.JOKER] + (kind[a] == tiles.JOKER) + (kind[b] == tiles.JOKER)
         top, tops, open_tops, small, grows = self._pairs(i, row[a], np.minimum(row[b] + same * natural[b], nothing), jokers)
@@ -716,6 +716,14 @@ _EXACT: OrderedDict[tuple, float] = OrderedDict()  # exact expectations by (card
 _EXACT_LOCK = threading.Lock()
 OTHER = tiles.KINDS  # in an enumeration: any tile that cannot matter to the pass
 NO_KIND = OTHER + 1  # a pass's slot for a kind given away, left empty
+
+
+@lru_cache(maxsize=64)
+def _pairs_of(kinds: int) -> tuple[np.ndarray, np.ndarray]:
+    """np.triu_indices(kinds), kept: every pair of kinds a <= b."""
+    a, b = np.triu_indices(kinds)
+    a.flags.writeable = b.flags.writeable = False
+    return a, b
 
 
 @lru_cache(maxsize=64)
