@@ -194,33 +194,30 @@ def _sample_draws(pool: list[int], samples: int, rng: np.random.Generator) -> np
     return pool_arr[picked]
 
 
-def _received_rows(after: np.ndarray, draws: np.ndarray, take: int | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _received_rows(after: np.ndarray, draws: np.ndarray, take: int) -> tuple[np.ndarray, np.ndarray]:
     """Table rows the received tiles switch on, and the jokers received.
 
-    `after`: counts once the pass is given, (36,) or one row a draw;
-    `draws`: (n, 3) tiles, of which the first `take` (a number, or one a
-    draw) arrive (OTHER: a tile that changes nothing). A received tile that
-    is the k-th copy on the rack switches on the feature "at least k
-    copies", one row of the card table; a joker or a tile not received
-    switches on the empty row past the last feature.
+    `after`: the rack's counts once the pass is given, (36,); `draws`: (n,
+    3) tiles, of which the first `take` arrive (OTHER: a tile that changes
+    nothing). A received tile that is the k-th copy on the rack switches
+    on the feature "at least k copies", one row of the card table; a joker
+    or a tile not received switches on the empty row past the last feature.
     """
-    n = len(draws)
     nothing = FEATURE_START[tiles.NATURALS]
-    rows = np.full((n, 3), nothing, dtype=np.intp)
-    jokers = np.zeros(n, dtype=np.int16)
-    first, second = draws[:, 0], draws[:, 1]
-    for j in range(3):
-        arrives = j < take
-        if not np.any(arrives):
-            break
-        t = draws[:, j]
-        kind = np.minimum(t, tiles.JOKER)
-        level = after[kind] if after.ndim == 1 else np.take_along_axis(after, kind[:, None], axis=1)[:, 0]
-        if j:  # copies of the same tile received before this one
-            level = level + (first == t) + ((second == t) if j == 2 else 0)
-        natural = (t < tiles.NATURALS) & arrives
-        rows[:, j] = np.where(natural, FEATURE_START[np.minimum(t, tiles.NATURALS)] + level, nothing)
-        jokers += (t == tiles.JOKER) & arrives
+    row = np.full(OTHER + 1, nothing, dtype=np.intp)  # each kind's next copy's row; joker, OTHER: the empty row
+    row[: tiles.NATURALS] = FEATURE_START[: tiles.NATURALS] + after[: tiles.NATURALS]
+    natural = np.zeros(OTHER + 1, dtype=np.intp)
+    natural[: tiles.NATURALS] = 1
+    a, b, c = draws[:, 0], draws[:, 1], draws[:, 2]
+    rows = np.full((len(draws), 3), nothing, dtype=np.intp)
+    if take > 0:
+        rows[:, 0] = row[a]
+    if take > 1:
+        rows[:, 1] = row[b] + (a == b) * natural[b]
+    if take > 2:
+        before = (a == c).astype(np.intp) + (b == c)  # copies of c received before it (bools would or, not add)
+        rows[:, 2] = row[c] + before * natural[c]
+    jokers = (draws[:, :take] == tiles.JOKER).sum(axis=1, dtype=np.int16)
     return rows, jokers
 
 
@@ -238,20 +235,68 @@ def _padded(tables: CardTables) -> np.ndarray:
 
 
 _COMPACT: dict[int, tuple[CardTables, np.ndarray]] = {}
-COMPACT_SPILL = 16  # in one byte: naturals placed (<= 14) + 16 * those in groups of 3+ (<= 14): at most 238
-COMPACT_SHIFT = 4  # v >> COMPACT_SHIFT: the spilled count
+COMPACT_ROOM = 16  # in one byte: naturals placed (<= 14) + 16 * room left for jokers (<= 14): at most 238
+COMPACT_SHIFT = 4  # v >> COMPACT_SHIFT: the room left
 
 
 def _compact(tables: CardTables) -> np.ndarray:
-    """`_padded` in one byte a cell: naturals + COMPACT_SPILL * spilled. Sums
-    of a rack's rows stay below 256, so byte arithmetic, wrapping on the way
-    through negative corrections, ends on exactly the same counts."""
+    """`_padded` in one byte a cell: naturals - COMPACT_ROOM * spilled, so
+    that a rack's sum started from COMPACT_ROOM * the reading's room for
+    jokers (as `_Scorer` does) ends on naturals + COMPACT_ROOM * room left:
+    below 256, so byte arithmetic, wrapping on the way, ends on exactly the
+    same counts, and jokers placed are min(jokers, v >> COMPACT_SHIFT). One more
+    column of zeros after the readings: a reading that places nothing, to
+    pad layouts with."""
     hit = _COMPACT.get(id(tables))
     if hit is None or hit[0] is not tables:
         padded = _padded(tables)
-        hit = (tables, ((padded & (SPILL - 1)) + COMPACT_SPILL * (padded >> 5)).astype(np.uint8))
+        compact = np.zeros((padded.shape[0], padded.shape[1] + 1), dtype=np.uint8)
+        compact[:, :-1] = ((padded & (SPILL - 1)) - COMPACT_ROOM * (padded >> 5)) & 0xFF
+        hit = (tables, compact)
         _COMPACT[id(tables)] = hit
     return hit[1]
+
+
+@dataclass(frozen=True)
+class _Layout:
+    """`_Scorer._layout`: kept readings of many passes, a row each, in
+    segments (a pass, or a pass's line) padded to a few widths and ordered
+    by width, so that the segments of one width reduce as one reshape."""
+
+    owner: np.ndarray  # each segment's pass, an index into the passes laid out
+    rows: int  # rows in all, padding included
+    base: np.ndarray  # (rows, 1): each row's pass's own row of the table, one byte a cell (see _compact)
+    fixes: list[tuple[int, np.ndarray, np.ndarray]]  # (kind, rows (n, 1), correction (n, 4) by copies brought back)
+    reading: np.ndarray  # each row's reading (the empty column after them for padding)
+    widths: list[tuple[int, int, int]]  # (first row, segments, rows a segment) for each width
+    rank: np.ndarray  # each segment's place in width order
+
+    def maxima(self, placed: np.ndarray) -> np.ndarray:
+        """The largest value of each segment, for each column of `placed`
+        (rows, draws); reduceat along rows, the obvious way, is several times slower."""
+        n = placed.shape[1]
+        parts = [_halving_max(placed[a : a + count * width].reshape(count, width, n)) for a, count, width in self.widths]
+        return np.take(np.concatenate(parts), self.rank, axis=0)
+
+
+def _halving_max(block: np.ndarray) -> np.ndarray:
+    """block.max(axis=1) for (segments, width, n), by halving the width:
+    whole rows at a time, about twice as quick."""
+    width = block.shape[1]
+    while width > 1:
+        half = width // 2
+        top = np.maximum(block[:, :half], block[:, half : 2 * half])
+        if width % 2:
+            np.maximum(top[:, 0], block[:, -1], out=top[:, 0])
+        block, width = top, half
+    return block[:, 0]
+
+
+def _widths(sizes: np.ndarray) -> np.ndarray:
+    """Each size rounded up to a power of two or three quarters of one: at
+    most a third more rows, and few distinct widths."""
+    power = 1 << np.ceil(np.log2(np.maximum(sizes, 1))).astype(np.intp)
+    return np.where((power >= 4) & (sizes <= power * 3 // 4), power * 3 // 4, power)
 
 
 class _Scorer:
@@ -269,28 +314,39 @@ class _Scorer:
 
     def __init__(self, card: Card, rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]], after: np.ndarray):
         self.tables = tables_for(card)
-        self.padded = _padded(self.tables)
         held = tiles.counts(rack)
-        whole = self.padded[[FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(held[t])]].sum(axis=0, dtype=np.int16)
+        compact = _compact(self.tables)[:, :-1]  # the card's readings, without the empty column
+        room = (COMPACT_ROOM * self.tables.big_total).astype(np.uint8)
+        whole = room + compact[[FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(held[t])]].sum(axis=0, dtype=np.uint8)
         # Each pass takes its tiles' top feature rows off the whole rack's row.
-        gone = np.full((len(candidates), 3), FEATURE_START[tiles.NATURALS], dtype=np.intp)
-        for i, (own, _) in enumerate(candidates):
-            for j, t in enumerate(own):
-                gone[i, j] = FEATURE_START[t] + held[t] - 1 - own[:j].count(t)
-        # (candidates, readings), int16 throughout: mixing widths costs more than the sums
-        # Three row gathers: a sum over a middle axis of three (int16 to int64) took 40x longer.
-        self.base = whole - self.padded[gone[:, 0]] - self.padded[gone[:, 1]] - self.padded[gone[:, 2]]
+        own = _own_tiles(candidates)  # (candidates, 3), sorted, OTHER where fewer than three
+        copies = np.array(held + [0], dtype=np.intp)
+        starts = np.append(FEATURE_START[: tiles.KINDS], FEATURE_START[tiles.NATURALS])
+        earlier = np.zeros_like(own)  # copies of the same tile before it in the pass (sorted: next to it)
+        earlier[:, 1] = own[:, 1] == own[:, 0]
+        earlier[:, 2] = (own[:, 2] == own[:, 1]).astype(np.intp) + (own[:, 2] == own[:, 0])  # bools would or
+        gone = np.where(own == OTHER, FEATURE_START[tiles.NATURALS], starts[own] + copies[own] - 1 - earlier)
+        # (candidates, readings) in _compact's bytes, room for jokers included.
+        # Three row gathers: a sum over a middle axis of three took far longer.
+        self.base = whole - np.take(compact, gone[:, 0], axis=0)
+        self.base -= np.take(compact, gone[:, 1], axis=0)
+        self.base -= np.take(compact, gone[:, 2], axis=0)
         self.after = after
         self.takes = np.array([len(own) for own, _ in candidates])
-        self.base_distance = self.tables._decode(self.base, after[:, tiles.JOKER : tiles.JOKER + 1], 0)
+        jokers = after[:, tiles.JOKER : tiles.JOKER + 1].astype(np.uint8)
+        placed = np.minimum(jokers, self.base >> COMPACT_SHIFT)
+        placed += self.base & (COMPACT_ROOM - 1)
+        self.base_distance = np.subtract(HAND_SIZE, placed, out=placed)  # 0-14, bytes like the rest
         self.held = np.array(held, dtype=np.int16)
         # The kinds each pass gives away, up to three a pass (NO_KIND: none), and how many of each.
         self.give_kind = np.full((len(candidates), 3), NO_KIND, dtype=np.intp)
         self.give_count = np.zeros((len(candidates), 3), dtype=np.int16)
-        for i, (own, _) in enumerate(candidates):
-            for j, t in enumerate(sorted(set(own))):
-                self.give_kind[i, j], self.give_count[i, j] = t, own.count(t)
-        self._corr: tuple[np.ndarray, np.ndarray] | None = None
+        fresh = (own != OTHER) & (earlier == 0)  # a kind's first copy in the pass opens its slot
+        slot = np.cumsum(fresh, axis=1) - 1
+        for j in range(3):
+            real = np.flatnonzero(own[:, j] != OTHER)
+            self.give_kind[real, slot[real, j]] = own[real, j]
+            self.give_count[real, slot[real, j]] += 1
         self._kept_cache: dict[tuple[int, int], tuple] = {}
         self._sub_cache: dict[tuple[int, int], np.ndarray] = {}
 
@@ -303,19 +359,20 @@ class _Scorer:
         other._kept_cache, other._sub_cache = {}, {}
         return other
 
-    def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Readings that can still matter for pass i, their row and their room
-        for jokers. Receiving tiles never takes a reading further away, so the
-        nearest stays at most the pass's own nearest, d; three tiles move any
-        reading at most three closer, so one at d + 3 or more can never be
-        nearer than d: `slack` 2 keeps all that decide the nearest (more keeps
-        those that may stand within reach of it)."""
+    def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray]:
+        """Readings that can still matter for pass i, and the pass's own row
+        there (`_compact`'s bytes, room for jokers included). Receiving tiles
+        never takes a reading further away, so the nearest stays at most the
+        pass's own nearest, d; three tiles move any reading at most three
+        closer, so one at d + 3 or more can never be nearer than d: `slack` 2
+        keeps all that decide the nearest (more keeps those that may stand
+        within reach of it)."""
         key = (i, slack)
         kept = self._kept_cache.get(key)
         if kept is None:
             d = self.base_distance[i]
             index = np.flatnonzero(d <= d.min() + slack)
-            kept = self._kept_cache[key] = (index, self.base[i, index], self.tables.big_total[index])
+            kept = self._kept_cache[key] = (index, self.base[i, index])
         return kept
 
     def relevant(self, i: int) -> list[int]:
@@ -326,33 +383,83 @@ class _Scorer:
         used = np.flatnonzero((self.tables.need[kept] > self.after[i, : tiles.NATURALS]).any(axis=0)).tolist()
         return used + ([tiles.JOKER] if (self.tables.big_total[kept] > 0).any() else [])
 
+    def _pairs(self, i: int, first: np.ndarray, second: np.ndarray, jokers: np.ndarray) -> tuple:
+        """Pass i after two tiles (their rows `first`, `second`; jokers then
+        on the rack): the nearest reading's tiles placed, bit masks of the
+        readings at that top and of those with room the jokers do not fill,
+        and, for every row of the table (one more for a joker), bit masks of
+        the readings a third tile of that row raises by one. A tile raises
+        a reading by at most one and never lowers one, so the third tile
+        takes the nearest one further exactly when it raises a reading at
+        the top: a natural tile one it completes a small group of; a tile of
+        a group of 3+, or a joker, one at the top with room left."""
+        index, base = self._kept(i, 2)
+        sub = _compact(self.tables)[:, index]  # (rows, kept readings)
+        v = base + sub[first] + sub[second]  # (pairs, kept readings)
+        room = v >> COMPACT_SHIFT
+        jokers = jokers.astype(np.uint8)[:, None]
+        placed = (v & (COMPACT_ROOM - 1)) + np.minimum(jokers, room)
+        top = placed.max(axis=1)
+        at_top = placed == top[:, None]
+        small = _bits(np.vstack([sub == 1, np.zeros((1, len(index)), dtype=bool)]))
+        grows = _bits(np.vstack([sub == (1 - COMPACT_ROOM) & 0xFF, np.ones((1, len(index)), dtype=bool)]))
+        return top.astype(np.int64), _bits(at_top), _bits(at_top & (jokers < room)), small, grows
+
     def exact_sum(self, i: int, threes: np.ndarray, ways: np.ndarray) -> int:
         """Sum of ways x best distance over the sets of three `threes` (sorted
-        triples, grouped by their first tile, as _every_three gives them): the
-        same number as weighting `best_on`, with less work. A received tile
-        raises a reading's tiles placed by at most one and never lowers it, so
-        once the first tile is in, a reading more than one behind the nearest
-        can never catch up with two more: each first tile's triples are scored
-        only over the readings within one of its nearest."""
-        index, base, big_total = self._kept(i, 2)
-        compact = _compact(self.tables)
-        base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
-        big = big_total.astype(np.uint8)
-        rows, got = _received_rows(self.after[i], threes, 3)
-        jokers = (self.after[i, tiles.JOKER] + got).astype(np.uint8)
-        firsts = np.flatnonzero(np.r_[True, threes[1:, 0] != threes[:-1, 0]])
-        ends = np.r_[firsts[1:], len(threes)]
-        total = 0
-        for lo, hi in zip(firsts.tolist(), ends.tolist()):
-            v = base + compact[rows[lo, 0], index]
-            one = self.after[i, tiles.JOKER] + (threes[lo, 0] == tiles.JOKER)
-            placed = (v & (COMPACT_SPILL - 1)) + np.minimum(one, big - (v >> COMPACT_SHIFT))
-            near = np.flatnonzero(placed >= placed.max() - 1)
-            sub = compact[:, index[near]]
-            w = v[near] + sub[rows[lo:hi, 1]] + sub[rows[lo:hi, 2]]  # (triples, readings near)
-            placed = (w & (COMPACT_SPILL - 1)) + np.minimum(jokers[lo:hi, None], big[near] - (w >> COMPACT_SHIFT))
-            total += int((HAND_SIZE - placed.max(axis=1).astype(np.int64)) @ ways[lo:hi])
-        return total
+        triples, as _every_three gives them), triple by triple: the
+        definition `exact_mean` must agree with (the tests)."""
+        first, second, third = _received_rows(self.after[i], threes, 3)[0].T
+        key = threes[:, 0] * (OTHER + 1) + threes[:, 1]
+        starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])  # each pair's first triple, in order
+        pair_of = np.repeat(np.arange(len(starts)), np.diff(np.r_[starts, len(threes)]))
+        jokers = self.after[i, tiles.JOKER] + (threes[starts, 0] == tiles.JOKER) + (threes[starts, 1] == tiles.JOKER)
+        top, tops, open_tops, small, grows = self._pairs(i, first[starts], second[starts], jokers)
+        third = np.where(threes[:, 2] == tiles.JOKER, len(small) - 1, third)
+        raised = np.zeros(len(threes), dtype=bool)
+        for w in range(tops.shape[1]):
+            word = np.take(tops[:, w], pair_of) & np.take(small[:, w], third)
+            word |= np.take(open_tops[:, w], pair_of) & np.take(grows[:, w], third)
+            raised |= word != 0
+        return int((HAND_SIZE - (top[pair_of] + raised)) @ ways)
+
+    def exact_mean(self, i: int, left: np.ndarray) -> float:
+        """The expected best distance of pass i over every three tiles that
+        could come back (`left`: the pool's count of each kind), exactly:
+        the same number as `exact_sum` over `_every_three`, worked out by
+        kind instead of by triple. Tiles no reading in play uses count as
+        one kind, OTHER. For a pair of first tiles (a <= b), every third
+        kind c > b lands on the row its count on the rack gives, the same
+        for every pair, so the pairs' tops meet the kinds' masks in one
+        (pairs, kinds) table; c == b is one more row a pair."""
+        kinds = [t for t in self.relevant(i) if left[t]]
+        pool = int(left.sum())
+        other = pool - int(left[kinds].sum())
+        kind = np.array(kinds + ([OTHER] if other else []), dtype=np.intp)
+        m = np.array([int(left[t]) for t in kinds] + ([other] if other else []), dtype=np.int64)
+        after = self.after[i]
+        nothing = FEATURE_START[tiles.NATURALS]
+        natural = (kind < tiles.NATURALS).astype(np.intp)
+        row = np.where(natural, FEATURE_START[np.minimum(kind, tiles.NATURALS)] + after[np.minimum(kind, tiles.JOKER)], nothing)
+        a, b = _pairs_of(len(kind))  # every pair a <= b, some that cannot come (no ways: never counted)
+        same = (a == b).astype(np.intp)
+        jokers = after[tiles.JOKER] + (kind[a] == tiles.JOKER) + (kind[b] == tiles.JOKER)
+        top, tops, open_tops, small, grows = self._pairs(i, row[a], np.minimum(row[b] + same * natural[b], nothing), jokers)
+        # A joker's row: the one past the table, whose mask is "room left".
+        third = np.where(kind == tiles.JOKER, len(small) - 1, row)
+        again = np.where(kind[b] == tiles.JOKER, len(small) - 1, np.minimum(row[b] + (1 + same) * natural[b], nothing))
+        later = np.zeros((len(a), len(kind)), dtype=bool)  # (pairs, kinds): the kind raises the pair's top
+        raised_again = np.zeros(len(a), dtype=bool)  # the pair's b once more raises it
+        for w in range(tops.shape[1]):
+            later |= ((tops[:, w, None] & small[third, w]) | (open_tops[:, w, None] & grows[third, w])) != 0
+            raised_again |= ((tops[:, w] & small[again, w]) | (open_tops[:, w] & grows[again, w])) != 0
+        ma, mb = m[a], m[b]
+        ways_c = np.where(same, ma * (ma - 1) // 2, ma * mb)  # ways for (a, b, c) per copy of c > b
+        ways_b = np.where(same, ma * (ma - 1) * (ma - 2) // 6, ma * (mb * (mb - 1) // 2))  # ways for (a, b, b)
+        beyond = (m.sum() - np.cumsum(m))[b]  # copies of kinds after b
+        raised_later = (later & (np.arange(len(kind)) > b[:, None])).astype(np.int64) @ m
+        total = (HAND_SIZE - top) @ (ways_c * beyond + ways_b) - ways_c @ raised_later - ways_b @ raised_again
+        return int(total) / math.comb(pool, 3)
 
     # -- any pairs (the exact enumeration, the tests) -------------------------
 
@@ -363,127 +470,166 @@ class _Scorer:
         bounds = np.flatnonzero(np.diff(cands[order])) + 1
         for where in np.split(order, bounds) if len(order) else ():
             i = int(cands[where[0]])
-            index, base, big_total = self._kept(i, 2)
+            index, base = self._kept(i, 2)
             key = (i, 2)
             sub = self._sub_cache.get(key)
             if sub is None:
-                sub = self._sub_cache[key] = np.ascontiguousarray(self.padded[:, index])
+                sub = self._sub_cache[key] = np.ascontiguousarray(_compact(self.tables)[:, index])
             for start in range(0, len(where), CHUNK):
                 part = where[start : start + CHUNK]
                 rows, got = _received_rows(self.after[i], draws[part], int(self.takes[i]))
-                v = base + sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]
-                out[part] = _nearest(v.T, self.after[i, tiles.JOKER] + got, big_total)
+                v = base + sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]  # (draws, kept readings)
+                jokers = (self.after[i, tiles.JOKER] + got).astype(np.uint8)[:, None]
+                placed = (v & (COMPACT_ROOM - 1)) + np.minimum(jokers, v >> COMPACT_SHIFT)
+                out[part] = HAND_SIZE - placed.max(axis=1)
         return out
 
     # -- many passes on the draws evaluate_pass shares between them -------------
 
-    def _corrections(self) -> tuple[np.ndarray, np.ndarray]:
-        """What a draw adds to `base + shared` where it brings m copies of a
-        tile t the pass gave g of: (kinds held, 4, 4, readings), and each
-        tile's index into it. With P_t[k] the sum of tile t's first k feature
-        rows and h the copies held, the pass holds h - g, so receiving m
-        really adds P_t[h-g+m] - P_t[h-g], while base took off
-        P_t[h] - P_t[h-g] and the shared sum added P_t[h+m] - P_t[h]: the
-        difference is P_t[h-g+m] - P_t[h-g] - P_t[h+m] + P_t[h]. Whole numbers,
-        so the sums are exactly those of summing the pass's own rows."""
-        if self._corr is None:
-            held = self.held[: tiles.NATURALS].tolist()
-            kinds = [t for t in range(tiles.NATURALS) if held[t]]
-            local = np.full(tiles.KINDS + 1, -1, dtype=np.intp)
-            compact = _compact(self.tables)
-            corr = np.zeros((max(1, len(kinds)), 4, 4, compact.shape[1]), dtype=np.int16)
-            for n, t in enumerate(kinds):
-                local[t] = n
-                h, cap = held[t], int(FEATURE_START[t + 1] - FEATURE_START[t])
-                prefix = np.zeros((cap + 1, compact.shape[1]), dtype=np.int16)
-                np.cumsum(compact[FEATURE_START[t] : FEATURE_START[t + 1]], axis=0, out=prefix[1:])
-                for g in range(1, min(3, h) + 1):
-                    for m in range(1, min(3, cap - h + g) + 1):  # no draw brings more than the pool holds
-                        corr[n, g, m] = prefix[h - g + m] - prefix[h - g] - prefix[min(h + m, cap)] + prefix[h]
-            self._corr = (corr.astype(np.uint8), local)  # negative ones wrap: see _compact
-        return self._corr
+    def _corrections(self, kind: np.ndarray, given: np.ndarray, reading: np.ndarray) -> np.ndarray:
+        """What a draw adds to `base + shared` in `reading` where it brings m
+        copies of a tile `kind` the pass gave `given` of: (n, 4) by m = 0-3.
+        Summing at the whole rack's h copies, the shared rows added the
+        features h+1 .. h+m of the tile, while the pass, holding h - g, really
+        gains h-g+1 .. h-g+m: the difference, feature by feature. Whole
+        numbers, so the sums are exactly those of summing the pass's own rows;
+        negative ones wrap (see _compact)."""
+        compact = _compact(self.tables)
+        cells, width = compact.ravel(), compact.shape[1]  # 1-D takes: quicker than 2-D indexing
+        nothing = FEATURE_START[tiles.NATURALS]  # the row of zeros, past every tile's features
+        start = FEATURE_START[kind]
+        held = self.held[kind].astype(np.intp)
+        copies = FEATURE_START[kind + 1] - start
+        table = np.zeros((len(kind), 4), dtype=np.uint8)
+        for k in range(3):  # no draw brings more than the pool holds: rows past those are never read
+            mine = np.take(cells, np.minimum(start + held - given + k, nothing) * width + reading)
+            shared = np.take(cells, np.where(held + k < copies, start + held + k, nothing) * width + reading)
+            table[:, k + 1] = table[:, k] + mine - shared
+        return table
 
-    def _layout(self, which: Sequence[int], slack: int = 2) -> tuple:
+    def _layout(self, which: Sequence[int], slack: int = 2, by_line: bool = False) -> _Layout:
         """The kept readings of every pass in `which` one after another (a
         flat layout, so a block of draws is scored for all passes in a few
-        array operations), with, for each slot j of the (up to three) kinds a
-        pass gives away, the positions a draw bringing that kind corrects."""
+        array operations), with, for each kind some pass gives away, the
+        positions a draw bringing that kind corrects and how many the pass gave.
+
+        Readings are reduced by segment (a pass, or with `by_line` each line
+        of a pass), each padded with rows that place nothing to one of a few
+        widths (see _Layout)."""
         which = np.asarray(which, dtype=np.intp)
         d = self.base_distance[which]
-        owner, flat = np.nonzero(d <= d.min(axis=1, keepdims=True) + slack)  # _kept(i, slack), every pass at once
-        starts = np.searchsorted(owner, np.arange(len(which) + 1))
-        base = self.base[which[owner], flat]
-        base = ((base & (SPILL - 1)) + COMPACT_SPILL * (base >> 5)).astype(np.uint8)
-        big_total = self.tables.big_total[flat].astype(np.uint8)
-        slots = []
+        keep = d <= d.min(axis=1, keepdims=True) + slack  # _kept(i, slack), every pass at once
+        if by_line:
+            # Within a line, a reading three or more behind the line's nearest never decides its best.
+            nearest_in_line = np.minimum.reduceat(d, self.tables.starts, axis=1)
+            keep &= d <= np.take(nearest_in_line, self.tables.line_of, axis=1) + 2
+        sizes = keep.sum(axis=1)
+        flat = np.flatnonzero(keep) % d.shape[1]  # several times quicker than np.nonzero in two dimensions
+        owner = np.repeat(np.arange(len(which)), sizes)
+        if by_line:
+            line = self.tables.line_of[flat]
+            cut = np.empty(len(flat), dtype=bool)
+            cut[0] = True
+            np.not_equal(owner[1:], owner[:-1], out=cut[1:])
+            cut[1:] |= line[1:] != line[:-1]
+            first = np.flatnonzero(cut)  # each segment's first entry
+            lengths = np.diff(first, append=len(flat))
+        else:
+            first, lengths = np.cumsum(sizes) - sizes, sizes
+        width = _widths(lengths)
+        order = np.argsort(width, kind="stable")
+        sorted_width = width[order]
+        rank = np.empty(len(order), dtype=np.intp)
+        rank[order] = np.arange(len(order))
+        ends = np.cumsum(sorted_width)
+        rows = int(ends[-1])
+        position = np.repeat((ends - sorted_width)[rank] - first, lengths) + np.arange(len(flat))
+        bounds = np.flatnonzero(np.diff(sorted_width, prepend=0))  # widths are at least 1
+        counts = np.diff(bounds, append=len(order))
+        widths = list(zip((ends[bounds] - sorted_width[bounds]).tolist(), counts.tolist(), sorted_width[bounds].tolist()))
+        reading = np.full(rows, len(self.tables.readings), dtype=np.intp)  # padding: the empty column of _compact
+        reading[position] = flat
+        base = np.zeros((rows, 1), dtype=np.uint8)
+        base[position, 0] = np.take(self.base, np.repeat(which * d.shape[1], sizes) + flat)
+        # A draw bringing back a kind the pass gave away is corrected (see
+        # _corrections) only in the readings that need more of it than the pass keeps.
+        found = []
         for j in range(3):
-            kind, given = self.give_kind[which, j], self.give_count[which, j]
-            active = kind != NO_KIND
-            if not active.any():
-                break
-            # A reading that needs no more of the tile than the pass keeps has
-            # no rows that differ: only the others are corrected.
-            t = np.minimum(kind[owner], tiles.NATURALS - 1)
-            mask = active[owner] & (self.tables.need[flat, t] > self.held[t] - given[owner])
-            positions = np.flatnonzero(mask)
-            bounds = np.searchsorted(owner[positions], np.arange(len(which) + 1))
-            slots.append((kind, given, positions, bounds[:-1], bounds[1:]))
-        used = np.zeros(self.padded.shape[1], dtype=bool)
-        used[flat] = True
-        readings = np.flatnonzero(used)
-        inverse = None if len(readings) == len(flat) else (np.cumsum(used) - 1)[flat]  # None: flat is readings
-        return starts, flat, base, big_total, slots, readings, inverse
+            kind = np.repeat(self.give_kind[which, j], sizes)
+            given = np.repeat(self.give_count[which, j], sizes)
+            t = np.minimum(kind, tiles.NATURALS - 1)
+            needed = np.take(self.tables.need, flat * tiles.NATURALS + t)
+            at = np.flatnonzero((kind != NO_KIND) & (needed > self.held[t] - given))
+            found.append((at, kind[at], given[at]))
+        entry, kind, given = (np.concatenate(parts) for parts in zip(*found))
+        fixes = []
+        if len(entry):
+            order = np.argsort(kind, kind="stable")
+            entry, kind, given = entry[order], kind[order], given[order]
+            table = self._corrections(kind, given, flat[entry])
+            at = position[entry][:, None]
+            cuts = np.flatnonzero(np.diff(kind, prepend=-1)).tolist() + [len(kind)]
+            fixes = [(int(kind[lo]), at[lo:hi], table[lo:hi]) for lo, hi in zip(cuts[:-1], cuts[1:])]
+        return _Layout(owner[first], rows, base, fixes, reading, widths, rank)
 
     def best_on(self, which: Sequence[int], draws: np.ndarray, start: int, stop: int) -> list[np.ndarray]:
         """Best distance of each pass in `which` on draws[start:stop]."""
         return self._by_take(which, lambda group, take: self._best_flat(group, draws[start:stop], take))
 
-    def _blocks(self, layout: tuple, draws: np.ndarray, take: int) -> Iterator[tuple[int, np.ndarray]]:
+    def _blocks(self, layout: _Layout, draws: np.ndarray, take: int) -> Iterator[tuple[np.ndarray | slice, np.ndarray]]:
         """Tiles placed in every kept reading of every pass of `layout`
         (`_layout`, passes that all receive `take` tiles), a block of draws at
-        a time: (first draw, (draws, kept readings)).
+        a time: (which draws, (kept readings, draws)), a reading a row so
+        that a pass's or a line's readings reduce as whole rows.
 
         A block of draws gets its received rows summed once over the readings
         any of the passes keeps (at the whole rack's levels), spread to every
         pass's kept readings with the pass's own row added; where a draw
-        brings a kind the pass gave away, `_corrections` puts right the levels."""
-        starts, flat, base, big_total, slots, readings, inverse = layout
-        corr, local = self._corrections()
-        sub = _compact(self.tables)[:, readings]
-        step = max(8, min(CHUNK, FLAT_CELLS // len(flat)))
+        brings a kind the pass gave away, `_corrections` puts right the levels.
+        Draws that bring a joker come last in a block (when the rack has
+        none), so that only they take the jokers' arithmetic."""
+        sub = _compact(self.tables)
+        base = layout.base
+        held_jokers = int(self.held[tiles.JOKER])
+        step = max(8, min(CHUNK, FLAT_CELLS // layout.rows))
         for a in range(0, len(draws), step):
             block = draws[a : a + step]
             n = len(block)
             rows, got = _received_rows(self.held, block, take)
-            summed = sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]  # (draws, readings)
-            v = summed if inverse is None else summed[:, inverse]  # (draws, kept readings of every pass)
+            columns: np.ndarray | slice = slice(a, a + n)
+            jokers_from = 0 if held_jokers else n - int(np.count_nonzero(got))
+            if 0 < jokers_from < n:
+                order = np.argsort(got > 0, kind="stable")
+                block, rows, got, columns = block[order], rows[order], got[order], a + order
+            summed = np.ascontiguousarray((sub[rows[:, 0]] + sub[rows[:, 1]] + sub[rows[:, 2]]).T)  # (readings, draws)
+            # (kept readings of every pass, draws); take: several times quicker than indexing here
+            v = np.take(summed, layout.reading, axis=0)
             v += base
-            if slots:
-                count = np.zeros((n, NO_KIND + 1), dtype=np.intp)  # OTHER counted, NO_KIND never
+            if layout.fixes:
+                count = np.zeros((NO_KIND + 1, n), dtype=np.intp)  # copies of each kind a draw brings
                 index = np.arange(n)
                 for j in range(take):
-                    count[index, block[:, j]] += 1
-                for kind, given, positions, lo, hi in slots:
-                    brought = count[:, kind]  # (draws, passes)
-                    d, k = np.nonzero(brought)
-                    length = hi[k] - lo[k]
-                    hit = np.repeat(np.arange(len(k)), length)
-                    element = lo[k][hit] + np.arange(len(hit)) - np.repeat(np.cumsum(length) - length, length)
-                    place = positions[element]
-                    kk = k[hit]
-                    v[d[hit], place] += corr[local[kind[kk]], given[kk], brought[d, k][hit], flat[place]]
-            jokers = (self.held[tiles.JOKER] + got).astype(np.uint8)
-            placed = v & (COMPACT_SPILL - 1)  # naturals, then jokers in the empty slots of groups of 3+
-            if jokers.any():
-                placed += np.minimum(jokers[:, None], big_total - (v >> COMPACT_SHIFT))
-            yield a, placed
+                    count[block[:, j], index] += 1
+                cells = v.reshape(-1)  # one index a cell: quicker than indexing rows and columns
+                for kind, at, corr in layout.fixes:
+                    hit = np.flatnonzero(count[kind])
+                    if len(hit):
+                        where = at * n + hit
+                        cells[where] += np.take(corr, count[kind, hit], axis=1)
+            placed = v & (COMPACT_ROOM - 1)  # naturals, then jokers in the room left in groups of 3+
+            if jokers_from < n:
+                room = v[:, jokers_from:]
+                np.right_shift(room, COMPACT_SHIFT, out=room)  # in place: v is not read again
+                np.minimum(room, (held_jokers + got[jokers_from:]).astype(np.uint8), out=room)
+                placed[:, jokers_from:] += room
+            yield columns, placed
 
     def _best_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
         """`best_on` for passes that all receive `take` tiles: (passes, draws)."""
         layout = self._layout(which)
         out = np.empty((len(which), len(draws)), dtype=np.int16)
-        for a, placed in self._blocks(layout, draws, take):
-            out[:, a : a + len(placed)] = (HAND_SIZE - np.maximum.reduceat(placed, layout[0][:-1], axis=1)).T
+        for columns, placed in self._blocks(layout, draws, take):
+            out[:, columns] = HAND_SIZE - layout.maxima(placed)
         return out
 
     def _by_take(self, which: Sequence[int], score: Callable[[list[int], int], np.ndarray]) -> list[np.ndarray]:
@@ -501,22 +647,14 @@ class _Scorer:
         return self._by_take(which, lambda group, take: self._reach_flat(group, draws[:stop], take))
 
     def _reach_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
-        layout = self._layout(which, 3 + REACH_MARGIN)
-        starts, flat = layout[0], layout[1]
-        # A line's kept readings are neighbours in the flat layout; a pass's lines follow one another.
-        cut = np.zeros(len(flat), dtype=bool)
-        cut[0] = True
-        cut[1:] = self.tables.line_of[flat[1:]] != self.tables.line_of[flat[:-1]]
-        cut[starts[:-1]] = True
-        lines = np.flatnonzero(cut)
-        first_line = np.searchsorted(lines, starts[:-1])  # each pass's first line
-        owner = np.repeat(np.arange(len(which)), np.diff(np.r_[first_line, len(lines)]))
+        layout = self._layout(which, 3 + REACH_MARGIN, by_line=True)
+        first_line = np.searchsorted(layout.owner, np.arange(len(which)))  # each pass's first line
         out = np.empty((len(which), len(draws)), dtype=np.intp)
-        for a, placed in self._blocks(layout, draws, take):
-            per_line = np.maximum.reduceat(placed, lines, axis=1).astype(np.int16)  # (draws, lines)
-            nearest = np.maximum.reduceat(per_line, first_line, axis=1)  # (draws, passes)
-            within = per_line >= nearest[:, owner] - REACH_MARGIN
-            out[:, a : a + len(placed)] = np.add.reduceat(within, first_line, axis=1, dtype=np.intp).T
+        for columns, placed in self._blocks(layout, draws, take):
+            per_line = layout.maxima(placed).astype(np.int16)  # (lines, draws)
+            nearest = np.maximum.reduceat(per_line, first_line, axis=0)  # (passes, draws)
+            within = per_line >= nearest[layout.owner] - REACH_MARGIN
+            out[:, columns] = np.add.reduceat(within, first_line, axis=0, dtype=np.intp)
         return out
 
     def reach(self, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
@@ -528,18 +666,19 @@ class _Scorer:
         return out
 
 
-def _placed(v: np.ndarray, jokers: np.ndarray, big_total: np.ndarray) -> np.ndarray:
-    """Tiles placed in each reading, (kept, draws): naturals, then jokers in
-    the empty slots of groups of three or more (tiles_away.CardTables._decode)."""
-    naturals = v & (SPILL - 1)
-    if not jokers.any():
-        return naturals
-    return naturals + np.minimum(jokers[None, :], big_total[:, None] - (v >> 5))
+def _own_tiles(candidates: Sequence[tuple[tuple[int, ...], int]]) -> np.ndarray:
+    """Each pass's own tiles as a row of three, sorted, OTHER where it passes fewer."""
+    return np.array([own + (OTHER,) * (3 - len(own)) for own, _ in candidates], dtype=np.intp).reshape(-1, 3)
 
 
-def _nearest(v: np.ndarray, jokers: np.ndarray, big_total: np.ndarray) -> np.ndarray:
-    """The nearest reading's distance for each draw (a column of v)."""
-    return (HAND_SIZE - _placed(v, jokers, big_total).max(axis=0)).astype(np.int16)
+def _after(rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]]) -> np.ndarray:
+    """(candidates, kinds): the rack's counts once each pass is given."""
+    own = _own_tiles(candidates)
+    given = np.zeros((len(own), OTHER + 1), dtype=np.int16)
+    rows = np.arange(len(own))
+    for j in range(3):
+        given[rows, own[:, j]] += 1  # one tile a row each time: no index repeats
+    return np.array(tiles.counts(rack), dtype=np.int16) - given[:, :OTHER]
 
 
 def _screen(
@@ -580,6 +719,14 @@ NO_KIND = OTHER + 1  # a pass's slot for a kind given away, left empty
 
 
 @lru_cache(maxsize=64)
+def _pairs_of(kinds: int) -> tuple[np.ndarray, np.ndarray]:
+    """np.triu_indices(kinds), kept: every pair of kinds a <= b."""
+    a, b = np.triu_indices(kinds)
+    a.flags.writeable = b.flags.writeable = False
+    return a, b
+
+
+@lru_cache(maxsize=64)
 def _threes(kinds: int) -> np.ndarray:
     """Every multiset of three of `kinds` kinds, as sorted index triples."""
     out = np.array(list(itertools.combinations_with_replacement(range(kinds), 3)), dtype=np.intp).reshape(-1, 3)
@@ -610,11 +757,31 @@ def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarr
     return np.array(kinds, dtype=np.intp)[idx[keep]], ways[keep], math.comb(len(pool), 3)
 
 
+
+def _bits(mask: np.ndarray) -> np.ndarray:
+    """A (rows, n) boolean mask as (rows, words) 64-bit words, for `&` between rows."""
+    words = -(-mask.shape[1] // 64)
+    padded = np.zeros((mask.shape[0], words * 64), dtype=bool)
+    padded[:, : mask.shape[1]] = mask
+    return np.packbits(padded, axis=1).view(np.uint64)
+
+
+def _low_end(gap: float, se: float) -> float:
+    return gap - Z * se
+
+
 def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
     """Mean of a - b over their common samples, and its standard error."""
     n = min(len(a), len(b))
     diff = a[:n].astype(np.float64) - b[:n]
-    return float(diff.mean()), float(diff.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0
+    # diff.mean() and diff.std(ddof=1) step by step as numpy takes them (the
+    # same sums, so the same bits), without their checks: called in loops.
+    mean = np.add.reduce(diff) / n
+    if n <= 1:
+        return float(mean), 0.0
+    deviation = diff - mean
+    np.multiply(deviation, deviation, out=deviation)
+    return float(mean), float(np.sqrt(np.add.reduce(deviation) / (n - 1)) / np.sqrt(n))
 
 
 def _sampled_stats(scores: Sequence[np.ndarray], leader: int, skip: Container[int]) -> dict[int, tuple[float, float, float, float]]:
@@ -675,8 +842,7 @@ def evaluate_pass(
         raise PassError("this rack has no three tiles that may be passed: jokers never pass (C4)")
     rng = np.random.default_rng(seed)
     pool = unseen_pool(rack, seen)
-    base = np.array(tiles.counts(rack), dtype=np.int16)
-    after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
+    after = _after(rack, candidates)
     scorer = _Scorer(card, rack, candidates, after)
     if screen is not None and len(candidates) > screen:
         picked = _screen(scorer, candidates, screen, include)
@@ -702,7 +868,8 @@ def evaluate_pass(
 
     everyone = np.arange(len(candidates))
     scores = scorer.best_on(everyone, draws, 0, samples)
-    means = np.array([s.mean() for s in scores])
+    # Sums of whole numbers are exact in any order: these are the arrays' own mean().
+    means = np.stack(scores).sum(axis=1, dtype=np.int64) / samples
     top = [int(i) for i in np.lexsort((everyone, means))[: max(1, refine)]]
     focus = list(dict.fromkeys(top + [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in wanted]))
     total = samples + refine_samples
@@ -710,15 +877,16 @@ def evaluate_pass(
 
     def leader_of() -> int:
         most = max(len(s) for s in scores)
-        return min((i for i in everyone if len(scores[i]) == most), key=lambda i: (scores[i].mean(), i))
+        return min((i for i in everyone if len(scores[i]) == most), key=lambda i: (int(scores[i].sum(dtype=np.int64)) / most, i))
 
     exact_set: dict[int, float] = {}
     if exact and firm is not None and all(takes_all == 3 for takes_all in scorer.takes):
         # Exact enumeration is cheap for three tiles back: no sampling noise
         # left in the call, only in which few passes were found to lead.
         must = {tuple(sorted(p)) for p in firm}
+        left = np.bincount(pool, minlength=tiles.KINDS)
         leader = leader_of()
-        rivals = [i for i in top if i != leader and _paired(scores[i], scores[leader])[0] - Z * _paired(scores[i], scores[leader])[1] <= 0]
+        rivals = [i for i in top if i != leader and _low_end(*_paired(scores[i], scores[leader])) <= 0]
         chosen = [leader] + rivals[: EXACT_RIVALS - 1]
         chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
         for i in chosen:
@@ -727,8 +895,7 @@ def evaluate_pass(
             with _EXACT_LOCK:
                 value = _EXACT.get(key)
             if value is None:
-                every, ways, total = _every_three(pool, scorer.relevant(i))
-                value = scorer.exact_sum(i, every, ways) / total
+                value = scorer.exact_mean(i, left)
                 with _EXACT_LOCK:
                     _EXACT[key] = value
                     while len(_EXACT) > 4096:

@@ -216,6 +216,8 @@ def test_exact_enumeration_with_irrelevant_tiles_merged_agrees_with_the_full_sum
         # The sum evaluate_pass uses: only readings within one of the nearest after the first tile.
         assert scorer.exact_sum(i, every, ways) == int(scorer.best(np.full(len(every), i), every).astype(np.int64) @ ways)
         assert scorer.exact_sum(i, every, ways) / total == pytest.approx(slow)
+        # evaluate_pass's own way, by kind: exactly the same number.
+        assert scorer.exact_mean(i, np.bincount(pool, minlength=tiles.KINDS)) == scorer.exact_sum(i, every, ways) / total
 
 
 def test_flat_scoring_and_exact_sums_agree_with_the_full_matrix_product_on_dealt_racks():
@@ -252,3 +254,4 @@ def test_flat_scoring_and_exact_sums_agree_with_the_full_matrix_product_on_dealt
             threes, ways, total = _every_three(pool, scorer.relevant(i))
             slow = scores_by_matrix(CARD, after, np.full(len(candidates), 3), np.full(len(full), i), full)
             assert total == weight.sum() and scorer.exact_sum(i, threes, ways) == int(slow.astype(np.int64) @ weight)
+            assert scorer.exact_mean(i, np.bincount(pool, minlength=tiles.KINDS)) == int(slow.astype(np.int64) @ weight) / total
