@@ -25,13 +25,14 @@ import json
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import delete, func
 from sqlmodel import Session, SQLModel, select
 
 from coach.store.cells import cell, row
-from coach.store.models import Attempt, Learner, LearnerDisplay, SkillState
-from coach.store.practice import export_hands, move_hands
-from coach.store.replays import export_positions, move_positions
+from coach.store.models import Attempt, Learner, LearnerDisplay, PracticeHand, ReplayPosition, SkillState
+from coach.store.transaction import move_learner_rows
+from coach.store.practice import export_hands
+from coach.store.replays import export_positions
 from coach.store.teaching import delete_teaching, export_teaching, merge_teaching
 from coach.store.lessons import export_lessons, merge_lessons
 from coach.store.progress import mastery, skill_progress
@@ -102,12 +103,7 @@ def merge_guest(session: Session, guest_id: int, account_id: int) -> int:
             .where(Attempt.learner_id == guest_id, Attempt.question.in_(answered))  # type: ignore[attr-defined]
             .execution_options(synchronize_session=False)
         )
-        moved = session.exec(
-            update(Attempt)
-            .where(Attempt.learner_id == guest_id)  # type: ignore[arg-type]
-            .values(learner_id=account_id)
-            .execution_options(synchronize_session=False)
-        ).rowcount
+        moved = move_learner_rows(session, Attempt, guest_id, account_id)
         mine = {s.skill: s for s in session.exec(select(SkillState).where(SkillState.learner_id == account_id)).all()}
         for theirs in session.exec(select(SkillState).where(SkillState.learner_id == guest_id)).all():
             kept = mine.get(theirs.skill)
@@ -121,8 +117,8 @@ def merge_guest(session: Session, guest_id: int, account_id: int) -> int:
             session.add(kept)
             session.delete(theirs)
         merge_teaching(session, guest_id, account_id)
-        move_hands(session, guest_id, account_id)
-        move_positions(session, guest_id, account_id)
+        move_learner_rows(session, PracticeHand, guest_id, account_id)  # their hands, and the positions from them
+        move_learner_rows(session, ReplayPosition, guest_id, account_id)
         merge_lessons(session, guest_id, account_id)
         session.flush()  # the moved skills leave the guest before the guest row goes
         _delete_rows(session, guest_id)  # what is left of the guest (today's plan) goes with it

@@ -113,16 +113,6 @@ def add_hint(session: Session, row: PracticeHand) -> None:
     session.commit()
 
 
-def move_hands(session: Session, guest_id: int, account_id: int) -> None:
-    """A guest signing in keeps their hands: they move to the account (in the caller's transaction)."""
-    session.exec(
-        update(PracticeHand)
-        .where(PracticeHand.learner_id == guest_id)  # type: ignore[arg-type]
-        .values(learner_id=account_id)
-        .execution_options(synchronize_session=False)
-    )
-
-
 def export_hands(session: Session, learner_id: int) -> list[dict[str, Any]]:
     """Every hand for "Download everything": enough to replay and review it."""
     rows = session.exec(

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from fsrs import Card as FsrsCard
-from sqlalchemy import func, update
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from coach.store.models import PracticeHand, ReplayPosition, utcnow
@@ -90,16 +90,6 @@ def record_answer(session: Session, row: ReplayPosition, correct: bool, answer: 
     row.answered_at = when
     session.add(row)
     session.commit()
-
-
-def move_positions(session: Session, guest_id: int, account_id: int) -> None:
-    """A guest signing in keeps their positions, as their hands (in the caller's transaction)."""
-    session.exec(
-        update(ReplayPosition)
-        .where(ReplayPosition.learner_id == guest_id)  # type: ignore[arg-type]
-        .values(learner_id=account_id)
-        .execution_options(synchronize_session=False)
-    )
 
 
 def export_positions(session: Session, learner_id: int) -> list[dict[str, Any]]:

@@ -99,3 +99,12 @@ def write_as(session: Session, learner_id: int, add: Callable[[], bool]) -> bool
     """`add` in a transaction of its own holding the learner's lock; False
     when there is no such learner, or when `add` says it added nothing."""
     return write(session, lambda: lock_learner(session, learner_id) and add())
+
+
+def move_learner_rows(session: Session, model: type[SQLModel], guest_id: int, account_id: int) -> int:
+    """A guest signing in keeps what they made: `model`'s rows move to the
+    account, in the caller's transaction. How many moved."""
+    column = model.learner_id  # type: ignore[attr-defined]
+    return session.exec(  # type: ignore[call-overload]
+        update(model).where(column == guest_id).values(learner_id=account_id).execution_options(synchronize_session=False)
+    ).rowcount
