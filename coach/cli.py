@@ -523,8 +523,14 @@ def cmd_load(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach.web import load
 
     names = [name.strip() for name in args.drills.split(",") if name.strip()]
+    if names == ["all"]:
+        from drills import DRILLS
+
+        names = list(DRILLS)
     if not names:
         raise UsageError("--drills names at least one drill")
+    if args.think < 0 or args.think > 60:
+        raise UsageError("--think is a pause in seconds, from 0 to 60")
     args.drills = names
     return load.run(args, stdout)
 
@@ -676,7 +682,8 @@ def _parser_load(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("load", help="load-test the web API on loopback against a bare route")
     p.add_argument("--clients", type=int, default=16, help="concurrent clients (default 16)")
     p.add_argument("--seconds", type=float, default=5.0, help="length of each phase (default 5)")
-    p.add_argument("--drills", default="name-the-tile,nearest-hand,first-pass", help="drills, comma-separated")
+    p.add_argument("--drills", default="name-the-tile,nearest-hand,first-pass", help="drills, comma-separated, or all")
+    p.add_argument("--think", type=float, default=0.0, help="each client's mean pause between round trips, in seconds (default 0: none)")
     p.add_argument("--port", type=int, help="test a server already running on 127.0.0.1:PORT instead of starting one")
     p.add_argument("--pid", type=int, help="with --port: that server's process id, to report its CPU a request")
     p.set_defaults(func=cmd_load)

@@ -17,6 +17,8 @@ Settings (environment variables):
 - COACH_CARD: a card file (YAML) to drill on instead of the house card.
 - COACH_DATABASE_URL: a database (e.g. PostgreSQL) instead of the SQLite
   file `coach.sqlite3` in the instance folder.
+- COACH_SERVER_TIMING: when 1, a Server-Timing header on every response
+  (`server_timing`; `python -m coach load` sets it on its own server).
 """
 
 from __future__ import annotations
@@ -140,6 +142,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     display.install(app)
     from coach.web import blas  # one BLAS thread: the server's threads share two cores
     blas.install(app)
+    from coach.web import server_timing  # outermost: the server's own time, for `load` (off unless asked)
+    server_timing.install(app)
 
     @app.get("/healthz")
     def healthz() -> tuple[str, int, dict[str, str]]:

@@ -14,6 +14,15 @@ server's processes spent per request (from /proc, before and after each
 phase) does not, so it is printed too, with the client's own. Clients and
 server share the machine's cores, so by Little's law N clients cannot see a
 mean round trip below N x (server + client CPU per round trip) / cores.
+
+The server it starts sends a Server-Timing header (`server_timing`), so the
+answers' own time in the server is printed too, wall and CPU: what a
+learner's answer costs, apart from the queue in front of it.
+
+By default every client sends its next question the moment an answer
+comes back: a stress test, far past any class. `--think S` has each
+client pause between round trips, uniformly 0.5 S to 1.5 S, as learners
+reading a verdict and the next question do; the pause is not timed.
 """
 
 from __future__ import annotations
@@ -30,6 +39,9 @@ import tempfile
 import threading
 import time
 from typing import TextIO
+
+from coach.web.server_timing import HEADER as SERVER_TIMING
+from coach.web.server_timing import parse as parse_server_timing
 
 HOST = "127.0.0.1"
 
@@ -75,13 +87,17 @@ def _own_cpu_seconds() -> float:
 def _wait_ready(port: int, timeout: float = 30.0) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        conn = http.client.HTTPConnection(HOST, port, timeout=2)
         try:
-            conn = http.client.HTTPConnection(HOST, port, timeout=2)
             conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
+            response = conn.getresponse()
+            response.read()
+            if response.status == 200:
                 return
         except OSError:
             time.sleep(0.1)
+        finally:
+            conn.close()
     raise RuntimeError("the server did not start")
 
 
@@ -95,7 +111,8 @@ def _answer_for(drill: str, question: dict, rng: random.Random) -> object:
         picks = [t for t in question["rack"] if t != "J"]
         rng.shuffle(picks)
         return picks[:3]
-    return None
+    choices = question.get("choices")
+    return rng.choice(choices) if choices else None
 
 
 class Phase:
@@ -106,6 +123,9 @@ class Phase:
         self.lock = threading.Lock()
         self.server_cpu: float | None = None  # seconds the server's processes spent in the phase
         self.client_cpu = 0.0  # seconds this process (the clients) spent
+        self.answers: list[float] = []  # each answer request's round trip, seconds
+        self.answer_app: list[float] = []  # each answer's time in the server (Server-Timing app), ms
+        self.answer_cpu: list[float] = []  # the CPU its thread spent there (Server-Timing cpu), ms
 
     def cpu_ms(self) -> tuple[str, str]:
         """Server and client CPU per request, in milliseconds, as printed."""
@@ -118,24 +138,35 @@ class Phase:
             self.latencies.append(seconds)
             self.requests += requests
 
+    def record_answer(self, seconds: float, timing: dict[str, float]) -> None:
+        with self.lock:
+            self.answers.append(seconds)
+            if "app" in timing and "cpu" in timing:
+                self.answer_app.append(timing["app"])
+                self.answer_cpu.append(timing["cpu"])
 
-def _client(port: int, deadline: float, work, phase: Phase, seed: int) -> None:
+
+def _client(port: int, deadline: float, work, phase: Phase, seed: int, think: float = 0.0) -> None:
     rng = random.Random(seed)
     conn = http.client.HTTPConnection(HOST, port, timeout=30)
+    if think:  # learners do not start in step
+        time.sleep(min(max(0.0, deadline - time.monotonic()), rng.uniform(0.0, think)))
     while time.monotonic() < deadline:
         try:
             start = time.perf_counter()
-            requests = work(conn, rng)
+            requests = work(conn, rng, phase)
             phase.record(time.perf_counter() - start, requests)
         except (OSError, http.client.HTTPException, ValueError):
             with phase.lock:
                 phase.errors += 1
             conn.close()
             conn = http.client.HTTPConnection(HOST, port, timeout=30)
+        if think:  # reading the verdict and the next question; bounded by the deadline
+            time.sleep(min(max(0.0, deadline - time.monotonic()), rng.uniform(0.5 * think, 1.5 * think)))
     conn.close()
 
 
-def _hello(conn: http.client.HTTPConnection, rng: random.Random) -> int:
+def _hello(conn: http.client.HTTPConnection, rng: random.Random, phase: Phase) -> int:
     conn.request("GET", "/healthz")
     response = conn.getresponse()
     response.read()
@@ -164,11 +195,14 @@ class _Cookies(threading.local):
 
 
 def _round_trip(drill: str):
-    cookies = _Cookies()
+    from drills import DRILLS
 
-    def work(conn: http.client.HTTPConnection, rng: random.Random) -> int:
+    cookies = _Cookies()
+    levels = len(DRILLS[drill].LEVELS) if drill in DRILLS else 1
+
+    def work(conn: http.client.HTTPConnection, rng: random.Random, phase: Phase) -> int:
         headers = {"Content-Type": "application/json", **cookies.header()}
-        body = json.dumps({"seed": rng.randrange(1_000_000_000), "level": rng.randint(1, 3)})
+        body = json.dumps({"seed": rng.randrange(1_000_000_000), "level": rng.randint(1, levels)})
         conn.request("POST", f"/api/drills/{drill}/questions", body, headers)
         response = conn.getresponse()
         question = json.loads(response.read())
@@ -176,24 +210,26 @@ def _round_trip(drill: str):
         if response.status != 201:
             raise ValueError(question)
         answer = {"token": question["token"], "answer": _answer_for(drill, question, rng)}
+        sent = time.perf_counter()
         conn.request("POST", f"/api/drills/{drill}/answers", json.dumps(answer), headers)
         response = conn.getresponse()
         response.read()
         cookies.keep(response)
         if response.status != 200:
             raise ValueError(response.status)
+        phase.record_answer(time.perf_counter() - sent, parse_server_timing(response.getheader(SERVER_TIMING)))
         return 2
 
     return work
 
 
-def _run_phase(port: int, clients: int, seconds: float, work, server_pid: int | None = None) -> tuple[Phase, float]:
+def _run_phase(port: int, clients: int, seconds: float, work, server_pid: int | None = None, think: float = 0.0) -> tuple[Phase, float]:
     phase = Phase()
     server_before = _cpu_seconds(server_pid) if server_pid else None
     client_before = _own_cpu_seconds()
     deadline = time.monotonic() + seconds
     threads = [
-        threading.Thread(target=_client, args=(port, deadline, work, phase, n), daemon=True)
+        threading.Thread(target=_client, args=(port, deadline, work, phase, n, think), daemon=True)
         for n in range(clients)
     ]
     start = time.perf_counter()
@@ -226,6 +262,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         env = dict(os.environ, COACH_DATA_DIR=tempfile.mkdtemp(prefix="coach-load-"))
         # 16 learners on one address, each far past a human's pace: the drilling limits are lifted (still counted).
         env.update(dict.fromkeys(("COACH_LIMIT_DRILL_LEARNER", "COACH_LIMIT_DRILL_ADDRESS", "COACH_LIMIT_FIRST_PASS_ADDRESS"), "1000000/minute"))
+        env["COACH_SERVER_TIMING"] = "1"  # the answers' own time in the server
         server = subprocess.Popen(
             [sys.executable, "-m", "coach", "serve", "--host", HOST, "--port", str(port)],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -245,34 +282,47 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             f"bare /healthz: {hello_rps:,.0f} requests/s, p50 {_percentile(hello.latencies, 0.5) * 1000:.1f} ms, "
             f"CPU a request: server {hello_server} ms, client {hello_client} ms\n\n"
         )
+        think = getattr(args, "think", 0.0) or 0.0
+        pace = f"each client pausing {0.5 * think:g}-{1.5 * think:g} s between round trips" if think else "no pause between round trips"
+        out.write(f"Drills: a question and its answer a round trip, {pace}.\n")
         out.write(
-            f"{'drill':<16} {'round trips':>11} {'p50 ms':>8} {'p95 ms':>8} {'req/s':>8} {'vs hello':>9} "
+            f"{'drill':<16} {'round trips':>11} {'p50 ms':>8} {'p95 ms':>8} {'answer p95':>10} "
+            f"{'in server p50':>13} {'p95':>7} {'CPU p50':>8} {'req/s':>8} {'vs hello':>9} "
             f"{'server CPU':>10} {'client CPU':>10} {'floor ms':>9} {'errors':>7}\n"
         )
         every: list[float] = []
-        floors: list[float] = []
+        answers: list[float] = []
+        in_server: list[float] = []
         for drill in args.drills:
-            phase, elapsed = _run_phase(port, args.clients, args.seconds, _round_trip(drill), server_pid)
+            phase, elapsed = _run_phase(port, args.clients, args.seconds, _round_trip(drill), server_pid, think)
             every += phase.latencies
+            answers += phase.answers
+            in_server += phase.answer_app
             rps = phase.requests / elapsed
             server_ms, client_ms = phase.cpu_ms()
             floor = "?"
-            if phase.server_cpu is not None and phase.latencies:
+            if phase.server_cpu is not None and phase.latencies and not think:
                 # Little's law: the mean round trip can be no shorter than the CPU
                 # all clients' round trips need, shared out over the cores.
                 seconds = args.clients * (phase.server_cpu + phase.client_cpu) / len(phase.latencies) / cores
-                floors.append(seconds)
                 floor = f"{seconds * 1000:.1f}"
             out.write(
                 f"{drill:<16} {len(phase.latencies):>11} {_percentile(phase.latencies, 0.5) * 1000:>8.1f} "
-                f"{_percentile(phase.latencies, 0.95) * 1000:>8.1f} {rps:>8.0f} {rps / hello_rps:>9.2f} "
+                f"{_percentile(phase.latencies, 0.95) * 1000:>8.1f} {_percentile(phase.answers, 0.95) * 1000:>10.1f} "
+                f"{_percentile(phase.answer_app, 0.5):>13.2f} {_percentile(phase.answer_app, 0.95):>7.2f} "
+                f"{_percentile(phase.answer_cpu, 0.5):>8.2f} {rps:>8.0f} {rps / hello_rps:>9.2f} "
                 f"{server_ms:>10} {client_ms:>10} {floor:>9} {phase.errors:>7}\n"
             )
         out.write(
             f"\nAll round trips: p50 {_percentile(every, 0.5) * 1000:.1f} ms, "
-            f"p95 {_percentile(every, 0.95) * 1000:.1f} ms (goal: p95 under 50 ms at 16 clients).\n"
+            f"p95 {_percentile(every, 0.95) * 1000:.1f} ms (goal: p95 under 50 ms at 16 clients); "
+            f"all answers: p95 {_percentile(answers, 0.95) * 1000:.1f} ms, "
+            f"in the server p50 {_percentile(in_server, 0.5):.2f} ms, p95 {_percentile(in_server, 0.95):.2f} ms.\n"
+            "answer p95: the answer request alone, as the client saw it. in server: the answer's time in the server "
+            "(Server-Timing: from the app receiving it to its response starting), p50 and p95; CPU p50: that request's thread's CPU.\n"
             "CPU columns: milliseconds a request (server: all its processes, from /proc; client: this process). "
-            f"floor: the shortest mean round trip {args.clients} clients can see on {cores} cores with that CPU.\n"
+            f"floor: the shortest mean round trip {args.clients} clients can see on {cores} cores with that CPU "
+            "(with no pause between round trips).\n"
         )
     finally:
         if server is not None:
