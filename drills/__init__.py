@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from types import ModuleType
 
+from coach.card import Card
+
 from drills import (
     base,
     calls,
@@ -57,6 +59,20 @@ def get(name: str) -> ModuleType:
     except (KeyError, TypeError):
         known = ", ".join(DRILLS)
         raise KeyError(f'there is no drill "{name}" (drills: {known})') from None
+
+
+def warm(card: Card) -> None:
+    """Ask one question of every drill and level on `card`, so that what a
+    drill works out once per card (payment's search for hands that read two
+    ways, about a second on the house card; the card's explanation indexes)
+    is done before a learner waits for it. `serve` calls it before gunicorn
+    forks its workers, which then share the result."""
+    for module in _TEACHING_ORDER:
+        for level in module.LEVELS:
+            try:
+                module.hint(module.generate(0, level.number, card))
+            except Exception:  # noqa: BLE001 - a card that cannot serve a drill says so when it is asked
+                continue
 
 
 def hint(question: base.Question) -> str:

@@ -250,3 +250,34 @@ def test_a_card_with_no_double_readings_still_asks_a_bill():
     assert drill.multi_reading_hands(card) == ()
     q = drill.generate(1, 4, card)
     assert q.key["best"] == digest_bill(**{k: q.key["situation"][k] for k in ("value", "how", "jokerless", "singles_and_pairs")})
+
+
+def test_joker_variant_rows_are_the_readable_variants_in_order():
+    """The array form the card's search uses (issue 13) against the row-by-row definition, every reading of the card."""
+    import numpy as np
+
+    for line in CARD.lines:
+        for reading in line.readings:
+            readable = np.array(drill._joker_variants(reading.groups), dtype=np.int16).reshape(-1, tiles.KINDS)
+            assert np.array_equal(drill._joker_variant_rows(reading.groups), readable), line.id
+
+
+def test_joker_variant_rows_leave_out_what_the_set_cannot_hold():
+    # Three kongs each kept by one natural would need 9 jokers: the set has 8.
+    card = make_card(("KONGS", "NNNN EEEE WWWW SS", 25))
+    for line in card.lines:
+        for reading in line.readings:
+            rows = drill._joker_variant_rows(reading.groups)
+            assert len(rows) == len(drill._joker_variants(reading.groups)) == 4**3 - 1
+            assert (rows[:, tiles.JOKER] <= tiles.COPIES[tiles.JOKER]).all()
+            assert all((rows[:, t] <= tiles.COPIES[t]).all() for t in range(tiles.NATURALS))
+
+
+def test_warm_finds_the_double_readings_before_any_question():
+    """Even on a card too small for some drills (their questions fail when asked, not here)."""
+    import drills
+
+    card = make_card(("WINDS", "NNN EEE WWW SSS FF", 25), ("KONGS", "NNNN EEEE WWW SSS", 30), name="Warm Card")
+    assert drill._MULTI.get(id(card), (None,))[0] is not card  # ids of freed cards come back
+    drills.warm(card)
+    assert drill._MULTI[id(card)][0] is card

@@ -101,6 +101,9 @@ def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None,
     """Serve the coach on http://host:port until interrupted."""
     check_port(host, port)
     app = create_app()
+    import drills
+
+    drills.warm(app.extensions["coach"].card)  # before the fork: every worker starts warm
     shown = f"[{host}]" if ":" in host else host
     local = "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else shown)
     url = f"http://{local}:{port}/"
