@@ -464,16 +464,42 @@ class _Scorer:
         the top: a natural tile one it completes a small group of; a tile of
         a group of 3+, or a joker, one at the top with room left."""
         index, base = self._kept(i, 2)
-        sub = _compact(self.tables)[:, index]  # (rows, kept readings)
-        v = base + sub[first] + sub[second]  # (pairs, kept readings)
+        sub = self._sub(i)  # (rows, kept readings)
+        v = np.take(sub, first, axis=0)
+        v += base
+        v += np.take(sub, second, axis=0)  # (pairs, kept readings)
         room = v >> COMPACT_SHIFT
         jokers = jokers.astype(np.uint8)[:, None]
-        placed = (v & (COMPACT_ROOM - 1)) + np.minimum(jokers, room)
+        placed = v & (COMPACT_ROOM - 1)
+        placed += np.minimum(jokers, room)
         top = placed.max(axis=1)
-        at_top = placed == top[:, None]
-        small = _bits(np.vstack([sub == 1, np.zeros((1, len(index)), dtype=bool)]))
-        grows = _bits(np.vstack([sub == (1 - COMPACT_ROOM) & 0xFF, np.ones((1, len(index)), dtype=bool)]))
-        return top.astype(np.int64), _bits(at_top), _bits(at_top & (jokers < room)), small, grows
+        # Both pairs' masks packed at once, and both rows' masks (cached a pass).
+        masks = np.empty((2, len(v), len(index)), dtype=bool)
+        np.equal(placed, top[:, None], out=masks[0])
+        np.less(jokers, room, out=masks[1])
+        masks[1] &= masks[0]
+        tops, open_tops = _bits(masks)
+        small, grows = self._row_bits(i)
+        return top.astype(np.int64), tops, open_tops, small, grows
+
+    def _sub(self, i: int) -> np.ndarray:
+        """`_compact`'s rows at pass i's kept readings, contiguous, kept."""
+        key = (i, 2)
+        sub = self._sub_cache.get(key)
+        if sub is None:
+            sub = self._sub_cache[key] = np.ascontiguousarray(_compact(self.tables)[:, self._kept(i, 2)[0]])
+        return sub
+
+    def _row_bits(self, i: int) -> np.ndarray:
+        """For every row of the table and one more (a joker), bit masks over
+        pass i's kept readings: those a tile of that row completes a small
+        group of, and those it adds to a group of 3+ (the joker: every one)."""
+        sub = self._sub(i)
+        masks = np.zeros((2, len(sub) + 1, sub.shape[1]), dtype=bool)
+        np.equal(sub, 1, out=masks[0, :-1])
+        np.equal(sub, (1 - COMPACT_ROOM) & 0xFF, out=masks[1, :-1])
+        masks[1, -1] = True
+        return _bits(masks)
 
     def exact_sum(self, i: int, threes: np.ndarray, ways: np.ndarray) -> int:
         """Sum of ways x best distance over the sets of three `threes` (sorted
@@ -504,20 +530,22 @@ class _Scorer:
         (pairs, kinds) table; c == b is one more row a pair."""
         kinds = [t for t in self.relevant(i) if left[t]]
         pool = int(left.sum())
-        other = pool - int(left[kinds].sum())
+        counts = left[kinds].astype(np.int64)
+        other = pool - int(counts.sum())
         kind = np.array(kinds + ([OTHER] if other else []), dtype=np.intp)
-        m = np.array([int(left[t]) for t in kinds] + ([other] if other else []), dtype=np.int64)
+        m = np.append(counts, other) if other else counts
         after = self.after[i]
         nothing = FEATURE_START[tiles.NATURALS]
         natural = (kind < tiles.NATURALS).astype(np.intp)
         row = np.where(natural, FEATURE_START[np.minimum(kind, tiles.NATURALS)] + after[np.minimum(kind, tiles.JOKER)], nothing)
         a, b = _pairs_of(len(kind))  # every pair a <= b, some that cannot come (no ways: never counted)
         same = (a == b).astype(np.intp)
-        jokers = after[tiles.JOKER] + (kind[a] == tiles.JOKER) + (kind[b] == tiles.JOKER)
+        is_joker = kind == tiles.JOKER
+        jokers = after[tiles.JOKER] + is_joker[a] + is_joker[b]
         top, tops, open_tops, small, grows = self._pairs(i, row[a], np.minimum(row[b] + same * natural[b], nothing), jokers)
         # A joker's row: the one past the table, whose mask is "room left".
-        third = np.where(kind == tiles.JOKER, len(small) - 1, row)
-        again = np.where(kind[b] == tiles.JOKER, len(small) - 1, np.minimum(row[b] + (1 + same) * natural[b], nothing))
+        third = np.where(is_joker, len(small) - 1, row)
+        again = np.where(is_joker[b], len(small) - 1, np.minimum(row[b] + (1 + same) * natural[b], nothing))
         later = np.zeros((len(a), len(kind)), dtype=bool)  # (pairs, kinds): the kind raises the pair's top
         raised_again = np.zeros(len(a), dtype=bool)  # the pair's b once more raises it
         for w in range(tops.shape[1]):
@@ -541,10 +569,7 @@ class _Scorer:
         for where in np.split(order, bounds) if len(order) else ():
             i = int(cands[where[0]])
             index, base = self._kept(i, 2)
-            key = (i, 2)
-            sub = self._sub_cache.get(key)
-            if sub is None:
-                sub = self._sub_cache[key] = np.ascontiguousarray(_compact(self.tables)[:, index])
+            sub = self._sub(i)
             for start in range(0, len(where), CHUNK):
                 part = where[start : start + CHUNK]
                 rows, got = _received_rows(self.after[i], draws[part], int(self.takes[i]))
@@ -834,11 +859,11 @@ def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarr
 
 
 def _bits(mask: np.ndarray) -> np.ndarray:
-    """A (rows, n) boolean mask as (rows, words) 64-bit words, for `&` between rows."""
-    words = -(-mask.shape[1] // 64)
-    padded = np.zeros((mask.shape[0], words * 64), dtype=bool)
-    padded[:, : mask.shape[1]] = mask
-    return np.packbits(padded, axis=1).view(np.uint64)
+    """A (..., n) boolean mask as (..., words) 64-bit words, for `&` between rows."""
+    words = -(-mask.shape[-1] // 64)
+    packed = np.zeros(mask.shape[:-1] + (words * 8,), dtype=np.uint8)
+    packed[..., : -(-mask.shape[-1] // 8)] = np.packbits(mask, axis=-1)
+    return packed.view(np.uint64)
 
 
 def _low_end(gap: float, se: float) -> float:
