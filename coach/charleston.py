@@ -57,7 +57,7 @@ REFINE = 16  # stage two: this many leaders ...
 REFINE_SAMPLES = 480  # ... on this many more samples
 REACH_MARGIN = 2  # a line "within reach": at most this many tiles behind the best line
 CHUNK = 512  # draws scored at once for a pass: its kept readings' rows stay in cache
-FLAT_CELLS = 1 << 20  # (draw, reading) cells scored at once for many passes: a byte each, 1 MB
+FLAT_CELLS = 1 << 23  # (draw, reading) cells scored at once for many passes: a byte each, 8 MB, within the L3 cache; fewer, longer blocks (every pass's first draws in one) beat 1 MB ones, each of whose rows is a short inner loop
 # Grading (issue 12): a pass is as good as the best unless, at one-sided 95%
 # on the paired mean difference, it is worse by more than MARGIN tiles.
 Z = 1.645
@@ -266,10 +266,12 @@ class _Layout:
     owner: np.ndarray  # each segment's pass, an index into the passes laid out
     rows: int  # rows in all, padding included
     base: np.ndarray  # (rows, 1): each row's pass's own row of the table, one byte a cell (see _compact)
-    fixes: list[tuple[int, np.ndarray, np.ndarray]]  # (kind, rows (n, 1), correction (n, 4) by copies brought back)
+    fixes: _Fixes  # where a draw bringing back a kind a pass gave away is corrected
     reading: np.ndarray  # each row's reading (the empty column after them for padding)
     widths: list[tuple[int, int, int]]  # (first row, segments, rows a segment) for each width
     rank: np.ndarray  # each segment's place in width order
+    first_row: np.ndarray  # each segment's first row
+    width: np.ndarray  # each segment's rows
 
     def maxima(self, placed: np.ndarray) -> np.ndarray:
         """The largest value of each segment, for each column of `placed`
@@ -277,6 +279,73 @@ class _Layout:
         n = placed.shape[1]
         parts = [_halving_max(placed[a : a + count * width].reshape(count, width, n)) for a, count, width in self.widths]
         return np.take(np.concatenate(parts), self.rank, axis=0)
+
+    def segments(self, picked: np.ndarray) -> _Layout:
+        """For a layout of a segment a pass: the layout of only the passes
+        (segments) `picked`, numbered in that order afresh: their
+        rows copied as they are, in width order still. The same rows, so
+        the same maxima, as laying those passes out afresh, in a fraction
+        of the array operations (the refined and the open passes are
+        subsets of the passes scored first)."""
+        order = np.sort(self.rank[picked])  # places in width order, kept in width order
+        by_place = np.empty(len(self.rank), dtype=np.intp)
+        by_place[self.rank] = np.arange(len(self.rank))
+        chosen = by_place[order]  # the picked segments, in width order
+        width = self.width[chosen]
+        ends = np.cumsum(width)
+        rows = int(ends[-1])
+        # Each new row's old row: every chosen segment's run of rows, one after another.
+        old = np.repeat(self.first_row[chosen] - (ends - width), width) + np.arange(rows)
+        new_of_old = np.full(self.rows, -1, dtype=np.intp)
+        new_of_old[old] = np.arange(rows)
+        rank = np.empty(len(self.rank), dtype=np.intp)
+        rank[chosen] = np.arange(len(chosen))
+        bounds = np.flatnonzero(np.diff(width, prepend=0))
+        counts = np.diff(bounds, append=len(chosen))
+        widths = list(zip((ends[bounds] - width[bounds]).tolist(), counts.tolist(), width[bounds].tolist()))
+        return _Layout(
+            np.arange(len(picked)), rows, self.base[old], self.fixes.moved(new_of_old), self.reading[old], widths,
+            rank[picked], (ends - width)[rank[picked]], self.width[picked],
+        )
+
+
+@dataclass(frozen=True)
+class _Fixes:
+    """`_Layout.fixes`: the rows (`at`) a draw bringing back kind `kinds[k]`
+    corrects, entries `start[k]` to `start[k + 1]`, with the correction by
+    copies brought back (`corr`, (entries, 4), see `_Scorer._corrections`)."""
+
+    kinds: np.ndarray
+    start: np.ndarray
+    at: np.ndarray
+    corr: np.ndarray
+
+    def moved(self, new_of_old: np.ndarray) -> _Fixes:
+        """The entries whose rows are kept (`new_of_old` not -1), at their new rows."""
+        at = new_of_old[self.at]
+        kept = at >= 0
+        before = np.concatenate(([0], np.cumsum(kept)))  # entries kept before each
+        return _Fixes(self.kinds, before[self.start], at[kept], self.corr[kept])
+
+    def apply(self, cells: np.ndarray, count: np.ndarray, n: int) -> None:
+        """Add to `cells` ((rows, n) flat, one byte a cell) every correction
+        the draws (`count`: (kinds, n) copies of each kind a draw brings)
+        call for: the (kind, draw) pairs of draws that bring a corrected kind,
+        each spread to its kind's entries, in one scatter. Two kinds can
+        correct one cell (a reading needing both), so it adds with add.at."""
+        lengths_of_kind = np.diff(self.start)
+        brought = count[self.kinds]  # (kinds with entries, n)
+        k, d = np.nonzero(brought)
+        if not len(k):
+            return
+        lengths = lengths_of_kind[k]
+        total = int(lengths.sum())
+        if not total:
+            return
+        pair = np.repeat(np.arange(len(k)), lengths)
+        entry = np.arange(total) + np.repeat(self.start[k] - (np.cumsum(lengths) - lengths), lengths)
+        copies = brought[k, d][pair]
+        np.add.at(cells, self.at[entry] * n + d[pair], self.corr.reshape(-1)[entry * 4 + copies])
 
 
 def _halving_max(block: np.ndarray) -> np.ndarray:
@@ -349,6 +418,7 @@ class _Scorer:
             self.give_count[real, slot[real, j]] += 1
         self._kept_cache: dict[tuple[int, int], tuple] = {}
         self._sub_cache: dict[tuple[int, int], np.ndarray] = {}
+        self._layouts: list[tuple[np.ndarray, _Layout]] = []  # (each pass's segment or -1, a layout of passes)
 
     def subset(self, picked: Sequence[int]) -> _Scorer:
         """The same scorer for the candidates `picked` only (numbered afresh)."""
@@ -356,7 +426,7 @@ class _Scorer:
         other.__dict__.update(self.__dict__)
         for name in ("base", "after", "takes", "base_distance", "give_kind", "give_count"):
             setattr(other, name, getattr(self, name)[picked])
-        other._kept_cache, other._sub_cache = {}, {}
+        other._kept_cache, other._sub_cache, other._layouts = {}, {}, []
         return other
 
     def _kept(self, i: int, slack: int) -> tuple[np.ndarray, np.ndarray]:
@@ -394,16 +464,42 @@ class _Scorer:
         the top: a natural tile one it completes a small group of; a tile of
         a group of 3+, or a joker, one at the top with room left."""
         index, base = self._kept(i, 2)
-        sub = _compact(self.tables)[:, index]  # (rows, kept readings)
-        v = base + sub[first] + sub[second]  # (pairs, kept readings)
+        sub = self._sub(i)  # (rows, kept readings)
+        v = np.take(sub, first, axis=0)
+        v += base
+        v += np.take(sub, second, axis=0)  # (pairs, kept readings)
         room = v >> COMPACT_SHIFT
         jokers = jokers.astype(np.uint8)[:, None]
-        placed = (v & (COMPACT_ROOM - 1)) + np.minimum(jokers, room)
+        placed = v & (COMPACT_ROOM - 1)
+        placed += np.minimum(jokers, room)
         top = placed.max(axis=1)
-        at_top = placed == top[:, None]
-        small = _bits(np.vstack([sub == 1, np.zeros((1, len(index)), dtype=bool)]))
-        grows = _bits(np.vstack([sub == (1 - COMPACT_ROOM) & 0xFF, np.ones((1, len(index)), dtype=bool)]))
-        return top.astype(np.int64), _bits(at_top), _bits(at_top & (jokers < room)), small, grows
+        # Both pairs' masks packed at once, and both rows' masks (cached a pass).
+        masks = np.empty((2, len(v), len(index)), dtype=bool)
+        np.equal(placed, top[:, None], out=masks[0])
+        np.less(jokers, room, out=masks[1])
+        masks[1] &= masks[0]
+        tops, open_tops = _bits(masks)
+        small, grows = self._row_bits(i)
+        return top.astype(np.int64), tops, open_tops, small, grows
+
+    def _sub(self, i: int) -> np.ndarray:
+        """`_compact`'s rows at pass i's kept readings, contiguous, kept."""
+        key = (i, 2)
+        sub = self._sub_cache.get(key)
+        if sub is None:
+            sub = self._sub_cache[key] = np.ascontiguousarray(_compact(self.tables)[:, self._kept(i, 2)[0]])
+        return sub
+
+    def _row_bits(self, i: int) -> np.ndarray:
+        """For every row of the table and one more (a joker), bit masks over
+        pass i's kept readings: those a tile of that row completes a small
+        group of, and those it adds to a group of 3+ (the joker: every one)."""
+        sub = self._sub(i)
+        masks = np.zeros((2, len(sub) + 1, sub.shape[1]), dtype=bool)
+        np.equal(sub, 1, out=masks[0, :-1])
+        np.equal(sub, (1 - COMPACT_ROOM) & 0xFF, out=masks[1, :-1])
+        masks[1, -1] = True
+        return _bits(masks)
 
     def exact_sum(self, i: int, threes: np.ndarray, ways: np.ndarray) -> int:
         """Sum of ways x best distance over the sets of three `threes` (sorted
@@ -434,20 +530,22 @@ class _Scorer:
         (pairs, kinds) table; c == b is one more row a pair."""
         kinds = [t for t in self.relevant(i) if left[t]]
         pool = int(left.sum())
-        other = pool - int(left[kinds].sum())
+        counts = left[kinds].astype(np.int64)
+        other = pool - int(counts.sum())
         kind = np.array(kinds + ([OTHER] if other else []), dtype=np.intp)
-        m = np.array([int(left[t]) for t in kinds] + ([other] if other else []), dtype=np.int64)
+        m = np.append(counts, other) if other else counts
         after = self.after[i]
         nothing = FEATURE_START[tiles.NATURALS]
         natural = (kind < tiles.NATURALS).astype(np.intp)
         row = np.where(natural, FEATURE_START[np.minimum(kind, tiles.NATURALS)] + after[np.minimum(kind, tiles.JOKER)], nothing)
         a, b = _pairs_of(len(kind))  # every pair a <= b, some that cannot come (no ways: never counted)
         same = (a == b).astype(np.intp)
-        jokers = after[tiles.JOKER] + (kind[a] == tiles.JOKER) + (kind[b] == tiles.JOKER)
+        is_joker = kind == tiles.JOKER
+        jokers = after[tiles.JOKER] + is_joker[a] + is_joker[b]
         top, tops, open_tops, small, grows = self._pairs(i, row[a], np.minimum(row[b] + same * natural[b], nothing), jokers)
         # A joker's row: the one past the table, whose mask is "room left".
-        third = np.where(kind == tiles.JOKER, len(small) - 1, row)
-        again = np.where(kind[b] == tiles.JOKER, len(small) - 1, np.minimum(row[b] + (1 + same) * natural[b], nothing))
+        third = np.where(is_joker, len(small) - 1, row)
+        again = np.where(is_joker[b], len(small) - 1, np.minimum(row[b] + (1 + same) * natural[b], nothing))
         later = np.zeros((len(a), len(kind)), dtype=bool)  # (pairs, kinds): the kind raises the pair's top
         raised_again = np.zeros(len(a), dtype=bool)  # the pair's b once more raises it
         for w in range(tops.shape[1]):
@@ -471,10 +569,7 @@ class _Scorer:
         for where in np.split(order, bounds) if len(order) else ():
             i = int(cands[where[0]])
             index, base = self._kept(i, 2)
-            key = (i, 2)
-            sub = self._sub_cache.get(key)
-            if sub is None:
-                sub = self._sub_cache[key] = np.ascontiguousarray(_compact(self.tables)[:, index])
+            sub = self._sub(i)
             for start in range(0, len(where), CHUNK):
                 part = where[start : start + CHUNK]
                 rows, got = _received_rows(self.after[i], draws[part], int(self.takes[i]))
@@ -552,25 +647,35 @@ class _Scorer:
         base = np.zeros((rows, 1), dtype=np.uint8)
         base[position, 0] = np.take(self.base, np.repeat(which * d.shape[1], sizes) + flat)
         # A draw bringing back a kind the pass gave away is corrected (see
-        # _corrections) only in the readings that need more of it than the pass keeps.
-        found = []
-        for j in range(3):
-            kind = np.repeat(self.give_kind[which, j], sizes)
-            given = np.repeat(self.give_count[which, j], sizes)
-            t = np.minimum(kind, tiles.NATURALS - 1)
-            needed = np.take(self.tables.need, flat * tiles.NATURALS + t)
-            at = np.flatnonzero((kind != NO_KIND) & (needed > self.held[t] - given))
-            found.append((at, kind[at], given[at]))
-        entry, kind, given = (np.concatenate(parts) for parts in zip(*found))
-        fixes = []
-        if len(entry):
-            order = np.argsort(kind, kind="stable")
-            entry, kind, given = entry[order], kind[order], given[order]
-            table = self._corrections(kind, given, flat[entry])
-            at = position[entry][:, None]
-            cuts = np.flatnonzero(np.diff(kind, prepend=-1)).tolist() + [len(kind)]
-            fixes = [(int(kind[lo]), at[lo:hi], table[lo:hi]) for lo, hi in zip(cuts[:-1], cuts[1:])]
-        return _Layout(owner[first], rows, base, fixes, reading, widths, rank)
+        # _corrections) only in the readings that need more of it than the
+        # pass keeps: every entry and slot of a kind given away at once.
+        kind = np.repeat(self.give_kind[which], sizes, axis=0)  # (entries, 3)
+        given = np.repeat(self.give_count[which], sizes, axis=0)
+        t = np.minimum(kind, tiles.NATURALS - 1)
+        needed = np.take(self.tables.need, flat[:, None] * tiles.NATURALS + t)
+        entry, slot = np.nonzero((kind != NO_KIND) & (needed > self.held[t] - given))
+        kind, given = kind[entry, slot], given[entry, slot]
+        order = np.argsort(kind, kind="stable")
+        entry, kind, given = entry[order], kind[order], given[order]
+        table = self._corrections(kind, given, flat[entry])
+        cuts = np.flatnonzero(np.diff(kind, prepend=-1))
+        fixes = _Fixes(kind[cuts], np.append(cuts, len(kind)), position[entry], table)
+        first_row = (ends - sorted_width)[rank]
+        return _Layout(owner[first], rows, base, fixes, reading, widths, rank, first_row, width)
+
+    def _pass_layout(self, which: list[int]) -> _Layout:
+        """`_layout(which)`, cut from an earlier one that holds every pass
+        of `which` where there is one (evaluate_pass scores every pass
+        first, then ever fewer of them), else laid out and kept for later."""
+        for segment_of, layout in self._layouts:
+            picked = segment_of[which]
+            if (picked >= 0).all():
+                return layout.segments(picked)
+        layout = self._layout(which)
+        segment_of = np.full(len(self.base), -1, dtype=np.intp)
+        segment_of[which] = np.arange(len(which))
+        self._layouts.append((segment_of, layout))
+        return layout
 
     def best_on(self, which: Sequence[int], draws: np.ndarray, start: int, stop: int) -> list[np.ndarray]:
         """Best distance of each pass in `which` on draws[start:stop]."""
@@ -605,17 +710,12 @@ class _Scorer:
             # (kept readings of every pass, draws); take: several times quicker than indexing here
             v = np.take(summed, layout.reading, axis=0)
             v += base
-            if layout.fixes:
+            if len(layout.fixes.at):
                 count = np.zeros((NO_KIND + 1, n), dtype=np.intp)  # copies of each kind a draw brings
                 index = np.arange(n)
                 for j in range(take):
                     count[block[:, j], index] += 1
-                cells = v.reshape(-1)  # one index a cell: quicker than indexing rows and columns
-                for kind, at, corr in layout.fixes:
-                    hit = np.flatnonzero(count[kind])
-                    if len(hit):
-                        where = at * n + hit
-                        cells[where] += np.take(corr, count[kind, hit], axis=1)
+                layout.fixes.apply(v.reshape(-1), count, n)
             placed = v & (COMPACT_ROOM - 1)  # naturals, then jokers in the room left in groups of 3+
             if jokers_from < n:
                 room = v[:, jokers_from:]
@@ -626,7 +726,7 @@ class _Scorer:
 
     def _best_flat(self, which: list[int], draws: np.ndarray, take: int) -> np.ndarray:
         """`best_on` for passes that all receive `take` tiles: (passes, draws)."""
-        layout = self._layout(which)
+        layout = self._pass_layout(which)
         out = np.empty((len(which), len(draws)), dtype=np.int16)
         for columns, placed in self._blocks(layout, draws, take):
             out[:, columns] = HAND_SIZE - layout.maxima(placed)
@@ -759,11 +859,11 @@ def _every_three(pool: Sequence[int], relevant: Sequence[int]) -> tuple[np.ndarr
 
 
 def _bits(mask: np.ndarray) -> np.ndarray:
-    """A (rows, n) boolean mask as (rows, words) 64-bit words, for `&` between rows."""
-    words = -(-mask.shape[1] // 64)
-    padded = np.zeros((mask.shape[0], words * 64), dtype=bool)
-    padded[:, : mask.shape[1]] = mask
-    return np.packbits(padded, axis=1).view(np.uint64)
+    """A (..., n) boolean mask as (..., words) 64-bit words, for `&` between rows."""
+    words = -(-mask.shape[-1] // 64)
+    packed = np.zeros(mask.shape[:-1] + (words * 8,), dtype=np.uint8)
+    packed[..., : -(-mask.shape[-1] // 8)] = np.packbits(mask, axis=-1)
+    return packed.view(np.uint64)
 
 
 def _low_end(gap: float, se: float) -> float:
