@@ -85,6 +85,9 @@ def generate(seed: int, level: int, card: Card) -> Question:
 
 
 SCREEN = 48  # candidate passes scored by Monte Carlo; the learner's own pass always is
+# The grade reads the best pass, the learner's, and how far behind it is;
+# never flexibility, which only orders the other passes among themselves.
+FLEXIBILITY = False
 
 
 def evaluate(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, ...] | None = None) -> PassAdvice:
@@ -94,6 +97,7 @@ def evaluate(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, .
     return evaluate_pass(
         card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=192,
         screen=SCREEN, include=[include] if include else [], firm=[include] if include else [], exact=True,
+        flexibility=FLEXIBILITY,
     )
 
 

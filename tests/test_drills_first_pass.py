@@ -145,3 +145,30 @@ def test_sampled_gaps_state_their_confidence():
     advice = evaluate_pass(CARD, list(question(15, 1).key["rack"]), seed=1)
     worse = next(o for o in advice.options if not o.as_good_as_best)
     assert "95% sure" in gap_words(worse) and "tiles worse: clearly worse" in gap_words(worse)
+
+
+def _verdict_of(q, answer):
+    from coach import charleston
+
+    first_pass._CACHE.clear()
+    charleston._EXACT.clear()
+    verdict = first_pass.grade(q, answer)
+    return verdict.correct, verdict.score, verdict.explanation, verdict.rules, verdict.best, verdict.detail, verdict.public()
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_C1_the_grade_without_flexibility_gives_the_same_verdicts(monkeypatch, level):
+    """Issue 13: the grade leaves flexibility out (a quarter of its time);
+    every verdict, words and numbers, is the one it gave with it: the best
+    pass, the learner's, the gaps, the notes. Picks: the best, a pass of
+    tiles near the start of the rack, one near the end, and "show me"."""
+    for seed in range(8):
+        q = question(4000 + seed, level)
+        naturals = [c for c in q.rack if c != "J"]
+        picks = [None, naturals[:3], naturals[-3:], naturals[seed % 4 : seed % 4 + 3]]
+        picks.append(first_pass.grade(q, None).best)
+        for pick in picks:
+            monkeypatch.setattr(first_pass, "FLEXIBILITY", True)
+            with_flex = _verdict_of(q, pick)
+            monkeypatch.setattr(first_pass, "FLEXIBILITY", False)
+            assert _verdict_of(q, pick) == with_flex, (seed, pick)
