@@ -16,6 +16,9 @@ reading has no live outs.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -184,3 +187,27 @@ def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None) -
             )
         )
     return Analysis(card, holding, tuple(seen or (0,) * tiles.KINDS), tuple(results))
+
+
+_RACKS: OrderedDict[tuple[int, tuple[int, ...]], tuple[Card, Analysis]] = OrderedDict()
+_RACKS_LOCK = threading.Lock()
+RACKS_KEPT = 256
+
+
+def analyze_rack(card: Card, rack: Sequence[int]) -> Analysis:
+    """`analyze` of a bare rack (no exposures, nothing seen), kept for the
+    last RACKS_KEPT racks: a first-pass question, its hint and its grade
+    all read the same rack's analysis (issue 13). Keyed by the Card object,
+    kept beside it so its id() is never another card's; an Analysis is frozen."""
+    key = (id(card), tuple(sorted(rack)))
+    with _RACKS_LOCK:
+        hit = _RACKS.get(key)
+        if hit is not None and hit[0] is card:
+            _RACKS.move_to_end(key)
+            return hit[1]
+    result = analyze(card, Holding.of(list(rack)))
+    with _RACKS_LOCK:
+        _RACKS[key] = (card, result)
+        while len(_RACKS) > RACKS_KEPT:
+            _RACKS.popitem(last=False)
+    return result

@@ -33,7 +33,7 @@ from functools import cached_property, lru_cache
 import numpy as np
 
 from coach import tiles
-from coach.analysis import Analysis, analyze
+from coach.analysis import Analysis, analyze_rack
 from coach.card import Card
 from coach.explain import keep_note, tile_note
 from coach.tiles_away import FEATURE_START, HAND_SIZE, SPILL, CardTables, Holding, tables_for
@@ -121,8 +121,9 @@ class PassAdvice:
 
     @cached_property
     def analysis(self) -> Analysis:
-        """The rack's analysis, made once for every explanation of this advice."""
-        return analyze(self.card, Holding.of(self.rack))
+        """The rack's analysis, made once for every explanation of this advice
+        (and shared with whatever else read this rack: `analyze_rack`)."""
+        return analyze_rack(self.card, self.rack)
 
     def option(self, passed: Sequence[int], blind: int = 0) -> PassOption:
         key = (tuple(sorted(passed)), blind)

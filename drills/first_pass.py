@@ -21,12 +21,11 @@ from collections import OrderedDict
 from typing import Any
 
 from coach import tiles
-from coach.analysis import analyze
+from coach.analysis import analyze_rack
 from coach.card import Card
 from coach.charleston import PassAdvice, PassError, check_pass, evaluate_pass, explain_pass
 from coach.explain import NEAREST, tile_note
 from coach.rules import cite
-from coach.tiles_away import Holding
 from drills import short
 from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
@@ -47,7 +46,7 @@ _LOCK = threading.Lock()
 
 def _throwaways(card: Card, rack: list[int]) -> int:
     """Tiles of the rack that none of its nearest lines place."""
-    analysis = analyze(card, Holding.of(rack))
+    analysis = analyze_rack(card, rack)
     used: set[int] = set()
     for r in analysis.lines[:NEAREST]:
         if r.fill is not None:
@@ -231,6 +230,6 @@ def _shaped(verdict: Verdict, advice: PassAdvice, option: Any, passed: list[int]
 
 def hint(question: Question) -> str:
     """A nudge toward the tiles the rack's nearest lines do not use."""
-    analysis = analyze(question.key["card"], Holding.of(list(question.key["rack"])))
+    analysis = analyze_rack(question.key["card"], question.key["rack"])
     jokers = " Jokers never go." if tiles.JOKER in question.key["rack"] else ""
     return f"Your nearest line is {analysis.lines[0].line.id}: which of your tiles do it and the lines near it not use?{jokers}"

@@ -110,3 +110,26 @@ def test_best_reading_prefers_a_live_one_among_equals():
     assert r.distance == 2 and not r.dead
     assert dict(r.reading.suits) == {"a": "C"}
     assert r.live_outs == 4
+
+
+def test_analyze_rack_is_analyze_of_the_bare_rack_kept_per_card():
+    """Issue 13: a first-pass question, its hint and its grade share one analysis of the rack."""
+    from coach import analysis as module
+
+    def kinds(text: str) -> list[int]:
+        return [tiles.INDEX[code] for code in tiles.parse(text)]
+
+    card = house_card()
+    rack = kinds("1B 1B 2B 3B 5D 5D N N E GD RD F J")
+    kept = module.analyze_rack(card, list(reversed(rack)))
+    assert kept == analyze(card, holding("1B 1B 2B 3B 5D 5D N N E GD RD F J"))
+    assert module.analyze_rack(card, rack) is kept  # any order of the same tiles
+    other = module.analyze_rack(WINDS, rack)  # another card: its own analysis
+    assert other is not kept and other.card is WINDS and other == analyze(WINDS, holding("1B 1B 2B 3B 5D 5D N N E GD RD F J"))
+    import itertools
+
+    pairs = list(itertools.combinations(range(27), 2))[: module.RACKS_KEPT + 5]
+    for a, b in pairs:  # as many different racks and more: the oldest go
+        module.analyze_rack(WINDS, kinds("N N N E E E W W W S S") + [a, b])
+    assert len(module._RACKS) == module.RACKS_KEPT
+    assert module.analyze_rack(card, rack) is not kept  # long gone, made afresh
