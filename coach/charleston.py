@@ -27,7 +27,7 @@ import math
 import threading
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Container, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
 
 import numpy as np
@@ -995,17 +995,7 @@ def evaluate_pass(
         chosen = [leader] + rivals[: EXACT_RIVALS - 1]
         chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
         for i in chosen:
-            # Seed-free, so kept: the same question graded again skips the sum.
-            key = (id(card), card.name, tuple(sorted(rack)), tuple(seen or ()), candidates[i][0])
-            with _EXACT_LOCK:
-                value = _EXACT.get(key)
-            if value is None:
-                value = scorer.exact_mean(i, left)
-                with _EXACT_LOCK:
-                    _EXACT[key] = value
-                    while len(_EXACT) > 4096:
-                        _EXACT.popitem(last=False)
-            exact_set[i] = value
+            exact_set[i] = _exact_kept(card, rack, seen, candidates[i][0], lambda: scorer.exact_mean(i, left))
         firm = []  # nothing left to sample
     if firm is None:
         judged, rivals = focus, top[:4]
@@ -1046,9 +1036,71 @@ def evaluate_pass(
     lead = options[leader]
     # Best first: the leader, then by how far behind it on shared draws,
     # more lines in reach, fewer blind tiles.
-    options.sort(key=lambda o: (o is not lead, round(o.behind, 9), -(o.flexibility or 0.0), o.blind, o.tiles))
+    options.sort(key=_ranked(lead))
     current = int(tables_for(card).line_distances(Holding.of(rack)).min())
     return PassAdvice(card, tuple(sorted(rack)), which, tuple(options), current, seed)
+
+
+def _ranked(lead: PassOption) -> Callable[[PassOption], tuple]:
+    """Best first: the leader, then by how far behind it on shared draws,
+    more lines in reach, fewer blind tiles."""
+    return lambda o: (o is not lead, round(o.behind, 9), -(o.flexibility or 0.0), o.blind, o.tiles)
+
+
+def _exact_kept(card: Card, rack: Sequence[int], seen: Sequence[int] | None, own: tuple[int, ...], work: Callable[[], float]) -> float:
+    """A pass's exact expectation, kept by (card, rack, seen, pass): seed-free,
+    so the same rack graded again, by any seed or learner, skips the sum."""
+    key = (id(card), card.name, tuple(sorted(rack)), tuple(seen or ()), own)
+    with _EXACT_LOCK:
+        value = _EXACT.get(key)
+    if value is None:
+        value = work()
+        with _EXACT_LOCK:
+            _EXACT[key] = value
+            while len(_EXACT) > 4096:
+                _EXACT.popitem(last=False)
+    return value
+
+
+def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | None = None) -> PassAdvice:
+    """`advice` (made with `exact=True`, its leaders worked out exactly) with
+    the pass `passed` (no blind tiles) worked out exactly too: a learner's
+    own pass, graded against a best that was found without knowing it, so
+    that every learner answering the same question meets the same best pass
+    and the evaluation is made once a question (issue 13). When the pass
+    beats every pass worked out so far it becomes the best, and the others'
+    gaps grow by the difference.
+
+    Raises PassError for a pass that is not legal from the rack."""
+    own = tuple(sorted(passed))
+    check_pass(advice.rack, own, advice.which)
+    known = next((o for o in advice.options if o.tiles == own and o.blind == 0), None)
+    if known is not None and known.exact:
+        return advice
+    rack = list(advice.rack)
+    candidates = [(own, 0)]
+
+    def work() -> float:
+        scorer = _Scorer(advice.card, rack, candidates, _after(rack, candidates))
+        return scorer.exact_mean(0, np.bincount(unseen_pool(rack, seen), minlength=tiles.KINDS))
+
+    value = _exact_kept(advice.card, rack, seen, own, work)
+    old_best = advice.best
+    if not old_best.exact:
+        raise ValueError("with_pass needs an advice whose best was worked out exactly (exact=True)")
+    # Exact ties go to the pass listed first among the legal ones, as in evaluate_pass.
+    order = {c: n for n, c in enumerate(candidate_passes(rack, advice.which))}
+    beats = (value, order[(own, 0)]) < (old_best.expected, order[(old_best.tiles, old_best.blind)])
+    shift = old_best.expected - value if beats else 0.0
+    samples = known.samples if known is not None else 0
+    flexibility = known.flexibility if known is not None else None
+    mine = PassOption(own, 0, value, 0.0, samples, flexibility, 0.0 if beats else value - old_best.expected, 0.0, exact=True)
+    options = [mine] + [
+        replace(o, behind=o.behind + shift) for o in advice.options if o is not known
+    ]
+    lead = mine if beats else next(o for o in options if o.tiles == old_best.tiles and o.blind == old_best.blind)
+    options.sort(key=_ranked(lead))
+    return replace(advice, options=tuple(options))
 
 
 

@@ -23,7 +23,7 @@ from typing import Any
 from coach import tiles
 from coach.analysis import analyze_rack
 from coach.card import Card
-from coach.charleston import PassAdvice, PassError, check_pass, evaluate_pass, explain_pass
+from coach.charleston import PassAdvice, PassError, check_pass, evaluate_pass, explain_pass, with_pass
 from coach.explain import NEAREST, tile_note
 from coach.rules import cite
 from drills import short
@@ -90,33 +90,45 @@ FLEXIBILITY = False
 
 
 def evaluate(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, ...] | None = None) -> PassAdvice:
-    """The pass evaluation that grades an answer, uncached (drills.card_weight times it)."""
-    # Few draws for every pass, more for the leaders and the learner's pass,
-    # and more again while its call against the best is still open (issue 12).
+    """The pass evaluation that grades an answer, uncached (drills.card_weight times it):
+    the question's own evaluation, then the learner's pass worked out exactly beside it."""
+    question = evaluate_question(card, rack, seed)
+    return with_pass(question, include) if include else question
+
+
+def evaluate_question(card: Card, rack: tuple[int, ...], seed: int) -> PassAdvice:
+    """The evaluation of the question alone, whoever answers it and however:
+    few draws for every pass, more for the leaders, the leaders worked out
+    exactly (issue 12). The learner's own pass is added by `with_pass`."""
     return evaluate_pass(
         card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=192,
-        screen=SCREEN, include=[include] if include else [], firm=[include] if include else [], exact=True,
-        flexibility=FLEXIBILITY,
+        screen=SCREEN, include=[], firm=[], exact=True, flexibility=FLEXIBILITY,
     )
 
 
 def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, ...] | None = None) -> PassAdvice:
-    """The pass evaluation for this rack (and the learner's pass), computed once."""
+    """The pass evaluation for this question (and the learner's pass): the
+    question's evaluation made once and kept, so a class answering the same
+    question (a drill set gives everyone the same seeds) pays for it once,
+    and each learner's pass adds only its own exact sum."""
     # Keyed by the Card object itself (kept in the entry, so its id() is never
     # another card's): parsed cards are shared by content (coach.web.teacher_cards),
     # so a changed card is a new object and never meets an old evaluation.
-    key = (id(card), rack, seed, include)
+    key = (id(card), rack, seed)
     with _LOCK:
         cached = _CACHE.get(key)
         if cached is not None and cached[0] is card:
             _CACHE.move_to_end(key)
-            return cached[1]
-    advice = evaluate(card, rack, seed, include)
-    with _LOCK:
-        _CACHE[key] = (card, advice)
-        while len(_CACHE) > _CACHE_SIZE:
-            _CACHE.popitem(last=False)
-    return advice
+            question = cached[1]
+        else:
+            question = None
+    if question is None:
+        question = evaluate_question(card, rack, seed)
+        with _LOCK:
+            _CACHE[key] = (card, question)
+            while len(_CACHE) > _CACHE_SIZE:
+                _CACHE.popitem(last=False)
+    return with_pass(question, include) if include else question
 
 
 PICK_THREE = "Pick exactly 3 tiles to pass"

@@ -1,5 +1,6 @@
 """The first-pass drill: C1, C4, grading by the pass evaluation."""
 
+import numpy as np
 import pytest
 
 from coach import tiles
@@ -172,3 +173,96 @@ def test_C1_the_grade_without_flexibility_gives_the_same_verdicts(monkeypatch, l
             with_flex = _verdict_of(q, pick)
             monkeypatch.setattr(first_pass, "FLEXIBILITY", False)
             assert _verdict_of(q, pick) == with_flex, (seed, pick)
+
+
+def _old_grade(q, pick):
+    """The grade as it was before issue 13 split it: the learner's pass included in every stage."""
+    from coach import charleston
+
+    charleston._EXACT.clear()
+    advice = charleston.evaluate_pass(
+        CARD, list(q.key["rack"]), "first-right", seed=q.seed, samples=64, refine=8, refine_samples=192,
+        screen=first_pass.SCREEN, include=[pick], firm=[pick], exact=True,
+    )
+    mine = advice.option(pick)
+    return advice.best.tiles, advice.best.expected, mine.expected, mine.behind, mine.as_good_as_best
+
+
+@pytest.mark.parametrize("level", [1, 2, 3])
+def test_C1_the_question_evaluated_once_then_the_learners_pass_gives_the_same_verdicts(level):
+    """Issue 13: the question is evaluated without the learner's pass, once
+    for every learner, and the pass is then worked out exactly beside it.
+    The best pass, its expectation, the learner's expectation, gap and
+    verdict are those of the old grade, which put the pass into every stage."""
+    import random
+
+    rng = random.Random(level)
+    for seed in range(12):
+        q = question(30_000 + seed, level)
+        naturals = [t for t in q.key["rack"] if t != tiles.JOKER]
+        for _ in range(3):
+            rng.shuffle(naturals)
+            pick = tuple(sorted(naturals[:3]))
+            first_pass._CACHE.clear()
+            from coach import charleston
+
+            charleston._EXACT.clear()
+            advice = first_pass.advice_for(CARD, q.key["rack"], q.seed, pick)
+            mine = advice.option(pick)
+            assert mine.exact and advice.best.exact
+            new = (advice.best.tiles, advice.best.expected, mine.expected, mine.behind, mine.as_good_as_best)
+            assert new == _old_grade(q, pick), (seed, pick)
+
+
+def test_C1_every_learner_meets_the_same_best_pass_and_one_evaluation():
+    q = question(31_000, 2)
+    first_pass._CACHE.clear()
+    naturals = sorted(t for t in q.key["rack"] if t != tiles.JOKER)
+    picks = [tuple(naturals[k : k + 3]) for k in range(0, len(naturals) - 2, 3)]
+    bests = {first_pass.advice_for(CARD, q.key["rack"], q.seed, pick).best.tiles for pick in picks}
+    assert len(bests) == 1
+    assert len([key for key in first_pass._CACHE if key[1] == q.key["rack"]]) == 1  # one evaluation for them all
+
+
+def test_C1_a_pass_better_than_every_leader_becomes_the_best():
+    """with_pass on an evaluation that missed the best pass (made here on
+    very few draws and no refining): the better pass takes the lead, and
+    every other pass's gap grows by how much better it is."""
+    from coach import charleston
+
+    for seed in range(31_500, 31_520):  # a rack where the thin evaluation misses the best pass
+        rack = list(question(seed, 2).key["rack"])
+        thin = charleston.evaluate_pass(
+            CARD, rack, "first-right", seed=1, samples=4, refine=1, refine_samples=0, screen=4, firm=[], exact=True, flexibility=False
+        )
+        candidates = charleston.candidate_passes(rack, "first-right")
+        scorer = charleston._Scorer(CARD, rack, candidates, charleston._after(rack, candidates))
+        left = np.bincount(charleston.unseen_pool(rack), minlength=tiles.KINDS)
+        exact = [scorer.exact_mean(i, left) for i in range(len(candidates))]
+        if min(exact) < thin.best.expected:
+            break
+    else:
+        pytest.fail("no rack found where the thin evaluation misses the best pass")
+    truly_best = candidates[int(np.argmin(exact))][0]
+    better = charleston.with_pass(thin, truly_best)
+    assert better.best.tiles == truly_best and better.best.expected == min(exact) and better.best.behind == 0
+    old = better.option(thin.best.tiles)
+    assert old.exact and old.behind == pytest.approx(thin.best.expected - min(exact))
+    for before in thin.options:  # every other pass falls behind by as much more
+        if before.tiles != truly_best:
+            assert better.option(before.tiles).behind == pytest.approx(before.behind + thin.best.expected - min(exact))
+    assert len(better.options) == len(thin.options) + (0 if any(o.tiles == truly_best for o in thin.options) else 1)
+
+
+def test_C4_with_pass_refuses_a_joker_or_tiles_not_held():
+    from coach import charleston
+
+    q = question(31_600, 3)
+    rack = q.key["rack"]
+    advice = first_pass.advice_for(CARD, rack, q.seed)
+    missing = next(t for t in range(tiles.NATURALS) if t not in rack)
+    with pytest.raises(charleston.PassError):
+        charleston.with_pass(advice, (missing, rack[0], rack[1]))
+    if tiles.JOKER in rack:
+        with pytest.raises(charleston.PassError, match="C4"):
+            charleston.with_pass(advice, (tiles.JOKER, rack[0], rack[1]))

@@ -28,18 +28,21 @@ def test_the_same_advice_as_before(name, args):
     assert frozen["args"] == args
     got = json.loads(json.dumps(_advice_json(run(args))))
     assert got["current"] == frozen["advice"]["current"]
-    assert len(got["options"]) == len(frozen["advice"]["options"])
     if args["kind"] == "grade":
-        # The drill's grade leaves flexibility out (drills.first_pass.FLEXIBILITY):
-        # it reads the best pass, first, and the learner's; flexibility only
-        # ordered the passes equally far behind among themselves.
-        def graded(rows):
-            return [row[:FLEX] + row[FLEX + 1 :] for row in rows]
+        # The drill's grade (drills.first_pass.advice_for) now evaluates the
+        # question without the learner's pass and then works that pass out
+        # exactly beside it (coach.charleston.with_pass), and leaves
+        # flexibility out. What a verdict reads must be as before: the best
+        # pass, first, with its exact expectation; the learner's pass, its
+        # exact expectation and how far behind the best it is.
+        def verdict(rows):
+            best = rows[0]
+            mine = next(row for row in rows if row[0] == sorted(args["include"]) and row[1] == 0)
+            return (best[0], best[2], best[8]), (mine[0], mine[2], mine[6], mine[8])
 
         assert all(row[FLEX] is None for row in got["options"])
-        new, old = graded(got["options"]), graded(frozen["advice"]["options"])
-        assert new[0] == old[0], f"{name}: the best pass differs"
-        assert sorted(new) == sorted(old), f"{name}: an option differs"
+        assert verdict(got["options"]) == verdict(frozen["advice"]["options"]), f"{name}: the verdict differs"
         return
+    assert len(got["options"]) == len(frozen["advice"]["options"])
     for rank, (new, old) in enumerate(zip(got["options"], frozen["advice"]["options"])):
         assert new == old, f"{name}: option {rank} differs"
