@@ -684,6 +684,7 @@ def _parser_load(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--seconds", type=float, default=5.0, help="length of each phase (default 5)")
     p.add_argument("--drills", default="name-the-tile,nearest-hand,first-pass", help="drills, comma-separated, or all")
     p.add_argument("--think", type=float, default=0.0, help="each client's mean pause between round trips, in seconds (default 0: none)")
+    p.add_argument("--shared", action="store_true", help="every client the same questions in the same order, as a class on a drill set")
     p.add_argument("--port", type=int, help="test a server already running on 127.0.0.1:PORT instead of starting one")
     p.add_argument("--pid", type=int, help="with --port: that server's process id, to report its CPU a request")
     p.set_defaults(func=cmd_load)

@@ -79,7 +79,7 @@ def test_load_reports_every_drill_asked_with_its_time_in_the_server(capsys):
     """A short run against a server it starts (gunicorn, as `serve` runs):
     every row is there, no request failed, and the answers' Server-Timing
     was read (a number, not nan, in the "in server" columns)."""
-    args = argparse.Namespace(clients=2, seconds=0.4, drills=["name-the-tile", "dead-or-alive", "first-pass"], port=None, pid=None, think=0.0)
+    args = argparse.Namespace(clients=2, seconds=0.4, drills=["name-the-tile", "dead-or-alive", "first-pass"], port=None, pid=None, think=0.0, shared=False)
     out = io.StringIO()
     assert load.run(args, out) == 0
     text = out.getvalue()
@@ -93,11 +93,12 @@ def test_load_reports_every_drill_asked_with_its_time_in_the_server(capsys):
     assert "All round trips" in text and "in the server p50" in text
 
 
-def test_load_with_a_pause_between_round_trips():
-    args = argparse.Namespace(clients=2, seconds=0.6, drills=["name-the-tile"], port=None, pid=None, think=0.1)
+def test_load_with_a_pause_between_round_trips_on_a_drill_set():
+    args = argparse.Namespace(clients=2, seconds=0.6, drills=["name-the-tile"], port=None, pid=None, think=0.1, shared=True)
     out = io.StringIO()
     assert load.run(args, out) == 0
     text = out.getvalue()
     assert "each client pausing 0.05-0.15 s between round trips" in text
+    assert "every client the same questions in the same order" in text
     row = next(line.split() for line in text.splitlines() if line.startswith("name-the-tile"))
     assert int(row[1]) > 0 and row[-1] == "0"

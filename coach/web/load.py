@@ -23,6 +23,9 @@ By default every client sends its next question the moment an answer
 comes back: a stress test, far past any class. `--think S` has each
 client pause between round trips, uniformly 0.5 S to 1.5 S, as learners
 reading a verdict and the next question do; the pause is not timed.
+Every question is fresh (its own random seed) unless `--shared`, where
+every client asks the same questions in the same order, as a class on a
+teacher's drill set does (each still answers in its own way).
 """
 
 from __future__ import annotations
@@ -146,15 +149,16 @@ class Phase:
                 self.answer_cpu.append(timing["cpu"])
 
 
-def _client(port: int, deadline: float, work, phase: Phase, seed: int, think: float = 0.0) -> None:
+def _client(port: int, deadline: float, work, phase: Phase, seed: int, think: float = 0.0, shared: bool = False) -> None:
     rng = random.Random(seed)
+    asks = random.Random(0) if shared else rng  # a drill set: every client the same questions, in order
     conn = http.client.HTTPConnection(HOST, port, timeout=30)
     if think:  # learners do not start in step
         time.sleep(min(max(0.0, deadline - time.monotonic()), rng.uniform(0.0, think)))
     while time.monotonic() < deadline:
         try:
             start = time.perf_counter()
-            requests = work(conn, rng, phase)
+            requests = work(conn, rng, phase, asks)
             phase.record(time.perf_counter() - start, requests)
         except (OSError, http.client.HTTPException, ValueError):
             with phase.lock:
@@ -166,7 +170,7 @@ def _client(port: int, deadline: float, work, phase: Phase, seed: int, think: fl
     conn.close()
 
 
-def _hello(conn: http.client.HTTPConnection, rng: random.Random, phase: Phase) -> int:
+def _hello(conn: http.client.HTTPConnection, rng: random.Random, phase: Phase, asks: random.Random) -> int:
     conn.request("GET", "/healthz")
     response = conn.getresponse()
     response.read()
@@ -200,9 +204,9 @@ def _round_trip(drill: str):
     cookies = _Cookies()
     levels = len(DRILLS[drill].LEVELS) if drill in DRILLS else 1
 
-    def work(conn: http.client.HTTPConnection, rng: random.Random, phase: Phase) -> int:
+    def work(conn: http.client.HTTPConnection, rng: random.Random, phase: Phase, asks: random.Random) -> int:
         headers = {"Content-Type": "application/json", **cookies.header()}
-        body = json.dumps({"seed": rng.randrange(1_000_000_000), "level": rng.randint(1, levels)})
+        body = json.dumps({"seed": asks.randrange(1_000_000_000), "level": asks.randint(1, levels)})
         conn.request("POST", f"/api/drills/{drill}/questions", body, headers)
         response = conn.getresponse()
         question = json.loads(response.read())
@@ -223,13 +227,15 @@ def _round_trip(drill: str):
     return work
 
 
-def _run_phase(port: int, clients: int, seconds: float, work, server_pid: int | None = None, think: float = 0.0) -> tuple[Phase, float]:
+def _run_phase(
+    port: int, clients: int, seconds: float, work, server_pid: int | None = None, think: float = 0.0, shared: bool = False
+) -> tuple[Phase, float]:
     phase = Phase()
     server_before = _cpu_seconds(server_pid) if server_pid else None
     client_before = _own_cpu_seconds()
     deadline = time.monotonic() + seconds
     threads = [
-        threading.Thread(target=_client, args=(port, deadline, work, phase, n, think), daemon=True)
+        threading.Thread(target=_client, args=(port, deadline, work, phase, n, think, shared), daemon=True)
         for n in range(clients)
     ]
     start = time.perf_counter()
@@ -283,8 +289,10 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
             f"CPU a request: server {hello_server} ms, client {hello_client} ms\n\n"
         )
         think = getattr(args, "think", 0.0) or 0.0
+        shared = bool(getattr(args, "shared", False))
         pace = f"each client pausing {0.5 * think:g}-{1.5 * think:g} s between round trips" if think else "no pause between round trips"
-        out.write(f"Drills: a question and its answer a round trip, {pace}.\n")
+        asked = "every client the same questions in the same order (a drill set)" if shared else "every question fresh"
+        out.write(f"Drills: a question and its answer a round trip, {pace}, {asked}.\n")
         out.write(
             f"{'drill':<16} {'round trips':>11} {'p50 ms':>8} {'p95 ms':>8} {'answer p95':>10} "
             f"{'in server p50':>13} {'p95':>7} {'CPU p50':>8} {'req/s':>8} {'vs hello':>9} "
@@ -294,7 +302,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         answers: list[float] = []
         in_server: list[float] = []
         for drill in args.drills:
-            phase, elapsed = _run_phase(port, args.clients, args.seconds, _round_trip(drill), server_pid, think)
+            phase, elapsed = _run_phase(port, args.clients, args.seconds, _round_trip(drill), server_pid, think, shared)
             every += phase.latencies
             answers += phase.answers
             in_server += phase.answer_app
