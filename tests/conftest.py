@@ -19,6 +19,7 @@ from waitress.server import create_server
 
 from coach.store.db import FILE_NAME, make_engine, migrate
 from coach.web import create_app
+from tests.helpers import stop_waitress
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -111,8 +112,7 @@ def live_server(tmp_path_factory) -> Iterator[str]:
     try:
         yield f"http://127.0.0.1:{server.effective_port}"
     finally:
-        server.close()
-        thread.join(timeout=5)
+        stop_waitress(server, thread)
 
 
 @pytest.fixture(scope="session")

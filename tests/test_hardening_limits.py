@@ -28,6 +28,7 @@ from coach.store.db import FILE_NAME
 from coach.store.models import Learner
 from coach.store import teaching
 from coach.web import create_app, limits
+from tests.helpers import stop_waitress
 
 PASSWORD = "correct horse battery"
 
@@ -257,17 +258,6 @@ def p95(seconds: list[float]) -> float:
     return statistics.quantiles(seconds, n=20)[-1]
 
 
-def _close_when_idle(server, seconds: float = 10.0) -> None:
-    """Close the server once its threads have finished their last tasks: a
-    client has its answer before waitress's thread is quite done, and closing
-    under it makes waitress log a bad file descriptor (not the app's error)."""
-    dispatcher = server.task_dispatcher
-    deadline = time.monotonic() + seconds
-    while (dispatcher.active_count or dispatcher.queue) and time.monotonic() < deadline:
-        time.sleep(0.02)
-    server.close()
-
-
 def test_a_sign_in_flood_never_takes_the_threads_other_learners_drill_on(make_app, monkeypatch):
     app = make_app()
     with Session(app.extensions["store"]) as session:  # an account for the flood to aim at
@@ -320,8 +310,7 @@ def test_a_sign_in_flood_never_takes_the_threads_other_learners_drill_on(make_ap
             for attack in attacks:
                 attack.result()
     finally:
-        _close_when_idle(server)
-        runner.join(timeout=5)
+        stop_waitress(server, runner)
 
     print(
         f"\nvictim answer p95: {p95(quiet) * 1000:.0f} ms quiet, {p95(during) * 1000:.0f} ms during a flood of "
