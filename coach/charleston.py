@@ -57,7 +57,11 @@ REFINE = 16  # stage two: this many leaders ...
 REFINE_SAMPLES = 480  # ... on this many more samples
 REACH_MARGIN = 2  # a line "within reach": at most this many tiles behind the best line
 CHUNK = 512  # draws scored at once for a pass: its kept readings' rows stay in cache
-FLAT_CELLS = 1 << 23  # (draw, reading) cells scored at once for many passes: a byte each, 8 MB, within the L3 cache; fewer, longer blocks (every pass's first draws in one) beat 1 MB ones, each of whose rows is a short inner loop
+# (draw, reading) cells scored at once for many passes, a byte each: 8 MB
+# (this machine's L3 holds 16). Fewer, longer blocks (every pass's first
+# draws in one) beat 1 MB ones, whose rows were short inner loops; a block
+# is a few temporaries of this size per evaluation running.
+FLAT_CELLS = 1 << 23
 # Grading (issue 12): a pass is as good as the best unless, at one-sided 95%
 # on the paired mean difference, it is worse by more than MARGIN tiles.
 Z = 1.645
