@@ -200,6 +200,21 @@ def test_a_429_is_json_under_the_api_and_a_page_elsewhere(make_app):
     assert other.post("/api/drills/name-the-tile/questions", json={}).status_code == 201
 
 
+def test_the_per_learner_limit_counts_a_learner_by_the_remember_cookie_alone(make_app):
+    """The limit reads the learner from the signed session cookie (no database
+    read); with the session cookie gone and only the remember cookie left, the
+    learner is loaded from it, as before, and still counted as themselves."""
+    client = make_app(COACH_LIMIT_DRILL_LEARNER="3/minute").test_client()
+    asked = client.post("/api/drills/name-the-tile/questions", json={}).get_json()
+    assert client.post("/api/drills/name-the-tile/answers", json={"token": asked["token"], "answer": None}).status_code == 200
+    assert client.get_cookie("remember_token") is not None
+    assert client.post("/api/drills/name-the-tile/questions", json={}).status_code == 201
+    client.delete_cookie("session")
+    assert client.get_cookie("session") is None
+    statuses = [client.post("/api/drills/name-the-tile/questions", json={}).status_code for _ in range(3)]
+    assert statuses == [201, 201, 429]
+
+
 def test_the_per_address_drilling_limit_holds_learners_without_a_cookie(make_app):
     client = make_app(COACH_LIMIT_DRILL_ADDRESS="4/minute").test_client(use_cookies=False)
     statuses = [client.post("/api/drills/name-the-tile/questions", json={}).status_code for _ in range(5)]
