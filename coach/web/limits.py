@@ -134,30 +134,28 @@ def _email() -> str:
     return "email:" + (raw.strip().lower()[:254] if isinstance(raw, str) else "")
 
 
-def _signed_learner() -> int | None:
-    """The learner the request's signed session cookie names ("<id>:<token>",
-    see coach.web.learners), without loading them: a question needs no
-    learner, and loading one (a database read, to check the session is still
+def _signed_session() -> str | None:
+    """The sign-in the request's signed session cookie names ("<id>:<token>",
+    see coach.web.learners), without loading the learner: a question needs
+    none, and loading one (a database read, to check the session is still
     live) was a third of its time (issue 13). The cookie is signed, so no one
-    can count against another learner; a session since signed out still
-    counts against its own learner, which only makes the limit stricter.
-    Without a session (a remember cookie alone, say) the learner is loaded,
-    as before."""
+    can count against another's sign-in; the token is part of the key, so a
+    session signed out (or a stolen cookie of one) counts only against
+    itself, never against the learner's live one. Without a session cookie
+    (a remember cookie alone, say) the learner is loaded, as before."""
     user_id = session.get("_user_id")
-    if isinstance(user_id, str):
-        number = user_id.partition(":")[0]
-        if number.isdigit():
-            return int(number)
-    return int(current_user.id) if current_user.is_authenticated else None
+    if isinstance(user_id, str) and user_id.partition(":")[0].isdigit():
+        return user_id
+    return str(current_user.get_id()) if current_user.is_authenticated else None
 
 
 def _learner() -> str:
-    learner = _signed_learner()
-    return f"learner:{learner}" if learner is not None else ""
+    signed = _signed_session()
+    return f"learner:{signed}" if signed is not None else ""
 
 
 def _no_learner() -> bool:
-    return _signed_learner() is None
+    return _signed_session() is None
 
 
 def _not_first_pass() -> bool:
