@@ -1092,9 +1092,10 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
     old_best = advice.best
     if not old_best.exact:
         raise ValueError("with_pass needs an advice whose best was worked out exactly (exact=True)")
-    # Exact ties go to the pass listed first among the legal ones, as in evaluate_pass.
-    order = {c: n for n, c in enumerate(candidate_passes(rack, advice.which))}
-    beats = (value, order[(own, 0)]) < (old_best.expected, order[(old_best.tiles, old_best.blind)])
+    beats = value < old_best.expected
+    if value == old_best.expected:  # an exact tie goes to the pass listed first among the legal ones, as in evaluate_pass
+        order = {c: n for n, c in enumerate(candidate_passes(rack, advice.which))}
+        beats = order[(own, 0)] < order[(old_best.tiles, old_best.blind)]
     shift = old_best.expected - value if beats else 0.0
     samples = known.samples if known is not None else 0
     flexibility = known.flexibility if known is not None else None

@@ -266,3 +266,26 @@ def test_C4_with_pass_refuses_a_joker_or_tiles_not_held():
     if tiles.JOKER in rack:
         with pytest.raises(charleston.PassError, match="C4"):
             charleston.with_pass(advice, (tiles.JOKER, rack[0], rack[1]))
+
+
+def test_C1_a_pass_exactly_as_good_as_the_best_ties_as_evaluate_pass_breaks_ties(monkeypatch):
+    """A learner's pass whose exact expectation equals the best's (made so
+    here: exact ties at the top are rare): the one listed first among the
+    legal passes leads, as evaluate_pass breaks its own ties; the other is
+    0 behind, as good as the best."""
+    from coach import charleston
+
+    q = question(32_000, 2)
+    rack = list(q.key["rack"])
+    advice = first_pass.advice_for(CARD, q.key["rack"], q.seed)
+    best = advice.best
+    candidates = [own for own, _ in charleston.candidate_passes(rack, "first-right")]
+    exact = {o.tiles for o in advice.options if o.exact}
+    earlier = next(own for own in candidates if own < best.tiles and own not in exact)
+    later = next(own for own in candidates if own > best.tiles and own not in exact)
+    monkeypatch.setattr(charleston, "_exact_kept", lambda card, rack, seen, own, work: best.expected)
+    leads = charleston.with_pass(advice, earlier)
+    assert leads.best.tiles == earlier and leads.option(best.tiles).behind == 0
+    follows = charleston.with_pass(advice, later)
+    assert follows.best.tiles == best.tiles
+    assert follows.option(later).behind == 0 and follows.option(later).as_good_as_best
