@@ -928,6 +928,7 @@ def evaluate_pass(
     firm: Sequence[Sequence[int]] | None = None,
     exact: bool = False,
     flexibility: bool = True,
+    exact_only: bool = False,
 ) -> PassAdvice:
     """Score every legal pass for `rack` (13 or 14 tiles); best first.
 
@@ -936,6 +937,9 @@ def evaluate_pass(
     (unless `flexibility` is False: it only orders passes equally far
     behind the best, and a caller that reads neither its value nor that
     order, the first-pass drill's grade, saves a quarter of its time).
+    With `exact_only` (and `exact`), the advice lists only the passes worked
+    out exactly, the best first: all a grade reads (`with_pass` adds the
+    learner's), without the sampled statistics of every other pass.
     Then, sequentially, batches of draws are added for the leader and every
     pass among those whose call against it is not yet firm (see
     `PassOption.as_good_as_best`), until all are firm or `cap` draws.
@@ -1027,9 +1031,11 @@ def evaluate_pass(
         for k, i in enumerate(focus):
             flex[i] = float(reach[k].mean())
     leader = min(exact_set, key=lambda i: (exact_set[i], i)) if exact_set else leader_of()
-    sampled = _sampled_stats(scores, leader, exact_set)
+    reported = exact_set if exact_only and exact_set else range(len(candidates))
+    sampled = _sampled_stats(scores, leader, exact_set) if reported is not exact_set else {}
     options = []
-    for i, (own, blind) in enumerate(candidates):
+    for i in reported:
+        own, blind = candidates[i]
         n = len(scores[i])
         if i in exact_set:
             gap = exact_set[i] - exact_set[leader]
@@ -1037,7 +1043,7 @@ def evaluate_pass(
             continue
         mean, stderr, gap, se = sampled[i]
         options.append(PassOption(own, blind, mean, stderr, n, flex.get(i), gap, se))
-    lead = options[leader]
+    lead = next(o for o in options if (o.tiles, o.blind) == candidates[leader])
     # Best first: the leader, then by how far behind it on shared draws,
     # more lines in reach, fewer blind tiles.
     options.sort(key=_ranked(lead))
@@ -1100,9 +1106,8 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
     samples = known.samples if known is not None else 0
     flexibility = known.flexibility if known is not None else None
     mine = PassOption(own, 0, value, 0.0, samples, flexibility, 0.0 if beats else value - old_best.expected, 0.0, exact=True)
-    options = [mine] + [
-        replace(o, behind=o.behind + shift) for o in advice.options if o is not known
-    ]
+    others = [o for o in advice.options if o is not known]
+    options = [mine] + ([replace(o, behind=o.behind + shift) for o in others] if beats else others)
     lead = mine if beats else next(o for o in options if o.tiles == old_best.tiles and o.blind == old_best.blind)
     options.sort(key=_ranked(lead))
     return replace(advice, options=tuple(options))

@@ -99,10 +99,11 @@ def evaluate(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, .
 def evaluate_question(card: Card, rack: tuple[int, ...], seed: int) -> PassAdvice:
     """The evaluation of the question alone, whoever answers it and however:
     few draws for every pass, more for the leaders, the leaders worked out
-    exactly (issue 12). The learner's own pass is added by `with_pass`."""
+    exactly (issue 12), and only those listed: a grade reads the best pass
+    and the learner's, which `with_pass` adds."""
     return evaluate_pass(
         card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=192,
-        screen=SCREEN, include=[], firm=[], exact=True, flexibility=FLEXIBILITY,
+        screen=SCREEN, include=[], firm=[], exact=True, flexibility=FLEXIBILITY, exact_only=True,
     )
 
 

@@ -255,3 +255,16 @@ def test_flat_scoring_and_exact_sums_agree_with_the_full_matrix_product_on_dealt
             slow = scores_by_matrix(CARD, after, np.full(len(candidates), 3), np.full(len(full), i), full)
             assert total == weight.sum() and scorer.exact_sum(i, threes, ways) == int(slow.astype(np.int64) @ weight)
             assert scorer.exact_mean(i, np.bincount(pool, minlength=tiles.KINDS)) == int(slow.astype(np.int64) @ weight) / total
+
+
+def test_C1_exact_only_lists_the_passes_worked_out_exactly_as_the_full_listing_has_them():
+    """Issue 13: the grade asks only for the passes worked out exactly; they
+    are the full listing's own exact options, best first, numbers and all."""
+    for seed in range(4):
+        kwargs = dict(seed=seed, samples=64, refine=8, refine_samples=192, screen=48, include=[], firm=[], exact=True, flexibility=False)
+        full = evaluate_pass(CARD, NEAR_WD2 if seed % 2 else WITH_JOKER, "first-right", **kwargs)
+        lean = evaluate_pass(CARD, NEAR_WD2 if seed % 2 else WITH_JOKER, "first-right", exact_only=True, **kwargs)
+        exact = [o for o in full.options if o.exact]
+        assert lean.options and all(o.exact for o in lean.options)
+        assert lean.best == full.best
+        assert sorted(lean.options, key=lambda o: o.tiles) == sorted(exact, key=lambda o: o.tiles)

@@ -7,6 +7,7 @@ from coach import tiles
 from coach.card import house_card
 from drills import first_pass
 from drills.base import AnswerError
+from tests.helpers import every_pass
 
 CARD = house_card()
 
@@ -47,7 +48,7 @@ def test_C1_the_best_pass_gets_full_marks():
 
 def test_a_worse_pass_gets_partial_credit_by_tiles_worse():
     q = question(8)
-    advice = first_pass.advice_for(CARD, q.key["rack"], q.seed)
+    advice = every_pass(CARD, q.key["rack"], q.seed)  # the grade's own advice lists only the passes worked out exactly
     worst = advice.options[-1]
     verdict = first_pass.grade(q, worst.codes)
     assert not verdict.correct

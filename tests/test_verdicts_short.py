@@ -18,6 +18,7 @@ from coach.card import house_card
 from drills import first_pass, short
 from drills.base import Question, Verdict
 from tests.test_web_pages import open_drill
+from tests.helpers import every_pass
 
 CARD = house_card()
 SEEDS = range(100)
@@ -33,8 +34,7 @@ def question(name: str, seed: int) -> Question:
 def answers(q: Question, shown: Verdict) -> list[object]:
     """Show me, the best answer and a wrong one (for the first pass: its worst pass)."""
     if q.drill == "first-pass":
-        advice = first_pass.advice_for(CARD, q.key["rack"], q.seed)
-        return [None, shown.best, advice.options[-1].codes]
+        return [None, shown.best, every_pass(CARD, q.key["rack"], q.seed).options[-1].codes]
     if q.choices:
         best = shown.best if shown.best in q.choices else q.choices[0]
         return [None, best, next(c for c in q.choices if c != best)]
