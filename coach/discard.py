@@ -12,7 +12,9 @@ first: hot tiles rank after every other discard.
 
 from __future__ import annotations
 
+import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -88,24 +90,56 @@ def _need_verb(count: int) -> str:
 def danger(card: Card, exposures: Sequence[Exposure]) -> Danger:
     """The possible hands of a player with these exposures, and how many need each tile."""
     tables = tables_for(card)
-    none = Danger(0, np.zeros(tiles.NATURALS, dtype=np.int64))
-    if not exposures:
+    # Only each exposure's tile and size matter (not its jokers, nor the
+    # order): a drill dealing tables asks the same few sets again and again.
+    key = tuple(sorted((e.tile, e.size) for e in exposures))
+    with _DANGERS_LOCK:
+        kept = _DANGERS.setdefault(tables, OrderedDict())
+        found = kept.get(key)
+        if found is not None:
+            kept.move_to_end(key)
+            return found
+    found = _danger(tables, key)
+    with _DANGERS_LOCK:
+        kept[key] = found
+        while len(kept) > DANGERS_KEPT:
+            kept.popitem(last=False)
+    return found
+
+
+def _danger(tables: CardTables, groups: tuple[tuple[int, int], ...]) -> Danger:
+    """`danger` of exposures given as (tile, size) groups; the Danger is shared, so read-only."""
+    none = Danger(0, _read_only(np.zeros(tiles.NATURALS, dtype=np.int64)))
+    if not groups:
         return none
     wanted = np.zeros(tables.group_counts.shape[1], dtype=np.int8)
     less = np.zeros(tiles.NATURALS, dtype=np.int16)
-    for e in exposures:
-        column = tables.group_columns.get((e.tile, e.size))
+    for tile, size in groups:
+        column = tables.group_columns.get((tile, size))
         if column is None:
             return none
         wanted[column] += 1
-        less[e.tile] += e.size
+        less[tile] += size
     fits = ~tables.concealed & np.all(tables.group_counts >= wanted, axis=1)  # H4: no concealed lines
     idx = np.flatnonzero(fits)
     if not len(idx):
         return none
     _, first = np.unique(_hand_ids(tables)[idx], return_index=True)  # readings with the same tiles: one hand
     needs = (tables.need[idx[first]] - less) > 0
-    return Danger(len(first), needs.sum(axis=0).astype(np.int64))
+    return Danger(len(first), _read_only(needs.sum(axis=0).astype(np.int64)))
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+# Dangers worked out, per card's tables: a few hundred bytes each.
+_DANGERS: weakref.WeakKeyDictionary[CardTables, OrderedDict[tuple[tuple[int, int], ...], Danger]] = (
+    weakref.WeakKeyDictionary()
+)
+_DANGERS_LOCK = threading.Lock()
+DANGERS_KEPT = 4096
 
 
 _HAND_IDS: weakref.WeakKeyDictionary[CardTables, np.ndarray] = weakref.WeakKeyDictionary()
