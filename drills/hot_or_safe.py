@@ -30,7 +30,7 @@ from coach.tiles_away import Exposure, Holding
 from coach.rules import cite
 from drills import choice
 from coach.scene import Scene
-from drills.base import Level, Question, check_level, rng_for
+from drills.base import Level, Question, check_level, per_card, rng_for
 from drills.calls import SEATS, exposure_for
 from drills.wording import join, tile_label
 
@@ -45,9 +45,10 @@ LEVELS: tuple[Level, ...] = (
 RACK = 14  # your rack as you discard
 
 
-def _exposed_lines(card: Card) -> list[Line]:
-    """Lines marked X with a group that can be exposed."""
-    return [ln for ln in card.lines if not ln.concealed and ln.has_group(3)]
+@per_card
+def _exposed_lines(card: Card) -> tuple[Line, ...]:
+    """Lines marked X with a group that can be exposed: read on every try of a deal."""
+    return tuple(ln for ln in card.lines if not ln.concealed and ln.has_group(3))
 
 
 def _opponents(rng: random.Random, card: Card, you: str) -> list[tuple[str, tuple[Exposure, ...]]]:
