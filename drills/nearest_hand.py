@@ -25,6 +25,8 @@ import random
 import re
 from typing import Any
 
+import numpy as np
+
 from coach import tiles
 from coach.analysis import Analysis, LineResult, analyze
 from coach.card import Card, Group, Reading
@@ -67,14 +69,16 @@ def _play_on(rng: random.Random, tables, rack: list[int], rest: list[int], targe
     the nearest line reaches `target` exactly before it can pass it."""
     distances = tables.reading_distances(Holding.of(rack))
     best = int(distances.min())
-    aims = [h for h, d in enumerate(distances.tolist()) if d == best]
+    aims = np.flatnonzero(distances == best).tolist()
     reading: Reading = tables.readings[rng.choice(aims)]
     concealed = tables.lines[int(tables.line_of[aims[0]])].concealed
     current = fill(reading, Holding.of(rack), concealed).distance
-    kinds = {g.tile for g in reading.groups}
+    takes = [0] * tiles.KINDS  # copies of each tile the reading takes
+    for g in reading.groups:
+        takes[g.tile] += g.size
     for drawn in rest:
-        if drawn != tiles.JOKER and drawn not in kinds:
-            continue  # a tile the reading has no place for cannot bring it closer
+        if drawn != tiles.JOKER and rack.count(drawn) >= takes[drawn]:
+            continue  # the reading has no place for another copy: it cannot bring it closer
         trial = rack + [drawn]
         f = fill(reading, Holding.of(trial), concealed)
         if f.distance >= current:
@@ -84,7 +88,11 @@ def _play_on(rng: random.Random, tables, rack: list[int], rest: list[int], targe
             continue
         trial.remove(rng.choice(sorted(throwable)))
         rack, current = trial, f.distance
-        if _nearest(tables, rack) <= target:
+        # The nearest line is now `current` away: the aimed reading was a
+        # nearest one, each step brought it exactly one tile closer, and no
+        # reading gains more than one tile a step. So it is at `target`
+        # exactly when the aimed reading is, with no search of the card.
+        if current <= target:
             return rack
     return None
 
@@ -100,8 +108,8 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
         east = level != 3 and rng.random() < 0.25
         size = 14 if east else 13
         rack, rest = wall[:size], wall[size:]
-        nearest = _nearest(tables, rack)
         if level == 1:
+            nearest = _nearest(tables, rack)
             if nearest > high:
                 # The other three hands come off the wall too (S3); then the
                 # player draws one tile in four, the others taking their turns.
@@ -113,7 +121,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
             elif low <= nearest:
                 return rack, (), east, "dealt"
         elif level == 2:
-            if low <= nearest <= high:
+            if low <= _nearest(tables, rack) <= high:
                 return rack, (), east, "dealt"
         else:
             called = _call(rng, card, rack, rest)
