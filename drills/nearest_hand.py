@@ -139,7 +139,7 @@ def _call(rng: random.Random, card: Card, rack: list[int], rest: list[int]) -> t
     marked X (naturals, at least one, then jokers: K2, J1); the called tile
     comes from the unseen tiles. Returns the rack less the exposed tiles and
     the exposure, 14 tiles in all."""
-    analysis = analyze(card, Holding.of(rack))
+    analysis = analyze(card, Holding.of(rack), within=1)  # only lines within one tile of the nearest are read
     near = analysis.nearest.distance
     assert near is not None
     counts = tiles.counts(rack)
