@@ -61,18 +61,20 @@ def _nearest(tables, rack: list[int], exposures: tuple[Exposure, ...] = ()) -> i
     return int(tables.line_distances(Holding.of(rack, exposures)).min())
 
 
-def _play_on(rng: random.Random, tables, rack: list[int], rest: list[int], target: int) -> list[int] | None:
+def _play_on(
+    rng: random.Random, tables, rack: list[int], distances: np.ndarray, rest: list[int], target: int
+) -> list[int] | None:
     """Draw toward the reading the rack is nearest to until the nearest line
     is `target` away: keep a drawn tile that the reading can use, throwing a
     tile it cannot (never a joker while another will do); throw any other
     drawn tile. One draw and one discard move every line at most one tile, so
-    the nearest line reaches `target` exactly before it can pass it."""
-    distances = tables.reading_distances(Holding.of(rack))
+    the nearest line reaches `target` exactly before it can pass it.
+    `distances` are the rack's reading distances (the deal has them already)."""
     best = int(distances.min())
     aims = np.flatnonzero(distances == best).tolist()
     reading: Reading = tables.readings[rng.choice(aims)]
     concealed = tables.lines[int(tables.line_of[aims[0]])].concealed
-    current = fill(reading, Holding.of(rack), concealed).distance
+    current = best  # the aimed reading's own distance, as `fill` counts it too
     takes = [0] * tiles.KINDS  # copies of each tile the reading takes
     for g in reading.groups:
         takes[g.tile] += g.size
@@ -109,13 +111,14 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
         size = 14 if east else 13
         rack, rest = wall[:size], wall[size:]
         if level == 1:
-            nearest = _nearest(tables, rack)
+            distances = tables.reading_distances(Holding.of(rack))
+            nearest = int(distances.min())
             if nearest > high:
                 # The other three hands come off the wall too (S3); then the
                 # player draws one tile in four, the others taking their turns.
                 others = 39 if east else 40
                 draws = rest[others::4]
-                played = _play_on(rng, tables, rack, draws, rng.randint(low, high))
+                played = _play_on(rng, tables, rack, distances, draws, rng.randint(low, high))
                 if played is not None and low <= _nearest(tables, played) <= high:
                     return played, (), east, "played"
             elif low <= nearest:
