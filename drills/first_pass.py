@@ -78,7 +78,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> list[int]:
     wall = list(tiles.WALL)
     size = 14 if level == 3 else 13
     batch: list[list[int]] = []
-    for n in range(MAX_DEALS):
+    for _ in range(MAX_DEALS):
         rng.shuffle(wall)
         rack = sorted(wall[:size])
         if sum(1 for t in rack if t != tiles.JOKER) < 3:
@@ -90,12 +90,23 @@ def _deal(rng: random.Random, level: int, card: Card) -> list[int]:
         # only the first that passes gets a full analysis. The random source
         # is the question's alone, so dealing a few racks too many changes nothing.
         batch.append(rack)
-        if len(batch) == DEAL_BATCH or n == MAX_DEALS - 1:
-            for dealt, count in zip(batch, _throwaway_counts(card, batch)):
-                if count >= 3 and _throwaways(card, dealt) >= 3:
-                    return dealt
+        if len(batch) == DEAL_BATCH:
+            found = _first_with_throwaways(card, batch)
+            if found is not None:
+                return found
             batch = []
-    raise RuntimeError("no rack fits this level")  # not reached: most deals have throwaways
+    found = _first_with_throwaways(card, batch) if batch else None
+    if found is None:
+        raise RuntimeError("no rack fits this level")  # not reached: most deals have throwaways
+    return found
+
+
+def _first_with_throwaways(card: Card, racks: list[list[int]]) -> list[int] | None:
+    """The first of the racks with three throwaways or more, in the order dealt."""
+    for rack, count in zip(racks, _throwaway_counts(card, racks)):
+        if count >= 3 and _throwaways(card, rack) >= 3:
+            return rack
+    return None
 
 
 def generate(seed: int, level: int, card: Card) -> Question:
