@@ -150,15 +150,22 @@ def outs_and_dead(
     return np.where(dead, 0, outs), dead
 
 
-def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None) -> Analysis:
-    """Rank every line of the card for this holding."""
+def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None, within: int | None = None) -> Analysis:
+    """Rank every line of the card for this holding; with `within`, only the
+    lines at most that many tiles further than the nearest, each worked out
+    and ranked exactly as in the full analysis (a deal that reads only the
+    near lines skips the outs of all the others)."""
     tables = tables_for(card)
     distances = tables.reading_distances(holding).astype(np.int64)
     pool = unseen(holding, seen)
     count = len(tables.readings)
     # Outs and deadness only matter among each line's nearest readings.
-    nearest = np.minimum.reduceat(distances, tables.starts)[tables.line_of]
-    idx = np.flatnonzero((distances == nearest) & (distances != OUT_OF_REACH))
+    line_nearest = np.minimum.reduceat(distances, tables.starts)
+    nearest = line_nearest[tables.line_of]
+    wanted = (distances == nearest) & (distances != OUT_OF_REACH)
+    if within is not None:
+        wanted &= nearest <= line_nearest.min() + within
+    idx = np.flatnonzero(wanted)
     outs = np.zeros(count, dtype=np.int64)
     dead = np.zeros(count, dtype=bool)
     outs[idx], dead[idx] = outs_and_dead(tables, holding, pool, idx, distances[idx])
@@ -169,6 +176,8 @@ def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None) -
     line_outs = outs[best]
     # Rank: nearest first, then most live outs, then highest value, then card order.
     order = np.lexsort((np.arange(len(best)), -tables.values, -line_outs, line_distance))
+    if within is not None:
+        order = order[line_distance[order] <= line_distance.min() + within]
     best_list, distance_list = best.tolist(), line_distance.tolist()
     outs_list, dead_list = line_outs.tolist(), dead[best].tolist()
     results = []

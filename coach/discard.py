@@ -12,7 +12,9 @@ first: hot tiles rank after every other discard.
 
 from __future__ import annotations
 
+import threading
 import weakref
+from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -88,24 +90,58 @@ def _need_verb(count: int) -> str:
 def danger(card: Card, exposures: Sequence[Exposure]) -> Danger:
     """The possible hands of a player with these exposures, and how many need each tile."""
     tables = tables_for(card)
-    none = Danger(0, np.zeros(tiles.NATURALS, dtype=np.int64))
-    if not exposures:
+    # Only each exposure's tile and size matter (not its jokers, nor the
+    # order): a drill dealing tables asks the same few sets again and again.
+    key = tuple(sorted((e.tile, e.size) for e in exposures))
+    with _DANGERS_LOCK:
+        kept = _DANGERS.setdefault(tables, OrderedDict())
+        found = kept.get(key)
+        if found is not None:
+            kept.move_to_end(key)
+            return found
+    found = _danger(tables, key)
+    with _DANGERS_LOCK:
+        kept[key] = found
+        while len(kept) > DANGERS_KEPT:
+            kept.popitem(last=False)
+    return found
+
+
+def _danger(tables: CardTables, groups: tuple[tuple[int, int], ...]) -> Danger:
+    """`danger` of exposures given as (tile, size) groups; the Danger is shared, so read-only."""
+    none = Danger(0, _read_only(np.zeros(tiles.NATURALS, dtype=np.int64)))
+    if not groups:
         return none
     wanted = np.zeros(tables.group_counts.shape[1], dtype=np.int8)
     less = np.zeros(tiles.NATURALS, dtype=np.int16)
-    for e in exposures:
-        column = tables.group_columns.get((e.tile, e.size))
+    for tile, size in groups:
+        column = tables.group_columns.get((tile, size))
         if column is None:
             return none
         wanted[column] += 1
-        less[e.tile] += e.size
-    fits = ~tables.concealed & np.all(tables.group_counts >= wanted, axis=1)  # H4: no concealed lines
+        less[tile] += size
+    columns = np.flatnonzero(wanted)  # only the exposures' own groups can fall short
+    has_groups = np.all(tables.group_counts[:, columns] >= wanted[columns], axis=1)
+    fits = ~tables.concealed & has_groups  # H4: no concealed lines
     idx = np.flatnonzero(fits)
     if not len(idx):
         return none
     _, first = np.unique(_hand_ids(tables)[idx], return_index=True)  # readings with the same tiles: one hand
     needs = (tables.need[idx[first]] - less) > 0
-    return Danger(len(first), needs.sum(axis=0).astype(np.int64))
+    return Danger(len(first), _read_only(needs.sum(axis=0).astype(np.int64)))
+
+
+def _read_only(array: np.ndarray) -> np.ndarray:
+    array.flags.writeable = False
+    return array
+
+
+# Dangers worked out, per card's tables: a few hundred bytes each.
+_DANGERS: weakref.WeakKeyDictionary[CardTables, OrderedDict[tuple[tuple[int, int], ...], Danger]] = (
+    weakref.WeakKeyDictionary()
+)
+_DANGERS_LOCK = threading.Lock()
+DANGERS_KEPT = 4096
 
 
 _HAND_IDS: weakref.WeakKeyDictionary[CardTables, np.ndarray] = weakref.WeakKeyDictionary()
@@ -137,11 +173,7 @@ def advise_discard(
     among them are the same as in the full advice)."""
     if holding.size != HAND_SIZE:
         raise HoldingError(f"a discard is made from 14 tiles, this hand has {holding.size}")
-    seen = list(seen or [0] * tiles.KINDS)
-    for exposures in others:  # what other players show is seen too
-        for e in exposures:
-            for t in e.tiles:
-                seen[t] += 1
+    seen = _table_seen(seen, others)
     shares = [wanted_share(card, e) for e in others if e]
     options = []
     for tile in sorted({t for t in holding.rack_tiles() if only is None or t in only}):
@@ -152,11 +184,9 @@ def advise_discard(
         now_seen[tile] += 1
         nearest = analyze(card, after, tuple(now_seen)).lines[0]
         distance = nearest.distance if nearest.distance is not None else HAND_SIZE
-        hot = tile < tiles.NATURALS and any(s[tile] >= HOT_SHARE for s in shares)
-        thrown_twice = seen[tile] >= 2
-        fits_nothing = bool(shares) and tile < tiles.NATURALS and all(s[tile] == 0 for s in shares)
-        safe = not hot and (thrown_twice or fits_nothing)
-        options.append(DiscardOption(tile, distance, nearest.live_outs, hot, safe, _note(tile, hot, thrown_twice, fits_nothing)))
+        d = _defence(tile, seen, shares)
+        note = _note(tile, d.hot, d.thrown_twice, d.fits_nothing)
+        options.append(DiscardOption(tile, distance, nearest.live_outs, d.hot, d.safe, note))
     options.sort(key=lambda o: ((o.hot if late else False), o.distance, -o.live_outs, not o.safe, o.tile == tiles.JOKER, o.tile))
     best = options[0]
     lines = [
@@ -174,6 +204,44 @@ def advise_discard(
     if late:
         lines.append("Late in the hand, defence matters more than your own rack: hot tiles come last (D1).")
     return DiscardAdvice(tuple(options), tuple(lines), late)
+
+
+@dataclass(frozen=True)
+class Defence:
+    """One tile against the other players' exposures and the discards (D1)."""
+
+    hot: bool  # at least half the hands one player's exposures allow need it
+    safe: bool  # not hot, and thrown twice without a call or fitting no exposure's hands
+    thrown_twice: bool
+    fits_nothing: bool
+
+
+def defend(
+    card: Card, tiles_judged: Collection[int], seen: Sequence[int] | None = None,
+    others: Sequence[Sequence[Exposure]] = (),
+) -> dict[int, Defence]:
+    """Hot and safe for each tile, as `advise_discard` marks them, without
+    its offence (an analysis per tile): what a defence question needs."""
+    seen = _table_seen(seen, others)
+    shares = [wanted_share(card, e) for e in others if e]
+    return {tile: _defence(tile, seen, shares) for tile in tiles_judged}
+
+
+def _table_seen(seen: Sequence[int] | None, others: Sequence[Sequence[Exposure]]) -> list[int]:
+    """The tiles seen, with what other players show (their exposures are seen too)."""
+    seen = list(seen or [0] * tiles.KINDS)
+    for exposures in others:
+        for e in exposures:
+            for t in e.tiles:
+                seen[t] += 1
+    return seen
+
+
+def _defence(tile: int, seen: Sequence[int], shares: Sequence[np.ndarray]) -> Defence:
+    hot = tile < tiles.NATURALS and any(s[tile] >= HOT_SHARE for s in shares)
+    thrown_twice = seen[tile] >= 2
+    fits_nothing = bool(shares) and tile < tiles.NATURALS and all(s[tile] == 0 for s in shares)
+    return Defence(hot, not hot and (thrown_twice or fits_nothing), thrown_twice, fits_nothing)
 
 
 def _note(tile: int, hot: bool, thrown_twice: bool, fits_nothing: bool) -> str:

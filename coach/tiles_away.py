@@ -347,7 +347,8 @@ class CardTables:
                 return None
             wanted[column] += 1
             need_less[e.tile] += e.size
-        fits = ~self.concealed & np.all(self.group_counts >= wanted, axis=1)
+        columns = np.flatnonzero(wanted)  # only the exposures' own groups can fall short
+        fits = ~self.concealed & np.all(self.group_counts[:, columns] >= wanted[columns], axis=1)
         idx = np.flatnonzero(fits)
         return (idx, self.need[idx] - need_less) if len(idx) else None
 

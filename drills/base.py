@@ -22,11 +22,13 @@ correct, with the full explanation and the best answer.
 from __future__ import annotations
 
 import random
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import wraps
-from typing import Any
+from typing import Any, TypeVar
 
 from coach import scene as scenes
 from coach.scene import Scene
@@ -165,3 +167,35 @@ def check_level(levels: tuple[Level, ...], level: int) -> None:
     if not isinstance(level, int) or isinstance(level, bool) or not 1 <= level <= len(levels):
         raise AnswerError(f"level must be a whole number from 1 to {len(levels)}")
 
+
+
+T = TypeVar("T")
+CARDS_KEPT = 8  # cards whose per-card results are kept: the house card and a few of a table's own
+
+
+def per_card(compute: Callable[[Any], T]) -> Callable[[Any], T]:
+    """`compute(card)`, worked out once per Card object: what a drill's deal
+    reads on every try (the lines it deals from) need not be rebuilt each
+    time. Keyed by id(card) with the card kept beside it, so an id reused by
+    another card is never mistaken for it; only the last CARDS_KEPT cards are
+    kept, so a card uploaded once is not held for good. The result is
+    shared: return something immutable."""
+    kept: OrderedDict[int, tuple[Any, T]] = OrderedDict()
+    lock = threading.Lock()
+
+    @wraps(compute)
+    def cached(card: Any) -> T:
+        with lock:
+            hit = kept.get(id(card))
+            if hit is not None and hit[0] is card:
+                kept.move_to_end(id(card))
+                return hit[1]
+        found = compute(card)
+        with lock:
+            kept[id(card)] = (card, found)
+            kept.move_to_end(id(card))
+            while len(kept) > CARDS_KEPT:
+                kept.popitem(last=False)
+        return found
+
+    return cached

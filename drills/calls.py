@@ -37,7 +37,7 @@ from coach.table import next_seat, seats_between, turns_after
 from coach.tiles_away import Exposure, Holding, fill
 from drills import choice
 from drills.wording import join, many, naturals_and_jokers, seats
-from drills.base import Level, Question, check_level, rng_for
+from drills.base import Level, Question, check_level, per_card, rng_for
 from drills.name_the_tile import label
 
 NAME = "calls"
@@ -175,13 +175,17 @@ class Truth:
         with_it = Holding.of(holding.rack_tiles() + [discard], holding.exposures)
         self.wins = winning_lines(card, with_it)
         self.after = fill(reading, with_it, line.concealed).distance
+        self._rulings: dict[bool, Ruling] = {}
 
     @property
     def wins_line(self) -> bool:
         return any(w.line is self.line for w in self.wins)
 
     def ruling(self, stale: bool = False) -> Ruling:
-        return call_ruling(self.card, self.holding, self.discard, self.line, "racked" if stale else "latest")
+        """The core's ruling, asked once per timing: the question and its reasons read it several times."""
+        if stale not in self._rulings:
+            self._rulings[stale] = call_ruling(self.card, self.holding, self.discard, self.line, "racked" if stale else "latest")
+        return self._rulings[stale]
 
     def answers(self, stale: bool = False) -> list[str]:
         """Every right choice, as the core rules, the shown line's own group first."""
@@ -206,11 +210,21 @@ KINDS = {
 }
 
 
-def _lines(card: Card, concealed: bool, with_big: bool) -> list[Line]:
-    return [
-        line for line in card.lines
-        if line.concealed == concealed and (not with_big or line.has_group(3))
-    ]
+def _lines(card: Card, concealed: bool, with_big: bool) -> tuple[Line, ...]:
+    """The card's concealed (or exposed) lines, only those with a group of three or more when `with_big`."""
+    return _lines_by_kind(card)[concealed, with_big]
+
+
+@per_card
+def _lines_by_kind(card: Card) -> dict[tuple[bool, bool], tuple[Line, ...]]:
+    """`_lines` for every kind at once, once per card: a deal reads them on every try."""
+    return {
+        (concealed, with_big): tuple(
+            line for line in card.lines if line.concealed == concealed and (not with_big or line.has_group(3))
+        )
+        for concealed in (False, True)
+        for with_big in (False, True)
+    }
 
 
 def _pick_group(rng: random.Random, reading: Reading, big: bool) -> int | None:

@@ -20,12 +20,15 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
+import numpy as np
+
 from coach import tiles
 from coach.analysis import analyze_rack
 from coach.card import Card
 from coach.charleston import PassAdvice, PassError, check_pass, evaluate_pass, explain_pass, with_pass
 from coach.explain import NEAREST, tile_note
 from coach.rules import cite
+from coach.tiles_away import tables_for
 from drills import short
 from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
@@ -54,17 +57,56 @@ def _throwaways(card: Card, rack: list[int]) -> int:
     return sum(1 for t in rack if t not in used and t != tiles.JOKER)
 
 
+def _throwaway_counts(card: Card, racks: list[list[int]]) -> list[int]:
+    """`_throwaways` of many bare racks at once, from one `batch_rank`: a
+    rack's nearest lines are its first NEAREST in the ranked order, and a
+    line's best reading places a tile of the rack exactly when it takes that
+    tile at all (`fill` puts each natural on a slot of its own tile). Only a
+    pre-check: a rack it passes is confirmed by `_throwaways` itself."""
+    tables = tables_for(card)
+    counts = np.array([tiles.counts(rack) for rack in racks], dtype=np.int16)
+    ranking = tables.batch_rank(counts)
+    nearest = np.take_along_axis(ranking.best, ranking.order[:, :NEAREST], axis=1)  # (racks, NEAREST) readings
+    placed = (tables.need[nearest] > 0).any(axis=1)  # (racks, naturals): some nearest line takes the tile
+    return (counts[:, : tiles.NATURALS] * ~placed).sum(axis=1).tolist()
+
+
+DEAL_BATCH = 8  # level-1 racks ranked at once: about one in six has three throwaways
+
+
 def _deal(rng: random.Random, level: int, card: Card) -> list[int]:
     wall = list(tiles.WALL)
     size = 14 if level == 3 else 13
+    batch: list[list[int]] = []
     for _ in range(MAX_DEALS):
         rng.shuffle(wall)
         rack = sorted(wall[:size])
         if sum(1 for t in rack if t != tiles.JOKER) < 3:
             continue
-        if level != 1 or _throwaways(card, rack) >= 3:
+        if level != 1:
             return rack
-    raise RuntimeError("no rack fits this level")  # not reached: most deals have throwaways
+        # Level 1 wants three throwaways: the racks are ranked a batch at a
+        # time (one batch costs about one analysis), in the order dealt, and
+        # only the first that passes gets a full analysis. The random source
+        # is the question's alone, so dealing a few racks too many changes nothing.
+        batch.append(rack)
+        if len(batch) == DEAL_BATCH:
+            found = _first_with_throwaways(card, batch)
+            if found is not None:
+                return found
+            batch = []
+    found = _first_with_throwaways(card, batch) if batch else None
+    if found is None:
+        raise RuntimeError("no rack fits this level")  # not reached: most deals have throwaways
+    return found
+
+
+def _first_with_throwaways(card: Card, racks: list[list[int]]) -> list[int] | None:
+    """The first of the racks with three throwaways or more, in the order dealt."""
+    for rack, count in zip(racks, _throwaway_counts(card, racks)):
+        if count >= 3 and _throwaways(card, rack) >= 3:
+            return rack
+    return None
 
 
 def generate(seed: int, level: int, card: Card) -> Question:

@@ -1,7 +1,7 @@
 """Hot or safe: late in a hand, which of these tiles is safest to throw? (D1)
 
 The other players' exposures and the discards so far are on the table.
-The truth comes from the core's discard advisor (`coach.discard`): a tile
+The truth comes from the core's discard advisor (`coach.discard`, its defence): a tile
 is hot when at least half of the hands an opponent's exposures still allow
 need it (`danger`, said as a share: "2 in 3 of North's possible hands need
 it"), and safe when it is not hot and was thrown twice
@@ -22,15 +22,17 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import numpy as np
+
 from coach import tiles
 from coach.analysis import analyze
 from coach.card import Card, Line
-from coach.discard import HOT_SHARE, advise_discard, danger, wanted_share
+from coach.discard import HOT_SHARE, danger, defend, wanted_share
 from coach.tiles_away import Exposure, Holding
 from coach.rules import cite
 from drills import choice
 from coach.scene import Scene
-from drills.base import Level, Question, check_level, rng_for
+from drills.base import Level, Question, check_level, per_card, rng_for
 from drills.calls import SEATS, exposure_for
 from drills.wording import join, tile_label
 
@@ -45,9 +47,10 @@ LEVELS: tuple[Level, ...] = (
 RACK = 14  # your rack as you discard
 
 
-def _exposed_lines(card: Card) -> list[Line]:
-    """Lines marked X with a group that can be exposed."""
-    return [ln for ln in card.lines if not ln.concealed and ln.has_group(3)]
+@per_card
+def _exposed_lines(card: Card) -> tuple[Line, ...]:
+    """Lines marked X with a group that can be exposed: read on every try of a deal."""
+    return tuple(ln for ln in card.lines if not ln.concealed and ln.has_group(3))
 
 
 def _opponents(rng: random.Random, card: Card, you: str) -> list[tuple[str, tuple[Exposure, ...]]]:
@@ -70,18 +73,17 @@ def _table(rng: random.Random, card: Card, level: int) -> dict[str, Any] | None:
     you = rng.choice(SEATS)
     opponents = _opponents(rng, card, you)
     shares = [(seat, exposures, wanted_share(card, exposures)) for seat, exposures in opponents]
-    on_table = {e.tile for _, exposures in opponents for e in exposures}
-    hot = [
-        t for t in range(tiles.NATURALS)
-        if t not in on_table and any(s[t] >= HOT_SHARE for _, _, s in shares)
-    ]
-    nothing = [t for t in range(tiles.NATURALS) if t not in on_table and all(s[t] == 0 for _, _, s in shares)]
-    partly = [
-        t for t in range(tiles.NATURALS)
-        if t not in on_table and all(s[t] < HOT_SHARE for _, _, s in shares) and t not in nothing
-    ]
+    # The tiles off the table in three kinds, each in tile order: hot for
+    # someone, needed by no hand the exposures allow, or needed by some, hot for nobody.
+    by_seat = np.array([s for _, _, s in shares])  # (opponents, tiles)
+    off_table = np.ones(tiles.NATURALS, dtype=bool)
+    off_table[[e.tile for _, exposures in opponents for e in exposures]] = False
+    hot = np.flatnonzero(off_table & (by_seat >= HOT_SHARE).any(axis=0)).tolist()
     if len(hot) < 2:
         return None
+    unwanted = (by_seat == 0).all(axis=0)
+    nothing = np.flatnonzero(off_table & unwanted).tolist()
+    partly = np.flatnonzero(off_table & (by_seat < HOT_SHARE).all(axis=0) & ~unwanted).tolist()
     rack: list[int] = []
     mine = None
     if level == 3:
@@ -118,13 +120,13 @@ def _table(rng: random.Random, card: Card, level: int) -> dict[str, Any] | None:
     if any(c > cap for c, cap in zip(counts, tiles.COPIES)):
         return None
     seen = tuple(tiles.counts(discards))
-    holding = Holding.of(rack)
-    advice = advise_discard(card, holding, seen, [exs for _, exs in opponents], late=True, only=candidates)
-    options = {o.tile: o for o in advice.options if o.tile in candidates}
-    if not options[safe].safe or options[safe].hot or not all(options[t].hot for t in hot_picks):
+    # Hot and safe as the discard advisor marks them (its offence, an
+    # analysis per candidate, is not part of the question).
+    judged = defend(card, candidates, seen, [exs for _, exs in opponents])
+    if not judged[safe].safe or judged[safe].hot or not all(judged[t].hot for t in hot_picks):
         return None
     if level == 3:
-        nearest = analyze(card, holding, seen).nearest
+        nearest = analyze(card, Holding.of(rack), seen).nearest
         used = list(nearest.fill.used) if nearest.fill else []
         # Offence and defence disagree: your line keeps every copy of the safe
         # tile and has no place for the hot ones.

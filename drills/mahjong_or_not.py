@@ -22,14 +22,16 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from coach import tiles
 from coach.card import Card, Line, Reading, parse_pattern
 from coach.mahjong import pay, score, winning_lines
 from coach.rules import cite
-from coach.tiles_away import Exposure, Holding, fill, tables_for
+from coach.tiles_away import OUT_OF_REACH, Exposure, Holding, fill, tables_for
 from drills import choice
 from drills.wording import count, join, many, number
-from drills.base import Level, Question, check_level, rng_for
+from drills.base import Level, Question, check_level, per_card, rng_for
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
 
@@ -602,24 +604,46 @@ def _which(rng: random.Random, card: Card) -> tuple[Setting, str, Claim | None]:
     return choice.dealt(f"hand for {NAME} level 3 on {card.name}", deal)
 
 
+@per_card
+def _joker_rich_lines(card: Card) -> tuple[Line, ...]:
+    """Lines with a reading of two groups of three or more: room for many jokers."""
+    return tuple(ln for ln in card.lines if any(sum(g.size >= 3 for g in r.groups) >= 2 for r in ln.readings))
+
+
+TWO_LINE_BATCH = 10  # hands laid out before one product of the card tables tells which complete two lines
+
+
 def _two_lines(rng: random.Random, card: Card) -> Setting | None:
     """A joker-rich hand that completes two lines or more, one paying most (H5)."""
-    lines = [ln for ln in card.lines if any(sum(g.size >= 3 for g in r.groups) >= 2 for r in ln.readings)]
-    for _ in range(choice.ATTEMPTS):
-        if not lines:
-            return None
-        line = rng.choice(lines)
-        reading = rng.choice(line.readings)
-        hand = _deal_jokers(rng, reading)
-        if hand is None:
+    lines = _joker_rich_lines(card)
+    if not lines:
+        return None
+    tables = tables_for(card)
+    for _ in range(0, choice.ATTEMPTS, TWO_LINE_BATCH):
+        # A batch of hands dealt in turn, each with the random state after
+        # it: the hand taken leaves the random source as if the deal had
+        # stopped there, so the question asked from it is the same.
+        dealt = []
+        for _ in range(TWO_LINE_BATCH):
+            line = rng.choice(lines)
+            reading = rng.choice(line.readings)
+            hand = _deal_jokers(rng, reading)
+            if hand is not None:
+                dealt.append((line, reading, hand, rng.getstate()))
+        if not dealt:
             continue
-        wins = winning_lines(card, hand.holding())
-        if len(wins) < 2:
-            continue
-        totals = sorted((_total(w.line, hand) for w in wins), reverse=True)
-        if totals[0] == totals[1]:
-            continue  # equal pay would leave two right answers
-        return Setting(card, line, reading, hand, tuple(w.line.id for w in wins))
+        complete = tables.batch_line_distances(np.array([tiles.counts(hand.rack) for _, _, hand, _ in dealt])) == 0
+        for (line, reading, hand, state), lines_complete in zip(dealt, complete.sum(axis=1).tolist()):
+            if lines_complete < 2:
+                continue  # a pre-check: winning_lines below decides
+            wins = winning_lines(card, hand.holding())
+            if len(wins) < 2:
+                continue
+            totals = sorted((_total(w.line, hand) for w in wins), reverse=True)
+            if totals[0] == totals[1]:
+                continue  # equal pay would leave two right answers
+            rng.setstate(state)
+            return Setting(card, line, reading, hand, tuple(w.line.id for w in wins))
     return None
 
 
@@ -644,6 +668,16 @@ def _total(line: Line, hand: Hand) -> int:
     return pay(line, "self", jokerless)[2]
 
 
+@per_card
+def _line_starts(card: Card) -> dict[str, int]:
+    """Where each line's readings start among the card tables' readings."""
+    tables = tables_for(card)
+    starts: dict[str, int] = {}
+    for line, start in zip(tables.lines, tables.starts.tolist()):
+        starts.setdefault(line.id, start)  # the first line of an id, as Card.line finds it
+    return starts
+
+
 def _why_not_line(card: Card, line: Line, hand: Hand) -> tuple[str, list[str]]:
     """Why the hand is not Mah Jongg on a line it does not complete."""
     holding = hand.holding()
@@ -651,10 +685,16 @@ def _why_not_line(card: Card, line: Line, hand: Hand) -> tuple[str, list[str]]:
         return f"A hand is Mah Jongg with exactly 14 tiles, and this one has {hand.size} (H1).", ["H1"]
     if line.concealed and hand.exposures:
         return f"{line.id} is concealed (C), and this hand has an exposure (H4).", ["H4"]
-    reachable = [f for f in (fill(r, holding, line.concealed) for r in line.readings) if f.reachable]
-    if not reachable:
+    # The line's nearest reading, the first of them as the card lists its
+    # readings, found by the card's tables; only that one is filled to say
+    # what it lacks (a line may have dozens of readings).
+    tables = tables_for(card)
+    start = _line_starts(card)[line.id]
+    distances = tables.reading_distances(holding)[start : start + len(line.readings)]
+    first = int(np.argmin(distances))
+    if distances[first] == OUT_OF_REACH:
         return f"The exposures fit no group of {line.id} (H1).", ["H1"]
-    best = min(reachable, key=lambda f: f.distance)
+    best = fill(line.readings[first], holding, line.concealed)
     lacks = join([count(m.tile, m.count) for m in best.missing])
     return f"{line.id} ({line.pattern}) is not complete: read as closely as it can be, it still lacks {lacks} (H1).", ["H1"]
 

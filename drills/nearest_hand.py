@@ -25,6 +25,8 @@ import random
 import re
 from typing import Any
 
+import numpy as np
+
 from coach import tiles
 from coach.analysis import Analysis, LineResult, analyze
 from coach.card import Card, Group, Reading
@@ -59,22 +61,26 @@ def _nearest(tables, rack: list[int], exposures: tuple[Exposure, ...] = ()) -> i
     return int(tables.line_distances(Holding.of(rack, exposures)).min())
 
 
-def _play_on(rng: random.Random, tables, rack: list[int], rest: list[int], target: int) -> list[int] | None:
+def _play_on(
+    rng: random.Random, tables, rack: list[int], distances: np.ndarray, rest: list[int], target: int
+) -> list[int] | None:
     """Draw toward the reading the rack is nearest to until the nearest line
     is `target` away: keep a drawn tile that the reading can use, throwing a
     tile it cannot (never a joker while another will do); throw any other
     drawn tile. One draw and one discard move every line at most one tile, so
-    the nearest line reaches `target` exactly before it can pass it."""
-    distances = tables.reading_distances(Holding.of(rack))
+    the nearest line reaches `target` exactly before it can pass it.
+    `distances` are the rack's reading distances (the deal has them already)."""
     best = int(distances.min())
-    aims = [h for h, d in enumerate(distances.tolist()) if d == best]
+    aims = np.flatnonzero(distances == best).tolist()
     reading: Reading = tables.readings[rng.choice(aims)]
     concealed = tables.lines[int(tables.line_of[aims[0]])].concealed
-    current = fill(reading, Holding.of(rack), concealed).distance
-    kinds = {g.tile for g in reading.groups}
+    current = best  # the aimed reading's own distance, as `fill` counts it too
+    takes = [0] * tiles.KINDS  # copies of each tile the reading takes
+    for g in reading.groups:
+        takes[g.tile] += g.size
     for drawn in rest:
-        if drawn != tiles.JOKER and drawn not in kinds:
-            continue  # a tile the reading has no place for cannot bring it closer
+        if drawn != tiles.JOKER and rack.count(drawn) >= takes[drawn]:
+            continue  # the reading has no place for another copy: it cannot bring it closer
         trial = rack + [drawn]
         f = fill(reading, Holding.of(trial), concealed)
         if f.distance >= current:
@@ -84,7 +90,11 @@ def _play_on(rng: random.Random, tables, rack: list[int], rest: list[int], targe
             continue
         trial.remove(rng.choice(sorted(throwable)))
         rack, current = trial, f.distance
-        if _nearest(tables, rack) <= target:
+        # The nearest line is now `current` away: the aimed reading was a
+        # nearest one, each step brought it exactly one tile closer, and no
+        # reading gains more than one tile a step. So it is at `target`
+        # exactly when the aimed reading is, with no search of the card.
+        if current <= target:
             return rack
     return None
 
@@ -100,20 +110,21 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
         east = level != 3 and rng.random() < 0.25
         size = 14 if east else 13
         rack, rest = wall[:size], wall[size:]
-        nearest = _nearest(tables, rack)
         if level == 1:
+            distances = tables.reading_distances(Holding.of(rack))
+            nearest = int(distances.min())
             if nearest > high:
                 # The other three hands come off the wall too (S3); then the
                 # player draws one tile in four, the others taking their turns.
                 others = 39 if east else 40
                 draws = rest[others::4]
-                played = _play_on(rng, tables, rack, draws, rng.randint(low, high))
+                played = _play_on(rng, tables, rack, distances, draws, rng.randint(low, high))
                 if played is not None and low <= _nearest(tables, played) <= high:
                     return played, (), east, "played"
             elif low <= nearest:
                 return rack, (), east, "dealt"
         elif level == 2:
-            if low <= nearest <= high:
+            if low <= _nearest(tables, rack) <= high:
                 return rack, (), east, "dealt"
         else:
             called = _call(rng, card, rack, rest)
@@ -131,7 +142,7 @@ def _call(rng: random.Random, card: Card, rack: list[int], rest: list[int]) -> t
     marked X (naturals, at least one, then jokers: K2, J1); the called tile
     comes from the unseen tiles. Returns the rack less the exposed tiles and
     the exposure, 14 tiles in all."""
-    analysis = analyze(card, Holding.of(rack))
+    analysis = analyze(card, Holding.of(rack), within=1)  # only lines within one tile of the nearest are read
     near = analysis.nearest.distance
     assert near is not None
     counts = tiles.counts(rack)

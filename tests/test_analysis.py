@@ -1,9 +1,11 @@
 """Analysis: best reading, used/missing/unused, dead readings, live outs, ranking."""
 
+import random
+
 from coach import tiles
 from coach.analysis import analyze
 from coach.card import house_card
-from coach.tiles_away import read_holding
+from coach.tiles_away import Holding, parse_exposure, read_holding
 from tests.helpers import holding, make_card
 
 
@@ -133,3 +135,19 @@ def test_analyze_rack_is_analyze_of_the_bare_rack_kept_per_card():
         module.analyze_rack(WINDS, kinds("N N N E E E W W W S S") + [a, b])
     assert len(module._RACKS) == module.RACKS_KEPT
     assert module.analyze_rack(card, rack) is not kept  # long gone, made afresh
+
+
+def test_within_keeps_the_near_lines_of_the_full_analysis_exactly():
+    card = house_card()
+    rng = random.Random(5)
+    wall = list(tiles.WALL)
+    for n in range(60):
+        rng.shuffle(wall)
+        exposures = (parse_exposure("F F F J"),) if n % 3 == 0 else ()
+        h = Holding.of(wall[: 13 - 4 * bool(exposures)], exposures)
+        full = analyze(card, h)
+        for within in (0, 1, 3):
+            near = analyze(card, h, within=within)
+            edge = full.nearest.distance + within if full.nearest.distance is not None else None
+            kept = [r for r in full.lines if edge is None or (r.distance is not None and r.distance <= edge)]
+            assert [r.to_json() for r in near.lines] == [r.to_json() for r in kept]

@@ -4,7 +4,7 @@ import pytest
 
 from coach import tiles
 from coach.card import house_card
-from coach.discard import Danger, advise_discard, danger, wanted_share
+from coach.discard import Danger, advise_discard, danger, defend, wanted_share
 from coach.tiles_away import HoldingError, parse_exposure
 from tests.helpers import holding, make_card
 
@@ -75,6 +75,22 @@ def test_other_players_exposures_count_as_seen_for_outs():
     alone = advise_discard(CARD, h).best.live_outs
     shown = advise_discard(CARD, h, None, [[parse_exposure("F F F J")]]).best.live_outs
     assert shown == alone - 1  # the joker in their exposure can no longer be drawn
+
+
+def test_D1_defend_marks_hot_and_safe_as_the_advisor_does():
+    h = holding("2D 1B 1B 9C 9C F N N GD GD S S 6B 7C")
+    seen = tiles.counts(["1B", "1B", "9C"])
+    for others in ([], [[parse_exposure("1D 1D 1D 1D")]], [[parse_exposure("F F F J")], [parse_exposure("6B 6B 6B")]]):
+        advice = advise_discard(CARD, h, seen, others)
+        judged = defend(CARD, [o.tile for o in advice.options], seen, others)
+        assert {o.tile: (o.hot, o.safe) for o in advice.options} == {t: (d.hot, d.safe) for t, d in judged.items()}
+
+
+def test_D1_danger_is_the_same_whatever_the_exposures_order_or_jokers():
+    a, b = parse_exposure("WD WD WD J"), parse_exposure("F F F F")
+    first, again = danger(CARD, [a, b]), danger(CARD, [b, parse_exposure("WD WD WD WD")])
+    assert first.hands == again.hands and (first.needing == again.needing).all()
+    assert not first.needing.flags.writeable  # shared between callers: nobody may change it
 
 
 def test_D1_danger_counts_the_possible_hands_that_need_a_tile():

@@ -1,5 +1,7 @@
 """The first-pass drill: C1, C4, grading by the pass evaluation."""
 
+import random
+
 import numpy as np
 import pytest
 
@@ -29,6 +31,18 @@ def test_levels_deal_the_racks_they_promise():
         assert first_pass._throwaways(CARD, list(q.key["rack"])) >= 3
     with pytest.raises(AnswerError):
         first_pass.generate(1, 4, CARD)
+
+
+def test_the_batch_pre_check_counts_the_same_throwaways_as_one_rack_at_a_time():
+    rng = random.Random(13)
+    wall = list(tiles.WALL)
+    racks = []
+    for n in range(300):
+        rng.shuffle(wall)
+        racks.append(sorted(wall[: 13 + n % 2]))  # East's fourteen too, jokers and all
+    counts = first_pass._throwaway_counts(CARD, racks)
+    assert counts == [first_pass._throwaways(CARD, rack) for rack in racks]
+    assert len(set(counts)) > 3  # racks with few throwaways and with many
 
 
 def test_public_question_shows_the_rack_not_the_answer():
