@@ -16,8 +16,6 @@ reading has no live outs.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -26,6 +24,7 @@ import numpy as np
 
 from coach import tiles
 from coach.card import Card, Line, Reading
+from coach.kept import Kept
 from coach.tiles_away import OUT_OF_REACH, CardTables, Fill, Holding, fill, tables_for
 
 
@@ -198,25 +197,13 @@ def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None, w
     return Analysis(card, holding, tuple(seen or (0,) * tiles.KINDS), tuple(results))
 
 
-_RACKS: OrderedDict[tuple[int, tuple[int, ...]], tuple[Card, Analysis]] = OrderedDict()
-_RACKS_LOCK = threading.Lock()
-RACKS_KEPT = 256
+_RACKS: Kept[Analysis] = Kept(256)
+RACKS_KEPT = _RACKS.size
 
 
 def analyze_rack(card: Card, rack: Sequence[int]) -> Analysis:
     """`analyze` of a bare rack (no exposures, nothing seen), kept for the
     last RACKS_KEPT racks: a first-pass question, its hint and its grade
-    all read the same rack's analysis (issue 13). Keyed by the Card object,
-    kept beside it so its id() is never another card's; an Analysis is frozen."""
-    key = (id(card), tuple(sorted(rack)))
-    with _RACKS_LOCK:
-        hit = _RACKS.get(key)
-        if hit is not None and hit[0] is card:
-            _RACKS.move_to_end(key)
-            return hit[1]
-    result = analyze(card, Holding.of(list(rack)))
-    with _RACKS_LOCK:
-        _RACKS[key] = (card, result)
-        while len(_RACKS) > RACKS_KEPT:
-            _RACKS.popitem(last=False)
-    return result
+    all read the same rack's analysis (issue 13). Keyed by the Card object
+    (see coach.kept); an Analysis is frozen."""
+    return _RACKS.get((id(card), tuple(sorted(rack))), lambda: analyze(card, Holding.of(list(rack))), owner=card)

@@ -8,13 +8,12 @@ hold to win on that line (a list of groups, each a tile and a size).
 from __future__ import annotations
 
 import itertools
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
 from coach import tiles
+from coach.kept import Kept
 from coach.yamlfile import MAX_BYTES, YamlError, capped, elide, key_line, line_of, read_text, show
 from coach.yamlfile import load as load_yaml
 
@@ -603,9 +602,7 @@ def _check_size(data: dict, source: str) -> list[dict]:
     return raw_sections
 
 
-_PARSED: OrderedDict[str, Card] = OrderedDict()
-_PARSED_SIZE = 8
-_PARSED_LOCK = threading.Lock()
+_PARSED: Kept[Card] = Kept(8)
 
 
 def parse_card(text: str, source: str = "card") -> Card:
@@ -616,17 +613,7 @@ def parse_card(text: str, source: str = "card") -> Card:
     checks it, stores it, then shows it): the last few are kept, keyed by
     the text itself, never by a name or an id. `source` only names the
     file in messages, so it plays no part in a valid card."""
-    with _PARSED_LOCK:
-        card = _PARSED.get(text)
-        if card is not None:
-            _PARSED.move_to_end(text)
-            return card
-    card = _parse_card(text, source)
-    with _PARSED_LOCK:
-        _PARSED[text] = card
-        while len(_PARSED) > _PARSED_SIZE:
-            _PARSED.popitem(last=False)
-    return card
+    return _PARSED.get(text, lambda: _parse_card(text, source))
 
 
 def _parse_card(text: str, source: str) -> Card:

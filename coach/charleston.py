@@ -24,8 +24,7 @@ from __future__ import annotations
 
 import itertools
 import math
-import threading
-from collections import Counter, OrderedDict
+from collections import Counter
 from collections.abc import Callable, Container, Iterator, Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property, lru_cache
@@ -36,6 +35,7 @@ from coach import tiles
 from coach.analysis import Analysis, analyze_rack
 from coach.card import Card
 from coach.explain import keep_note, tile_note
+from coach.kept import Kept
 from coach.tiles_away import FEATURE_START, HAND_SIZE, SPILL, CardTables, Holding, tables_for
 
 # C1, C2: the direction of each pass; C3: the courtesy pass goes across.
@@ -817,8 +817,7 @@ def scores_by_matrix(card: Card, after: np.ndarray, takes: np.ndarray, cands: np
     )
 
 
-_EXACT: OrderedDict[tuple, float] = OrderedDict()  # exact expectations by (card, rack, seen, pass)
-_EXACT_LOCK = threading.Lock()
+_EXACT: Kept[float] = Kept(4096)  # exact expectations by (card, rack, seen, pass)
 OTHER = tiles.KINDS  # in an enumeration: any tile that cannot matter to the pass
 NO_KIND = OTHER + 1  # a pass's slot for a kind given away, left empty
 
@@ -1060,16 +1059,7 @@ def _ranked(lead: PassOption) -> Callable[[PassOption], tuple]:
 def _exact_kept(card: Card, rack: Sequence[int], seen: Sequence[int] | None, own: tuple[int, ...], work: Callable[[], float]) -> float:
     """A pass's exact expectation, kept by (card, rack, seen, pass): seed-free,
     so the same rack graded again, by any seed or learner, skips the sum."""
-    key = (id(card), card.name, tuple(sorted(rack)), tuple(seen or ()), own)
-    with _EXACT_LOCK:
-        value = _EXACT.get(key)
-    if value is None:
-        value = work()
-        with _EXACT_LOCK:
-            _EXACT[key] = value
-            while len(_EXACT) > 4096:
-                _EXACT.popitem(last=False)
-    return value
+    return _EXACT.get((id(card), tuple(sorted(rack)), tuple(seen or ()), own), work, owner=card)
 
 
 def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | None = None) -> PassAdvice:

@@ -16,8 +16,6 @@ worse the pass is expected to leave you.
 from __future__ import annotations
 
 import random
-import threading
-from collections import OrderedDict
 from typing import Any
 
 import numpy as np
@@ -25,6 +23,7 @@ import numpy as np
 from coach import tiles
 from coach.analysis import analyze_rack
 from coach.card import Card
+from coach.kept import Kept
 from coach.charleston import PassAdvice, PassError, check_pass, evaluate_pass, explain_pass, with_pass
 from coach.explain import NEAREST, tile_note
 from coach.rules import cite
@@ -42,9 +41,7 @@ LEVELS: tuple[Level, ...] = (
 MAX_DEALS = 200
 FIRST_RIGHT = "The first pass of the first Charleston goes to the right, three tiles (C1)."
 
-_CACHE: OrderedDict[tuple, tuple[Card, PassAdvice]] = OrderedDict()
-_CACHE_SIZE = 256
-_LOCK = threading.Lock()
+_CACHE: Kept[PassAdvice] = Kept(256)  # each question's evaluation, by (card, rack, seed)
 
 
 def _throwaways(card: Card, rack: list[int]) -> int:
@@ -157,20 +154,7 @@ def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int,
     # Keyed by the Card object itself (kept in the entry, so its id() is never
     # another card's): parsed cards are shared by content (coach.web.teacher_cards),
     # so a changed card is a new object and never meets an old evaluation.
-    key = (id(card), rack, seed)
-    with _LOCK:
-        cached = _CACHE.get(key)
-        if cached is not None and cached[0] is card:
-            _CACHE.move_to_end(key)
-            question = cached[1]
-        else:
-            question = None
-    if question is None:
-        question = evaluate_question(card, rack, seed)
-        with _LOCK:
-            _CACHE[key] = (card, question)
-            while len(_CACHE) > _CACHE_SIZE:
-                _CACHE.popitem(last=False)
+    question = _CACHE.get((id(card), rack, seed), lambda: evaluate_question(card, rack, seed), owner=card)
     return with_pass(question, include) if include else question
 
 
