@@ -122,7 +122,7 @@ def generate(seed: int, level: int, card: Card) -> Question:
     )
 
 
-SCREEN = 48  # candidate passes scored by Monte Carlo; the learner's own pass always is
+SCREEN = 48  # candidate passes scored by Monte Carlo (the learner's own is worked out exactly by with_pass)
 # The grade reads the best pass, the learner's, and how far behind it is;
 # never flexibility, which only orders the other passes among themselves.
 FLEXIBILITY = False
