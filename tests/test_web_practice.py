@@ -173,3 +173,25 @@ def test_a_guests_hands_move_into_the_account_on_sign_in_and_are_exported(app):
     assert client.get(f"/play/{hand_id}").status_code == 200  # still theirs, now on the account
     data = client.get("/account/export.json").get_json()
     assert len(data["practice_hands"]) == 1 and data["practice_hands"][0]["seed"] == hand_row(app, hand_id).seed
+
+
+def test_the_log_starts_at_your_own_last_move_however_many_follow():
+    """A call after your throw can push it out of the last eight lines; the table
+    still tells your throw first, then what the others did, bounded at LOG_CAP."""
+    from types import SimpleNamespace
+
+    from coach.web.practice import LOG_CAP, _log_window, describe_move
+
+    def throw(seat: str, code: str = "5D") -> SimpleNamespace:
+        return SimpleNamespace(kind="discard", seat=seat, tiles=(code,))
+
+    def told(hand) -> list[str]:
+        return [describe_move(hand, n) for n in _log_window(hand)]
+
+    others = [s for s in SEATS if s != SEAT]
+    hand = SimpleNamespace(actions=[throw(SEAT)] + [throw(others[n % 3], "2B") for n in range(11)])
+    assert told(hand)[0] == "You threw the 5 Dot." and len(told(hand)) == 12
+    hand.actions.append(throw(SEAT, "9C"))  # your newest move is the last: the last eight, ending with it
+    assert len(told(hand)) == 8 and told(hand)[-1] == "You threw the 9 Crak."
+    far = SimpleNamespace(actions=[throw(SEAT)] + [throw(others[n % 3], "2B") for n in range(LOG_CAP + 5)])
+    assert len(told(far)) == LOG_CAP and "You" not in " ".join(told(far))

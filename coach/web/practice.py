@@ -169,7 +169,7 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         {"owner": owner, "group": group, "tile": tiles.CODES[tile]} for owner, group, tile in hand.exchanges(SEAT)
     ] if owed == "turn" else []
     can_win = owed == "turn" and bool(winning_lines(hand.card, hand.holding(SEAT)))
-    log = [describe_move(hand, n) for n in range(max(0, len(hand.actions) - 8), len(hand.actions))]
+    log = [describe_move(hand, n) for n in _log_window(hand)]
     result = hand.result
     return {
         "row": row,
@@ -192,6 +192,20 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "line": result.payment.line if result and result.payment else None,
         "winner_rack": _codes(hand.racks[result.winner]) if result and result.winner else [],  # shown once over, as at a table
     }
+
+
+LOG_CAP = 16  # a table shows what happened since your move; a few turns at most, bounded anyway
+
+
+def _log_window(hand: Hand) -> range:
+    """The actions to tell: from your own last move on, so the table always says what
+    you did before what the others did after it (a call can follow a throw by several
+    moves), at least the last eight, and never more than LOG_CAP."""
+    end = len(hand.actions)
+    for n in range(end - 1, max(-1, end - LOG_CAP - 1), -1):
+        if hand.actions[n].seat == SEAT and describe_move(hand, n):
+            return range(min(n, max(0, end - 8)), end)
+    return range(max(0, end - LOG_CAP), end)
 
 
 def describe_move(hand: Hand, number: int) -> str:
