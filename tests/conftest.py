@@ -15,11 +15,18 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from waitress.server import create_server
 
 from coach.store.db import FILE_NAME, make_engine, migrate
 from coach.web import create_app
 from tests.helpers import stop_waitress
+
+# These machines are shared and their speed swings 2-3x: Hypothesis's 200 ms
+# deadline per example would fail a property for the machine's load, not its
+# code. Speed is the benchmarks' business; the examples stay random.
+settings.register_profile("coach", deadline=None)
+settings.load_profile("coach")
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
