@@ -1043,8 +1043,6 @@ def evaluate_pass(
         mean, stderr, gap, se = sampled[i]
         options.append(PassOption(own, blind, mean, stderr, n, flex.get(i), gap, se))
     lead = next(o for o in options if (o.tiles, o.blind) == candidates[leader])
-    # Best first: the leader, then by how far behind it on shared draws,
-    # more lines in reach, fewer blind tiles.
     options.sort(key=_ranked(lead))
     current = int(tables_for(card).line_distances(Holding.of(rack)).min())
     return PassAdvice(card, tuple(sorted(rack)), which, tuple(options), current, seed)
@@ -1072,6 +1070,9 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
     gaps grow by the difference.
 
     Raises PassError for a pass that is not legal from the rack."""
+    old_best = advice.best
+    if not old_best.exact:
+        raise ValueError("with_pass needs an advice whose best was worked out exactly (exact=True)")
     own = tuple(sorted(passed))
     check_pass(advice.rack, own, advice.which)
     known = next((o for o in advice.options if o.tiles == own and o.blind == 0), None)
@@ -1085,9 +1086,6 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
         return scorer.exact_mean(0, np.bincount(unseen_pool(rack, seen), minlength=tiles.KINDS))
 
     value = _exact_kept(advice.card, rack, seen, own, work)
-    old_best = advice.best
-    if not old_best.exact:
-        raise ValueError("with_pass needs an advice whose best was worked out exactly (exact=True)")
     beats = value < old_best.expected
     if value == old_best.expected:  # an exact tie goes to the pass listed first among the legal ones, as in evaluate_pass
         order = {c: n for n, c in enumerate(candidate_passes(rack, advice.which))}
@@ -1101,7 +1099,6 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
     lead = mine if beats else next(o for o in options if o.tiles == old_best.tiles and o.blind == old_best.blind)
     options.sort(key=_ranked(lead))
     return replace(advice, options=tuple(options))
-
 
 
 def gap_words(option: PassOption) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import threading
 import weakref
-from collections import OrderedDict
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -24,6 +23,7 @@ import numpy as np
 from coach import tiles
 from coach.analysis import analyze
 from coach.card import Card
+from coach.kept import Kept
 from coach.tiles_away import HAND_SIZE, CardTables, Exposure, Holding, HoldingError, tables_for
 
 HOT_SHARE = 0.5  # a tile needed by at least half the hands an opponent's exposures allow
@@ -94,17 +94,10 @@ def danger(card: Card, exposures: Sequence[Exposure]) -> Danger:
     # order): a drill dealing tables asks the same few sets again and again.
     key = tuple(sorted((e.tile, e.size) for e in exposures))
     with _DANGERS_LOCK:
-        kept = _DANGERS.setdefault(tables, OrderedDict())
-        found = kept.get(key)
-        if found is not None:
-            kept.move_to_end(key)
-            return found
-    found = _danger(tables, key)
-    with _DANGERS_LOCK:
-        kept[key] = found
-        while len(kept) > DANGERS_KEPT:
-            kept.popitem(last=False)
-    return found
+        kept = _DANGERS.get(tables)
+        if kept is None:
+            kept = _DANGERS[tables] = Kept(DANGERS_KEPT)
+    return kept.get(key, lambda: _danger(tables, key))
 
 
 def _danger(tables: CardTables, groups: tuple[tuple[int, int], ...]) -> Danger:
@@ -136,10 +129,8 @@ def _read_only(array: np.ndarray) -> np.ndarray:
     return array
 
 
-# Dangers worked out, per card's tables: a few hundred bytes each.
-_DANGERS: weakref.WeakKeyDictionary[CardTables, OrderedDict[tuple[tuple[int, int], ...], Danger]] = (
-    weakref.WeakKeyDictionary()
-)
+# Dangers worked out, per card's tables (held weakly: a card's go with it), a few hundred bytes each.
+_DANGERS: weakref.WeakKeyDictionary[CardTables, Kept[Danger]] = weakref.WeakKeyDictionary()
 _DANGERS_LOCK = threading.Lock()
 DANGERS_KEPT = 4096
 

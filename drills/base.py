@@ -22,8 +22,6 @@ correct, with the full explanation and the best answer.
 from __future__ import annotations
 
 import random
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -31,6 +29,7 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from coach import scene as scenes
+from coach.kept import Kept
 from coach.scene import Scene
 
 
@@ -176,26 +175,14 @@ CARDS_KEPT = 8  # cards whose per-card results are kept: the house card and a fe
 def per_card(compute: Callable[[Any], T]) -> Callable[[Any], T]:
     """`compute(card)`, worked out once per Card object: what a drill's deal
     reads on every try (the lines it deals from) need not be rebuilt each
-    time. Keyed by id(card) with the card kept beside it, so an id reused by
-    another card is never mistaken for it; only the last CARDS_KEPT cards are
-    kept, so a card uploaded once is not held for good. The result is
-    shared: return something immutable."""
-    kept: OrderedDict[int, tuple[Any, T]] = OrderedDict()
-    lock = threading.Lock()
+    time. Keyed by id(card) with the card as its owner (coach.kept), so an id
+    reused by another card is never mistaken for it; only the last CARDS_KEPT
+    cards are kept, so a card uploaded once is not held for good. The result
+    is shared: return something immutable."""
+    kept: Kept[T] = Kept(CARDS_KEPT)
 
     @wraps(compute)
     def cached(card: Any) -> T:
-        with lock:
-            hit = kept.get(id(card))
-            if hit is not None and hit[0] is card:
-                kept.move_to_end(id(card))
-                return hit[1]
-        found = compute(card)
-        with lock:
-            kept[id(card)] = (card, found)
-            kept.move_to_end(id(card))
-            while len(kept) > CARDS_KEPT:
-                kept.popitem(last=False)
-        return found
+        return kept.get(id(card), lambda: compute(card), owner=card)
 
     return cached

@@ -25,7 +25,7 @@ from tests.helpers import stop_waitress
 # These machines are shared and their speed swings 2-3x: Hypothesis's 200 ms
 # deadline per example would fail a property for the machine's load, not its
 # code. Speed is the benchmarks' business; the examples stay random.
-settings.register_profile("coach", deadline=None)
+settings.register_profile("coach", deadline=None)  # so no test sets its own
 settings.load_profile("coach")
 
 CHROMIUM = "/usr/bin/chromium"

@@ -240,7 +240,7 @@ def _card_or_none(hand: str):
         return None
 
 
-@settings(max_examples=120, deadline=None, derandomize=True, database=None,
+@settings(max_examples=120, derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(forms_and_racks())
 def test_a_line_of_forms_has_the_least_distance_of_its_forms(case) -> None:

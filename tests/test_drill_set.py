@@ -480,7 +480,7 @@ _sets = st.builds(
 )
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(_sets)
 def test_dump_then_parse_is_the_identity(drill_set):
     assert parse_set(dump_set(drill_set), cards=(HOUSE, drill_set.card)) == drill_set

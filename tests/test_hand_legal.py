@@ -104,7 +104,7 @@ def self_play(card, seed: int, rng: random.Random, limit: int = 1500) -> Hand:
     raise AssertionError(f"seed {seed}: the hand did not end")
 
 
-@settings(max_examples=3, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=3, database=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**31 - 1))
 def test_H1_every_listed_action_applies_and_no_other_does(seed):
     hand = self_play(HOUSE, seed, random.Random(seed))

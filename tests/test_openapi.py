@@ -107,7 +107,7 @@ def test_generated_requests_never_get_a_500(api_schema, mode, caplog):
     for operation in operations:
 
         @given(case=operation.as_strategy(generation_mode=mode))
-        @settings(max_examples=EXAMPLES_PER_OPERATION, deadline=None, database=None,
+        @settings(max_examples=EXAMPLES_PER_OPERATION, database=None,
                   suppress_health_check=list(HealthCheck))
         def call(case):
             response = case.call()

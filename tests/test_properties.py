@@ -46,7 +46,6 @@ WALL: tuple[int, ...] = tuple(t for t in range(tiles.KINDS) for _ in range(tiles
 def _settings(examples: int) -> settings:
     return settings(
         max_examples=examples,
-        deadline=None,
         derandomize=True,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

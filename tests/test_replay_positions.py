@@ -164,7 +164,7 @@ def test_C1_a_pass_position_is_answered_with_tiles():
         replay_position.grade(q, list(coach.tiles[:2]))
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000))
 def test_at_any_self_play_position_the_coachs_own_move_grades_correct(seed, pick):
     hand = play(HOUSE, seed, {s: "beginner" for s in SEATS})
