@@ -41,8 +41,8 @@ $(ASSETS_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[assets]'
 	touch $(ASSETS_STAMP)
 
-$(GLYPHS): node_modules/.package-lock.json $(ASSETS_STAMP) coach/web/tileglyphs.py coach/web/tileglyphs_build.py
-	$(PY) -m coach.web.tileglyphs_build
+$(GLYPHS): node_modules/.package-lock.json $(ASSETS_STAMP) coach/web/tiles/glyphs.py coach/tools/build_glyphs.py
+	$(PY) -m coach.tools.build_glyphs
 
 assets: $(HTMX) $(GLYPHS)
 

@@ -1,12 +1,12 @@
 """The drills, in teaching order.
 
-Each drill is a module following the protocol of `drills/base.py`
+Each drill is a module following the protocol of `drills/kit/base.py`
 (NAME, TITLE, LEVELS, generate, grade, hint). The web app and the API list
 them in the order of `DRILLS`, which is also the daily session's order
 for new skills.
 
-Every drill's `generate` is wrapped here by `drills.base.checked`, so no
-question is asked before its scene passes the checker of `coach.scene`:
+Every drill's `generate` is wrapped here by `drills.kit.base.checked`, so no
+question is asked before its scene passes the checker of `coach.rules.scenes`:
 whoever imports a drill gets only scenes a real set can make.
 """
 
@@ -14,22 +14,10 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from coach.card import Card
+from coach.notation.card import Card
 
-from drills import (
-    base,
-    calls,
-    charleston_rules,
-    dead_or_alive,
-    first_pass,
-    hot_or_safe,
-    jokers,
-    mahjong_or_not,
-    name_the_tile,
-    nearest_hand,
-    payment,
-    setup_and_turns,
-)
+from drills import calls, charleston_rules, dead_or_alive, first_pass, hot_or_safe, jokers, mahjong_or_not, name_the_tile, nearest_hand, payment, setup_and_turns
+from drills.kit import base
 
 # The tiles and the table first, then reading the card and jokers, then the
 # Charleston, then play: calls, defence, dead hands and who pays.

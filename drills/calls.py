@@ -2,7 +2,7 @@
 
 Levels 1 and 2 show a discard, your rack and exposures, and the line you
 play, read with actual suits. The line shown steers the deal, but the
-verdict comes from the core (coach.calls.call_ruling): a call for an
+verdict comes from the core (coach.rules.calls.call_ruling): a call for an
 exposure is legal when some line still open to the hand has a group of the
 discarded tile that the rack completes (K2; the player may switch aim, H3),
 whether or not it is the line shown; on a concealed line the player keeps
@@ -25,19 +25,19 @@ from functools import partial
 from dataclasses import dataclass
 from typing import Any
 
-from coach import tiles
-from coach.card import GROUP_NAMES, Card, Group, Line, Reading
-from coach.calls import MAH_JONGG as MAH_JONGG_CALL
-from coach.calls import GroupCall, after_call, call_ruling, may_rearrange, who_gets
-from coach.mahjong import winning_lines
-from coach.rules import cite
-from coach.ruling import Ruling
-from coach.scene import Scene
-from coach.table import next_seat, seats_between, turns_after
-from coach.tiles_away import Exposure, Holding, fill
-from drills import choice
-from drills.wording import join, many, naturals_and_jokers, seats
-from drills.base import Level, Question, check_level, per_card, rng_for
+from coach.notation import tiles
+from coach.notation.card import GROUP_NAMES, Card, Group, Line, Reading
+from coach.rules.calls import MAH_JONGG as MAH_JONGG_CALL
+from coach.rules.calls import GroupCall, after_call, call_ruling, may_rearrange, who_gets
+from coach.rules.mahjong import winning_lines
+from coach.rules.catalog import cite
+from coach.rules.ruling import Ruling
+from coach.rules.scenes import Scene
+from coach.rules.table import next_seat, seats_between, turns_after
+from coach.reading.tiles_away import Exposure, Holding, fill
+from drills.kit import choice
+from drills.kit.wording import join, many, naturals_and_jokers, seats
+from drills.kit.base import Level, Question, check_level, per_card, rng_for
 from drills.name_the_tile import label
 
 NAME = "calls"
@@ -159,7 +159,7 @@ def _part(
 
 class Truth:
     """What the shown line wants of the discard, for dealing and for words, and
-    the core's ruling on the call (coach.calls), which alone decides."""
+    the core's ruling on the call (coach.rules.calls), which alone decides."""
 
     def __init__(self, card: Card, line: Line, reading: Reading, holding: Holding, discard: int):
         self.card, self.line, self.reading, self.holding, self.discard = card, line, reading, holding, discard

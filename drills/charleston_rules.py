@@ -5,7 +5,7 @@ Level 1 asks which way a pass goes and in what order each Charleston runs
 sends them, who is the courtesy partner (C1-C3 with S5: "right" is the next
 seat in turn order). Level 3 is what may be passed: blind passes (C5),
 jokers (C4) and whether a proposed pass from a dealt rack is legal at all,
-decided by `coach.charleston.check_pass`. Level 4 is the courtesy pass (C3),
+decided by `coach.advice.passes.check_pass`. Level 4 is the courtesy pass (C3),
 who may stop a Charleston (C1, C2) and the Air Mahjong table rule (C6),
 always asked as a table rule at a table that plays it, never assumed.
 
@@ -17,15 +17,15 @@ from __future__ import annotations
 
 import random
 
-from coach import tiles
-from coach.card import Card
-from coach.charleston import BLIND_PASSES, FIRST_CHARLESTON, PASSES, SECOND_CHARLESTON, PassError, check_pass
-from coach.rules import cite
-from coach.simulate import STEP
-from drills import choice
-from drills.choice import Draft
-from drills.wording import capitalised, tiles_word
-from drills.base import Level
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.advice.passes import BLIND_PASSES, FIRST_CHARLESTON, PASSES, SECOND_CHARLESTON, PassError, check_pass
+from coach.rules.catalog import cite
+from coach.tools.simulate_charleston import STEP
+from drills.kit import choice
+from drills.kit.choice import Draft
+from drills.kit.wording import capitalised, tiles_word
+from drills.kit.base import Level
 
 NAME = "charleston-rules"
 TITLE = "Charleston rules"
@@ -38,7 +38,7 @@ LEVELS: tuple[Level, ...] = (
 )
 
 # S5: turn order goes to the right, so "right" is the next seat in this order
-# (coach.simulate.STEP counts the seats each direction moves).
+# (coach.tools.simulate_charleston.STEP counts the seats each direction moves).
 SEATS = tiles.SEATS
 ORDINALS = ("first", "second", "third")
 CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}

@@ -25,18 +25,19 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from coach import dead, tiles
-from coach.card import Card, Line, Reading
-from coach.dead import concealed_lines, exposed_lines
-from coach.mahjong import winning_lines
-from coach.ruling import Ruling
-from coach.tiles_away import Exposure, Holding, fill
-from coach.rules import cite
-from drills import choice
-from drills.base import Level, Question, check_level, rng_for
+from coach.rules import dead_hands as dead
+from coach.notation import tiles
+from coach.notation.card import Card, Line, Reading
+from coach.rules.dead_hands import concealed_lines, exposed_lines
+from coach.rules.mahjong import winning_lines
+from coach.rules.ruling import Ruling
+from coach.reading.tiles_away import Exposure, Holding, fill
+from coach.rules.catalog import cite
+from drills.kit import choice
+from drills.kit.base import Level, Question, check_level, rng_for
 from drills.calls import SEATS, exposure_for, line_text
-from drills import wording
-from drills.wording import capitalised, join
+from drills.kit import wording
+from drills.kit.wording import capitalised, join
 from drills.name_the_tile import label
 
 NAME = "dead-or-alive"
@@ -58,7 +59,7 @@ FALSE_MJ = "Dead: wrong Mah Jongg"
 CAUSES = (COUNT, NO_LINE, CONCEALED, DREW, EARLY, SWAP, FALSE_MJ)
 
 
-# The core decides (coach/dead.py); each cause it names is one choice here.
+# The core decides (coach/rules/dead_hands.py); each cause it names is one choice here.
 CHOICE_OF = {
     None: NOT_DEAD, dead.COUNT: COUNT, dead.NO_LINE: NO_LINE, dead.CONCEALED_ONLY: CONCEALED,
     dead.DREW: DREW, dead.EARLY: EARLY, dead.SWAP: SWAP, dead.FALSE_MAH_JONGG: FALSE_MJ,

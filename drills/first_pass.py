@@ -2,7 +2,7 @@
 
 The rack is dealt from a shuffled 152-tile wall (13 tiles, or 14 as East,
 S3). The answer is three tiles of the rack; jokers may never be passed
-(C4). It is graded with the pass evaluation of `coach.charleston`: every
+(C4). It is graded with the pass evaluation of `coach.advice.passes`: every
 legal pass is scored by the tiles-away it is expected to leave once three
 unseen tiles come back, on the same seeded samples for every pass. Full
 marks for a pass that cannot be told from the best at one-sided 95% on
@@ -20,16 +20,16 @@ from typing import Any
 
 import numpy as np
 
-from coach import tiles
-from coach.analysis import analyze_rack
-from coach.card import Card
-from coach.kept import Kept
-from coach.charleston import PassAdvice, PassError, check_pass, evaluate_pass, explain_pass, with_pass
-from coach.explain import NEAREST, tile_note
-from coach.rules import cite
-from coach.tiles_away import tables_for
-from drills import short
-from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+from coach.notation import tiles
+from coach.reading.analysis import analyze_rack
+from coach.notation.card import Card
+from coach.common.kept import Kept
+from coach.advice.passes import PassAdvice, PassError, check_pass, evaluate_pass, explain_pass, with_pass
+from coach.advice.explain import NEAREST, tile_note
+from coach.rules.catalog import cite
+from coach.reading.tiles_away import tables_for
+from drills.kit import short
+from drills.kit.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 NAME = "first-pass"
 TITLE = "Choose the first pass"
@@ -129,7 +129,7 @@ FLEXIBILITY = False
 
 
 def evaluate(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, ...] | None = None) -> PassAdvice:
-    """The pass evaluation that grades an answer, uncached (drills.card_weight times it):
+    """The pass evaluation that grades an answer, uncached (drills.kit.card_weight times it):
     the question's own evaluation, then the learner's pass worked out exactly beside it."""
     question = evaluate_question(card, rack, seed)
     return with_pass(question, include) if include else question
@@ -152,7 +152,7 @@ def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int,
     question (a drill set gives everyone the same seeds) pays for it once,
     and each learner's pass adds only its own exact sum."""
     # Keyed by the Card object itself (kept in the entry, so its id() is never
-    # another card's): parsed cards are shared by content (coach.web.teacher_cards),
+    # another card's): parsed cards are shared by content (coach.web.shared.teacher_cards),
     # so a changed card is a new object and never meets an old evaluation.
     question = _CACHE.get((id(card), rack, seed), lambda: evaluate_question(card, rack, seed), owner=card)
     return with_pass(question, include) if include else question

@@ -1,7 +1,7 @@
 """Hot or safe: late in a hand, which of these tiles is safest to throw? (D1)
 
 The other players' exposures and the discards so far are on the table.
-The truth comes from the core's discard advisor (`coach.discard`, its defence): a tile
+The truth comes from the core's discard advisor (`coach.advice.discard`, its defence): a tile
 is hot when at least half of the hands an opponent's exposures still allow
 need it (`danger`, said as a share: "2 in 3 of North's possible hands need
 it"), and safe when it is not hot and was thrown twice
@@ -24,17 +24,17 @@ from typing import Any
 
 import numpy as np
 
-from coach import tiles
-from coach.analysis import analyze
-from coach.card import Card, Line
-from coach.discard import HOT_SHARE, danger, defend, wanted_share
-from coach.tiles_away import Exposure, Holding
-from coach.rules import cite
-from drills import choice
-from coach.scene import Scene
-from drills.base import Level, Question, check_level, per_card, rng_for
+from coach.notation import tiles
+from coach.reading.analysis import analyze
+from coach.notation.card import Card, Line
+from coach.advice.discard import HOT_SHARE, danger, defend, wanted_share
+from coach.reading.tiles_away import Exposure, Holding
+from coach.rules.catalog import cite
+from drills.kit import choice
+from coach.rules.scenes import Scene
+from drills.kit.base import Level, Question, check_level, per_card, rng_for
 from drills.calls import SEATS, exposure_for
-from drills.wording import join, tile_label
+from drills.kit.wording import join, tile_label
 
 NAME = "hot-or-safe"
 TITLE = "Hot or safe?"

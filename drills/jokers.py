@@ -26,15 +26,15 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from coach import scene as scenes
-from coach import tiles
-from coach import exchange
-from coach.card import GROUP_NAMES, Card, Line, Reading, parse_pattern
-from coach.exchange import Exchange, exchange_ruling
-from coach.rules import cite
-from drills import choice
-from drills import wording
-from drills.base import Level, Question, check_level, rng_for
+from coach.rules import scenes
+from coach.notation import tiles
+from coach.rules import joker_exchange as exchange
+from coach.notation.card import GROUP_NAMES, Card, Line, Reading, parse_pattern
+from coach.rules.joker_exchange import Exchange, exchange_ruling
+from coach.rules.catalog import cite
+from drills.kit import choice
+from drills.kit import wording
+from drills.kit.base import Level, Question, check_level, rng_for
 
 NAME = "jokers"
 TITLE = "Jokers: where and when"
@@ -60,7 +60,7 @@ CALL = "Not legal: the call must stand on its own"
 FIXED = "Not legal: the new exposure is fixed once a swap starts"
 WORDS = ("one", "two", "three", "four", "five")  # how many more jokers a group needs
 LEVEL_CHOICES = {3: (LEGAL, TIME, TILE, SIZE), 4: (LEGAL, TIME, TILE, CALL, FIXED)}
-# The core decides an exchange (coach/exchange.py); each cause it names is one choice here.
+# The core decides an exchange (coach/rules/joker_exchange.py); each cause it names is one choice here.
 CHOICE_OF = {
     None: LEGAL, exchange.TIME: TIME, exchange.TILE: TILE, exchange.SIZE: SIZE,
     exchange.CALL: CALL, exchange.FIXED: FIXED,

@@ -17,9 +17,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
-from coach import tiles
-from drills import choice
-from drills.base import AnswerError, Question, Verdict
+from coach.notation import tiles
+from drills.kit import choice
+from drills.kit.base import AnswerError, Question, Verdict
 
 
 @dataclass(frozen=True)

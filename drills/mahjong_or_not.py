@@ -6,7 +6,7 @@ complete or given one fault: a tile the line has no place for, 13 or 15
 tiles, a joker in a pair, a single, the year's digits or a Singles & Pairs
 line, a group of the wrong size, a run read as a pung, or an exposure on a
 concealed line. The truth always comes from the core: a hand is Mah Jongg
-on a line when `coach.mahjong.winning_lines` says so, and a faulty hand must
+on a line when `coach.rules.mahjong.winning_lines` says so, and a faulty hand must
 complete no line at all.
 
 Levels 1 and 2 name the line the player declares and offer "Mah Jongg on
@@ -24,14 +24,14 @@ from typing import Any
 
 import numpy as np
 
-from coach import tiles
-from coach.card import Card, Line, Reading, parse_pattern
-from coach.mahjong import pay, score, winning_lines
-from coach.rules import cite
-from coach.tiles_away import OUT_OF_REACH, Exposure, Holding, fill, tables_for
-from drills import choice
-from drills.wording import count, join, many, number
-from drills.base import Level, Question, check_level, per_card, rng_for
+from coach.notation import tiles
+from coach.notation.card import Card, Line, Reading, parse_pattern
+from coach.rules.mahjong import pay, score, winning_lines
+from coach.rules.catalog import cite
+from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, fill, tables_for
+from drills.kit import choice
+from drills.kit.wording import count, join, many, number
+from drills.kit.base import Level, Question, check_level, per_card, rng_for
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
 

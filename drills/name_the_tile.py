@@ -18,11 +18,13 @@ import difflib
 import random
 from typing import Any
 
-from coach import tiles
-from coach.card import Card
-from coach.rules import cite
-from drills import choice, hints, short
-from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.rules.catalog import cite
+from drills.kit import choice
+from drills.kit import hints
+from drills.kit import short
+from drills.kit.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 NAME = "name-the-tile"
 TITLE = "Name the tile"

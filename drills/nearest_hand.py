@@ -27,14 +27,15 @@ from typing import Any
 
 import numpy as np
 
-from coach import tiles
-from coach.analysis import Analysis, LineResult, analyze
-from coach.card import Card, Group, Reading
-from coach.explain import reading_words
-from coach.rules import RULES, cite
-from coach.tiles_away import Exposure, Holding, fill, tables_for
-from drills import hints, short
-from drills.base import AnswerError, Level, Question, Verdict, check_level, rng_for
+from coach.notation import tiles
+from coach.reading.analysis import Analysis, LineResult, analyze
+from coach.notation.card import Card, Group, Reading
+from coach.advice.explain import reading_words
+from coach.rules.catalog import RULES, cite
+from coach.reading.tiles_away import Exposure, Holding, fill, tables_for
+from drills.kit import hints
+from drills.kit import short
+from drills.kit.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 NAME = "nearest-hand"
 TITLE = "Find the nearest hand"

@@ -1,8 +1,8 @@
 """Who pays what (P1-P6, H5, E2): a winning hand, how it was won, and the bill.
 
 Every hand is built from a reading of a line on the given card, split into
-rack and exposures, and then read back with `coach.mahjong.winning_lines`;
-the amounts come from `coach.mahjong.score` and `pay`, never from this file.
+rack and exposures, and then read back with `coach.rules.mahjong.winning_lines`;
+the amounts come from `coach.rules.mahjong.score` and `pay`, never from this file.
 
 Level 1 is a win on a discard or from the wall, hands with jokers (P1-P3).
 Level 2 adds jokerless hands, Singles & Pairs lines among them (P4, P5).
@@ -26,17 +26,17 @@ from typing import Any
 
 import numpy as np
 
-from coach import tiles
-from coach.card import Card, Line
-from coach.dead import wall_game
-from coach.mahjong import Payment, Win, pay, pays_as, score, winning_lines
-from coach.rules import cite
-from coach.ruling import Ruling
-from coach.tiles_away import Exposure, Holding, tables_for
-from drills import choice
-from drills.choice import Draft
-from drills.wording import join, jokers_word, many
-from drills.base import Level
+from coach.notation import tiles
+from coach.notation.card import Card, Line
+from coach.rules.dead_hands import wall_game
+from coach.rules.mahjong import Payment, Win, pay, pays_as, score, winning_lines
+from coach.rules.catalog import cite
+from coach.rules.ruling import Ruling
+from coach.reading.tiles_away import Exposure, Holding, tables_for
+from drills.kit import choice
+from drills.kit.choice import Draft
+from drills.kit.wording import join, jokers_word, many
+from drills.kit.base import Level
 
 NAME = "payment"
 TITLE = "Who pays what"
@@ -279,7 +279,7 @@ class HowWon:
 
     @property
     def pays_as(self) -> str:
-        """The way coach.mahjong.score is asked."""
+        """The way coach.rules.mahjong.score is asked."""
         return self.ruling.decision
 
     @property

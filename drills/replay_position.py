@@ -1,9 +1,9 @@
 """Replay a position: a decision you got wrong in a practice hand, asked again.
 
-The position comes from a hand the learner played (coach/positions.py),
+The position comes from a hand the learner played (coach/play/positions.py),
 not from a seed, so this drill is not dealt at random and is not in
 `drills.DRILLS`: `ask` builds the question from the rebuilt hand and
-`grade` grades an answer with the core (`coach.positions.grade_answer`).
+`grade` grades an answer with the core (`coach.play.positions.grade_answer`).
 The question shows only what the learner saw at that moment: their rack
 and exposures, the other players' exposures and discards, the latest
 discard, the wall's count; never another rack or the wall's tiles.
@@ -18,15 +18,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from coach import tiles
-from coach.card import Card
-from coach.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, HandError
-from coach.hand_review import describe
-from coach.mahjong import winning_lines
-from coach.positions import Position, codes, drawn_tile, grade_answer
-from drills import short
-from drills.base import AnswerError, Level, Question, Verdict
-from drills.wording import join
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, HandError
+from coach.play.review import describe
+from coach.rules.mahjong import winning_lines
+from coach.play.positions import Position, codes, drawn_tile, grade_answer
+from drills.kit import short
+from drills.kit.base import AnswerError, Level, Question, Verdict
+from drills.kit.wording import join
 
 NAME = "replay-position"
 TITLE = "Replay your mistakes"

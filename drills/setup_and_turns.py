@@ -17,14 +17,14 @@ from __future__ import annotations
 
 import random
 
-from coach import tiles
-from coach.card import Card
-from coach import table
-from coach.rules import cite
-from drills import choice
-from drills.choice import Draft
-from drills.wording import join
-from drills.base import Level
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.rules import table
+from coach.rules.catalog import cite
+from drills.kit import choice
+from drills.kit.choice import Draft
+from drills.kit.wording import join
+from drills.kit.base import Level
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from coach import card as card_module
-from coach.card import HOUSE_CARD, MAX_LINES, parse_card
-from coach.web import card_editor
+from coach.notation import card as card_module
+from coach.notation.card import HOUSE_CARD, MAX_LINES, parse_card
+from coach.web.shared import card_editor
 
 RACK = "1D 1D 2D 3D N N E E WD WD F F J"
 

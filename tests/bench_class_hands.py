@@ -17,13 +17,13 @@ import random
 import statistics
 import time
 
-from coach import tiles
-from coach.card import house_card
-from coach.hand import Action, deal
-from coach.hand_bots import decide
-from coach.hand_compare import compare
-from coach.hand_review import review
-from coach.web.practice import SEAT, bots_play
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.play.hand import Action, deal
+from coach.play.bots import decide
+from coach.play.compare import compare
+from coach.play.review import review
+from coach.web.play.table import SEAT, bots_play
 
 
 def student(card, seed: int, number: int) -> list[Action]:

@@ -20,8 +20,8 @@ from collections import defaultdict
 
 from sqlmodel import Session
 
-from coach.hand import replay
-from coach.hand_legal import legal_actions
+from coach.play.hand import replay
+from coach.play.legal import legal_actions
 from coach.store.models import PracticeHand
 
 
@@ -41,7 +41,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         os.environ["COACH_DATA_DIR"] = folder
         from coach.web import create_app
-        from coach.web.practice import SEAT, load
+        from coach.web.play.table import SEAT, load
 
         app = create_app({"TESTING": True, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False})  # measured, not limited
         client = app.test_client()

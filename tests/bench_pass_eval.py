@@ -3,7 +3,7 @@
     python -m tests.bench_pass_eval [--base main] [--racks 30] [--rounds 3]
 
 Fixed racks (first-pass questions 9000-9029 at level 2, the house card)
-are scored by this tree's `coach.charleston` and by the one at `--base`
+are scored by this tree's `coach.advice.passes` and by the one at `--base`
 (read with `git show` and loaded beside it, so both run in one process),
 interleaved rack by rack, in alternating order: a full evaluation
 (`evaluate_pass`, every legal pass, default arguments) and the drill's
@@ -30,15 +30,16 @@ from types import ModuleType
 
 import numpy as np
 
-from coach import charleston, tiles
-from coach.card import house_card
+from coach.advice import passes as charleston
+from coach.notation import tiles
+from coach.notation.card import house_card
 from drills import first_pass
 
 
 def load_base(revision: str) -> ModuleType:
-    """coach/charleston.py as it stands at `revision`, as a module of its own."""
+    """coach/advice/passes.py as it stands at `revision`, as a module of its own."""
     source = subprocess.run(
-        ["git", "show", f"{revision}:coach/charleston.py"], capture_output=True, text=True, check=True,
+        ["git", "show", f"{revision}:coach/advice/passes.py"], capture_output=True, text=True, check=True,
         cwd=Path(__file__).resolve().parent.parent,
     ).stdout
     path = Path(tempfile.mkdtemp()) / "base_charleston.py"

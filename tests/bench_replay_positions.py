@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import statistics
 import time
-from coach.card import house_card
-from coach.hand_review import review
-from coach.positions import to_replay, position_at, rebuild
+from coach.notation.card import house_card
+from coach.play.review import review
+from coach.play.positions import to_replay, position_at, rebuild
 from drills import replay_position as rp
 from tests.replay_hands import careless
 card = house_card()

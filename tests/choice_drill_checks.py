@@ -20,8 +20,8 @@ import pytest
 from markupsafe import escape
 
 import drills
-from coach.rules import RULES
-from drills.base import AnswerError
+from coach.rules.catalog import RULES
+from drills.kit.base import AnswerError
 
 # A rule citation in an explanation line: "(J1)" or "(J4, E3)".
 CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from coach import tiles
-from coach.card import Card, parse_card
-from coach.tiles_away import Holding, parse_exposure
+from coach.notation import tiles
+from coach.notation.card import Card, parse_card
+from coach.reading.tiles_away import Holding, parse_exposure
 
 
 def make_card(*lines: tuple, name: str = "Test Card") -> Card:
@@ -28,7 +28,7 @@ def holding(rack: str, *exposed: str) -> Holding:
 
 def question_tile_src(app, code: str) -> str:
     """The opaque address a page gives the tile that is itself the question."""
-    from coach.web.tiles import question_url
+    from coach.web.tiles.routes import question_url
 
     with app.test_request_context():
         return question_url(code)
@@ -36,7 +36,7 @@ def question_tile_src(app, code: str) -> str:
 
 def shows_question_tile(page, code: str) -> bool:
     """In a browser: the question's tile picture is `code`'s face, though its address does not say so."""
-    from coach.web.tiles import question_svg
+    from coach.web.tiles.routes import question_svg
 
     src = page.locator(".felt img").get_attribute("src") or ""
     return "/tiles/q/" in src and page.request.get(src).text() == question_svg(code)
@@ -71,7 +71,7 @@ def every_pass(card: Card, rack, seed: int):
     """The first-pass drill's evaluation of a question with every legal pass
     it scored listed (its grade lists only those worked out exactly): for
     tests that want a runner-up or a clearly worse pass to answer with."""
-    from coach.charleston import evaluate_pass
+    from coach.advice.passes import evaluate_pass
     from drills import first_pass
 
     return evaluate_pass(

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from coach import tiles
-from coach.card import house_card
-from coach.charleston import _EXACT, PassAdvice, evaluate_pass
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.advice.passes import _EXACT, PassAdvice, evaluate_pass
 from drills import first_pass
 
 RACKS = 20

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import random
 
-from coach import tiles
-from coach.card import Card
-from coach.hand import SEATS, Action, Hand, deal
-from coach.hand_bots import decide
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.play.hand import SEATS, Action, Hand, deal
+from coach.play.bots import decide
 
 
 def careless(card: Card, seed: int, care: float = 0.5) -> Hand:

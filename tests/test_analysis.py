@@ -2,10 +2,10 @@
 
 import random
 
-from coach import tiles
-from coach.analysis import analyze
-from coach.card import house_card
-from coach.tiles_away import Holding, parse_exposure, read_holding
+from coach.notation import tiles
+from coach.reading.analysis import analyze
+from coach.notation.card import house_card
+from coach.reading.tiles_away import Holding, parse_exposure, read_holding
 from tests.helpers import holding, make_card
 
 
@@ -116,7 +116,7 @@ def test_best_reading_prefers_a_live_one_among_equals():
 
 def test_analyze_rack_is_analyze_of_the_bare_rack_kept_per_card():
     """Issue 13: a first-pass question, its hint and its grade share one analysis of the rack."""
-    from coach import analysis as module
+    from coach.reading import analysis as module
 
     def kinds(text: str) -> list[int]:
         return [tiles.INDEX[code] for code in tiles.parse(text)]

@@ -11,12 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from coach import card_cache, cli
-from coach.analyze_batch import FIELDS, KEYS, _quick_holding
-from coach.bench import deal_racks
-from coach.card import HOUSE_CARD, house_card
-from coach import tiles
-from coach.tiles import format_tiles
+from coach import cli
+from coach.reading import disk_cache as card_cache
+from coach.cli.batch import FIELDS, KEYS, _quick_holding
+from coach.tools.bench import deal_racks
+from coach.notation.card import HOUSE_CARD, house_card
+from coach.notation import tiles
+from coach.notation.tiles import format_tiles
 
 RACK = "2B 2B 0 2C 6C 6C 2D 2D J F F N E"
 
@@ -132,8 +133,8 @@ def test_no_two_word_alias_is_two_plain_codes() -> None:
 
 
 def test_parser_choices_match_the_commands() -> None:
-    from coach.charleston import PASSES
-    from coach.mahjong import WINS
+    from coach.advice.passes import PASSES
+    from coach.rules.mahjong import WINS
 
     assert cli.PASS_CHOICES == tuple(PASSES) and cli.WIN_CHOICES == WINS
 

@@ -6,7 +6,7 @@ import numpy  # noqa: F401  (loads the BLAS that threadpoolctl finds)
 import pytest
 from threadpoolctl import threadpool_info, threadpool_limits
 
-from coach.web import blas
+from coach.web.infra import blas
 
 
 def _blas_threads() -> list[int]:

@@ -1,17 +1,17 @@
-"""The core's calling rules (coach/calls.py), one test per rule id, and the
+"""The core's calling rules (coach/rules/calls.py), one test per rule id, and the
 call questions issue 12 found wrong, regenerated from their seeds."""
 
 from __future__ import annotations
 
 import pytest
 
-from coach import tiles
-from coach.calls import (
+from coach.notation import tiles
+from coach.rules.calls import (
     MAH_JONGG, after_call, call_ruling, completes_hand, exposure_calls, in_time,
     joker_discard_callable, may_rearrange, who_gets,
 )
-from coach.card import house_card
-from coach.tiles_away import Holding, parse_exposure
+from coach.notation.card import house_card
+from coach.reading.tiles_away import Holding, parse_exposure
 from drills import calls as drill
 from tests.helpers import make_card
 

@@ -4,8 +4,8 @@ import textwrap
 
 import pytest
 
-from coach import tiles
-from coach.card import CardError, Group, completable, house_card, load_card, parse_card
+from coach.notation import tiles
+from coach.notation.card import CardError, Group, completable, house_card, load_card, parse_card
 
 T = tiles.INDEX
 

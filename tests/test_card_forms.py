@@ -15,11 +15,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import drills
-from coach import cli, tiles
-from coach.analysis import analyze
-from coach.card import MAX_FORMS, CardError, Line, load_card, parse_card
-from coach.mahjong import score
-from coach.tiles_away import OUT_OF_REACH, Holding, fill, tables_for
+from coach import cli
+from coach.notation import tiles
+from coach.reading.analysis import analyze
+from coach.notation.card import MAX_FORMS, CardError, Line, load_card, parse_card
+from coach.rules.mahjong import score
+from coach.reading.tiles_away import OUT_OF_REACH, Holding, fill, tables_for
 from tests.helpers import holding
 
 DATA = Path(__file__).parent / "data"

@@ -1,11 +1,11 @@
-"""Finding card lines by words (coach.card_words): the index the card's search box uses."""
+"""Finding card lines by words (coach.notation.line_search): the index the card's search box uses."""
 
 from __future__ import annotations
 
 import pytest
 
-from coach.card import house_card
-from coach.card_words import line_words, matches, search
+from coach.notation.card import house_card
+from coach.notation.line_search import line_words, matches, search
 from tests.helpers import make_card
 
 CARD = house_card()

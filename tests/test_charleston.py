@@ -3,9 +3,9 @@
 import numpy as np
 import pytest
 
-from coach import tiles
-from coach.card import house_card
-from coach.charleston import (
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.advice.passes import (
     BLIND_PASSES,
     PASSES,
     PassError,
@@ -104,14 +104,14 @@ def test_standard_errors_are_reported_and_small_for_the_leaders():
     behind = [o.behind for o in advice.options[:16]]
     assert behind[0] == 0.0 and behind[1:] == sorted(behind[1:])  # the leader, then by the paired gap
     # A rival sampled less may sit a hair ahead on the shared draws, never significantly.
-    from coach.charleston import Z
+    from coach.advice.passes import Z
 
     assert all(o.behind + Z * o.behind_stderr >= 0 for o in advice.options[1:16])
 
 
 def test_adding_received_rows_agrees_with_the_full_matrix_product():
-    from coach.charleston import REACH_MARGIN, _sample_draws, _Scorer, scores_by_matrix, unseen_pool
-    from coach.tiles_away import tables_for
+    from coach.advice.passes import REACH_MARGIN, _sample_draws, _Scorer, scores_by_matrix, unseen_pool
+    from coach.reading.tiles_away import tables_for
 
     for text in ("3D 3D 4D 7D 1B 4B 1C 2C 6C 7C 9C N WD F", "F F F N N N N GD GD J S S 5D 9C"):
         rack_ = rack(text)
@@ -194,7 +194,7 @@ def test_exact_enumeration_with_irrelevant_tiles_merged_agrees_with_the_full_sum
     from itertools import combinations_with_replacement
     from math import comb
 
-    from coach.charleston import _every_three, _Scorer, scores_by_matrix, unseen_pool
+    from coach.advice.passes import _every_three, _Scorer, scores_by_matrix, unseen_pool
 
     rack_ = rack("F F F N N N N GD GD J S S 5D 9C")
     candidates = [c for c in candidate_passes(rack_, "first-right")][:6]
@@ -227,7 +227,7 @@ def test_flat_scoring_and_exact_sums_agree_with_the_full_matrix_product_on_dealt
     from itertools import combinations_with_replacement
     from math import comb
 
-    from coach.charleston import _every_three, _sample_draws, _Scorer, scores_by_matrix, unseen_pool
+    from coach.advice.passes import _every_three, _sample_draws, _Scorer, scores_by_matrix, unseen_pool
 
     rng = random.Random(13)
     wall = list(tiles.WALL)

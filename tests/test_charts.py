@@ -10,8 +10,8 @@ from datetime import date, timedelta
 
 import pytest
 
-from coach.web import charts
-from coach.web.charts import PLOT_BOTTOM, PLOT_TOP, DayResult, accuracy_chart, describe, goal_ring
+from coach.web.progress import charts
+from coach.web.progress.charts import PLOT_BOTTOM, PLOT_TOP, DayResult, accuracy_chart, describe, goal_ring
 
 SVG = "{http://www.w3.org/2000/svg}"
 START = date(2026, 3, 1)

@@ -1,4 +1,4 @@
-"""Class hands in the database (coach/store/class_hands.py): who may reach
+"""Class hands in the database (coach/store/teaching/hands.py): who may reach
 what, one hand per student, and what happens when a guest signs in to an
 account that has its own hand of the same class hand, or an account goes."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from coach.store import accounts, class_hands, teaching
+from coach.store import accounts, teaching
+from coach.store.teaching import hands as class_hands
 from coach.store.models import ClassHand, ClassHandPlay, Learner, PracticeHand
 from tests.test_teaching_store import engine, person  # noqa: F401 - engine is a fixture
 

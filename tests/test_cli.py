@@ -26,7 +26,7 @@ PROG = "mahjong-coach"
 
 
 def _house_lines() -> list[dict]:
-    """The house card's hands read straight from the YAML, independent of coach.card."""
+    """The house card's hands read straight from the YAML, independent of coach.notation.card."""
     data = yaml.safe_load(HOUSE_YAML.read_text(encoding="utf-8"))
     return [dict(hand, section=section["name"]) for section in data["sections"] for hand in section["hands"]]
 

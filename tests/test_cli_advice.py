@@ -3,8 +3,9 @@
 import io
 import json
 
-from coach import simulate, tiles
-from coach.card import house_card
+from coach.tools import simulate_charleston as simulate
+from coach.notation import tiles
+from coach.notation.card import house_card
 from coach.cli import main
 
 NEAR = "F F F N N N N GD GD S S 5D 9C 2B"

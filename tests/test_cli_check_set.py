@@ -5,7 +5,7 @@ from __future__ import annotations
 import io
 
 from coach.cli import main
-from drills.drill_set import SAMPLE_FILES, SAMPLES
+from drills.sets import SAMPLE_FILES, SAMPLES
 
 
 def run(argv):

@@ -1,12 +1,12 @@
-"""Dead hands in the core (coach/dead.py), one test per rule id."""
+"""Dead hands in the core (coach/rules/dead_hands.py), one test per rule id."""
 
 from __future__ import annotations
 
 import pytest
 
-from coach import dead
-from coach.card import house_card
-from coach.tiles_away import Holding, parse_exposure
+from coach.rules import dead_hands as dead
+from coach.notation.card import house_card
+from coach.reading.tiles_away import Holding, parse_exposure
 
 CARD = house_card()
 

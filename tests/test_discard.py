@@ -2,10 +2,10 @@
 
 import pytest
 
-from coach import tiles
-from coach.card import house_card
-from coach.discard import Danger, advise_discard, danger, defend, wanted_share
-from coach.tiles_away import HoldingError, parse_exposure
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.advice.discard import Danger, advise_discard, danger, defend, wanted_share
+from coach.reading.tiles_away import HoldingError, parse_exposure
 from tests.helpers import holding, make_card
 
 CARD = house_card()

@@ -8,7 +8,7 @@ import re
 from sqlmodel import Session, select
 
 from coach.store.models import Learner, LearnerDisplay
-from coach.web.display import classes_for
+from coach.web.account.display import classes_for
 from tests.test_web_accounts import answer, post, sign_in, sign_out, sign_up
 
 

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import drills
-from coach.card import house_card
-from coach.yamlfile import key_line, line_of, load
-from drills.drill_set import (
+from coach.notation.card import house_card
+from coach.notation.yamlfile import key_line, line_of, load
+from drills.sets import (
     HOUSE,
     MAX_DESCRIPTION,
     MAX_ITEMS,
@@ -450,7 +450,7 @@ def test_samples_use_the_drills_a_teacher_expects():
 
 
 def test_importing_drill_set_first_has_no_import_cycle():
-    code = "import drills.drill_set as d; print(len(d.sample_sets()))"
+    code = "import drills.sets as d; print(len(d.sample_sets()))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "3"
 

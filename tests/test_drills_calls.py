@@ -8,11 +8,11 @@ from functools import lru_cache
 
 import pytest
 
-from coach import tiles
-from coach.card import house_card
-from coach.mahjong import winning_lines
-from coach.rules import RULES
-from coach.tiles_away import Exposure, Holding, assign_exposures, parse_exposure
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.rules.mahjong import winning_lines
+from coach.rules.catalog import RULES
+from coach.reading.tiles_away import Exposure, Holding, assign_exposures, parse_exposure
 from drills import calls as drill
 from tests import choice_drill_checks as checks
 

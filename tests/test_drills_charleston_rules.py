@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from coach import tiles
-from coach.card import house_card
-from coach.charleston import BLIND_PASSES, PASSES, PassError, check_pass
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.advice.passes import BLIND_PASSES, PASSES, PassError, check_pass
 from drills import charleston_rules as drill
 from tests import choice_drill_checks as checks
 

@@ -1,4 +1,4 @@
-"""The one shape of the rules drills (drills/choice.py): the retry loop, the
+"""The one shape of the rules drills (drills/kit/choice.py): the retry loop, the
 question builder and the one grade, on drafts made up here."""
 
 from __future__ import annotations
@@ -7,9 +7,10 @@ import random
 
 import pytest
 
-from coach.card import house_card
-from drills import choice, wording
-from drills.base import Level
+from coach.notation.card import house_card
+from drills.kit import choice
+from drills.kit import wording
+from drills.kit.base import Level
 
 CARD = house_card()
 LEVELS = (Level(1, "One", "the only level"),)

@@ -5,10 +5,10 @@ import random
 import numpy as np
 import pytest
 
-from coach import tiles
-from coach.card import house_card
+from coach.notation import tiles
+from coach.notation.card import house_card
 from drills import first_pass
-from drills.base import AnswerError
+from drills.kit.base import AnswerError
 from tests.helpers import every_pass
 
 CARD = house_card()
@@ -156,7 +156,7 @@ def test_the_gap_is_said_with_its_uncertainty():
 
 
 def test_sampled_gaps_state_their_confidence():
-    from coach.charleston import evaluate_pass, gap_words
+    from coach.advice.passes import evaluate_pass, gap_words
 
     advice = evaluate_pass(CARD, list(question(15, 1).key["rack"]), seed=1)
     worse = next(o for o in advice.options if not o.as_good_as_best)
@@ -164,7 +164,7 @@ def test_sampled_gaps_state_their_confidence():
 
 
 def _verdict_of(q, answer):
-    from coach import charleston
+    from coach.advice import passes as charleston
 
     first_pass._CACHE.clear()
     charleston._EXACT.clear()
@@ -192,7 +192,7 @@ def test_C1_the_grade_without_flexibility_gives_the_same_verdicts(monkeypatch, l
 
 def _old_grade(q, pick):
     """The grade as it was before issue 13 split it: the learner's pass included in every stage."""
-    from coach import charleston
+    from coach.advice import passes as charleston
 
     charleston._EXACT.clear()
     advice = charleston.evaluate_pass(
@@ -219,7 +219,7 @@ def test_C1_the_question_evaluated_once_then_the_learners_pass_gives_the_same_ve
             rng.shuffle(naturals)
             pick = tuple(sorted(naturals[:3]))
             first_pass._CACHE.clear()
-            from coach import charleston
+            from coach.advice import passes as charleston
 
             charleston._EXACT.clear()
             advice = first_pass.advice_for(CARD, q.key["rack"], q.seed, pick)
@@ -243,7 +243,7 @@ def test_C1_a_pass_better_than_every_leader_becomes_the_best():
     """with_pass on an evaluation that missed the best pass (made here on
     very few draws and no refining): the better pass takes the lead, and
     every other pass's gap grows by how much better it is."""
-    from coach import charleston
+    from coach.advice import passes as charleston
 
     for seed in range(31_500, 31_520):  # a rack where the thin evaluation misses the best pass
         rack = list(question(seed, 2).key["rack"])
@@ -270,7 +270,7 @@ def test_C1_a_pass_better_than_every_leader_becomes_the_best():
 
 
 def test_C4_with_pass_refuses_a_joker_or_tiles_not_held():
-    from coach import charleston
+    from coach.advice import passes as charleston
 
     q = question(31_600, 3)
     rack = q.key["rack"]
@@ -288,7 +288,7 @@ def test_C1_a_pass_exactly_as_good_as_the_best_ties_as_evaluate_pass_breaks_ties
     here: exact ties at the top are rare): the one listed first among the
     legal passes leads, as evaluate_pass breaks its own ties; the other is
     0 behind, as good as the best."""
-    from coach import charleston
+    from coach.advice import passes as charleston
 
     q = question(32_000, 2)
     rack = list(q.key["rack"])

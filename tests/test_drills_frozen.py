@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 import drills
-from coach.card import house_card
+from coach.notation.card import house_card
 
 FROZEN_FILE = Path(__file__).parent / "data" / "drill-questions-frozen.json"
 SEEDS = range(4)

@@ -7,12 +7,12 @@ from functools import lru_cache
 
 import pytest
 
-from coach import tiles
-from coach.analysis import analyze
-from coach.card import house_card
-from coach.discard import HOT_SHARE, advise_discard, danger, wanted_share
-from coach.rules import RULES
-from coach.tiles_away import Holding, parse_exposure
+from coach.notation import tiles
+from coach.reading.analysis import analyze
+from coach.notation.card import house_card
+from coach.advice.discard import HOT_SHARE, advise_discard, danger, wanted_share
+from coach.rules.catalog import RULES
+from coach.reading.tiles_away import Holding, parse_exposure
 from drills import hot_or_safe as drill
 from tests import choice_drill_checks as checks
 

@@ -7,11 +7,11 @@ from functools import lru_cache
 
 import pytest
 
-from coach import tiles
-from coach.card import Group, house_card, parse_card
-from coach.tiles_away import Holding, fill
+from coach.notation import tiles
+from coach.notation.card import Group, house_card, parse_card
+from coach.reading.tiles_away import Holding, fill
 from drills import jokers as drill
-from drills.base import AnswerError
+from drills.kit.base import AnswerError
 from tests import choice_drill_checks as checks
 from tests.helpers import make_card
 

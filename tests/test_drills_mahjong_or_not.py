@@ -7,10 +7,10 @@ from functools import lru_cache
 
 import pytest
 
-from coach import tiles
-from coach.card import house_card
-from coach.mahjong import score, winning_lines
-from coach.tiles_away import Holding, parse_exposure
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.rules.mahjong import score, winning_lines
+from coach.reading.tiles_away import Holding, parse_exposure
 from drills import mahjong_or_not as drill
 from tests import choice_drill_checks as checks
 from tests.helpers import holding, make_card
@@ -196,4 +196,4 @@ def test_the_page_shows_the_hand_and_its_choices(client, registered):
     html = checks.drill_page(client, drill, 1, 3)
     q = ask(1, 3)
     checks.check_page_shows(html, q.choices)
-    assert f"The player&#39;s rack · {len(q.rack)} tiles" in html  # whose hand it is (drills.whose)
+    assert f"The player&#39;s rack · {len(q.rack)} tiles" in html  # whose hand it is (drills.kit.whose)

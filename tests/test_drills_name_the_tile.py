@@ -6,11 +6,11 @@ import re
 
 import pytest
 
-from coach import tiles
-from coach.card import house_card
-from coach.rules import RULES
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.rules.catalog import RULES
 from drills import name_the_tile as drill
-from drills.base import AnswerError
+from drills.kit.base import AnswerError
 
 CARD = house_card()
 CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")

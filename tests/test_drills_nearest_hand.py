@@ -7,13 +7,13 @@ from functools import lru_cache
 
 import pytest
 
-from coach import tiles
-from coach.analysis import analyze
-from coach.card import house_card
-from coach.rules import RULES
-from coach.tiles_away import Holding, parse_exposure
+from coach.notation import tiles
+from coach.reading.analysis import analyze
+from coach.notation.card import house_card
+from coach.rules.catalog import RULES
+from coach.reading.tiles_away import Holding, parse_exposure
 from drills import nearest_hand as drill
-from drills.base import AnswerError
+from drills.kit.base import AnswerError
 
 CARD = house_card()
 CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")

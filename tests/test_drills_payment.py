@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from coach import tiles
-from coach.card import house_card
-from coach.mahjong import pay, score, winning_lines
-from coach.tiles_away import Holding, parse_exposure
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.rules.mahjong import pay, score, winning_lines
+from coach.reading.tiles_away import Holding, parse_exposure
 from drills import payment as drill
 from tests import choice_drill_checks as checks
 from tests.helpers import holding, make_card
@@ -32,7 +32,7 @@ def ask(level: int, seed: int):
 
 
 def digest_bill(value: int, how: str, jokerless: bool, singles_and_pairs: bool) -> str:
-    """The digest's arithmetic, written out independently of coach.mahjong."""
+    """The digest's arithmetic, written out independently of coach.rules.mahjong."""
     base = value  # P1
     if jokerless and not singles_and_pairs:
         base *= 2  # P4 (P5 when self-picked too)

@@ -8,8 +8,8 @@ from functools import lru_cache
 
 import pytest
 
-from coach import tiles
-from coach.card import house_card
+from coach.notation import tiles
+from coach.notation.card import house_card
 from drills import setup_and_turns as drill
 from tests import choice_drill_checks as checks
 

@@ -1,10 +1,10 @@
-"""Whose tiles a question shows (drills.whose): the labels over rack, exposures and discard."""
+"""Whose tiles a question shows (drills.kit.whose): the labels over rack, exposures and discard."""
 
 from __future__ import annotations
 
 import drills
-from coach.card import house_card
-from drills.whose import whose
+from coach.notation.card import house_card
+from drills.kit.whose import whose
 
 CARD = house_card()
 

@@ -1,11 +1,12 @@
-"""Joker exchange in the core (coach/exchange.py), one test per rule id."""
+"""Joker exchange in the core (coach/rules/joker_exchange.py), one test per rule id."""
 
 from __future__ import annotations
 
 import pytest
 
-from coach import exchange, tiles
-from coach.exchange import Exchange, exchange_ruling
+from coach.rules import joker_exchange as exchange
+from coach.notation import tiles
+from coach.rules.joker_exchange import Exchange, exchange_ruling
 
 FIVE_DOT, SIX_DOT = tiles.INDEX["5D"], tiles.INDEX["6D"]
 

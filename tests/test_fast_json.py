@@ -1,4 +1,4 @@
-"""JSON bodies by orjson say what Flask's own provider said (coach/web/fast_json.py)."""
+"""JSON bodies by orjson say what Flask's own provider said (coach/web/infra/fast_json.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from datetime import datetime, timezone
 
 from flask.json.provider import DefaultJSONProvider
 
-from coach.web.fast_json import OrjsonProvider
+from coach.web.infra.fast_json import OrjsonProvider
 
 
 @dataclass

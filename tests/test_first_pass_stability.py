@@ -6,7 +6,7 @@ verdict (right or wrong) must agree across the five in at least 97% of
 the questions.
 """
 
-from coach.card import house_card
+from coach.notation.card import house_card
 from drills import first_pass
 from tests.helpers import every_pass
 

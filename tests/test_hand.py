@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coach import tiles
-from coach.card import house_card, parse_card
+from coach.notation import tiles
+from coach.notation.card import house_card, parse_card
 from coach.cli import main
-from coach.hand import SEATS, Action, Exposed, Hand, HandError, deal, replay
-from coach.hand_bots import decide, play
-from coach.mahjong import winning_lines
+from coach.play.hand import SEATS, Action, Exposed, Hand, HandError, deal, replay
+from coach.play.bots import decide, play
+from coach.rules.mahjong import winning_lines
 
 HOUSE = house_card()
 FULL_SET = Counter(tiles.WALL)

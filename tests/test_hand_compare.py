@@ -1,6 +1,6 @@
-"""The class's decisions on one deal, compared (coach/hand_compare.py, issue 16 part 6).
+"""The class's decisions on one deal, compared (coach/play/compare.py, issue 16 part 6).
 
-Students' hands are played as the table plays them (coach.web.practice.bots_play
+Students' hands are played as the table plays them (coach.web.play.table.bots_play
 moves the computer players), the learner's moves chosen by the coach or by a
 scripted slip, so the test knows who did what without hard-coding any tile.
 """
@@ -12,13 +12,13 @@ from collections.abc import Callable
 
 import pytest
 
-from coach import tiles
-from coach.card import house_card
-from coach.hand import Action, Hand, deal
-from coach.hand_bots import decide
-from coach.hand_compare import compare, did, same_move
-from coach.hand_review import review
-from coach.web.practice import SEAT, bots_play
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.play.hand import Action, Hand, deal
+from coach.play.bots import decide
+from coach.play.compare import compare, did, same_move
+from coach.play.review import review
+from coach.web.play.table import SEAT, bots_play
 
 SEED = 11
 Chooser = Callable[[Hand, int], Action]

@@ -17,11 +17,11 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coach import tiles
-from coach.card import house_card
-from coach.hand import SEATS, Action, Exposed, Hand, HandError, deal
-from coach.hand_bots import decide
-from coach.hand_legal import canonical, is_legal, legal_actions, refusal, trial_copy
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.play.hand import SEATS, Action, Exposed, Hand, HandError, deal
+from coach.play.bots import decide
+from coach.play.legal import canonical, is_legal, legal_actions, refusal, trial_copy
 from tests.test_hand import CARD, codes, in_play
 
 HOUSE = house_card()

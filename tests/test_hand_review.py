@@ -7,12 +7,12 @@ from __future__ import annotations
 import io
 import json
 
-from coach import tiles
-from coach.card import house_card
+from coach.notation import tiles
+from coach.notation.card import house_card
 from coach.cli import main
-from coach.hand import SEATS, Action, deal
-from coach.hand_bots import play
-from coach.hand_review import BEST, INACCURACY, MISSED_WIN, MISTAKE, grade_decision, review
+from coach.play.hand import SEATS, Action, deal
+from coach.play.bots import play
+from coach.play.review import BEST, INACCURACY, MISSED_WIN, MISTAKE, grade_decision, review
 from tests.test_hand import CARD, in_play
 
 HOUSE = house_card()

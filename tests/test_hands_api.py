@@ -13,13 +13,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlmodel import Session, select
 
-from coach import tiles
-from coach.hand import SEATS, Action, replay
-from coach.hand_legal import legal_actions
+from coach.notation import tiles
+from coach.play.hand import SEATS, Action, replay
+from coach.play.legal import legal_actions
 from coach.store import teaching
 from coach.store.models import PracticeHand, TeacherCard
-from coach.store.practice import MAX_OPEN
-from coach.web.practice import SEAT
+from coach.store.hands import MAX_OPEN
+from coach.web.play.table import SEAT
 from tests.test_openapi import assert_valid
 from tests.test_web_teach import GOOD_CARD, db, learner_id, sign_up
 

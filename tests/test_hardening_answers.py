@@ -30,7 +30,7 @@ from sqlalchemy import inspect
 from sqlalchemy.engine import make_url
 from sqlmodel import Session, SQLModel, func, select
 
-from coach.card import house_card
+from coach.notation.card import house_card
 from coach.store import teaching
 from coach.store.db import FILE_NAME, alembic_config, make_engine, migrate
 from coach.store.models import (
@@ -43,9 +43,11 @@ from coach.store.models import (
     TeacherCard,
 )
 from coach.store.progress import SCHEDULER, drill_skill, rating, record_answer
-from coach.web import create_app, learners, teacher_cards
+from coach.web import create_app
+from coach.web.shared import learners
+from coach.web.shared import teacher_cards
 from drills import name_the_tile, nearest_hand
-from drills.drill_set import parse_set
+from drills.sets import parse_set
 from tests.conftest import TEST_SECRET
 from tests.postgres import postgres_server
 from tests.test_web_accounts import sign_in

@@ -33,7 +33,7 @@ from coach import cli
 from coach.store.cells import cell, row
 from coach.store.models import Attempt, Learner, Membership
 from coach.web import create_app
-from coach.web.inputs import MAX_DB_INT, MAX_JSON_DEPTH, DatabaseId, MULTILINE_FIELDS, parse_json, InputError
+from coach.web.infra.inputs import MAX_DB_INT, MAX_JSON_DEPTH, DatabaseId, MULTILINE_FIELDS, parse_json, InputError
 from tests.test_web_teach import GOOD_CARD, code_of, csrf, make_class, post, set_form, sign_up, text_of
 
 QUESTIONS = "/api/drills/name-the-tile/questions"

@@ -27,7 +27,8 @@ from waitress.server import create_server
 from coach.store.db import FILE_NAME
 from coach.store.models import Learner
 from coach.store import teaching
-from coach.web import create_app, limits
+from coach.web import create_app
+from coach.web.infra import limits
 from tests.helpers import stop_waitress
 
 PASSWORD = "correct horse battery"

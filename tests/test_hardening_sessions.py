@@ -23,12 +23,14 @@ from sqlalchemy import func
 from sqlmodel import Session, select, update
 
 from coach import cli
-from coach.card import house_card
+from coach.notation.card import house_card
 from coach.store import login_sessions
 from coach.store.db import alembic_config, make_engine, migrate
 from coach.store.models import Attempt, Learner, LoginSession
 from coach.store.progress import record_answer
-from coach.web import create_app, learners, password_reset
+from coach.web import create_app
+from coach.web.shared import learners
+from coach.web.account import password_reset
 from drills import name_the_tile
 from tests.conftest import TEST_SECRET
 from tests.fake_smtp import smtp_server

@@ -7,8 +7,8 @@ here are computed from the card itself, so any edit of the card is checked.
 
 from collections import Counter
 
-from coach import tiles
-from coach.card import Line, Reading, house_card
+from coach.notation import tiles
+from coach.notation.card import Line, Reading, house_card
 from tests.helpers import make_card
 
 REAL_CARD_SHARE = (0.04, 0.16)

@@ -1,8 +1,8 @@
-"""coach.kept: the last few results, by key and owner, bounded (issue 13)."""
+"""coach.common.kept: the last few results, by key and owner, bounded (issue 13)."""
 
 import threading
 
-from coach.kept import Kept
+from coach.common.kept import Kept
 
 
 class Owner:

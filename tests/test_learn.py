@@ -14,14 +14,16 @@ from markupsafe import Markup
 from sqlmodel import Session, select
 
 import drills
-from coach import glossary, rules, tiles
-from coach.card import house_card
-from coach.mahjong import pay, winning_lines
+from coach.rules import glossary
+from coach.rules import catalog as rules
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.rules.mahjong import pay, winning_lines
 from coach.store.models import LessonProgress
-from coach.web.learn import mark
+from coach.web.learn.lessons import mark
 from drills import lessons
-from drills.base import AnswerError
-from drills.choice import CITED
+from drills.kit.base import AnswerError
+from drills.kit.choice import CITED
 from tests.helpers import holding
 from tests.test_web_pages import csrf_of, open_drill
 

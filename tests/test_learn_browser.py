@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from coach import glossary
+from coach.rules import glossary
 from drills import lessons
 from tests.test_web_browser import DESKTOP, PHONE, errors, no_sideways_scroll, screens, tab_until  # noqa: F401
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from coach.mahjong import is_jokerless, pay, score, winning_lines
+from coach.rules.mahjong import is_jokerless, pay, score, winning_lines
 from tests.helpers import holding, make_card
 
 CARD = make_card(

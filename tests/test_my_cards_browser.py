@@ -9,7 +9,7 @@ import uuid
 from playwright.sync_api import Page, expect
 
 import drills
-from coach.card import parse_card
+from coach.notation.card import parse_card
 from tests.test_web_browser import DESKTOP, errors  # noqa: F401 - the fixture
 from tests.test_web_teach import GOOD_CARD, PASSWORD
 

@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from coach import tiles
-from coach.card import house_card
-from coach.web.progress_page import tile_label
-from coach.web.tileart import svg
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.web.progress.page import tile_label
+from coach.web.tiles.art import svg
 from drills import name_the_tile as drill
 
 CARD = house_card()

@@ -19,7 +19,7 @@ import schemathesis
 from hypothesis import HealthCheck, given, settings
 
 import drills
-from coach.web.openapi import DESCRIPTION, SCHEMAS
+from coach.web.api.openapi import DESCRIPTION, SCHEMAS
 
 EXAMPLES_PER_OPERATION = 40  # per generation mode: the whole fuzz test stays well under a minute
 

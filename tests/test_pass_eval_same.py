@@ -31,7 +31,7 @@ def test_the_same_advice_as_before(name, args):
     if args["kind"] == "grade":
         # The drill's grade (drills.first_pass.advice_for) now evaluates the
         # question without the learner's pass and then works that pass out
-        # exactly beside it (coach.charleston.with_pass), and leaves
+        # exactly beside it (coach.advice.passes.with_pass), and leaves
         # flexibility out. What a verdict reads must be as before: the best
         # pass, first, with its exact expectation; the learner's pass, its
         # exact expectation and how far behind the best it is.

@@ -1,13 +1,13 @@
 """Why a hand is not Mah Jongg (H1, H4) and how a joker-exchange win pays (P6),
-decided in coach/mahjong.py; `python -m coach score` says the same."""
+decided in coach/rules/mahjong.py; `python -m coach score` says the same."""
 
 from __future__ import annotations
 
 import pytest
 
-from coach.card import house_card
-from coach.mahjong import pays_as, score
-from coach.tiles_away import Holding, parse_exposure
+from coach.notation.card import house_card
+from coach.rules.mahjong import pays_as, score
+from coach.reading.tiles_away import Holding, parse_exposure
 from tests.test_cli import run_json
 
 CARD = house_card()

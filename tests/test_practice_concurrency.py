@@ -12,12 +12,13 @@ import random
 import pytest
 from sqlmodel import Session
 
-from coach.hand import Action, replay
-from coach.hand_bots import decide
-from coach.store import practice as store
+from coach.play.hand import Action, replay
+from coach.play.bots import decide
+from coach.store import hands as store
 from coach.store.models import PracticeHand
-from coach.web import hands_api, practice
-from coach.web.practice import SEAT
+from coach.web.api import hands as hands_api
+from coach.web.play import table as practice
+from coach.web.play.table import SEAT
 from tests.test_web_practice import deal_one, form_of, hand_row, state
 from tests.test_web_teach import post
 

@@ -7,7 +7,7 @@ them jokers (K2, J1), and never more copies across rack and exposures than
 the set holds. Hands that are Mah Jongg are built from a reading of a card
 line, laid out exactly, with jokers only in groups of three or more (J1, J2).
 
-Every property is checked against the house card (coach.card.house_card()).
+Every property is checked against the house card (coach.notation.card.house_card()).
 The settings are derandomized and use no example database, so a CI run
 always tries the same examples.
 """
@@ -20,11 +20,11 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coach import tiles
-from coach.analysis import analyze
-from coach.card import Group, Line, Reading, house_card
-from coach.mahjong import WINS, pay, score, winning_lines
-from coach.tiles_away import (
+from coach.notation import tiles
+from coach.reading.analysis import analyze
+from coach.notation.card import Group, Line, Reading, house_card
+from coach.rules.mahjong import WINS, pay, score, winning_lines
+from coach.reading.tiles_away import (
     HAND_SIZE,
     OUT_OF_REACH,
     Exposure,

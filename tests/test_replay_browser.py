@@ -9,11 +9,11 @@ import re
 from playwright.sync_api import Page, expect
 from sqlmodel import Session
 
-from coach.store import practice as hands_store
+from coach.store import hands as hands_store
 from coach.store import replays
 from coach.store.db import FILE_NAME, make_engine
 from coach.store.models import PracticeHand
-from coach.web.practice import result_json
+from coach.web.play.table import result_json
 from tests.test_web_browser import DESKTOP, PHONE, errors, no_sideways_scroll  # noqa: F401 - fixtures
 from tests.test_web_replay import HAND, SEED
 

@@ -10,14 +10,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from coach import tiles
-from coach.card import house_card
-from coach.hand import SEATS, Action, HandError, deal
-from coach.hand_bots import play
-from coach.hand_review import BEST, INACCURACY, MISTAKE, review
-from coach.positions import coach_move, grade_answer, position_at, rebuild, to_replay
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.play.hand import SEATS, Action, HandError, deal
+from coach.play.bots import play
+from coach.play.review import BEST, INACCURACY, MISTAKE, review
+from coach.play.positions import coach_move, grade_answer, position_at, rebuild, to_replay
 from drills import DRILLS, replay_position
-from drills.base import AnswerError
+from drills.kit.base import AnswerError
 from tests.replay_hands import careless
 from tests.test_hand import CARD, in_play
 

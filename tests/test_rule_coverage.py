@@ -3,8 +3,8 @@ as a skill item so mastery is kept per rule id."""
 
 from __future__ import annotations
 
-from coach.card import house_card
-from coach.rules import RULES
+from coach.notation.card import house_card
+from coach.rules.catalog import RULES
 import drills
 
 SEEDS = range(60)

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from coach.rules import RULES, TABLE_RULES, Rule, cite, rule, rule_ids
+from coach.rules.catalog import RULES, TABLE_RULES, Rule, cite, rule, rule_ids
 
 # Written out from the digest (shared/rules.md), in its order.
 EXPECTED_IDS = (

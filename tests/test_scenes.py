@@ -1,5 +1,5 @@
 """Scenes a real set can make (T1, H2, J1, J2, S5): the checker of
-`coach.scene`, the retry that keeps every seed answerable, a sweep of every
+`coach.rules.scenes`, the retry that keeps every seed answerable, a sweep of every
 drill, level and 500 seeds, and the dealing bugs the sweep found."""
 
 from __future__ import annotations
@@ -10,14 +10,15 @@ from dataclasses import replace
 import pytest
 
 import drills
-from coach import scene as scenes
-from coach import tiles
-from coach.card import house_card
-from coach.discard import HOT_SHARE, danger
-from coach.scene import Scene
-from coach.tiles_away import parse_exposure
-from drills import base, hot_or_safe, jokers, mahjong_or_not
-from drills.base import Question
+from coach.rules import scenes
+from coach.notation import tiles
+from coach.notation.card import house_card
+from coach.advice.discard import HOT_SHARE, danger
+from coach.rules.scenes import Scene
+from coach.reading.tiles_away import parse_exposure
+from drills import hot_or_safe, jokers, mahjong_or_not
+from drills.kit import base
+from drills.kit.base import Question
 
 CARD = house_card()
 SEEDS = range(500)

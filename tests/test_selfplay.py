@@ -8,11 +8,12 @@ from collections import Counter
 
 import pytest
 
-from coach import selfplay, tiles
-from coach.card import house_card
+from coach.tools import selfplay
+from coach.notation import tiles
+from coach.notation.card import house_card
 from coach.cli import main
-from coach.hand import SEATS, Action, Hand, replay
-from coach.selfplay import Clock, SelfPlayError, play_one
+from coach.play.hand import SEATS, Action, Hand, replay
+from coach.tools.selfplay import Clock, SelfPlayError, play_one
 
 CARD = house_card()
 

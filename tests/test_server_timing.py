@@ -13,8 +13,9 @@ import shutil
 import pytest
 
 from coach.store.db import FILE_NAME
-from coach.web import create_app, load
-from coach.web.server_timing import HEADER, parse
+from coach.web import create_app
+from coach.tools import load
+from coach.web.infra.server_timing import HEADER, parse
 from tests.conftest import TEST_SECRET
 
 

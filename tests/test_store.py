@@ -11,7 +11,7 @@ from alembic.migration import MigrationContext
 from sqlalchemy import inspect
 from sqlmodel import Session, SQLModel, select
 
-from coach.card import house_card
+from coach.notation.card import house_card
 from coach.store.db import make_engine, migrate
 from coach.store.models import Attempt, Learner, SkillState
 from coach.store.progress import mastery, record_answer, streak, summary

@@ -7,7 +7,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
 from sqlmodel import Session, SQLModel, select
 
-from coach.card import house_card
+from coach.notation.card import house_card
 from coach.store.db import make_engine, migrate
 from coach.store.models import Attempt, Learner
 from coach.store.progress import record_answer, summary

@@ -1,8 +1,8 @@
-"""Seats and turns in the core (coach/table.py), one test per rule id."""
+"""Seats and turns in the core (coach/rules/table.py), one test per rule id."""
 
 from __future__ import annotations
 
-from coach import table
+from coach.rules import table
 
 
 def test_S1_the_highest_total_is_east_and_only_the_tied_roll_again():

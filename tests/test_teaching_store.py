@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import func
 from sqlmodel import Session, select
 
-from coach.card import CardError, house_card
+from coach.notation.card import CardError, house_card
 from coach.store import accounts, teaching
 from coach.store.db import make_engine, migrate
 from coach.store.models import (
@@ -27,7 +27,7 @@ from coach.store.models import (
     TeacherCard,
 )
 from drills import name_the_tile
-from drills.drill_set import DrillSet, SetItem, sample_sets
+from drills.sets import DrillSet, SetItem, sample_sets
 
 NOON = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 SMALL_CARD = """\

@@ -4,8 +4,9 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from coach import tiles
-from coach.web import tileart, tileglyphs
+from coach.notation import tiles
+from coach.web.tiles import art as tileart
+from coach.web.tiles import glyphs as tileglyphs
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 
@@ -134,7 +135,7 @@ def test_missing_glyph_file_says_how_to_build_it(monkeypatch, tmp_path):
 
 
 def test_unbuilt_glyphs_give_a_clear_answer_not_a_crash(client, monkeypatch, tmp_path):
-    from coach.web import tiles as tile_route
+    from coach.web.tiles import routes as tile_route
 
     monkeypatch.setattr(tileglyphs, "asset_folder", lambda name: tmp_path)
     tileglyphs.glyphs.cache_clear()

@@ -2,8 +2,8 @@
 
 import pytest
 
-from coach import tiles
-from coach.tiles import TileError
+from coach.notation import tiles
+from coach.notation.tiles import TileError
 
 
 def test_T1_the_set_holds_152_tiles():

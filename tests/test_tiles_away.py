@@ -4,10 +4,10 @@ and the regressions other American mahjong engines got wrong."""
 import numpy as np
 import pytest
 
-from coach import tiles
-from coach.analysis import analyze
-from coach.card import house_card
-from coach.tiles_away import (
+from coach.notation import tiles
+from coach.reading.analysis import analyze
+from coach.notation.card import house_card
+from coach.reading.tiles_away import (
     OUT_OF_REACH,
     CardTables,
     Exposure,

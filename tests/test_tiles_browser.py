@@ -24,8 +24,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, Page, Playwright
 
-from coach import tiles
-from coach.web import tileart
+from coach.notation import tiles
+from coach.web.tiles import art as tileart
 from tests.conftest import CHROMIUM, CHROMIUM_ARGS
 
 SCALE = 2  # canvas pixels per viewBox unit

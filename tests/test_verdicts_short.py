@@ -13,10 +13,12 @@ from html import unescape
 import pytest
 
 import drills
-from coach import rules, tiles
-from coach.card import house_card
-from drills import first_pass, short
-from drills.base import Question, Verdict
+from coach.rules import catalog as rules
+from coach.notation import tiles
+from coach.notation.card import house_card
+from drills import first_pass
+from drills.kit import short
+from drills.kit.base import Question, Verdict
 from tests.test_web_pages import open_drill
 from tests.helpers import every_pass
 
@@ -116,7 +118,7 @@ def test_first_pass_after_a_joker_is_passed_never_calls_the_best_pass_yours():
 
 
 def test_shaped_keeps_three_reasons_and_moves_the_rest_to_the_details():
-    from drills.base import Verdict
+    from drills.kit.base import Verdict
 
     verdict = Verdict(correct=True, score=1.0, explanation=("Right: a (K1).", rules.cite("K1"), "e (K2)."), rules=("K1",), best="a")
     done = short.shaped(verdict, "Right: a.", ["b (K1).", "c (K1).", "d.", "b (K1).", "f"])
@@ -193,7 +195,7 @@ def test_a_hint_inside_todays_practice_keeps_the_session(client, app):
     from sqlmodel import Session, func, select
 
     from coach.store.models import Attempt
-    from coach.web import learners
+    from coach.web.shared import learners
 
     html, csrf, token = open_drill(client, "/today")
     drill = re.search(r'action="/drills/([a-z-]+)/hint"', html).group(1)

@@ -21,11 +21,11 @@ import pytest
 from sqlmodel import Session, select
 from werkzeug.security import check_password_hash
 
-from coach.card import house_card
+from coach.notation.card import house_card
 from coach.store import accounts as store
 from coach.store.models import Attempt, Learner, SkillState
 from coach.store.progress import record_answer
-from coach.web.accounts import safe_next
+from coach.web.account.sign_in import safe_next
 from drills import name_the_tile
 from tests.test_web_pages import csrf_of, open_drill
 

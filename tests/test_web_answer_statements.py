@@ -55,7 +55,7 @@ def test_a_question_and_an_answer_cost_a_fixed_few_statements(app, client, drill
     with statements(app) as sent:
         question = ask(client, drill, 12)
     # Nothing: the per-learner limit keys on the signed session cookie, and a
-    # question needs no learner loaded (coach.web.limits._signed_session).
+    # question needs no learner loaded (coach.web.infra.limits._signed_session).
     assert kinds(sent) == [], sent
 
     with statements(app) as sent:
@@ -118,7 +118,7 @@ def test_sqlite_writers_take_turns_on_a_file_lock_across_processes(app):
     import fcntl
     import os
 
-    from coach.web import learners
+    from coach.web.shared import learners
 
     database = app.extensions["store"].url.database
     with app.app_context():

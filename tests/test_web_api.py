@@ -8,9 +8,9 @@ import pytest
 from itsdangerous import URLSafeSerializer
 
 import drills
-from coach.card import house_card
+from coach.notation.card import house_card
 from coach.web import create_app
-from coach.web.drilling import TOKEN_SALT
+from coach.web.shared.drilling import TOKEN_SALT
 
 CARD_NAME = house_card().name
 
@@ -128,7 +128,7 @@ def test_right_wrong_and_show_me_answers(client):
 
 def test_name_the_tile_takes_a_name_as_well_as_a_code(client):
     data = ask(client, "name-the-tile", seed=3, level=1)
-    from coach import tiles
+    from coach.notation import tiles
 
     verdict = answer(client, "name-the-tile", data["token"], tiles.name(data["tile"]).lower()).get_json()
     assert verdict["correct"] is True

@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 import drills
-from coach.card import house_card
+from coach.notation.card import house_card
 from drills.name_the_tile import the
 
 CARD = house_card()
@@ -139,7 +139,7 @@ def test_name_the_tile_typed_with_the_keyboard_alone(page: Page, errors):
     expect(page.locator("#verdict-card")).to_contain_text("is not the name of any tile")
     page.locator("#answer-input").fill("")
     page.locator("#answer-input").focus()
-    from coach import tiles
+    from coach.notation import tiles
 
     page.keyboard.type(tiles.name(q.tile).lower())
     page.keyboard.press("Enter")
@@ -179,7 +179,7 @@ def test_show_me_on_name_the_tile(page: Page, errors):
     verdict = page.locator("#verdict-card")
     expect(verdict).to_have_attribute("data-verdict", "shown")
     expect(verdict.locator("h2")).to_contain_text("This is")
-    from coach import tiles
+    from coach.notation import tiles
 
     expect(verdict).to_contain_text(tiles.name(q.tile))
     assert_no_page_load(page)

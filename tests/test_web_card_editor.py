@@ -13,11 +13,11 @@ import re
 import pytest
 from sqlmodel import select
 
-from coach.analysis import analyze
-from coach.card import HOUSE_CARD, MAX_LINES, parse_card
+from coach.reading.analysis import analyze
+from coach.notation.card import HOUSE_CARD, MAX_LINES, parse_card
 from coach.store.models import TeacherCard
-from coach.tiles_away import read_holding
-from coach.web import card_editor
+from coach.reading.tiles_away import read_holding
+from coach.web.shared import card_editor
 from tests.test_web_teach import GOOD_CARD, card_id_named, db, post, sign_up, snapshot, text_of, upload_card
 
 HTMX = {"HX-Request": "true"}
@@ -266,7 +266,7 @@ sections:
 
 
 def test_a_line_of_several_forms_prints_once_with_its_forms_and_suit_keys():
-    """Read as the card format defines it, or (before coach.card knows the new
+    """Read as the card format defines it, or (before coach.notation.card knows the new
     keys) from the raw YAML: the printed line is the same either way."""
     shown = card_editor.preview(FORMS_CARD)
     (line,) = [line for section in shown.sections for line in section.lines]

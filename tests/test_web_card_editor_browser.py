@@ -12,9 +12,9 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from coach.analysis import analyze
-from coach.card import parse_card
-from coach.tiles_away import read_holding
+from coach.reading.analysis import analyze
+from coach.notation.card import parse_card
+from coach.reading.tiles_away import read_holding
 from tests.test_web_browser import DESKTOP, PHONE, no_sideways_scroll
 from tests.test_web_teaching_story import (  # noqa: F401 - `people` and `screens` are fixtures
     assign,

@@ -21,7 +21,7 @@ import pytest
 from sqlmodel import Session, func, select
 from werkzeug.security import generate_password_hash
 
-from coach.card import house_card
+from coach.notation.card import house_card
 from drills import first_pass
 from coach.store import teaching
 from coach.store.models import (
@@ -32,8 +32,8 @@ from coach.store.models import (
     Learner,
     Membership,
 )
-from coach.web.classes import NEED_CODE, NEED_NAME, NOT_COUNTED, REVIEW, due_label
-from drills.drill_set import parse_set
+from coach.web.classes.student import NEED_CODE, NEED_NAME, NOT_COUNTED, REVIEW, due_label
+from drills.sets import parse_set
 from tests.test_web_accounts import PASSWORD, sign_in, sign_up
 from tests.test_web_pages import csrf_of
 

@@ -11,10 +11,10 @@ import stat
 import pytest
 
 import drills
-from coach import tiles
-from coach.card import CardError, house_card
+from coach.notation import tiles
+from coach.notation.card import CardError, house_card
 from coach.web import create_app
-from coach.web.pages import pattern_tokens
+from coach.web.drill.pages import pattern_tokens
 
 CARD = house_card()
 META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')
@@ -199,7 +199,7 @@ def test_page_errors_are_friendly(client, url, status):
 
 def test_rules_page_lists_every_rule_with_an_anchor(client):
     html = client.get("/rules").get_data(as_text=True)
-    from coach.rules import RULES
+    from coach.rules.catalog import RULES
 
     for rule_id in RULES:
         assert f'id="{rule_id}"' in html

@@ -10,9 +10,9 @@ import re
 
 from sqlmodel import Session
 
-from coach import tiles
-from coach.hand import Action
-from coach.hand_bots import decide
+from coach.notation import tiles
+from coach.play.hand import Action
+from coach.play.bots import decide
 from tests.test_web_practice import deal_one, form_of, hand_row, state
 from tests.test_web_teach import post
 

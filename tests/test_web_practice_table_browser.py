@@ -21,7 +21,7 @@ from sqlmodel import Session
 
 from coach.store.db import database_url, make_engine
 from coach.store.models import PracticeHand
-from coach.web import practice
+from coach.web.play import table as practice
 from tests.test_web_browser import DESKTOP, errors, no_sideways_scroll, screens  # noqa: F401 - fixtures
 
 PHONE_TALL = {"width": 390, "height": 844}

@@ -22,12 +22,13 @@ from tests.helpers import question_tile_src, shows_question_tile
 from sqlmodel import Session, delete, select
 
 import drills
-from coach import rules, tiles
-from coach.card import house_card
+from coach.rules import catalog as rules
+from coach.notation import tiles
+from coach.notation.card import house_card
 from coach.store import login_sessions
 from coach.store.models import Attempt, Learner
 from coach.store.progress import MASTERY_WORDS, local_day, record_answer
-from coach.web import learners
+from coach.web.shared import learners
 
 CARD = house_card()
 SVG = "{http://www.w3.org/2000/svg}"

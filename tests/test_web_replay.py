@@ -11,13 +11,13 @@ from datetime import datetime, timedelta, timezone
 
 from sqlmodel import Session, select
 
-from coach.card import house_card
-from coach.hand_review import review
-from coach.positions import coach_move, position_at, rebuild, to_replay
-from coach.store import practice as hands_store
+from coach.notation.card import house_card
+from coach.play.review import review
+from coach.play.positions import coach_move, position_at, rebuild, to_replay
+from coach.store import hands as hands_store
 from coach.store import replays
 from coach.store.models import Learner, PracticeHand, ReplayPosition
-from coach.web.practice import result_json
+from coach.web.play.table import result_json
 from drills import replay_position
 from tests.replay_hands import careless
 from tests.test_web_practice import deal_one

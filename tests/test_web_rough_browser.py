@@ -65,7 +65,7 @@ def test_nearest_hand_rack_stays_in_view_while_the_card_scrolls_on_a_phone(page:
 
 
 def test_card_search_finds_lines_by_words(page: Page, errors):
-    from coach.card_words import line_words, search
+    from coach.notation.line_search import line_words, search
 
     index = [(line.id, line_words(line)) for line in CARD.lines]
     page.set_viewport_size(PHONE)
@@ -78,7 +78,7 @@ def test_card_search_finds_lines_by_words(page: Page, errors):
         visible = page.locator("[data-line]:visible")
         expect(visible).to_have_count(len(expected))
         shown = visible.evaluate_all("els => els.map(e => e.querySelector('input').value)")
-        assert shown == expected, query  # the browser and coach.card_words agree
+        assert shown == expected, query  # the browser and coach.notation.line_search agree
     box.fill("pair of nor")  # while it is typed
     expect(page.locator("[data-line]:visible")).to_have_count(len(search(index, "pair of north")))
     assert errors == []

@@ -64,7 +64,7 @@ def test_no_question_image_names_its_answer_in_any_drill(client):
     """Every drill, every level, a few seeds: where the question is a tile, its
     picture's address, alt text and served face say nothing of it."""
     import drills
-    from coach import tiles
+    from coach.notation import tiles
 
     for name, module in drills.DRILLS.items():
         for level in module.LEVELS:
@@ -123,7 +123,7 @@ def test_calls_page_shows_whose_discard_is_called(client):
 
 def test_an_htmx_answer_pushes_an_address_that_shows_the_verdict_again(client):
     from coach.store.models import Attempt
-    from coach.web import learners
+    from coach.web.shared import learners
     from sqlmodel import Session, select
 
     _, csrf, token = open_drill(client, "/drills/name-the-tile?level=1&seed=3")
@@ -225,7 +225,7 @@ def test_todays_practice_ends_with_score_streak_and_mistakes_to_try_again(client
     # "Try again" re-asks that very question: the slot's drill, level and seed.
     from coach.store.daily import today
     from coach.store.models import Learner
-    from coach.web import learners
+    from coach.web.shared import learners
     from sqlmodel import Session, select
 
     with client.application.app_context():

@@ -44,7 +44,7 @@ from coach.store.models import (
     TeacherCard,
 )
 from coach.web import create_app
-from drills.drill_set import HOUSE, SetError, parse_set, sample_sets
+from drills.sets import HOUSE, SetError, parse_set, sample_sets
 from tests.conftest import TEST_SECRET
 from tests.test_web_pages import csrf_of
 

@@ -35,8 +35,8 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
 import drills
-from coach import tiles
-from coach.card import Card, house_card, parse_card
+from coach.notation import tiles
+from coach.notation.card import Card, house_card, parse_card
 from coach.store.teaching import describe_answer
 from tests.test_web_browser import (
     DESKTOP,
@@ -47,9 +47,9 @@ from tests.test_web_browser import (
     no_sideways_scroll,
     tab_until,
 )
-from coach.web.classes import NOT_COUNTED
+from coach.web.classes.student import NOT_COUNTED
 from tests.helpers import shows_question_tile
-from drills.drill_set import parse_set
+from drills.sets import parse_set
 
 PASSWORD = "correct horse battery"
 

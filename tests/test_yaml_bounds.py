@@ -22,11 +22,13 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from coach import card as card_module
-from coach import cli, yaml_parse, yamlfile
-from coach.card import HOUSE_CARD, MAX_LINES, MAX_READINGS, MAX_SECTIONS, CardError, parse_card
-from drills import card_weight
-from drills.drill_set import SetError, parse_set
+from coach.notation import card as card_module
+from coach import cli
+from coach.notation.yamlfile import parser as yaml_parse
+from coach.notation import yamlfile
+from coach.notation.card import HOUSE_CARD, MAX_LINES, MAX_READINGS, MAX_SECTIONS, CardError, parse_card
+from drills.kit import card_weight
+from drills.sets import SetError, parse_set
 from tests.test_web_teach import card_id_named, csrf, sign_up
 
 SECRET = "RAWVALUE-" * 8  # 72 characters a message must never carry whole

@@ -2,8 +2,8 @@
 
 import pytest
 
-from coach import yamlfile
-from coach.card import CardError, parse_card
+from coach.notation import yamlfile
+from coach.notation.card import CardError, parse_card
 
 
 def message(text: str) -> str:

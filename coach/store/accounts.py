@@ -1,7 +1,7 @@
 """Learner accounts and their own data: guests become accounts, data goes out or away.
 
 No web framework here (the store never imports Flask): the blueprint in
-coach/web/accounts.py checks forms and passwords, these functions move
+coach/web/account/sign_in.py checks forms and passwords, these functions move
 the rows.
 
 - A guest who signs up *becomes* the account: the same row, so every
@@ -31,7 +31,7 @@ from sqlmodel import Session, SQLModel, select
 from coach.store.cells import cell, row
 from coach.store.models import Attempt, Learner, LearnerDisplay, PracticeHand, ReplayPosition, SkillState
 from coach.store.transaction import move_learner_rows
-from coach.store.practice import export_hands
+from coach.store.hands import export_hands
 from coach.store.replays import export_positions
 from coach.store.teaching import delete_teaching, export_teaching, merge_teaching
 from coach.store.lessons import export_lessons, merge_lessons

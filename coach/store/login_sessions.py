@@ -3,7 +3,7 @@
 The browser holds a random token; the table holds its SHA-256, so a copy
 of the database opens no browser. A session is live while it has not
 ended and is younger than `LIFETIME`; nothing else about the browser is
-trusted. No Flask here: coach/web/learners.py puts the token in the cookie.
+trusted. No Flask here: coach/web/shared/learners.py puts the token in the cookie.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from coach.store.progress import as_utc, now_utc
 
 LIFETIME = timedelta(days=30)  # the remember-me cookie lasts as long, and no longer
 TOUCH_EVERY = timedelta(hours=1)  # last_seen_at is kept to the hour: no write on every request
-RENEW_AFTER = timedelta(days=7)  # a guest's session older than this is renewed (see coach/web/learners.py)
+RENEW_AFTER = timedelta(days=7)  # a guest's session older than this is renewed (see coach/web/shared/learners.py)
 
 
 def token_hash(token: str) -> str:

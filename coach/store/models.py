@@ -170,7 +170,7 @@ class CardChoice(SQLModel, table=True):
 
 
 class DrillSetRow(SQLModel, table=True):
-    """A teacher's drill set, kept as its canonical YAML (drills/drill_set.py)."""
+    """A teacher's drill set, kept as its canonical YAML (drills/sets.py)."""
 
     __tablename__ = "drillset"
     __table_args__ = NEVER_REUSED
@@ -270,7 +270,7 @@ class LoginSession(SQLModel, table=True):
 
 class PracticeHand(SQLModel, table=True):
     """A practice hand a learner plays against three computer players
-    (coach/hand.py): its seed, card and actions so far rebuild it exactly,
+    (coach/play/hand.py): its seed, card and actions so far rebuild it exactly,
     so it resumes after a reload or on another device."""
 
     __tablename__ = "practice_hand"
@@ -348,7 +348,7 @@ class LessonProgress(SQLModel, table=True):
 
 
 class LearnerDisplay(SQLModel, table=True):
-    """A learner's display settings (coach/web/display.py); no row means the defaults.
+    """A learner's display settings (coach/web/account/display.py); no row means the defaults.
 
     A table of its own, not columns on `learner`, so that learners' rows stay as they were."""
 
@@ -363,7 +363,7 @@ class LearnerDisplay(SQLModel, table=True):
 
 class ReplayPosition(SQLModel, table=True):
     """A decision of a finished practice hand to ask again ("replay this
-    position", coach/positions.py): the hand and the decision's number in its
+    position", coach/play/positions.py): the hand and the decision's number in its
     record, with the position's own review schedule (fsrs card) and its last answer."""
 
     __tablename__ = "replay_position"

@@ -30,7 +30,7 @@ from sqlmodel import Session, select, update
 
 from coach.store.models import Attempt, Learner, SkillState
 from coach.store.transaction import insert_once, write_as
-from drills.base import Question, Verdict
+from drills.kit.base import Question, Verdict
 
 # Fuzzing only spreads reviews of many cards apart; without it a schedule is
 # reproducible, which the tests and the learners' "due" both rely on.

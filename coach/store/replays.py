@@ -1,4 +1,4 @@
-"""Positions to replay, kept for their learner (coach/positions.py says which).
+"""Positions to replay, kept for their learner (coach/play/positions.py says which).
 
 A finished practice hand adds one row per decision to replay, in the
 transaction that saves the hand (`add_for_hand`); the unique constraint on

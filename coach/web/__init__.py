@@ -32,8 +32,8 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
-from coach.card import Card, house_card, load_card
-from coach.web.places import asset_folder, instance_folder
+from coach.notation.card import Card, house_card, load_card
+from coach.web.infra.places import asset_folder, instance_folder
 
 csrf = CSRFProtect()
 
@@ -91,13 +91,24 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.json.sort_keys = False
-    from coach.web import fast_json  # JSON bodies by orjson (issue 13)
+    from coach.web.infra import fast_json  # JSON bodies by orjson (issue 13)
     fast_json.install(app)
 
     from coach.store.db import database_url, make_engine, migrate
-    from coach.web import accounts, api, classes, daily, errors, inputs, learners, limits, pages, teach, teacher_cards, tiles
-    from coach.web.drilling import Drilling
-    from coach.web.progress_page import bp as progress_bp
+    from coach.web.account import sign_in as accounts
+    from coach.web.api import drills as api
+    from coach.web.classes import student as classes
+    from coach.web.drill import today as daily
+    from coach.web.infra import errors
+    from coach.web.infra import inputs
+    from coach.web.shared import learners
+    from coach.web.infra import limits
+    from coach.web.drill import pages
+    from coach.web.teach import base as teach
+    from coach.web.shared import teacher_cards
+    from coach.web.tiles import routes as tiles
+    from coach.web.shared.drilling import Drilling
+    from coach.web.progress.page import bp as progress_bp
 
     store = make_engine(app.config.get("COACH_DATABASE_URL") or database_url(instance))
     migrate(store)  # an upgrade brings the schema up to date before the first request
@@ -115,34 +126,34 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(tiles.bp)
     app.register_blueprint(progress_bp)
-    from coach.web import practice  # a practice hand against the computer (issue 16)
+    from coach.web.play import table as practice  # a practice hand against the computer (issue 16)
 
     app.register_blueprint(practice.bp)
-    from coach.web import hands_api  # the practice hands' JSON API
+    from coach.web.api import hands as hands_api  # the practice hands' JSON API
     hands_api.install(app)
     app.register_blueprint(accounts.bp)
-    from coach.web import password_reset  # "Forgot password?" and the reset link
+    from coach.web.account import password_reset  # "Forgot password?" and the reset link
     password_reset.install(app)
     daily.install(app)
-    from coach.web import replay  # practice hands' mistakes asked again (issue 16, part 5)
+    from coach.web.play import replay  # practice hands' mistakes asked again (issue 16, part 5)
     replay.install(app)
-    from coach.web import learn  # lessons, the glossary, and the filter marking glossary words
+    from coach.web.learn import lessons as learn  # lessons, the glossary, and the filter marking glossary words
 
     learn.install(app)
     classes.install(app)
     teach.install(app)
-    from coach.web import class_hands  # a class hand: the same deal for every student (issue 16, part 6)
+    from coach.web.classes import hands as class_hands  # a class hand: the same deal for every student (issue 16, part 6)
     class_hands.install(app)
-    from coach.web import my_cards  # everyone's own cards (issue 14)
+    from coach.web.account import my_cards  # everyone's own cards (issue 14)
     my_cards.install(app)
     pages.install(app)
     errors.install(app)
     limits.install(app)
-    from coach.web import display  # dark mode and large tiles, kept per learner
+    from coach.web.account import display  # dark mode and large tiles, kept per learner
     display.install(app)
-    from coach.web import blas  # one BLAS thread: the server's threads share two cores
+    from coach.web.infra import blas  # one BLAS thread: the server's threads share two cores
     blas.install(app)
-    from coach.web import server_timing  # outermost: the server's own time, for `load` (off unless asked)
+    from coach.web.infra import server_timing  # outermost: the server's own time, for `load` (off unless asked)
     server_timing.install(app)
 
     @app.get("/healthz")

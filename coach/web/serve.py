@@ -19,7 +19,7 @@ from typing import Any
 from gunicorn.app.base import BaseApplication
 
 from coach.web import create_app
-from coach.web.blas import one_blas_thread
+from coach.web.infra.blas import one_blas_thread
 
 
 class _Standalone(BaseApplication):  # gunicorn's documented custom-application pattern

@@ -1,5 +1,5 @@
 /* Mahjong Coach: the little the pages need beyond htmx.
-   - the card's search box filters lines by words (the index of coach/card_words.py:
+   - the card's search box filters lines by words (the index of coach/notation/line_search.py:
      a phrase starting at a word, else every word; the same rule as its `search`);
    - a row of tiles is one tab stop, arrow keys move between its tiles;
    - after htmx swaps in a verdict or a new question, focus follows it. */

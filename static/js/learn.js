@@ -1,4 +1,4 @@
-/* Glossary words (coach/web/learn.py): a tap opens a word's meaning and
+/* Glossary words (coach/web/learn/lessons.py): a tap opens a word's meaning and
    another tap, a tap elsewhere or Escape closes it (hover and keyboard
    focus open it by CSS alone); an open meaning is kept inside the screen.
    Lesson checks: after htmx swaps a verdict in, focus follows it. */

@@ -19,7 +19,7 @@ depends_on = None
 
 def upgrade() -> None:
     # Accounts signed in before this revision sign in again; a guest's old
-    # "<id>:<stamp>" cookie is traded for a session (coach/web/learners.py).
+    # "<id>:<stamp>" cookie is traded for a session (coach/web/shared/learners.py).
     op.create_table(
         "login_session",
         sa.Column("id", sa.Integer(), primary_key=True),

@@ -1,0 +1,371 @@
+"""`analyze --json` lean: only the fields asked for (`--fields`), only the
+nearest lines (`--top N`), many racks ranked at once (issue 13).
+
+The answer is always the full answer cut down: the same lines in the same
+order with the same values, only fewer keys or fewer lines; tests hold the
+two equal. Racks without exposures are ranked together by
+`CardTables.batch_rank` in chunks; a rack with exposures goes through
+`analysis.analyze` as before. The lines that show a reading, the tiles
+used, missing or unused are explained by the same `LineResult.to_json`
+as the full answer, only for the lines shown. Output is orjson, written
+a chunk at a time, not flushed a line at a time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from functools import cached_property
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TextIO
+
+import numpy as np
+import orjson
+
+from coach.notation import tiles
+from coach.reading.analysis import Analysis, LineResult, analyze
+from coach.notation.card import Card
+from coach.cli import BATCH_ERRORS, UsageError, _holding, checked_request, error_reply, render_analysis
+from coach.reading.tiles_away import OUT_OF_REACH, BatchRanking, Holding, tables_for
+
+# The keys of each line in the full answer (LineResult.to_json), in its order;
+# "reason" is there only for a line out of reach.
+FIELDS = (
+    "id", "section", "distance", "value", "concealed", "note", "pattern",
+    "dead", "live_outs", "reading", "uses", "missing", "unused", "reason",
+)
+# Fields known without explaining the line (no fill of its reading).
+RANKED_FIELDS = frozenset(FIELDS[:9])
+_DYNAMIC = ("distance", "dead", "live_outs")  # the rack's own; the rest are the line's
+_DISTANCE = [str(d) for d in range(OUT_OF_REACH)] + ["null"]  # OUT_OF_REACH is shown as null
+_BOOL = ("false", "true")
+_PIECE_DISTANCES = 16  # distances 0-14, and OUT_OF_REACH last (tiles_away.HAND_SIZE is 14)
+KEYS = frozenset({"rack", "exposed", "seen"})
+CHUNK = 256  # racks ranked together: the arrays stay in the cache (issue 13: 2,048 was 3x slower)
+
+
+def parse_fields(text: str | None) -> tuple[str, ...] | None:
+    """`--fields id,distance` as a tuple in the full answer's order; None for all."""
+    if text is None:
+        return None
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in FIELDS]
+    if unknown or not names:
+        what = f'unknown field "{unknown[0][:40]}"' if unknown else "--fields names no field"
+        raise UsageError(f"{what} (fields: {', '.join(FIELDS)})")
+    return tuple(f for f in FIELDS if f in names)
+
+
+def project(answer: dict, fields: Sequence[str] | None, top: int | None) -> dict:
+    """The full answer cut down to `top` lines and `fields` keys."""
+    hands = answer["hands"] if top is None else answer["hands"][:top]
+    if fields is not None:
+        hands = [{k: hand[k] for k in fields if k in hand} for hand in hands]
+    return {"card": answer["card"], "hands": hands}
+
+
+def _analysis_answer(result: Analysis, fields: Sequence[str] | None, top: int | None) -> dict:
+    lines = result.lines if top is None else result.lines[:top]
+    return project({"card": result.card.name, "hands": [r.to_json() for r in lines]}, fields, None)
+
+
+class _Ranked:
+    """Answers for racks ranked by `batch_rank`, line by line as `to_json` would."""
+
+    def __init__(self, card: Card, fields: Sequence[str] | None, top: int | None):
+        self.card = card
+        self.tables = tables_for(card)
+        self.fields = fields
+        self.top = top
+        self.explain = fields is None or not RANKED_FIELDS.issuperset(fields)
+        lines = self.tables.lines
+        self.dynamic = tuple(k for k in fields or () if k in _DYNAMIC)
+        self.head = '{"card":' + orjson.dumps(card.name).decode() + ',"hands":['
+        self.static = [
+            {"id": ln.id, "section": ln.section, "value": ln.value, "concealed": ln.concealed,
+             "note": ln.note, "pattern": ln.pattern}
+            for ln in lines
+        ]
+
+    def answer(self, ranking: BatchRanking, row: int, holding: Holding) -> dict | str:
+        """The answer as a dict, or as JSON text already (ranked fields only)."""
+        order = ranking.order[row].tolist()
+        if self.top is not None:
+            order = order[: self.top]
+        distance = ranking.distance[row].tolist()
+        outs = ranking.live_outs[row].tolist()
+        dead = ranking.dead[row].tolist()
+        if self.explain:
+            best = ranking.best[row].tolist()
+            lines, readings = self.tables.lines, self.tables.readings
+            hands = []
+            for n in order:
+                d = distance[n]
+                reachable = d != OUT_OF_REACH
+                r = LineResult(lines[n], d if reachable else None, readings[best[n]] if reachable else None,
+                               dead[n], outs[n], holding, n)
+                hands.append(r.to_json())
+            return project({"card": self.card.name, "hands": hands}, self.fields, None)
+        templates = self.templates
+        if self.dynamic == ("distance",):  # the commonest: no tuple per line
+            text = ",".join([templates[n] % _DISTANCE[distance[n]] for n in order])
+        else:
+            columns = {"distance": [_DISTANCE[d] for d in distance], "dead": [_BOOL[x] for x in dead], "live_outs": outs}
+            picked = [columns[k] for k in self.dynamic]
+            text = ",".join([templates[n] % tuple(c[n] for c in picked) for n in order])
+        return self.head + text + "]}"
+
+    @cached_property
+    def pieces(self) -> list[bytes] | None:
+        """Each line's JSON object for every distance and deadness, as bytes at
+        `_piece(line, distance, dead)`, when those are the only values a rack
+        changes (no explanation, no live outs); None otherwise."""
+        if self.explain or "live_outs" in self.dynamic:
+            return None
+        out = []
+        for template in self.templates:
+            for distance in range(_PIECE_DISTANCES):
+                for dead in (0, 1):
+                    d = distance if distance < _PIECE_DISTANCES - 1 else OUT_OF_REACH
+                    values = {"distance": _DISTANCE[d], "dead": _BOOL[dead]}
+                    out.append((template % tuple(values[k] for k in self.dynamic)).encode())
+        return out
+
+    def _picks(self, ranking: BatchRanking) -> np.ndarray:
+        """Each rack's shown lines as indices into `pieces`, nearest first."""
+        order = ranking.order if self.top is None else ranking.order[:, : self.top]
+        rows = np.arange(len(order))[:, None]
+        distance = np.minimum(ranking.distance[rows, order], _PIECE_DISTANCES - 1).astype(np.intp)
+        return (order * _PIECE_DISTANCES + distance) * 2 + ranking.dead[rows, order]
+
+    def joined(self, ranking: BatchRanking) -> list[bytes]:
+        """Every rack's answer line (`answer`'s text, with its newline), its
+        lines' pieces picked by array arithmetic and joined."""
+        get = self.pieces.__getitem__  # type: ignore[union-attr]
+        head, tail = self.head.encode(), b"]}\n"
+        return [head + b",".join(map(get, row)) + tail for row in self._picks(ranking).tolist()]
+
+    @cached_property
+    def framed(self) -> list[bytes]:
+        """Every piece four ways, at `4 * piece + place`: first in its answer
+        line (after the head), in the middle, last (with the tail), alone."""
+        head, tail = self.head.encode(), b"]}\n"
+        out = []
+        for piece in self.pieces or ():
+            out += [head + piece + b",", piece + b",", piece + tail, head + piece + tail]
+        return out
+
+    def joined_all(self, ranking: BatchRanking) -> bytes:
+        """`joined` for every rack, as one text: one join for the whole chunk."""
+        picks = self._picks(ranking)
+        width = picks.shape[1]
+        if width == 0:  # --top 0: every answer line is the head and the tail
+            return b"".join(self.joined(ranking))
+        place = np.ones(width, dtype=np.intp)
+        place[0], place[-1] = 0, 2
+        if width == 1:
+            place[0] = 3
+        return b"".join(map(self.framed.__getitem__, (picks * 4 + place).ravel().tolist()))
+
+    @cached_property
+    def templates(self) -> list[str]:
+        """Each line's JSON object with %s where a rack's own value goes, in FIELDS order."""
+        out = []
+        for line in self.static:
+            parts = []
+            for k in self.fields or ():
+                value = "%s" if k in _DYNAMIC else orjson.dumps(line[k]).decode().replace("%", "%%")
+                parts.append(f"{orjson.dumps(k).decode()}:{value}")
+            out.append("{" + ",".join(parts) + "}")
+        return out
+
+
+_COPIES = tiles.COPIES
+_FEWEST = min(_COPIES)
+_COPIES_ARRAY = np.array(_COPIES, dtype=np.int16)
+_NOTHING_SEEN = (0,) * tiles.KINDS
+_INDEX = tiles.INDEX
+
+
+def _plain_counts(text: object) -> list[int] | None:
+    """Counts of tiles written as plain codes ("1D 2D N"), or None for
+    anything else, which `_holding` reads (aliases, lists, mistakes)."""
+    if not isinstance(text, str):
+        return None
+    vector = [0] * tiles.KINDS
+    for word in text.split():
+        index = _INDEX.get(word)
+        if index is None:
+            return None
+        vector[index] += 1
+    return vector
+
+
+def _quick_holding(request: dict) -> tuple[Holding, tuple[int, ...]] | None:
+    """The common line, {"rack": "..."} with maybe "seen", read without the
+    general parser; None when any check would have something to say, so
+    that `_holding` says it in its own words."""
+    if "exposed" in request:
+        return None
+    rack = _plain_counts(request.get("rack"))
+    seen_text = request.get("seen")
+    if rack is None or sum(rack) not in (13, 14):
+        return None
+    if seen_text is None:  # the commonest: only the rack to hold within the set (no tile has fewer than 4)
+        if max(rack) > _FEWEST and any(r > c for r, c in zip(rack, _COPIES)):
+            return None
+        return Holding(tuple(rack)), _NOTHING_SEEN
+    seen = _plain_counts(seen_text)
+    if seen is None or any(r + s > c for r, s, c in zip(rack, seen, _COPIES)):
+        return None
+    return Holding(tuple(rack)), tuple(seen)
+
+
+def _loads(raw: str) -> object:
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        return json.loads(raw)  # the standard library's own message (and its limits) for a bad line
+
+
+def _chunks(lines: Iterable[str], size: int) -> Iterator[list[str]]:
+    chunk: list[str] = []
+    for raw in lines:
+        if raw.strip():
+            chunk.append(raw)
+            if len(chunk) == size:
+                yield chunk
+                chunk = []
+    if chunk:
+        yield chunk
+
+
+def _rack_indices(request: object) -> list[int] | None:
+    """The commonest line, {"rack": "1D 2D ..."} alone in plain codes: each
+    tile's index; None for anything else, which `_quick_holding` or the
+    general reader reads (and says what is wrong with, in its own words)."""
+    if type(request) is not dict or len(request) != 1:
+        return None
+    text = request.get("rack")
+    if type(text) is not str:
+        return None
+    words = text.split()
+    if len(words) not in (13, 14):
+        return None
+    try:
+        return list(map(_INDEX.__getitem__, words))
+    except KeyError:
+        return None
+
+
+def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
+    """Counts of many racks at once, (racks, KINDS), from their tiles' indices."""
+    owner = np.repeat(np.arange(len(lengths), dtype=np.intp), lengths)
+    cells = owner * tiles.KINDS + np.array(flat, dtype=np.intp)
+    return np.bincount(cells, minlength=len(lengths) * tiles.KINDS).reshape(len(lengths), tiles.KINDS).astype(np.int16)
+
+
+def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None, top: int | None) -> Iterator[bytes]:
+    """One JSON line (bytes, with its newline) per non-blank input line, in order."""
+    ranked = _Ranked(card, fields, top)
+    for chunk in _chunks(lines, CHUNK):
+        replies: list[dict | str | bytes | None] = [None] * len(chunk)
+        # Plain racks are counted for the whole chunk at once (one bincount,
+        # the set's copies checked as arrays); the rest one by one as before.
+        quick: list[int] = []
+        quick_requests: list[dict] = []
+        flat: list[int] = []
+        lengths: list[int] = []
+        slow: list[tuple[int, Holding]] = []
+        slow_racks, slow_seens = [], []
+        for k, raw in enumerate(chunk):
+            try:
+                request = _loads(raw)
+                indices = _rack_indices(request)
+                if indices is not None:
+                    quick.append(k)
+                    quick_requests.append(request)  # type: ignore[arg-type]
+                    flat.extend(indices)
+                    lengths.append(len(indices))
+                    continue
+                request = checked_request(request, KEYS)
+                holding, seen = _quick_holding(request) or _holding(request, (13, 14))
+                if holding.exposures:
+                    replies[k] = _analysis_answer(analyze(card, holding, seen), fields, top)
+                else:
+                    slow.append((k, holding))
+                    slow_racks.append(holding.rack)
+                    slow_seens.append(seen)
+            except BATCH_ERRORS as error:
+                replies[k] = error_reply(error)
+        counts = _counted(flat, lengths) if quick else np.zeros((0, tiles.KINDS), dtype=np.int16)
+        too_many = (counts > _COPIES_ARRAY).any(axis=1)
+        if too_many.any():  # more copies than the set has: the general reader's own message
+            for i in np.flatnonzero(too_many).tolist():
+                try:
+                    _holding(quick_requests[i], (13, 14))
+                    raise ValueError("a rack cannot hold more copies of a tile than the set has")
+                except BATCH_ERRORS as error:
+                    replies[quick[i]] = error_reply(error)
+            keep = ~too_many
+            counts = counts[keep]
+            quick = [k for k, ok in zip(quick, keep.tolist()) if ok]
+        rows = quick + [k for k, _ in slow]
+        if not rows:
+            yield b"".join(_line(reply) for reply in replies)
+            continue
+        racks = np.concatenate([counts, np.array(slow_racks, dtype=np.int16).reshape(-1, tiles.KINDS)])
+        seen = None
+        if any(any(s) for s in slow_seens):
+            seen = np.zeros_like(racks)
+            seen[len(quick) :] = np.array(slow_seens, dtype=np.int16)
+        ranking = ranked.tables.batch_rank(racks, seen)
+        if ranked.pieces is not None:
+            if len(rows) == len(chunk) and not slow:  # the commonest: every line a plain rack
+                yield ranked.joined_all(ranking)
+                continue
+            for k, line in zip(rows, ranked.joined(ranking)):
+                replies[k] = line
+        else:
+            holdings = [Holding(tuple(rack)) for rack in counts.tolist()] + [holding for _, holding in slow]
+            for row, (k, holding) in enumerate(zip(rows, holdings)):
+                replies[k] = ranked.answer(ranking, row, holding)
+        yield b"".join(_line(reply) for reply in replies)
+
+
+def _line(reply: dict | str | bytes | None) -> bytes:
+    if isinstance(reply, bytes):  # a whole line already
+        return reply
+    return (reply.encode() if isinstance(reply, str) else orjson.dumps(reply)) + b"\n"
+
+
+def _write(stdout: TextIO, data: bytes) -> None:
+    buffer = getattr(stdout, "buffer", None)
+    if buffer is not None:
+        buffer.write(data)
+    else:  # an in-memory text stream (tests, the bench)
+        stdout.write(data.decode("utf-8"))
+
+
+def run_analyze(card: Card, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    fields = parse_fields(args.fields)
+    top = args.top
+    if top is not None and top < 0:
+        raise UsageError("--top must be 0 or more")
+    if args.rack is None:
+        stdout.flush()
+        for data in answer_lines(card, stdin, fields, top):
+            _write(stdout, data)
+        stdout.flush()
+        return 0
+    if fields is not None and not args.json:
+        raise UsageError("--fields chooses JSON fields: add --json")
+    from coach.cli import COMMANDS
+
+    request = {key: getattr(args, key) for key in KEYS if getattr(args, key, None) is not None}
+    result = COMMANDS["analyze"].solve(card, request)
+    if args.json:
+        _write(stdout, orjson.dumps(_analysis_answer(result, fields, top)) + b"\n")
+    else:
+        stdout.write(render_analysis(result, 10 if top is None else top) + "\n")
+    return 0

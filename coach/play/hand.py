@@ -1,0 +1,486 @@
+"""One hand of American mahjong, from the deal to Mah Jongg or a wall game.
+
+A hand is its seed, its card and the list of actions taken: `replay`
+rebuilds every state exactly from them. `Hand.apply` takes one action and
+refuses an illegal one with the rule id that forbids it (`HandError`);
+`Hand.waiting` says whose move it is and what kind. The 152 tiles are all
+somewhere in every state: a rack, an exposure, the discards, the wall, or
+a Charleston pass in flight (`Hand.census`).
+
+The order of play, by rule id:
+- S1-S3: dice choose the break; the deal gives East 14 tiles, the others 13.
+- C1-C5: the first Charleston (right, across, left; the left pass may be
+  blind), a vote on the second (any one player stops it), the second
+  (left, across, right; the right pass may be blind), the courtesy pass
+  across (0-3 tiles, the smaller offer moves). Jokers never pass.
+- S4: East discards first without drawing; then each turn draws,
+  may exchange for jokers (J4-J7), and discards.
+- K1-K7: only the latest discard can be called; Mah Jongg beats an
+  exposure, then the seat nearest after the discarder; a call replaces
+  the draw; an exposure must complete a group an open line allows, with
+  tiles already held; on a concealed line only Mah Jongg (H4).
+- H1, H5, E1, P1-P6: Mah Jongg is checked against the card and paid as
+  the line that pays most; E2: the wall runs out, nobody pays.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from coach.notation import tiles
+from coach.rules.calls import exposure_calls
+from coach.notation.card import Card
+from coach.rules.mahjong import Payment, score, winning_lines
+from coach.rules.table import next_seat
+from coach.reading.tiles_away import Exposure, Holding
+
+SEATS = tiles.SEATS  # East, South, West, North: play passes to the right (S5)
+STEPS = {"right": 1, "across": 2, "left": 3}
+FIRST = ("right", "across", "left")  # C1
+SECOND = ("left", "across", "right")  # C2
+MAH_JONGG, EXPOSE = "mahjong", "expose"
+
+
+class HandError(ValueError):
+    """An action the rules do not allow now; `rule` names the rule id."""
+
+    def __init__(self, message: str, rule: str):
+        super().__init__(f"{message} ({rule})")
+        self.message = message
+        self.rule = rule
+
+
+@dataclass(frozen=True)
+class Action:
+    """One move by one seat. `tiles` are tile codes; the other fields
+    belong to some kinds only (see `KINDS`)."""
+
+    seat: str
+    kind: str
+    tiles: tuple[str, ...] = ()
+    blind: int = 0  # pass: tiles just received passed on unseen (C5)
+    go: bool = True  # vote: True to play the second Charleston (C2)
+    count: int = 0  # offer: tiles offered in the courtesy pass (C3)
+    size: int = 0  # call to expose: the group's size (K2)
+    owner: str = ""  # exchange: whose exposure the joker is taken from (J4)
+    group: int = 0  # exchange: which of the owner's exposures
+
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"seat": self.seat, "kind": self.kind}
+        if self.tiles:
+            data["tiles"] = list(self.tiles)
+        for name, default in (("blind", 0), ("go", True), ("count", 0), ("size", 0), ("owner", ""), ("group", 0)):
+            if getattr(self, name) != default:
+                data[name] = getattr(self, name)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Action:
+        if not isinstance(data, dict) or not isinstance(data.get("seat"), str) or not isinstance(data.get("kind"), str):
+            raise HandError('an action is {"seat": ..., "kind": ...}', "H1")
+        raw = data.get("tiles", [])
+        if not isinstance(raw, list) or not all(isinstance(t, str) for t in raw) or len(raw) > 14:
+            raise HandError("an action's tiles are a list of tile codes", "T1")
+        try:
+            codes = tuple(tiles.code_of(t) for t in raw)
+        except ValueError as error:
+            raise HandError(str(error), "T1") from None
+
+        def whole(name: str, default: int) -> int:
+            value = data.get(name, default)
+            if not isinstance(value, int) or isinstance(value, bool) or not -1 < value < 100:
+                raise HandError(f'"{name}" is a small whole number', "H1")
+            return value
+
+        go = data.get("go", True)
+        owner = data.get("owner", "")
+        if not isinstance(go, bool) or not isinstance(owner, str):
+            raise HandError('"go" is true or false and "owner" a seat', "H1")
+        return cls(
+            data["seat"], data["kind"], codes, whole("blind", 0), go, whole("count", 0), whole("size", 0), owner,
+            whole("group", 0),
+        )
+
+
+@dataclass
+class Exposed:
+    """An exposed group on the table; `jokers` of its tiles are jokers (J7)."""
+
+    tile: int
+    size: int
+    jokers: int
+
+    def as_exposure(self) -> Exposure:
+        return Exposure(self.tile, self.size, self.jokers)
+
+
+@dataclass
+class Result:
+    winner: str | None  # None: a wall game (E2)
+    how: str  # "discard", "self", "exchange" or "wall"
+    payment: Payment | None
+    pays: dict[str, int]  # seat -> amount won (+) or paid (-)
+
+
+@dataclass
+class Hand:
+    """The state of one hand; change it only with `apply`."""
+
+    card: Card
+    seed: int
+    dice: tuple[int, int, int]
+    racks: dict[str, list[int]]
+    wall: list[int]
+    exposed: dict[str, list[Exposed]] = field(default_factory=lambda: {s: [] for s in SEATS})
+    discards: list[tuple[str, int]] = field(default_factory=list)  # the floor, in order
+    phase: str = "charleston"  # "charleston", "play" or "over"
+    step: str = "first-right"  # see `_charleston_steps`
+    passes: dict[str, Action] = field(default_factory=dict)  # pass, vote or offer actions this step
+    received: dict[str, list[int]] = field(default_factory=lambda: {s: [] for s in SEATS})  # the last pass received
+    courtesy: dict[str, int] = field(default_factory=dict)  # seat -> tiles it exchanges across (C3)
+    turn: str = "East"
+    acquired: str | None = "deal"  # how the player on turn got their 14th tile: "deal", "draw", "call"
+    called_from: str | None = None  # after a call: who threw the tile (P6)
+    latest: tuple[str, int] | None = None  # the discard that may be called now (K1)
+    answers: dict[str, Action] = field(default_factory=dict)  # call / no-call on the latest discard
+    may_call: dict[str, list[tuple[str, int]]] = field(default_factory=dict)  # seat -> purposes, for the latest discard
+    win_how: str = "self"  # how a Mah Jongg declared on this turn is paid (P3, P6)
+    result: Result | None = None
+    actions: list[Action] = field(default_factory=list)
+
+    # -- what the table shows ---------------------------------------------------------
+
+    def holding(self, seat: str) -> Holding:
+        return Holding(tuple(tiles.counts(self.racks[seat])), tuple(e.as_exposure() for e in self.exposed[seat]))
+
+    def census(self) -> Counter[int]:
+        """Every tile of the set, wherever it is now: always the full 152 (T1)."""
+        found: Counter[int] = Counter(self.wall)
+        for seat in SEATS:
+            found.update(self.racks[seat])
+            for group in self.exposed[seat]:
+                found.update(group.as_exposure().tiles)
+        found.update(tile for _, tile in self.discards)
+        return found  # tiles chosen for a pass stay in their rack until all four have chosen
+
+    def waiting(self) -> dict[str, str]:
+        """Each seat that must act now, and the kind of action it owes."""
+        if self.phase == "over":
+            return {}
+        if self.phase == "charleston":
+            kind = {"vote": "vote", "offer": "offer", "courtesy": "courtesy"}.get(self.step, "pass")
+            seats = [s for s in SEATS if s not in self.passes]
+            if self.step == "courtesy":
+                seats = [s for s in seats if self.courtesy.get(s, 0) > 0]
+            return {s: kind for s in seats}
+        if self.latest is not None:
+            return {s: "call" for s in self.callers() if s not in self.answers}
+        return {self.turn: "turn"}
+
+    def callers(self) -> list[str]:
+        """The seats that may call the latest discard for something (K1-K3, K7, J3)."""
+        return list(self.may_call) if self.latest is not None else []
+
+    def call_purposes(self, seat: str, tile: int) -> list[tuple[str, int]]:
+        """What `seat` may call `tile` for: ("mahjong", 0) and ("expose", size) each allowed."""
+        if tile == tiles.JOKER:
+            return []  # J3
+        holding = self.holding(seat)
+        out: list[tuple[str, int]] = []
+        if winning_lines(self.card, Holding.of(holding.rack_tiles() + [tile], holding.exposures)):
+            out.append((MAH_JONGG, 0))  # K3
+        out += [(EXPOSE, call.size) for call in exposure_calls(self.card, holding, tile)]  # K2, K7, J5
+        return out
+
+    def exchanges(self, seat: str) -> list[tuple[str, int, int]]:
+        """Joker exchanges open to the player on turn: (owner, group, tile) (J4)."""
+        if self.phase != "play" or self.latest is not None or seat != self.turn or self.acquired not in ("draw", "call"):
+            return []
+        rack = Counter(self.racks[seat])
+        return [
+            (owner, index, group.tile)
+            for owner in SEATS
+            for index, group in enumerate(self.exposed[owner])
+            if group.jokers and rack[group.tile]
+        ]
+
+    # -- moves --------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Take one action, or raise HandError with the rule that forbids it."""
+        if action.seat not in SEATS:
+            raise HandError(f'there is no seat "{action.seat[:12]}": the seats are {", ".join(SEATS)}', "S5")
+        owed = self.waiting().get(action.seat)
+        if self.phase == "over":
+            raise HandError("the hand is over", "E1")
+        if owed is None:
+            rule = "K1" if self.latest is not None else ("C1" if self.phase == "charleston" else "S4")
+            raise HandError(f"it is not {action.seat}'s move now", rule)
+        handler = {
+            "pass": self._pass, "vote": self._vote, "offer": self._offer, "courtesy": self._courtesy,
+            "call": self._call, "turn": self._turn,
+        }[owed]
+        handler(action)
+        self.actions.append(action)
+
+    def _take(self, seat: str, codes: tuple[str, ...], rule: str) -> list[int]:
+        """The tiles named, checked to be in the seat's rack (not removed)."""
+        wanted = Counter(tiles.INDEX[c] for c in codes)
+        rack = Counter(self.racks[seat])
+        for tile, n in wanted.items():
+            if rack[tile] < n:
+                raise HandError(f"{seat} does not hold {n} {tiles.name(tile)}", rule)
+        return [tiles.INDEX[c] for c in codes]
+
+    def _pass(self, action: Action) -> None:
+        direction = self.step.split("-", 1)[1]
+        blind_ok = self.step in ("first-left", "second-right")  # C5
+        if action.kind != "pass":
+            raise HandError(f"{action.seat} must pass three tiles {direction}", "C1")
+        if action.blind and not blind_ok:
+            raise HandError("a blind pass is only allowed on the last pass of each Charleston", "C5")
+        if not 0 <= action.blind <= min(3, len(self.received[action.seat])):
+            raise HandError("a blind pass passes on at most the three tiles just received", "C5")
+        if len(action.tiles) + action.blind != 3:
+            raise HandError("three tiles move in every Charleston pass", "C1" if self.step.startswith("first") else "C2")
+        chosen = self._take(action.seat, action.tiles, "C1")
+        if tiles.JOKER in chosen:
+            raise HandError("jokers are never passed", "C4")
+        left = Counter(self.racks[action.seat])
+        left.subtract(self.received[action.seat][: action.blind])
+        if any(left[t] < n for t, n in Counter(chosen).items()):
+            raise HandError(f"{action.seat} does not hold those tiles besides the ones passed blind", "C5")
+        self.passes[action.seat] = action
+        if len(self.passes) == 4:
+            moving = {}
+            for seat, chosen_action in self.passes.items():
+                out = self.received[seat][: chosen_action.blind] + [tiles.INDEX[c] for c in chosen_action.tiles]
+                for tile in out:
+                    self.racks[seat].remove(tile)
+                moving[next_seat(seat, STEPS[direction])] = out
+            for seat, got in moving.items():
+                self.racks[seat].extend(got)
+                self.received[seat] = got
+            self.passes = {}
+            self._next_step()
+
+    def _vote(self, action: Action) -> None:
+        if action.kind != "vote":
+            raise HandError(f"{action.seat} must vote on the second Charleston", "C2")
+        self.passes[action.seat] = action
+        if len(self.passes) == 4:
+            go = all(a.go for a in self.passes.values())  # C2: any one player may stop it
+            self.passes = {}
+            self.step = "second-left" if go else "offer"
+
+    def _offer(self, action: Action) -> None:
+        if action.kind != "offer" or not 0 <= action.count <= 3:
+            raise HandError("the courtesy pass offers 0 to 3 tiles across", "C3")
+        self.passes[action.seat] = action
+        if len(self.passes) == 4:
+            for seat in SEATS:
+                other = next_seat(seat, 2)
+                self.courtesy[seat] = min(self.passes[seat].count, self.passes[other].count)  # C3
+            self.passes = {}
+            self.step = "courtesy"
+            if not any(self.courtesy.values()):
+                self._start_play()
+
+    def _courtesy(self, action: Action) -> None:
+        need = self.courtesy.get(action.seat, 0)
+        if action.kind != "courtesy" or len(action.tiles) != need:
+            raise HandError(f"{action.seat} passes {need} across: the smaller of the two offers", "C3")
+        chosen = self._take(action.seat, action.tiles, "C3")
+        if tiles.JOKER in chosen:
+            raise HandError("jokers are never passed, not in the courtesy pass either", "C4")
+        self.passes[action.seat] = action
+        if all(s in self.passes for s in SEATS if self.courtesy.get(s, 0)):
+            moving = {}
+            for seat, chosen_action in self.passes.items():
+                out = [tiles.INDEX[c] for c in chosen_action.tiles]
+                for tile in out:
+                    self.racks[seat].remove(tile)
+                moving[next_seat(seat, 2)] = out
+            for seat, got in moving.items():
+                self.racks[seat].extend(got)
+            self.passes = {}
+            self._start_play()
+
+    def _next_step(self) -> None:
+        order = [f"first-{d}" for d in FIRST] + ["vote"] + [f"second-{d}" for d in SECOND] + ["offer"]
+        self.step = order[order.index(self.step) + 1]
+
+    def _start_play(self) -> None:
+        self.phase, self.step, self.turn, self.acquired = "play", "", "East", "deal"  # S4: East throws first
+        self.received = {s: [] for s in SEATS}
+
+    def _turn(self, action: Action) -> None:
+        seat = action.seat
+        if action.kind == "discard":
+            if len(action.tiles) != 1:
+                raise HandError("a discard is one tile", "S4")
+            (tile,) = self._take(seat, action.tiles, "S4")
+            self.racks[seat].remove(tile)
+            self.discards.append((seat, tile))
+            self.latest, self.answers, self.acquired, self.called_from = (seat, tile), {}, None, None
+            self.may_call = {s: p for s in SEATS if s != seat and (p := self.call_purposes(s, tile))}
+            if not self.may_call:
+                self._after_calls()
+            return
+        if action.kind == "exchange":
+            self._exchange(action)
+            return
+        if action.kind == "mahjong":
+            holding = self.holding(seat)
+            if not winning_lines(self.card, holding):
+                raise HandError("these tiles match no line of the card", "H1")
+            self._finish(seat, self.win_how, self.called_from)
+            return
+        raise HandError(f"on {seat}'s turn: exchange a joker, declare Mah Jongg or discard", "S4")
+
+    def _exchange(self, action: Action) -> None:
+        if self.acquired not in ("draw", "call"):
+            raise HandError("a joker exchange comes after you draw or call a tile", "J4")
+        if action.owner not in SEATS or not 0 <= action.group < len(self.exposed[action.owner]):
+            raise HandError("there is no such exposure", "J4")
+        group = self.exposed[action.owner][action.group]
+        if not group.jokers:
+            raise HandError("that exposure holds no joker", "J4")
+        if len(action.tiles) != 1 or tiles.INDEX[action.tiles[0]] != group.tile:
+            raise HandError(f"give the exact tile the joker stands for: {tiles.name(group.tile)}", "J4")
+        self._take(action.seat, action.tiles, "J4")
+        self.racks[action.seat].remove(group.tile)
+        self.racks[action.seat].append(tiles.JOKER)
+        group.jokers -= 1  # J7: the exposure keeps its size and tile
+        # P6: a win now pays as self-picked if the joker came from another's
+        # exposure; from one's own, nothing new came in (after a call, the
+        # called tile's thrower still pays).
+        if action.owner != action.seat:
+            self.win_how = "exchange"
+
+    def _call(self, action: Action) -> None:
+        assert self.latest is not None
+        thrower, tile = self.latest
+        purposes = self.may_call.get(action.seat, [])
+        if action.kind == "no-call":
+            self.answers[action.seat] = action
+        elif action.kind == "call":
+            size = action.size if action.size else 0
+            purpose = (MAH_JONGG, 0) if size == 0 else (EXPOSE, size)
+            if purpose not in purposes:
+                if purpose[0] == MAH_JONGG:
+                    raise HandError(f"the {tiles.name(tile)} does not finish {action.seat}'s hand", "K3")
+                raise HandError(
+                    f"no open line lets {action.seat} expose {size} of the {tiles.name(tile)} with tiles already held", "K2"
+                )
+            self.answers[action.seat] = action
+        else:
+            raise HandError(f"{action.seat} calls the {tiles.name(tile)} or passes", "K1")
+        if all(s in self.answers for s in self.callers()):
+            self._after_calls()
+
+    def _after_calls(self) -> None:
+        assert self.latest is not None
+        thrower, tile = self.latest
+        claims = [a for a in self.answers.values() if a.kind == "call"]
+        if claims:
+            # K4: Mah Jongg beats an exposure; then the seat nearest after the discarder.
+            def rank(a: Action) -> tuple[int, int]:
+                return (0 if a.size == 0 else 1, (SEATS.index(a.seat) - SEATS.index(thrower)) % 4)
+
+            winner = min(claims, key=rank)
+            self.discards.pop()
+            self.latest, self.answers, self.may_call = None, {}, {}
+            if winner.size == 0:
+                self.racks[winner.seat].append(tile)
+                self._finish(winner.seat, "discard", thrower)
+                return
+            holding = self.holding(winner.seat)
+            naturals = min(holding.rack[tile], winner.size - 1)
+            jokers = winner.size - 1 - naturals
+            for _ in range(naturals):
+                self.racks[winner.seat].remove(tile)
+            for _ in range(jokers):
+                self.racks[winner.seat].remove(tiles.JOKER)
+            self.exposed[winner.seat].append(Exposed(tile, winner.size, jokers))
+            # K5: the call replaces the draw; the caller discards next.
+            self.turn, self.acquired, self.called_from, self.win_how = winner.seat, "call", thrower, "discard"
+            return
+        self.latest, self.answers, self.may_call = None, {}, {}
+        if not self.wall:
+            self.phase = "over"
+            self.result = Result(None, "wall", None, {s: 0 for s in SEATS})  # E2
+            return
+        self.turn = next_seat(thrower)  # S5
+        self.racks[self.turn].append(self.wall.pop(0))
+        self.acquired, self.called_from, self.win_how = "draw", None, "self"
+
+    def _finish(self, seat: str, how: str, thrower: str | None) -> None:
+        thrower = thrower if how == "discard" else None
+        payment = score(self.card, self.holding(seat), how)
+        pays = {s: 0 for s in SEATS}
+        for other in SEATS:
+            if other == seat:
+                continue
+            owed = payment.discarder if other == thrower and payment.discarder is not None else payment.other
+            pays[other] -= owed
+            pays[seat] += owed
+        self.phase = "over"
+        self.result = Result(seat, how, payment, pays)
+
+    # -- the record -----------------------------------------------------------------------
+
+    def record(self) -> dict[str, Any]:
+        """The hand as JSON: seed, card, actions, and how it ended."""
+        out: dict[str, Any] = {
+            "seed": self.seed,
+            "card": self.card.name,
+            "dice": list(self.dice),
+            "actions": [a.to_json() for a in self.actions],
+            "over": self.phase == "over",
+        }
+        if self.result is not None:
+            r = self.result
+            out["result"] = {
+                "winner": r.winner,
+                "how": r.how,
+                "line": r.payment.line.id if r.payment and r.payment.line else None,
+                "pays": r.pays,
+                "rules": list(r.payment.rules) if r.payment else ["E2"],
+            }
+        return out
+
+
+def deal(card: Card, seed: int) -> Hand:
+    """A new hand from a seeded wall: dice for the break (S2), the deal (S3)."""
+    rng = random.Random(seed)
+    wall = list(tiles.WALL)
+    rng.shuffle(wall)
+    dice = (rng.randint(1, 6), rng.randint(1, 6), rng.randint(1, 6))
+    # S2: East breaks its wall at the dice count from the right; the deal
+    # starts just left of the break. A shuffled wall makes this a rotation.
+    east_wall = 2 * 19
+    start = (east_wall - 2 * sum(dice)) % len(wall)
+    wall = wall[start:] + wall[:start]
+    racks: dict[str, list[int]] = {s: [] for s in SEATS}
+    for _ in range(3):  # S3: four at a time, three rounds
+        for seat in SEATS:
+            racks[seat] += wall[:4]
+            del wall[:4]
+    racks["East"] += [wall[0], wall[2]]  # East: the first and third top tile
+    racks["South"].append(wall[1])
+    racks["West"].append(wall[3])
+    racks["North"].append(wall[4])
+    del wall[:5]
+    return Hand(card=card, seed=seed, dice=dice, racks=racks, wall=wall)
+
+
+def replay(card: Card, seed: int, actions: list[Action]) -> Hand:
+    """The hand rebuilt from its seed and actions (HandError on an illegal one)."""
+    hand = deal(card, seed)
+    for action in actions:
+        hand.apply(action)
+    return hand

@@ -1,0 +1,123 @@
+"""Positions to replay: the moments of a played hand where the learner's
+decision was a mistake, asked again as questions (issue 16, part 5).
+
+A position is the hand's seed, the actions before the decision and the
+seat deciding: replaying those rebuilds exactly what the table showed.
+The reviewed decisions graded an "inaccuracy" or a "mistake" become
+positions: one discard can only cost one tile, so most discards worth
+replaying are inaccuracies; a mistake is a pass that breaks the hand or a
+missed Mah Jongg. The stop vote and the courtesy offer are left out: they
+are a matter of taste more than of tiles (hand_review grades them so).
+
+An answer at a position is graded as the review grades a decision
+(`hand_review.grade_decision`) against the coach's move there: the
+"club" computer player, with a random source of its own so that the same
+position always gets the same coach's move. It is correct when best or
+good. An illegal answer is refused with the rule id (`HandError`).
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections import Counter
+from dataclasses import dataclass
+
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.play.hand import SEATS, Action, Hand, HandError, replay
+from coach.play.bots import decide
+from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, Review, grade_decision
+
+REPLAYED = (INACCURACY, MISTAKE)
+# The decisions a position asks again (not the stop vote nor the courtesy offer).
+KINDS = ("pass", "courtesy", "discard", "exchange", "mahjong", "call", "no-call")
+
+
+@dataclass(frozen=True)
+class Position:
+    seed: int
+    actions: tuple[Action, ...]  # every action of the hand before the decision
+    seat: str  # whose decision it is
+    played: Action  # what the learner played there
+
+    @property
+    def number(self) -> int:
+        """The decision's index in the hand's record."""
+        return len(self.actions)
+
+
+@dataclass(frozen=True)
+class Graded:
+    grade: str  # best, good, inaccuracy, mistake (hand_review)
+    cost: int  # tiles away lost against the coach's move
+    reason: str
+    rules: tuple[str, ...]
+    coach: Action
+
+    @property
+    def correct(self) -> bool:
+        return self.grade in (BEST, GOOD)
+
+
+def to_replay(found: Review) -> list[int]:
+    """The decision numbers of a reviewed hand that become positions."""
+    return [d.number for d in found.decisions if d.grade in REPLAYED and d.played.kind in KINDS]
+
+
+def position_at(seed: int, actions: list[Action], number: int, seat: str) -> Position:
+    """The position before decision `number` of a hand's record; ValueError
+    if the record has no decision of `seat` there."""
+    if seat not in SEATS or not 0 <= number < len(actions) or actions[number].seat != seat:
+        raise ValueError(f"decision {number} of this hand is not {seat}'s")
+    return Position(seed, tuple(actions[:number]), seat, actions[number])
+
+
+def rebuild(card: Card, position: Position) -> Hand:
+    """The hand as it stood at the decision (HandError if the record no longer replays)."""
+    hand = replay(card, position.seed, list(position.actions))
+    if position.seat not in hand.waiting():
+        raise HandError(f"{position.seat} had no decision to make here", "H1")
+    return hand
+
+
+def coach_move(hand: Hand, position: Position) -> Action:
+    """The coach's move at the position: always the same one for the same position."""
+    return decide(hand, position.seat, "club", random.Random(f"replay:{position.seed}:{position.number}"))
+
+
+def check_legal(hand: Hand, action: Action) -> None:
+    """HandError, with the rule id, if the action could not be played here
+    (tried on a copy: the card is shared, never copied)."""
+    trial = copy.deepcopy(hand, {id(hand.card): hand.card})
+    trial.apply(action)
+
+
+def same_move(a: Action, b: Action) -> bool:
+    """The same move, whatever order a pass's tiles were picked in."""
+    return a.kind == b.kind and Counter(a.tiles) == Counter(b.tiles) and (a.seat, a.blind, a.go, a.count, a.size, a.owner, a.group) == (
+        b.seat, b.blind, b.go, b.count, b.size, b.owner, b.group
+    )
+
+
+def grade_answer(hand: Hand, position: Position, answer: Action) -> Graded:
+    """The answer at the position, graded against the coach's move there."""
+    if answer.seat != position.seat:
+        raise HandError(f"you are {position.seat} in this position", "S5")
+    check_legal(hand, answer)
+    coach = coach_move(hand, position)
+    if same_move(answer, coach):
+        answer = coach
+    grade, cost, reason, rules = grade_decision(hand, answer, coach)
+    return Graded(grade, cost, reason, rules, coach)
+
+
+def drawn_tile(hand: Hand, seat: str) -> int | None:
+    """The tile the seat just drew, if its turn began with a draw (it saw it)."""
+    if hand.phase == "play" and hand.latest is None and hand.turn == seat and hand.acquired == "draw":
+        return hand.racks[seat][-1]
+    return None
+
+
+def codes(values: list[int]) -> tuple[str, ...]:
+    return tuple(sorted((tiles.CODES[t] for t in values), key=tiles.sort_key))

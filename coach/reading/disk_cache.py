@@ -1,0 +1,124 @@
+"""A card's compiled tables kept on disk, so a command starts without
+parsing the YAML and compiling every reading again (issue 13, start-up).
+
+The file is named by the sha256 of the card's text together with the
+code that compiles it (card.py, tiles.py, tiles_away.py) and the numpy
+and Python versions: a changed card, or a changed compiler, is another
+name, so a stale table is never read; it is simply rebuilt. The folder is
+`COACH_CACHE_DIR` when set, else the user's cache folder (platformdirs),
+which only that user writes: the file is a pickle, and a pickle is only
+ever read from a folder the user owns. Anything wrong with the cache
+(unwritable folder, a truncated or foreign file) falls back to compiling
+as before; the cache can only save time, never change an answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from coach.notation import card as card_module
+from coach.notation import tiles
+from coach.reading import tiles_away
+from coach.notation.card import Card, parse_card, read_card_text
+from coach.reading.tiles_away import CardTables, keep_tables
+
+APP_NAME = "mahjong-coach"
+FORMAT = 2  # bump when what is pickled changes shape without the sources changing
+
+
+def cache_folder() -> Path:
+    folder = os.environ.get("COACH_CACHE_DIR")
+    if folder:
+        return Path(folder)
+    if sys.platform == "linux":
+        # platformdirs' answer on Linux is the XDG rule itself; importing it
+        # (with tempfile, random, shutil) costs a command's start more than
+        # its work on one rack (issue 13). tests/test_analyze_batch.py holds the two equal.
+        xdg = os.environ.get("XDG_CACHE_HOME", "")
+        return Path(xdg if os.path.isabs(xdg) else os.path.expanduser("~/.cache")) / APP_NAME
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir(APP_NAME, appauthor=False))
+
+
+@lru_cache(maxsize=1)
+def _code_fingerprint() -> bytes:
+    """What the pickled tables depend on besides the card text."""
+    import numpy
+
+    digest = hashlib.sha256(f"{FORMAT} {numpy.__version__} {sys.version_info[:2]}".encode())
+    for module in (card_module, tiles, tiles_away):
+        digest.update(Path(module.__file__ or "").read_bytes())
+    return digest.digest()
+
+
+def cache_key(text: str) -> str:
+    """The name of a card text's tables: its sha256 with the code's fingerprint."""
+    digest = hashlib.sha256(_code_fingerprint())
+    digest.update(text.encode("utf-8"))
+    return digest.hexdigest()
+
+
+def _load(file: Path) -> CardTables | None:
+    try:
+        with open(file, "rb") as handle:
+            tables = pickle.load(handle)
+    except FileNotFoundError:
+        return None
+    except Exception:  # a truncated or foreign file: rebuild it
+        return None
+    return tables if isinstance(tables, CardTables) and isinstance(tables.card, Card) else None
+
+
+def _store(folder: Path, file: Path, tables: CardTables) -> None:
+    import tempfile  # only when writing: not on every start
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        # Write then rename: a reader in parallel sees the old file or the whole new one.
+        fd, temp = tempfile.mkstemp(dir=folder, prefix=".tables-", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                pickle.dump(tables, handle, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temp, file)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass  # a read-only or full disk only costs the next start its compile
+
+
+_LOADED: dict[str, CardTables] = {}  # this process's: one object per card text
+
+
+def tables_from_text(text: str, source: str = "card") -> CardTables:
+    """Compiled tables of a card text, from the disk cache when it has them."""
+    key = cache_key(text)
+    tables = _LOADED.get(key)
+    if tables is not None:
+        return tables
+    folder = cache_folder()
+    file = folder / f"tables-{key}.pickle"
+    tables = _load(file)
+    if tables is None:
+        tables = CardTables(parse_card(text, source))
+        tables.warm_batch()  # kept in the file: `analyze` reads racks in batches
+        _store(folder, file, tables)
+    keep_tables(tables)
+    _LOADED[key] = tables
+    return tables
+
+
+def load_card_cached(path: str | Path) -> Card:
+    """`load_card`, with its tables ready: read from the cache or compiled and cached."""
+    path = Path(path)
+    return tables_from_text(read_card_text(path), source=path.name).card
+
+
+def house_card_cached() -> Card:
+    return load_card_cached(card_module.HOUSE_CARD)

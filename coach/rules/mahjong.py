@@ -1,0 +1,179 @@
+"""Mah Jongg and payment (H1, H4, H5, P1-P6).
+
+Fourteen tiles, rack plus exposures, are Mah Jongg on a line when one of
+its readings is 0 tiles away (H1). When they read as more than one line,
+the win is paid as the line that pays most (H5).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from coach.notation.card import Card, Line, Reading
+from coach.rules.ruling import Ruling
+from coach.reading.tiles_away import HAND_SIZE, Holding, tables_for
+
+WINS = ("self", "discard", "exchange")
+WIN_WORDS = {
+    "self": "self-picked from the wall",
+    "discard": "on a discard",
+    "exchange": "by a joker exchange from another player's exposure",
+}
+
+
+# How a winning tile came, in the words of the table; `pays_as` turns each into one of WINS.
+HOW_WON = ("self", "discard", "exchange", "own-exchange")
+
+
+def pays_as(how: str) -> Ruling:
+    """How a win is paid, by the way its last tile came (P2, P3, P6). The
+    decision is one of WINS; the facts carry the reason each way has."""
+    if how not in HOW_WON:
+        raise ValueError(f"a win comes one of {', '.join(HOW_WON)} ways, not {how!r}")
+    if how == "self":
+        return Ruling("self", "P3", {"reason": "drawn from the wall: nobody threw the winning tile"})
+    if how == "discard":
+        return Ruling("discard", "P2", {"reason": "another player threw the winning tile"})
+    if how == "exchange":
+        # The joker comes from outside the hand on the winner's own turn, as a drawn tile would.
+        return Ruling("self", "P6", {"reason": "the joker came from another player's exposure, not from a discard"})
+    # Swapping with one's own exposure brings no new tile into the hand: the
+    # last tile taken from outside was the called discard, so the win is on it.
+    return Ruling("discard", "P6", {"reason": "no new tile came in: the last tile taken from outside was the called discard"})
+
+
+@dataclass(frozen=True)
+class Win:
+    line: Line
+    reading: Reading
+
+
+@dataclass(frozen=True)
+class Payment:
+    """Who pays what for one win. `discarder` is None when nobody threw the tile."""
+
+    win: str
+    line: Line | None
+    reading: Reading | None
+    jokerless: bool
+    discarder: int | None
+    other: int
+    total: int
+    rules: tuple[str, ...]
+    explanation: tuple[str, ...]
+
+    @property
+    def value(self) -> int:
+        return self.line.value if self.line else 0
+
+    def to_json(self) -> dict:
+        return {
+            "hand": self.line.id if self.line else None,
+            "value": self.value,
+            "jokerless": self.jokerless,
+            "discarder": self.discarder,
+            "other": self.other,
+            "total": self.total,
+            "win": self.win,
+            "rules": list(self.rules),
+            "explanation": list(self.explanation),
+        }
+
+
+def winning_lines(card: Card, holding: Holding) -> list[Win]:
+    """Every line the 14 tiles complete, with the reading that completes it (H1)."""
+    if holding.size != HAND_SIZE:
+        return []
+    tables = tables_for(card)
+    distances = tables.reading_distances(holding)
+    wins: list[Win] = []
+    for h in np.flatnonzero(distances == 0):
+        line = tables.lines[tables.line_of[h]]
+        if not wins or wins[-1].line is not line:
+            wins.append(Win(line, tables.readings[h]))
+    return wins
+
+
+def is_jokerless(holding: Holding) -> bool:
+    return holding.jokers == 0 and all(e.jokers == 0 for e in holding.exposures)
+
+
+def pay(line: Line, win: str, jokerless: bool) -> tuple[int | None, int, int]:
+    """(discarder, each other loser, total) for a win on `line` (P1-P6)."""
+    if win not in WINS:
+        raise ValueError(f"a win is one of {', '.join(WINS)}, not {win!r}")
+    value = line.value  # P1
+    if jokerless and not line.singles_and_pairs:  # P4, P5
+        value *= 2
+    if win == "discard":  # P2
+        return 2 * value, value, 4 * value
+    # P3 self-picked; P6 a joker exchange from another's exposure pays the same.
+    return None, 2 * value, 6 * value
+
+
+def score(card: Card, holding: Holding, win: str) -> Payment:
+    """The payment for these 14 tiles won this way, read as the best-paying line (H5)."""
+    if win not in WINS:
+        raise ValueError(f"a win is one of {', '.join(WINS)}, not {win!r}")
+    jokerless = is_jokerless(holding)
+    wins = winning_lines(card, holding)
+    if not wins:
+        rules, why = not_mah_jongg(card, holding)
+        return Payment(win, None, None, jokerless, 0 if win == "discard" else None, 0, 0, rules, (why,))
+    best = max(wins, key=lambda w: (pay(w.line, win, jokerless)[2], w.line.value))
+    discarder, other, total = pay(best.line, win, jokerless)
+    rules = ["H1", "P1"]
+    form = best.line.read_as(best.reading)  # names the form of a line of several
+    lines = [
+        f"The tiles complete {best.line.id} ({best.line.note or best.line.pattern}){', ' + form if form else ''},"
+        f" worth {best.line.value} (H1, P1)."
+    ]
+    if len(wins) > 1:
+        others = ", ".join(w.line.id for w in wins if w is not best)
+        lines.append(f"They also read as {others}; a win is paid as the line that pays most (H5).")
+        rules.append("H5")
+    if win == "discard":
+        lines.append("Won on a discard: the discarder pays double, the other two the value (P2).")
+        rules.append("P2")
+    else:
+        if win == "exchange":
+            lines.append("A win by a joker exchange from another player's exposure pays as self-picked (P6).")
+            rules.append("P6")
+        lines.append("Self-picked: all three pay double (P3).")
+        rules.append("P3")
+    if jokerless and best.line.singles_and_pairs:
+        lines.append("No jokers, but Singles & Pairs lines never hold jokers, so no jokerless bonus (P4).")
+        rules.append("P4")
+    elif jokerless:
+        lines.append("No jokers in the hand: every payment doubles again (P4).")
+        rules.append("P4")
+        if win != "discard":
+            lines.append("Self-picked and jokerless stack: each pays four times the value (P5).")
+            rules.append("P5")
+    if discarder is not None:
+        lines.append(f"The discarder pays {discarder}, the other two {other} each: {total} in all.")
+    else:
+        lines.append(f"Each of the three pays {other}: {total} in all.")
+    return Payment(
+        win, best.line, best.reading, jokerless, discarder, other, total,
+        tuple(dict.fromkeys(rules)), tuple(lines),
+    )
+
+
+
+def not_mah_jongg(card: Card, holding: Holding) -> tuple[tuple[str, ...], str]:
+    """Why these tiles are not Mah Jongg, with the rule that decides: a
+    concealed line they would complete but for the exposures (H4), or no
+    line at all (H1)."""
+    if holding.size == HAND_SIZE and holding.exposures:
+        hidden = [w for w in winning_lines(card, Holding.of(holding.all_tiles())) if w.line.concealed]
+        if hidden:
+            line = hidden[0].line
+            return ("H4",), (
+                f"These tiles would complete {line.id}, but it is a concealed line (C) and this hand has exposed"
+                f" tiles: a concealed line allows no exposure before the winning tile, so this is not Mah Jongg"
+                f" and nobody pays (H4)."
+            )
+    return ("H1",), "These tiles complete no line on the card, so this is not Mah Jongg and nobody pays (H1)."

@@ -1,0 +1,98 @@
+"""Seats and turns (S1-S5): who is East, the walls and the deal, a turn, and
+who plays next. Pure functions over seat names and numbers; each decision
+comes back as a Ruling with the rule id that decides it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from coach.notation import tiles
+from coach.rules.ruling import Ruling
+
+SEATS = tiles.SEATS  # East, then each seat's right-hand neighbour (S5)
+STACKS = 19  # S2: each wall is 19 stacks of 2
+WALL_TILES = 2 * STACKS
+DEAL_ROUNDS = 3  # S3: four tiles at a time, three rounds
+SET_SIZE = len(tiles.WALL)
+# S4: the order of a turn, East's first turn excepted.
+TURN_STEPS = ("draw", "exchange for jokers (optional)", "discard and name it")
+
+
+def next_seat(seat: str, steps: int = 1) -> str:
+    """The seat `steps` turns after `seat`: play passes to the right (S5)."""
+    return SEATS[(SEATS.index(seat) + steps) % 4]
+
+
+def turns_after(first: str, seat: str) -> int:
+    """How many turns after `first` the `seat` plays, 0 to 3 (S5)."""
+    return (SEATS.index(seat) - SEATS.index(first)) % 4
+
+
+def seats_between(first: str, last: str) -> list[str]:
+    """The seats strictly after `first` and before `last` in turn order (S5)."""
+    out = []
+    seat = next_seat(first)
+    while seat != last:
+        out.append(seat)
+        seat = next_seat(seat)
+    return out
+
+
+def plays_next(seat: str) -> Ruling:
+    """Who plays after `seat` when nobody calls its discard (S5)."""
+    return Ruling(next_seat(seat), "S5", {"after": seat})
+
+
+def east_by_dice(totals: Sequence[tuple[str, int]]) -> Ruling:
+    """Who is East from (player, total) rolls: the single highest total; on a
+    tie for the highest, the decision is the tied players, who roll again (S1)."""
+    top = max(t for _, t in totals)
+    tied = [p for p, t in totals if t == top]
+    if len(tied) == 1:
+        return Ruling(tied[0], "S1", {"top": top, "tied": ()})
+    return Ruling(tuple(tied), "S1", {"top": top, "tied": tuple(tied)})
+
+
+def wall_break(dice: Sequence[int]) -> Ruling:
+    """Where East breaks the wall: the dice total in stacks from the right end of
+    East's own wall; the facts say how many stacks stay on the left (S2)."""
+    total = sum(dice)
+    return Ruling(total, "S2", {"from": "right", "wall": "East", "left": STACKS - total, "stacks": STACKS})
+
+
+def tiles_dealt(seat: str, rounds: int, last: bool = False, took_this_round: bool = False) -> Ruling:
+    """Tiles `seat` holds during the deal: four a round for `rounds` complete
+    rounds (and four more if it took its four in the round under way), then,
+    with `last`, East two more and the others one (S3)."""
+    count = 4 * rounds + (4 if took_this_round else 0)
+    if last:
+        count += 2 if seat == "East" else 1
+    return Ruling(count, "S3", {"rounds": rounds, "last": last})
+
+
+def after_the_deal(seat: str) -> Ruling:
+    """Tiles each seat holds once the deal is over: East 14, the others 13 (S3)."""
+    return tiles_dealt(seat, DEAL_ROUNDS, last=True)
+
+
+def wall_after_deal() -> Ruling:
+    """Tiles left in the walls after the deal (S3, T1)."""
+    dealt = sum(after_the_deal(s).decision for s in SEATS)
+    return Ruling(SET_SIZE - dealt, "S3", {"dealt": dealt, "set": SET_SIZE})
+
+
+def east_starts_without_drawing() -> Ruling:
+    """East opens play by discarding from 14 tiles, without drawing (S4)."""
+    return Ruling(True, "S4", {"holds": after_the_deal("East").decision})
+
+
+def discard_is_final(touched: bool, named: bool) -> Ruling:
+    """A discard is final once it touches the table or is named (S4)."""
+    why = "touched" if touched else "named" if named else "neither"
+    return Ruling(touched or named, "S4", {"why": why})
+
+
+def east_after(players: Sequence[str], hands: int) -> Ruling:
+    """Who is East `hands` hands from now, `players` seated East, South, West,
+    North: after each hand the player on East's right becomes East (S5)."""
+    return Ruling(players[hands % 4], "S5", {"order": tuple(players[: hands + 1])})

@@ -1,0 +1,145 @@
+"""The JSON API, for tests and other tools.
+
+    GET  /api/drills                    {"drills": [{"name", "title", "levels"}]}
+    POST /api/drills/<name>/questions   {"seed"?, "level"?} -> 201 {"token", ...question, "hint"}
+    POST /api/drills/<name>/answers     {"token", "answer", "time_ms"?} -> {"correct", "score", "headline", "reasons", ..., "counted"}
+    GET  /api/progress                  {"attempts", "correct", "streak", "skills": [...]}
+    GET  /api/openapi.json              this API described in OpenAPI 3.1 (coach/web/api/openapi.py)
+
+Bodies must be JSON sent as `Content-Type: application/json` (415
+otherwise), which a cross-site HTML form cannot send; so the API takes
+no CSRF form token. Every error answers {"error": "..."} with 400, 404,
+405 or 415 (429 with Retry-After past a rate limit, see limits.py), and
+anything unexpected a JSON 500 without a traceback.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request
+
+from sqlmodel import Session
+
+import drills
+
+from coach.store.progress import summary
+from coach.web.infra import inputs
+from coach.web.shared import learners
+from coach.web.infra import limits
+from coach.web.api import openapi
+from coach.web.shared.drilling import DrillError, Drilling
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+MAX_TIME_MS = inputs.MAX_DB_INT  # about 24 days: the most the database's integer holds
+
+
+class BodyError(DrillError):
+    pass
+
+
+def _drilling() -> Drilling:
+    return current_app.extensions["coach"]
+
+
+def _error(message: str, status: int):
+    return jsonify(error=message), status
+
+
+def error_response(message: str, status: int):
+    """The API's error shape, also used by the app-wide handlers for /api."""
+    return _error(message, status)
+
+
+def _body(allowed: set[str]) -> dict[str, Any]:
+    """The request's JSON object, checked for content type, syntax and keys."""
+    if request.mimetype != "application/json":
+        raise BodyError("send the body as JSON with Content-Type: application/json", 415)
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        raise BodyError("the body is empty: send a JSON object such as {}")
+    try:
+        data = inputs.json_body()  # bounded: depth, finite numbers, no control characters
+    except inputs.InputError as error:
+        raise BodyError(str(error)) from None
+    if not isinstance(data, dict):
+        raise BodyError("the body must be a JSON object, such as {\"level\": 1}")
+    unknown = sorted(set(data) - allowed)
+    if unknown:
+        raise BodyError(f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(allowed))})')
+    return data
+
+
+def _time_ms(value: Any) -> int | float | None:
+    """The milliseconds an answer took: null, or a finite number from 0 to MAX_TIME_MS.
+    (Past an hour the answer is kept without its time: a tab left open.)"""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) \
+            or not 0 <= value <= MAX_TIME_MS:
+        raise BodyError(f'"time_ms" must be null or the milliseconds the answer took, a number from 0 to {MAX_TIME_MS}')
+    return value
+
+
+@bp.errorhandler(DrillError)
+def _drill_error(error: DrillError):
+    return _error(error.message, error.status)
+
+
+@bp.get("/drills")
+def list_drills():
+    import drills
+
+    return jsonify(
+        drills=[
+            {
+                "name": module.NAME,
+                "title": module.TITLE,
+                "levels": [
+                    {"number": level.number, "title": level.title, "description": level.description}
+                    for level in module.LEVELS
+                ],
+            }
+            for module in drills.DRILLS.values()
+        ]
+    )
+
+
+@bp.post("/drills/<name>/questions")
+@limits.drilling
+def new_question(name: str):
+    _drilling().drill(name)  # an unknown drill is a 404 before the body is read
+    data = _body({"seed", "level"})
+    asked = _drilling().ask(name, seed=data.get("seed"), level=data.get("level"))
+    return jsonify(token=asked.token, **asked.question.public(), hint=drills.hint(asked.question)), 201
+
+
+@bp.post("/drills/<name>/answers")
+@limits.drilling
+def answer(name: str):
+    _drilling().drill(name)
+    data = _body({"token", "answer", "time_ms"})
+    if "token" not in data:
+        raise BodyError('"token" is missing: send the token of the question you answer')
+    if "answer" not in data:
+        raise BodyError('"answer" is missing: send your answer, or null for "show me"')
+    time_ms = _time_ms(data.get("time_ms"))
+    asked, verdict = _drilling().grade(name, data["token"], data["answer"])
+    stored = learners.record(asked.question, verdict, time_ms)
+    return jsonify(**verdict.public(), counted=stored)
+
+
+@bp.get("/progress")
+def progress():
+    """The learner's (or guest's) attempts, streak and skills."""
+    with Session(learners.engine()) as session:
+        learner = learners.current_learner(session)
+        if learner is None:
+            return jsonify(attempts=0, correct=0, streak=0, today=0, skills=[])
+        return jsonify(summary(session, learner))
+
+
+@bp.get("/openapi.json")
+def openapi_description():
+    return jsonify(openapi.DESCRIPTION)

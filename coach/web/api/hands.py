@@ -1,0 +1,255 @@
+"""The practice hands' JSON API (issue 16, part 7), as the drills' (api.py).
+
+    POST /api/hands                     {"seed"?, "bots"?, "card"?} -> 201 {"id", ...state}
+    GET  /api/hands/<id>                the state as the learner (East) sees it
+    POST /api/hands/<id>/actions        {"action": <one of "legal">} -> the state after the computer players moved
+    GET  /api/hands/<id>/review         once over: {"decisions": [...], "summary": {...}}
+
+A state never shows the other racks, the tiles others passed, or the
+wall's order (nor the seed, which would give the wall away); it carries
+"legal", every action the learner may take now (coach/play/legal.py) in
+the form to post back. An action not in that list answers 400 with
+{"error", "rule"}: the rule id that forbids it. Everything else follows
+api.py: JSON bodies only (so no CSRF token), {"error"} on every error,
+the drills' rate limits, guests made on the first new hand. Someone
+else's hand is a 404, as on the /play pages, whose load/keep cache and
+computer players this shares (coach/web/play/table.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Flask, jsonify
+from sqlmodel import Session
+
+from coach.notation import tiles
+from coach.play.hand import SEATS, Action, Hand, HandError
+from coach.play.bots import STRENGTHS
+from coach.play.legal import canonical, is_legal, legal_actions, refusal
+from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, review
+from coach.store import hands as store
+from coach.store import teaching
+from coach.store.models import PracticeHand
+from coach.web.shared import learners
+from coach.web.infra import limits
+from coach.web.shared import teacher_cards
+from coach.web.api.drills import BodyError, _body, error_response
+from coach.web.shared.drilling import DrillError
+from coach.web.infra.inputs import MAX_DB_INT
+from coach.web.play.table import SEAT, STEP_WORDS, _card, _codes, _row, bots_play, describe_move, keep, load, result_json
+
+bp = Blueprint("hands_api", __name__, url_prefix="/api/hands")
+ACTION_KEYS = {"seat", "kind", "tiles", "blind", "go", "count", "size", "owner", "group"}
+GRADE_NAMES = (BEST, GOOD, INACCURACY, MISTAKE)
+LAST_MOVES = 40  # the moves shown since the learner's own last one, at most
+
+
+def install(app: Flask) -> None:
+    app.register_blueprint(bp)
+    app.extensions["csrf"].exempt(bp)  # JSON bodies only, as the drills' API
+
+
+@bp.errorhandler(DrillError)
+def _body_error(error: DrillError):
+    return error_response(error.message, error.status)
+
+
+@bp.errorhandler(HandError)
+def _refused(error: HandError):
+    return jsonify(error=error.message, rule=error.rule), 400
+
+
+# -- what the learner sees ---------------------------------------------------------------
+
+
+def _public(hand: Hand, number: int) -> dict[str, Any]:
+    """One move as the learner may see it: others' passed tiles stay hidden,
+    and so does a vote or offer until every seat has given theirs."""
+    action = hand.actions[number]
+    mine = action.seat == SEAT
+    if not mine and action.kind in ("pass", "courtesy"):
+        move: dict[str, Any] = {"seat": action.seat, "kind": action.kind, "count": len(action.tiles) + action.blind}
+    elif not mine and hand.passes.get(action.seat) is action:
+        move = {"seat": action.seat, "kind": action.kind}
+    else:
+        move = action.to_json()
+        words = describe_move(hand, number)
+        if words:
+            move["words"] = words
+    move["number"] = number
+    return move
+
+
+def _last_moves(hand: Hand) -> list[dict[str, Any]]:
+    """The moves since the learner's own last one (the computer players' answer to it)."""
+    start = len(hand.actions)
+    while start > 0 and hand.actions[start - 1].seat != SEAT and len(hand.actions) - start < LAST_MOVES:
+        start -= 1
+    return [_public(hand, n) for n in range(start, len(hand.actions))]
+
+
+def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
+    owed = hand.waiting().get(SEAT)
+    out: dict[str, Any] = {
+        "id": row.id,
+        "card": row.card,
+        "bots": row.bots,
+        "seat": SEAT,
+        "phase": hand.phase,
+        "step": hand.step or None,
+        "step_words": STEP_WORDS.get(hand.step) if owed else None,
+        "turn": hand.turn if hand.phase == "play" and hand.latest is None else None,
+        "owed": owed,
+        "wall": len(hand.wall),
+        "rack": _codes(hand.racks[SEAT]),
+        "received": [tiles.CODES[t] for t in hand.received[SEAT]],
+        "courtesy": hand.courtesy.get(SEAT, 0),
+        "seats": [
+            {
+                "seat": seat,
+                "tiles": len(hand.racks[seat]),
+                "exposures": [list(e.as_exposure().codes) for e in hand.exposed[seat]],
+                "discards": [tiles.CODES[t] for s, t in hand.discards if s == seat],
+            }
+            for seat in SEATS
+        ],
+        "latest": {"seat": hand.latest[0], "tile": tiles.CODES[hand.latest[1]]} if hand.latest else None,
+        "moves": len(hand.actions),
+        "last_moves": _last_moves(hand),
+        "hints": row.hints,
+        "legal": [a.to_json() for a in legal_actions(hand, SEAT)],
+        "over": hand.phase == "over",
+    }
+    if hand.phase == "over":
+        out["result"] = hand.record()["result"]
+    return out
+
+
+# -- reading a body -------------------------------------------------------------------------
+
+
+def _new_hand_body() -> tuple[int | None, str, int | None]:
+    data = _body({"seed", "bots", "card"})
+    seed, bots, card = data.get("seed"), data.get("bots"), data.get("card")
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_DB_INT):
+        raise BodyError(f'"seed" must be null or a whole number from 0 to {MAX_DB_INT}')
+    if bots is None:
+        bots = "club"
+    if bots not in STRENGTHS:
+        raise BodyError(f'"bots" must be one of {", ".join(STRENGTHS)}')
+    if card is not None and (isinstance(card, bool) or not isinstance(card, int) or not 0 < card <= MAX_DB_INT):
+        raise BodyError('"card" must be null (the house card) or the number of a card you may drill on')
+    return seed, bots, card
+
+
+def _posted_action() -> Action:
+    data = _body({"action"})
+    if "action" not in data:
+        raise BodyError('"action" is missing: send one of the state\'s "legal" actions as it is')
+    raw = data["action"]
+    if not isinstance(raw, dict):
+        raise HandError('"action" is an object such as {"seat": "East", "kind": "discard", "tiles": ["5D"]}', "H1")
+    unknown = sorted(str(k)[:20] for k in set(raw) - ACTION_KEYS)
+    if unknown:
+        raise HandError(f'an action has no key "{unknown[0]}": send it as the "legal" list gives it', "H1")
+    action = Action.from_json(raw)
+    if action.seat != SEAT:
+        raise HandError(f"you play {SEAT}: the computer players make their own moves", "S5")
+    return action
+
+
+def _db() -> Session:
+    return Session(learners.engine())
+
+
+def _advance(session: Session, row: PracticeHand, hand: Hand) -> None:
+    """The computer players move up to the learner's next decision; the hand is kept."""
+    bots_play(hand, row.bots)
+    store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
+    keep(row, hand)
+
+
+def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:
+    """The learner's hand as it stands (404 for anyone else's), left unchanged."""
+    with _db() as session:
+        row = _row(session, hand_id)
+        hand = load(row)
+        keep(row, hand)
+        return row, hand
+
+
+# -- routes ----------------------------------------------------------------------------------
+
+
+@bp.post("")
+@limits.drilling
+def new_hand():
+    seed, bots, card_id = _new_hand_body()
+    with _db() as session:
+        with learners.write_lock():
+            learner = learners.current_learner(session)
+            card = _card()  # the house card, unless the learner names one they may use (as the drills' own cards)
+            if card_id is not None:
+                found = teaching.may_use_card(session, learner.id if learner is not None else None, card_id)
+                if found is None:
+                    return error_response(f"there is no card {card_id} among the cards you may play on", 400)
+                card = teacher_cards.card_of(found)
+            learner = learner or learners.current_learner(session, create=True)
+            assert learner is not None and learner.id is not None
+            if store.open_hands(session, learner.id) >= store.MAX_OPEN:
+                return error_response(f"you have {store.MAX_OPEN} hands going: finish one first", 409)
+            row = store.new_hand(session, learner.id, card.name, bots, seed)
+            hand = load(row)
+            _advance(session, row, hand)
+            return jsonify(state(hand, row)), 201
+
+
+@bp.get("/<int:hand_id>")
+def show(hand_id: int):
+    row, hand = _looked_at(hand_id)
+    return jsonify(state(hand, row))
+
+
+@bp.post("/<int:hand_id>/actions")
+@limits.drilling
+def act(hand_id: int):
+    with _db() as session:
+        row = _row(session, hand_id)
+        hand = load(row)
+        try:
+            action = _posted_action()
+            if hand.phase == "over":
+                raise HandError("this hand is over: see its review", "E1")
+            if not is_legal(hand, action):
+                raise refusal(hand, action)
+        except (HandError, DrillError):
+            keep(row, hand)  # unchanged
+            raise
+        hand.apply(canonical(action))
+        try:
+            _advance(session, row, hand)
+        except store.HandMoved:
+            return error_response("the hand moved on in another request before this action arrived: GET it and choose again", 409)
+        return jsonify(state(hand, row))
+
+
+@bp.get("/<int:hand_id>/review")
+@limits.drilling
+def review_of(hand_id: int):
+    row, hand = _looked_at(hand_id)
+    if hand.phase != "over":
+        return error_response("the review comes once the hand is over: play on", 409)
+    found = review(hand.card, hand.seed, hand.actions, SEAT)
+    return jsonify(
+        decisions=[d.to_json() for d in found.decisions],
+        summary={
+            "accuracy": round(found.accuracy, 3),
+            "decisions": len(found.decisions),
+            "grades": {grade: sum(1 for d in found.decisions if d.grade == grade) for grade in GRADE_NAMES},
+            "costliest": [d.number for d in found.costliest()],
+            "winner": found.winner,
+            "line": found.line,
+            "hints": row.hints,
+        },
+    )

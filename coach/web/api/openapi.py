@@ -1,0 +1,435 @@
+"""The JSON API described in OpenAPI 3.1, served at GET /api/openapi.json.
+
+Written by hand (the API is small) as a Python dict; tests/test_openapi.py
+keeps it true: every /api route of the app is here with its methods, and
+real responses validate against these schemas. The drill names come from
+the drills package, so a new drill is described without an edit here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import drills
+from coach.play.hand import SEATS
+from coach.play.bots import STRENGTHS
+from coach.web.infra.inputs import MAX_DB_INT, MAX_JSON_DEPTH
+
+JSON = "application/json"
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {JSON: {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    said = {
+        400: "The body or a value is refused; the message says which and why",
+        404: "No such drill, hand (or someone else's) or route",
+        409: "Not now: too many hands going, the review before the hand is over, or the hand moved on in another request",
+        413: "The body is larger than 64 KB",
+        415: "The body is not sent as application/json",
+        500: "An unexpected error, logged; the answer says nothing of its cause",
+    }
+    return {str(status): _json(_ref("Error"), said[status]) for status in statuses}
+
+
+TILES = {"type": "array", "items": {"type": "string"}, "description": 'Tile codes such as "5D", "N", "J"'}
+
+SCHEMAS: dict[str, Any] = {
+    "Error": {
+        "type": "object",
+        "required": ["error"],
+        "properties": {"error": {"type": "string", "description": "What went wrong, for a person to read"}},
+        "additionalProperties": False,
+    },
+    "Level": {
+        "type": "object",
+        "required": ["number", "title", "description"],
+        "properties": {"number": {"type": "integer", "minimum": 1}, "title": {"type": "string"}, "description": {"type": "string"}},
+        "additionalProperties": False,
+    },
+    "Drills": {
+        "type": "object",
+        "required": ["drills"],
+        "properties": {
+            "drills": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "title", "levels"],
+                    "properties": {
+                        "name": _ref("DrillName"),
+                        "title": {"type": "string"},
+                        "levels": {"type": "array", "items": _ref("Level"), "minItems": 1},
+                    },
+                    "additionalProperties": False,
+                },
+            }
+        },
+        "additionalProperties": False,
+    },
+    "DrillName": {"type": "string", "enum": list(drills.DRILLS)},
+    "Seed": {"type": "integer", "minimum": 0, "maximum": MAX_DB_INT},
+    "QuestionRequest": {
+        "type": "object",
+        "properties": {
+            "seed": {"anyOf": [_ref("Seed"), {"type": "null"}], "description": "The same seed and level give the same question; none: a random one"},
+            "level": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "description": "From 1 to the drill's number of levels; none: 1"},
+        },
+        "additionalProperties": False,
+    },
+    "Question": {
+        "type": "object",
+        "required": ["token", "drill", "seed", "level", "card", "prompt", "hint"],
+        "properties": {
+            "token": {"type": "string", "description": "Signed: send it back with the answer"},
+            "drill": _ref("DrillName"),
+            "seed": _ref("Seed"),
+            "level": {"type": "integer", "minimum": 1},
+            "card": {"type": "string", "description": "The name of the card the question is asked on"},
+            "prompt": {"type": "string"},
+            "rack": TILES,
+            "exposed": {"type": "array", "items": TILES},
+            "choices": {"type": "array", "items": {"type": "string"}},
+            "tile": {"type": "string"},
+            "facts": {"type": "array", "items": {"type": "string"}},
+            "hint": {"type": "string", "description": "A nudge toward the answer, never the answer: show it before \"show me\""},
+        },
+        "additionalProperties": False,
+    },
+    "AnswerRequest": {
+        "type": "object",
+        "required": ["token", "answer"],
+        "properties": {
+            "token": {"type": "string", "description": "The question's token, as the server gave it"},
+            "answer": {"description": "The answer as the drill takes it (a tile code, a line id, a list of tiles...), or null for \"show me\""},
+            "time_ms": {
+                "anyOf": [{"type": "number", "minimum": 0, "maximum": MAX_DB_INT}, {"type": "null"}],
+                "description": "Milliseconds taken; over an hour the answer is kept without its time",
+            },
+        },
+        "additionalProperties": False,
+    },
+    "Verdict": {
+        "type": "object",
+        "required": ["correct", "score", "headline", "reasons", "details", "explanation", "rules", "best", "counted"],
+        "properties": {
+            "correct": {"type": "boolean"},
+            "score": {"type": "number", "minimum": 0, "maximum": 1},
+            "headline": {"type": "string", "description": "One line: right or not, and the answer"},
+            "reasons": {"type": "array", "items": {"type": "string"}, "maxItems": 3, "description": "At most three short reasons, without rule ids"},
+            "details": {"type": "array", "items": {"type": "string"}, "description": "Everything else: \"Why, in full\""},
+            "explanation": {"type": "array", "items": {"type": "string"}, "description": "Every line in full, each citing its rule ids (kept for older clients)"},
+            "rules": {"type": "array", "items": {"type": "string"}, "description": "Rule ids such as J1 (see /rules)"},
+            "best": {"description": "The best answer, in the form the drill takes answers"},
+            "counted": {"type": "boolean", "description": "False when this question was already answered: a question counts once"},
+        },
+        "additionalProperties": False,
+    },
+    "Progress": {
+        "type": "object",
+        "required": ["attempts", "correct", "streak", "today", "skills"],
+        "properties": {
+            "attempts": {"type": "integer", "minimum": 0},
+            "correct": {"type": "integer", "minimum": 0},
+            "streak": {"type": "integer", "minimum": 0},
+            "today": {"type": "integer", "minimum": 0},
+            "daily_goal": {"type": "integer"},
+            "time_zone": {"type": "string"},
+            "skills": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["skill", "level", "attempts", "accuracy", "mastery", "due"],
+                    "properties": {
+                        "skill": {"type": "string"},
+                        "level": {"type": ["integer", "null"]},
+                        "attempts": {"type": "integer", "minimum": 0},
+                        "accuracy": {"type": "number", "minimum": 0, "maximum": 1},
+                        "mastery": {"type": "string"},
+                        "due": {"type": ["string", "null"], "format": "date-time"},
+                    },
+                    "additionalProperties": False,
+                },
+            },
+        },
+        "additionalProperties": False,
+    },
+}
+
+# -- practice hands (coach/web/api/hands.py) ------------------------------------------------------
+
+_SMALL = {"type": "integer", "minimum": 0, "maximum": 99}
+SCHEMAS.update({
+    "Refusal": {
+        "type": "object",
+        "required": ["error", "rule"],
+        "properties": {
+            "error": {"type": "string", "description": "Why the action is refused, for a person to read"},
+            "rule": {"type": "string", "description": "The rule id that forbids it, such as C4 (see /rules)"},
+        },
+        "additionalProperties": False,
+    },
+    "HandRequest": {
+        "type": "object",
+        "properties": {
+            "seed": {"anyOf": [_ref("Seed"), {"type": "null"}], "description": "The same seed deals the same hand; none: a random one"},
+            "bots": {"anyOf": [{"type": "string", "enum": list(STRENGTHS)}, {"type": "null"}], "description": "The computer players' strength; none: club"},
+            "card": {
+                "anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_DB_INT}, {"type": "null"}],
+                "description": "The number of a card you may drill on (your own or a class's); none: the house card",
+            },
+        },
+        "additionalProperties": False,
+    },
+    "Action": {
+        "type": "object",
+        "description": "One move, exactly as a state's \"legal\" list gives it (only the fields its kind uses)",
+        "required": ["seat", "kind"],
+        "properties": {
+            "seat": {"type": "string", "enum": list(SEATS)},
+            "kind": {"type": "string", "enum": ["pass", "vote", "offer", "courtesy", "call", "no-call", "discard", "exchange", "mahjong"]},
+            "tiles": {**TILES, "maxItems": 14},
+            "blind": {**_SMALL, "description": "A pass: tiles just received passed on unseen (C5)"},
+            "go": {"type": "boolean", "description": "A vote: true to play the second Charleston (C2)"},
+            "count": {**_SMALL, "description": "An offer: tiles offered in the courtesy pass (C3)"},
+            "size": {**_SMALL, "description": "A call: the exposure's size; absent: Mah Jongg (K2, K3)"},
+            "owner": {"type": "string", "description": "An exchange: whose exposure the joker comes from (J4)"},
+            "group": {**_SMALL, "description": "An exchange: which of the owner's exposures"},
+        },
+        "additionalProperties": False,
+    },
+    "ActionRequest": {
+        "type": "object",
+        "required": ["action"],
+        "properties": {"action": _ref("Action")},
+        "additionalProperties": False,
+    },
+    "Move": {
+        "type": "object",
+        "description": "A past move; another seat's passed tiles, and its vote or offer until all have given theirs, stay hidden",
+        "required": ["seat", "kind", "number"],
+        "properties": {
+            **{key: {} for key in ("tiles", "blind", "go", "count", "size", "owner", "group")},
+            "seat": {"type": "string", "enum": list(SEATS)},
+            "kind": {"type": "string"},
+            "number": {"type": "integer", "minimum": 0},
+            "words": {"type": "string", "description": "The move in words, as the table shows it"},
+        },
+        "additionalProperties": False,
+    },
+    "HandState": {
+        "type": "object",
+        "required": ["id", "card", "bots", "seat", "phase", "step", "turn", "owed", "wall", "rack", "received", "courtesy",
+                     "seats", "latest", "moves", "last_moves", "hints", "legal", "over"],
+        "properties": {
+            "id": {"type": "integer", "minimum": 1},
+            "card": {"type": "string"},
+            "bots": {"type": "string", "enum": list(STRENGTHS)},
+            "seat": {"type": "string", "enum": list(SEATS), "description": "Your seat"},
+            "phase": {"type": "string", "enum": ["charleston", "play", "over"]},
+            "step": {"type": ["string", "null"], "description": "The Charleston's step, such as first-right or vote"},
+            "step_words": {"type": ["string", "null"]},
+            "turn": {"type": ["string", "null"], "description": "Whose turn in play (null while a discard may be called)"},
+            "owed": {"type": ["string", "null"], "description": "The kind of move you owe now; null: none (the hand is over)"},
+            "wall": {"type": "integer", "minimum": 0, "description": "Tiles left in the wall"},
+            "rack": {**TILES, "description": "Your concealed tiles, sorted"},
+            "received": {**TILES, "description": "The tiles of the last Charleston pass you received"},
+            "courtesy": {"type": "integer", "minimum": 0, "maximum": 3, "description": "Tiles you pass in the courtesy pass"},
+            "seats": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["seat", "tiles", "exposures", "discards"],
+                    "properties": {
+                        "seat": {"type": "string", "enum": list(SEATS)},
+                        "tiles": {"type": "integer", "minimum": 0, "description": "How many concealed tiles the seat holds"},
+                        "exposures": {"type": "array", "items": TILES},
+                        "discards": TILES,
+                    },
+                    "additionalProperties": False,
+                },
+            },
+            "latest": {
+                "anyOf": [
+                    {"type": "object", "required": ["seat", "tile"], "properties": {"seat": {"type": "string"}, "tile": {"type": "string"}}, "additionalProperties": False},
+                    {"type": "null"},
+                ],
+                "description": "The discard that may be called now",
+            },
+            "moves": {"type": "integer", "minimum": 0},
+            "last_moves": {"type": "array", "items": _ref("Move"), "description": "The moves since your own last one"},
+            "hints": {"type": "integer", "minimum": 0},
+            "legal": {"type": "array", "items": _ref("Action"), "description": "Every action you may take now: post one back as it is"},
+            "over": {"type": "boolean"},
+            "result": {
+                "type": "object",
+                "required": ["winner", "how", "line", "pays", "rules"],
+                "properties": {
+                    "winner": {"type": ["string", "null"]},
+                    "how": {"type": "string", "enum": ["discard", "self", "exchange", "wall"]},
+                    "line": {"type": ["string", "null"]},
+                    "pays": {"type": "object", "additionalProperties": {"type": "integer"}},
+                    "rules": {"type": "array", "items": {"type": "string"}},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "additionalProperties": False,
+    },
+    "HandReview": {
+        "type": "object",
+        "required": ["decisions", "summary"],
+        "properties": {
+            "decisions": {
+                "type": "array",
+                "description": "One per action you took, in order",
+                "items": {
+                    "type": "object",
+                    "required": ["number", "seat", "kind", "played", "coach", "grade", "cost", "reason", "rules", "wall", "rack", "exposed"],
+                    "properties": {
+                        "number": {"type": "integer", "minimum": 0, "description": "The action's place in the hand"},
+                        "seat": {"type": "string"},
+                        "kind": {"type": "string"},
+                        "played": _ref("Action"),
+                        "coach": _ref("Action"),
+                        "grade": {"type": "string", "enum": ["best", "good", "inaccuracy", "mistake"]},
+                        "cost": {"type": "integer", "minimum": 0, "description": "Tiles away lost against the coach's choice"},
+                        "reason": {"type": "string"},
+                        "rules": {"type": "array", "items": {"type": "string"}},
+                        "wall": {"type": "integer", "minimum": 0},
+                        "rack": TILES,
+                        "exposed": {"type": "array", "items": TILES},
+                    },
+                    "additionalProperties": False,
+                },
+            },
+            "summary": {
+                "type": "object",
+                "required": ["accuracy", "decisions", "grades", "costliest", "winner", "line", "hints"],
+                "properties": {
+                    "accuracy": {"type": "number", "minimum": 0, "maximum": 1, "description": "The share graded best or good"},
+                    "decisions": {"type": "integer", "minimum": 0},
+                    "grades": {"type": "object", "additionalProperties": {"type": "integer", "minimum": 0}},
+                    "costliest": {"type": "array", "items": {"type": "integer"}, "maxItems": 3, "description": "The numbers of the three costliest decisions"},
+                    "winner": {"type": ["string", "null"]},
+                    "line": {"type": ["string", "null"]},
+                    "hints": {"type": "integer", "minimum": 0},
+                },
+                "additionalProperties": False,
+            },
+        },
+        "additionalProperties": False,
+    },
+})
+
+_HAND = {"name": "hand_id", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1, "maximum": MAX_DB_INT},
+         "description": "A hand's id, from POST /api/hands"}
+HAND_PATHS: dict[str, Any] = {
+    "/api/hands": {
+        "post": {
+            "operationId": "newHand",
+            "summary": "Deal a practice hand against three computer players; you sit East",
+            "requestBody": {"required": True, "content": {JSON: {"schema": _ref("HandRequest")}}},
+            "responses": {
+                "201": _json(_ref("HandState"), "The hand as you see it, the computer players' first moves made"),
+                **_errors(400, 409, 413, 415, 500),
+            },
+        }
+    },
+    "/api/hands/{hand_id}": {
+        "get": {
+            "operationId": "handState",
+            "summary": "The hand as you see it: your rack, the table, and your legal actions",
+            "parameters": [_HAND],
+            "responses": {"200": _json(_ref("HandState"), "The state"), **_errors(404, 409, 500)},
+        }
+    },
+    "/api/hands/{hand_id}/actions": {
+        "post": {
+            "operationId": "handAction",
+            "summary": "Take one of the legal actions; the computer players then move up to your next decision",
+            "parameters": [_HAND],
+            "requestBody": {"required": True, "content": {JSON: {"schema": _ref("ActionRequest")}}},
+            "responses": {
+                "200": _json(_ref("HandState"), "The new state"),
+                "400": _json({"anyOf": [_ref("Refusal"), _ref("Error")]}, "An action not in the legal list (with the rule id that forbids it), or a bad body"),
+                **_errors(404, 409, 413, 415, 500),
+            },
+        }
+    },
+    "/api/hands/{hand_id}/review": {
+        "get": {
+            "operationId": "handReview",
+            "summary": "Once the hand is over: each of your decisions graded against the coach's",
+            "parameters": [_HAND],
+            "responses": {"200": _json(_ref("HandReview"), "The review"), **_errors(404, 409, 500)},
+        }
+    },
+}
+
+_DRILL = {"name": "name", "in": "path", "required": True, "schema": _ref("DrillName"), "description": "A drill's name, from GET /api/drills"}
+
+
+
+def _drill_post(operation: str, summary: str, request: str, status: str, response: str, said: str) -> dict[str, Any]:
+    """A POST to one drill: a JSON body in, a JSON answer or an error out."""
+    return {
+        "post": {
+            "operationId": operation,
+            "summary": summary,
+            "parameters": [_DRILL],
+            "requestBody": {"required": True, "content": {JSON: {"schema": _ref(request)}}},
+            "responses": {status: _json(_ref(response), said), **_errors(400, 404, 413, 415, 500)},
+        }
+    }
+
+
+DESCRIPTION: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {
+        "title": "Mahjong Coach API",
+        "version": "1",
+        "description": (
+            "Drills of American mahjong (National Mah Jongg League rules): ask a question, answer it, "
+            "see your progress; play a practice hand against three computer players and read its review. Bodies are JSON sent as application/json (so no CSRF token), at most "
+            f"64 KB, nested at most {MAX_JSON_DEPTH} deep, with finite numbers and no control characters "
+            "in strings. Answers count for the signed-in learner, or for a guest made by the first answer "
+            "(a session cookie)."
+        ),
+    },
+    "paths": {
+        "/api/drills": {
+            "get": {
+                "operationId": "listDrills",
+                "summary": "Every drill and its levels",
+                "responses": {"200": _json(_ref("Drills"), "The drills")},
+            }
+        },
+        "/api/drills/{name}/questions": _drill_post("askQuestion", "A new question of a drill", "QuestionRequest", "201", "Question", "The question and its token"),
+        "/api/drills/{name}/answers": _drill_post(
+            "answerQuestion", "Grade an answer and keep it in the learner's progress", "AnswerRequest", "200", "Verdict", "The verdict, explained"
+        ),
+        "/api/progress": {
+            "get": {
+                "operationId": "progress",
+                "summary": "The learner's attempts, streak and skills (all zero for a visitor)",
+                "responses": {"200": _json(_ref("Progress"), "The progress")},
+            }
+        },
+        **HAND_PATHS,
+        "/api/openapi.json": {
+            "get": {
+                "operationId": "openapi",
+                "summary": "This description",
+                "responses": {"200": {"description": "OpenAPI 3.1", "content": {JSON: {"schema": {"type": "object"}}}}},
+            }
+        },
+    },
+    "components": {"schemas": SCHEMAS},
+}

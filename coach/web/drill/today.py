@@ -1,0 +1,135 @@
+"""Today's practice: one button, a short mixed session, the streak.
+
+The session page shows the current question of the day's plan with the
+drill's own stage; its forms carry `session=today` and the slot number,
+so the verdict's "Next" moves the session on instead of asking a
+question of the same drill.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template, request, session as cookie, url_for
+from sqlmodel import Session, select
+
+import drills
+from drills import replay_position
+from coach.store.lessons import lesson_before
+from coach.store.daily import Today, advance, plan as plan_slots, today
+from coach.store.models import Attempt, Learner
+from coach.store.progress import local_day, now_utc, summary, zone
+from coach.web.shared import card_choice
+from coach.web.shared import learners
+from coach.web.infra import limits
+from coach.web.play import replay
+from coach.web.shared.drilling import Drilling
+from coach.web.drill.pages import TODAY_KEY, drill_context, regrade
+from coach.web.progress.page import _mistakes  # the progress page's mistakes, with their "Try again" links
+
+bp = Blueprint("daily", __name__)
+
+
+def _drilling() -> Drilling:
+    return current_app.extensions["coach"]
+
+WHY = {"replay": "Replay a mistake", "due": "Review due", "new": "New skill", "weak": "Weak spot"}
+
+
+def session_context(slot: int) -> dict:
+    """What a drill's stage and verdict need to stay inside today's session."""
+    return {"in_session": True, "slot": slot, "next_url": url_for("daily.next_slot")}
+
+
+def _context(session: Session, learner, plan: Today) -> dict:
+    """The session step's template context: the plan, the streak, the current question."""
+    context: dict = {"plan": plan, "why": WHY, "progress": summary(session, learner)}
+    if plan.done:
+        context["results"] = _results(session, learner, plan)
+    slot = plan.current
+    context["lesson_first"] = lesson_before(session, learner.id, [s.drill for s in plan.slots[plan.position:]])
+    if slot is not None and slot.drill == replay_position.NAME:
+        context.update(replay.daily_context(session, learner, slot.seed, plan.position, plan.day))
+    elif slot is not None:
+        asked, note = card_choice.ask(slot.drill, seed=slot.seed, level=slot.level)
+        verdict, answer = _answered(asked, plan.position)
+        context.update(drill_context(asked, verdict, answer, card_note=note, **session_context(plan.position)))
+    return context
+
+
+def _results(session: Session, learner, plan: Today) -> dict:
+    """The end of the session: how many of its questions were answered and right,
+    and each mistake with a "Try again" link to that very question."""
+    card = _drilling().card
+    keys = [f"{s.drill}|{s.level}|{s.seed}|{card.name}" for s in plan.slots if s.drill != replay_position.NAME]
+    replayed = replay.answered_in(session, learner, [s.seed for s in plan.slots if s.drill == replay_position.NAME], plan.day)
+    attempts: list[Attempt] = []
+    if learner.id is not None:
+        found = session.exec(
+            select(Attempt).where(Attempt.learner_id == learner.id, Attempt.question.in_(keys))  # type: ignore[attr-defined]
+        ).all()
+        order = {key: n for n, key in enumerate(keys)}
+        # _mistakes reads its list from the end (newest first there): here, in the session's order.
+        attempts = sorted(found, key=lambda a: order[a.question], reverse=True)
+    tz = zone(learner)
+    mistakes = _mistakes(attempts, local_day(now_utc(), tz), tz, card)
+    return {
+        "answered": len(attempts) + replayed[0],
+        "right": sum(1 for a in attempts if a.correct) + replayed[1],
+        "skipped": len(plan.slots) - len(attempts) - replayed[0],
+        "mistakes": mistakes,
+    }
+
+
+def _answered(asked, position: int) -> tuple:
+    """The verdict on the current question if it was answered already (a reload):
+    the session cookie keeps the last answer with its slot, regraded here."""
+    note = cookie.get(TODAY_KEY)
+    if not isinstance(note, dict) or note.get("slot") != position:
+        return None, None
+    q = asked.question
+    found = regrade(q.drill, note.get("r"))
+    if found is None:
+        return None, None
+    again, verdict, answer = found
+    if (again.question.seed, again.question.level, again.question.card) != (q.seed, q.level, q.card):
+        return None, None
+    return verdict, answer
+
+
+def _visitor_plan(after: int = -1) -> Today:
+    """A visitor's session, kept nowhere: a visit makes no guest, only a first answer does
+    (and the guest then gets a plan of their own)."""
+    day = local_day(now_utc(), zone(Learner()))
+    slots = tuple(plan_slots([], {}, 0, day))
+    return Today(day, slots, after + 1 if 0 <= after < len(slots) else 0)
+
+
+@bp.get("/today")
+@limits.drilling
+def today_page():
+    with Session(learners.engine()) as session:
+        learner = learners.current_learner(session)
+        if learner is None:
+            return render_template("daily.html", **_context(session, Learner(), _visitor_plan()))
+        return render_template("daily.html", **_context(session, learner, today(session, learner)))
+
+
+@bp.post("/today/next")
+@limits.drilling
+def next_slot():
+    try:
+        after = int(request.form.get("after", ""))
+    except ValueError:
+        after = -1  # nothing moves; the current question is shown again
+    with Session(learners.engine()) as session:
+        learner = learners.current_learner(session)
+        if learner is None:
+            context = _context(session, Learner(), _visitor_plan(after))
+        else:
+            context = _context(session, learner, advance(session, learner, after))
+    page = "partials/daily_stage.html" if request.headers.get("HX-Request") == "true" else "daily.html"
+    return render_template(page, **context)
+
+
+def install(app) -> None:
+    app.register_blueprint(bp)
+    app.jinja_env.globals.update(daily_drills={**drills.DRILLS, replay_position.NAME: replay_position})  # replays: not dealt at random

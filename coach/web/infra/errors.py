@@ -1,0 +1,60 @@
+"""Error answers for the whole app: JSON under /api, HTML elsewhere.
+
+Under /api every error, matched route or not, answers {"error": "..."};
+an unexpected exception answers a JSON 500 that says nothing of its
+cause (the traceback goes to the log). Pages answer a friendly error
+page, or for an htmx request a small partial it can swap in.
+"""
+
+from __future__ import annotations
+
+from flask import Flask, render_template, request
+from flask_wtf.csrf import CSRFError
+from werkzeug.exceptions import HTTPException, InternalServerError
+
+from coach.web.api.drills import error_response
+
+API_MESSAGES = {
+    404: "no such API route; see GET /api/drills",
+    413: "the body is too large",
+}
+
+
+def _is_api() -> bool:
+    return request.path == "/api" or request.path.startswith("/api/")
+
+
+def page_error(status: int, title: str, message: str):
+    """An HTML error: the whole page, or a partial for htmx to swap in."""
+    if request.headers.get("HX-Request") == "true":
+        return render_template("partials/problem.html", title=title, message=message), status
+    return render_template("error.html", status=status, title=title, message=message), status
+
+
+def install(app: Flask) -> None:
+    @app.errorhandler(CSRFError)
+    def csrf_error(error: CSRFError):
+        return page_error(
+            400, "This page has expired",
+            "The form's security token is missing or out of date. Reload the page and try again.",
+        )
+
+    @app.errorhandler(HTTPException)
+    def http_error(error: HTTPException):
+        status = error.code or 500
+        if _is_api():
+            if status == 405:
+                return error_response(f"{request.method} is not allowed on {request.path}", 405)
+            return error_response(API_MESSAGES.get(status, error.description or error.name), status)
+        titles = {404: "Page not found", 405: "Not allowed", 413: "Too large"}
+        message = "There is nothing here. The drills are one click away." if status == 404 else error.description
+        return page_error(status, titles.get(status, error.name), message or error.name)
+
+    @app.errorhandler(Exception)
+    def unexpected(error: Exception):
+        if isinstance(error, HTTPException):
+            return http_error(error)
+        app.logger.exception("unexpected error on %s %s", request.method, request.path)
+        if _is_api():
+            return error_response("the coach hit an unexpected error; it has been logged", 500)
+        return page_error(500, "Something went wrong", InternalServerError.description)

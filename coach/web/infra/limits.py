@@ -1,0 +1,362 @@
+"""Rate limits (Flask-Limiter) and a bound on password hashing.
+
+What is limited, and why each figure (each can be changed in the app's
+config, which is how the tests lower them, or by an environment variable
+of the same name, e.g. COACH_LIMIT_SIGNIN_EMAIL="10/minute"):
+
+- Sign-in: per email, 5 failed tries a minute (guessing one account's
+  password); per address, 20 failed tries a minute. Only failures count
+  (`deduct_when`): a whole class signing in from one school address
+  (NAT) is never stopped by its own successful sign-ins.
+- Sign-up: per email 5 a minute, per address 30 a minute (a class making
+  accounts together at the start of a lesson).
+- Join codes (`/join/<code>` and `/join`): per address, 20 misses a minute
+  and 200 an hour. Only misses count, so a class typing the right code
+  is never stopped; 32**6 codes make guessing at that rate hopeless.
+- Drilling (new questions and answers, pages and API): per learner 120 a
+  minute (a fast human asks and answers one question every few
+  seconds; a script is stopped), per address 1200 a minute (a class of
+  30 behind one address, each asking and answering a question every 3 s,
+  stays under it). Guests not yet made (no cookie) are held by the
+  per-address limit only.
+- Password reset mails ("Forgot password?"): per email 3 an hour (no
+  inbox is flooded through us), per address 10 a minute. Changing a
+  password and setting one from a reset link: per address 10 tries a
+  minute, failures only (each try costs a password hash).
+- Card uploads (a teacher's or anyone's own card): per account 10 a
+  minute; each is timed on a first-pass question when it is checked.
+- First pass, the one drill whose questions and grading evaluate a whole
+  card: per address 240 a minute on its routes (a class of 30, each a
+  question every 15 s).
+- The card editor (preview as one types, "try a rack", save), each a
+  whole card read (about 0.1 s for a League-sized card, 0.4 s at the
+  caps): per learner 60 a minute (a preview at each pause in typing,
+  after 0.4 s of quiet), per address 300 a minute (a workshop of
+  teachers typing their cards behind one address).
+
+A limit hit answers 429 with `Retry-After`: `{"error": ...}` under /api,
+a friendly page elsewhere, both saying when to try again.
+
+Storage: the process's memory (`coach-memory://`: limits' memory store,
+swept inline, see `SweptMemoryStorage`) unless `COACH_RATELIMIT_STORAGE_URI`
+names a shared store such as `redis://127.0.0.1:6379`, which several
+servers (or gunicorn workers) must share for the limits to hold across
+them. If that store goes away, each process falls back to its own memory.
+
+Addresses: `request.remote_addr`. Behind a reverse proxy set
+`COACH_PROXY_COUNT` to the number of proxies in front of the app, and
+werkzeug's ProxyFix takes the client's address from X-Forwarded-For;
+without it that header is never trusted (anyone can send one).
+
+Password hashing (scrypt, ~0.15 s of one core) runs under a small
+per-process bound: at most `HASHING_SLOTS` at once and `HASHING_QUEUE`
+waiting (for at most `HASHING_WAIT` seconds); anyone else gets a 503
+"busy, try again in a few seconds" at once. So a sign-in flood never
+holds every request thread, and other users' drills keep their speed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
+
+from flask import Flask, current_app, jsonify, request, session
+from flask_limiter import Limiter, RateLimitExceeded
+from limits.storage import MemoryStorage
+from flask_login import current_user
+from werkzeug import security
+from werkzeug.exceptions import ServiceUnavailable
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.wrappers import Response
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+DEFAULTS = {
+    "COACH_LIMIT_SIGNIN_EMAIL": "5/minute",
+    "COACH_LIMIT_SIGNIN_ADDRESS": "20/minute",
+    "COACH_LIMIT_SIGNUP_EMAIL": "5/minute",
+    "COACH_LIMIT_SIGNUP_ADDRESS": "30/minute",
+    "COACH_LIMIT_JOIN_ADDRESS": "20/minute;200/hour",
+    "COACH_LIMIT_DRILL_LEARNER": "120/minute",
+    "COACH_LIMIT_DRILL_ADDRESS": "1200/minute",
+    "COACH_LIMIT_FIRST_PASS_ADDRESS": "240/minute",
+    "COACH_LIMIT_CARD_EDITOR_LEARNER": "60/minute",
+    "COACH_LIMIT_CARD_EDITOR_ADDRESS": "300/minute",
+    "COACH_LIMIT_FORGOT_EMAIL": "3/hour",
+    "COACH_LIMIT_FORGOT_ADDRESS": "10/minute",
+    "COACH_LIMIT_PASSWORD_ADDRESS": "10/minute",
+    "COACH_LIMIT_CARD_UPLOAD_LEARNER": "10/minute",
+}
+HASHING_SLOTS = 2  # scrypt at once, per process: one per core
+HASHING_QUEUE = 2  # waiting for a slot; more than that are turned away at once
+HASHING_WAIT = 3.0  # seconds a waiting sign-in waits before "busy"
+BUSY_RETRY = 5  # seconds a busy answer asks to wait
+
+
+class SweptMemoryStorage(MemoryStorage):
+    """limits' memory store, its expired entries swept inline at most once a
+    second. The stock store starts a new `threading.Timer` 10 ms after almost
+    every hit to sweep them: under a class's load a thread is made per request,
+    and each start waits for the GIL behind the server's busy threads. Whether
+    a request is over a limit never depended on the sweep (the moving window
+    reads entries' times, a fixed window checks its expiry when read); the
+    sweep only frees memory, which once a second does as well."""
+
+    STORAGE_SCHEME = ["coach-memory"]
+    SWEEP_EVERY = 1.0  # seconds
+
+    def __init__(self, uri: str | None = None, wrap_exceptions: bool = False, **options: str):
+        super().__init__(uri, wrap_exceptions=wrap_exceptions, **options)
+        self._next_sweep = 0.0
+        self._sweeping = threading.Lock()
+
+    def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802 - overrides the store's private timer start
+        now = time.monotonic()
+        if now >= self._next_sweep and self._sweeping.acquire(blocking=False):
+            try:
+                self._next_sweep = now + self.SWEEP_EVERY
+                self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
+            finally:
+                self._sweeping.release()
+
+
+def address() -> str:
+    """The client's address (ProxyFix has put the forwarded one here when configured)."""
+    return "address:" + (request.remote_addr or "unknown")
+
+
+def _email() -> str:
+    raw = request.form.get("email", "")
+    return "email:" + (raw.strip().lower()[:254] if isinstance(raw, str) else "")
+
+
+def _signed_session() -> str | None:
+    """The sign-in the request's signed session cookie names ("<id>:<token>",
+    see coach.web.shared.learners), without loading the learner: a question needs
+    none, and loading one (a database read, to check the session is still
+    live) was a third of its time (issue 13). The cookie is signed, so no one
+    can count against another's sign-in; the token is part of the key, so a
+    session signed out (or a stolen cookie of one) counts only against
+    itself, never against the learner's live one. Without a session cookie
+    (a remember cookie alone, say) the learner is loaded, as before."""
+    user_id = session.get("_user_id")
+    if isinstance(user_id, str) and user_id.partition(":")[0].isdigit():
+        return user_id
+    return str(current_user.get_id()) if current_user.is_authenticated else None
+
+
+def _learner() -> str:
+    signed = _signed_session()
+    return f"learner:{signed}" if signed is not None else ""
+
+
+def _no_learner() -> bool:
+    return _signed_session() is None
+
+
+def _not_first_pass() -> bool:
+    return (request.view_args or {}).get("name") != "first-pass"
+
+
+def _failed(response: Response) -> bool:
+    # A sign-in that works redirects (303); a refused one shows the form again.
+    return response.status_code != 303
+
+
+def _missed(response: Response) -> bool:
+    # No class behind the code: 404 for a look-up, 422 for the join form.
+    return response.status_code in (404, 422)
+
+
+def _setting(key: str) -> Callable[[], str]:
+    return lambda: current_app.config[key]
+
+
+limiter = Limiter(
+    key_func=address,
+    strategy="moving-window",  # exact: no double burst at a window's edge
+    key_prefix="coach",
+    in_memory_fallback_enabled=True,
+    headers_enabled=False,  # Retry-After is set on a 429 below; no storage round trip on other answers
+)
+
+SIGN_IN_TRIES = "Too many sign-in attempts."
+SIGN_UPS = "Too many sign-ups."
+JOIN_TRIES = "Too many class codes that do not match a class."
+DRILLING = "Too many questions and answers in a short time."
+FIRST_PASS = "Too many first-pass questions from your network in a short time."
+FORGOT = "Too many password reset requests."
+PASSWORD_TRIES = "Too many password changes in a short time."
+CARD_EDITOR = "Too many card previews in a short time."
+CARD_UPLOADS = "Too many card uploads in a short time."
+
+_sign_in = [
+    limiter.limit(_setting("COACH_LIMIT_SIGNIN_EMAIL"), key_func=_email, methods=["POST"],
+                  deduct_when=_failed, error_message=SIGN_IN_TRIES),
+    limiter.limit(_setting("COACH_LIMIT_SIGNIN_ADDRESS"), methods=["POST"],
+                  deduct_when=_failed, error_message=SIGN_IN_TRIES),
+]
+_sign_up = [
+    limiter.limit(_setting("COACH_LIMIT_SIGNUP_EMAIL"), key_func=_email, methods=["POST"], error_message=SIGN_UPS),
+    limiter.limit(_setting("COACH_LIMIT_SIGNUP_ADDRESS"), methods=["POST"], error_message=SIGN_UPS),
+]
+_forgot = [
+    limiter.limit(_setting("COACH_LIMIT_FORGOT_EMAIL"), key_func=_email, methods=["POST"], error_message=FORGOT),
+    limiter.limit(_setting("COACH_LIMIT_FORGOT_ADDRESS"), methods=["POST"], error_message=FORGOT),
+]
+_password = [
+    limiter.shared_limit(_setting("COACH_LIMIT_PASSWORD_ADDRESS"), scope="password", methods=["POST"],
+                         deduct_when=_failed, error_message=PASSWORD_TRIES),
+]
+# Look-ups and joins share one count of misses per address.
+_join = [
+    limiter.shared_limit(_setting("COACH_LIMIT_JOIN_ADDRESS"), scope="join", deduct_when=_missed,
+                         error_message=JOIN_TRIES),
+]
+# Every question made and every answer graded shares these counts.
+_drilling = [
+    limiter.shared_limit(_setting("COACH_LIMIT_DRILL_LEARNER"), scope="drilling", key_func=_learner,
+                         exempt_when=_no_learner, error_message=DRILLING),
+    limiter.shared_limit(_setting("COACH_LIMIT_DRILL_ADDRESS"), scope="drilling", error_message=DRILLING),
+    limiter.shared_limit(_setting("COACH_LIMIT_FIRST_PASS_ADDRESS"), scope="first-pass",
+                         exempt_when=_not_first_pass, error_message=FIRST_PASS),
+]
+
+# Every preview, tried rack and save of the card editor shares these counts.
+_card_editor = [
+    limiter.shared_limit(_setting("COACH_LIMIT_CARD_EDITOR_LEARNER"), scope="card-editor", key_func=_learner,
+                         exempt_when=_no_learner, error_message=CARD_EDITOR),
+    limiter.shared_limit(_setting("COACH_LIMIT_CARD_EDITOR_ADDRESS"), scope="card-editor", error_message=CARD_EDITOR),
+]
+
+# Each card upload is checked by timing a first-pass question on it (up to a second of CPU).
+_card_upload = [
+    limiter.shared_limit(_setting("COACH_LIMIT_CARD_UPLOAD_LEARNER"), scope="card-upload", key_func=_learner,
+                         methods=["POST"], error_message=CARD_UPLOADS),
+]
+
+
+def _applying(limits: list[Any]) -> Callable[[F], F]:
+    def decorate(view: F) -> F:
+        for limit in limits:
+            view = limit(view)
+        return view
+
+    return decorate
+
+
+# The decorators the blueprints use, under their @route line.
+sign_in = _applying(_sign_in)
+sign_up = _applying(_sign_up)
+join = _applying(_join)
+drilling = _applying(_drilling)
+forgot = _applying(_forgot)
+password = _applying(_password)
+card_editor = _applying(_card_editor)
+card_upload = _applying(_card_upload)
+
+
+# -- the bound on password hashing --------------------------------------------------
+
+
+class HashingBusy(ServiceUnavailable):
+    description = "Many people are signing in right now. Try again in a few seconds."
+
+
+_admitted = threading.BoundedSemaphore(HASHING_SLOTS + HASHING_QUEUE)
+_hashing = threading.BoundedSemaphore(HASHING_SLOTS)
+
+
+@contextlib.contextmanager
+def hashing_slot() -> Iterator[None]:
+    """A turn to hash a password, or HashingBusy (a 503) when too many wait already."""
+    if not _admitted.acquire(blocking=False):
+        raise HashingBusy()
+    try:
+        if not _hashing.acquire(timeout=HASHING_WAIT):
+            raise HashingBusy()
+        try:
+            yield
+        finally:
+            _hashing.release()
+    finally:
+        _admitted.release()
+
+
+def generate_password_hash(password: str) -> str:
+    """werkzeug's, under the hashing bound."""
+    with hashing_slot():
+        return security.generate_password_hash(password)
+
+
+def check_password_hash(pwhash: str, password: str) -> bool:
+    """werkzeug's, under the hashing bound."""
+    with hashing_slot():
+        return security.check_password_hash(pwhash, password)
+
+
+# -- the app ------------------------------------------------------------------------
+
+
+def _seconds(when: float) -> int:
+    return max(1, int(when - time.time() + 0.999))
+
+
+def _wait_words(seconds: int) -> str:
+    if seconds < 90:
+        return f"{seconds} second{'s' if seconds != 1 else ''}"
+    minutes = (seconds + 59) // 60
+    return f"{minutes} minutes"
+
+
+def _is_api() -> bool:
+    from coach.web.infra import errors  # errors imports the api, which imports this module
+
+    return errors._is_api()
+
+
+def _answer(status: int, title: str, message: str, retry: int):
+    from coach.web.infra.errors import page_error
+
+    if _is_api():
+        body, status = jsonify(error=message), status
+    else:
+        body, status = page_error(status, title, message)
+    return body, status, {"Retry-After": str(retry)}
+
+
+def _proxy_count(raw: Any) -> int:
+    try:
+        count = int(raw)
+    except (TypeError, ValueError):
+        count = -1
+    if not 0 <= count <= 10:
+        raise ValueError(f"COACH_PROXY_COUNT must be the number of reverse proxies in front of the coach (0-10), not {str(raw)[:20]!r}")
+    return count
+
+
+def install(app: Flask) -> None:
+    for key, value in DEFAULTS.items():  # each can be set in the environment too
+        app.config.setdefault(key, os.environ.get(key) or value)
+    uri = app.config.get("COACH_RATELIMIT_STORAGE_URI") or os.environ.get("COACH_RATELIMIT_STORAGE_URI")
+    app.config["RATELIMIT_STORAGE_URI"] = uri or "coach-memory://"  # a fresh memory store for each app
+    app.config.setdefault("RATELIMIT_ENABLED", True)  # said each time: the limiter object is shared
+    proxies = _proxy_count(app.config.get("COACH_PROXY_COUNT") or os.environ.get("COACH_PROXY_COUNT") or 0)
+    if proxies > 0:
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
+    limiter.init_app(app)
+
+    @app.errorhandler(RateLimitExceeded)
+    def too_many(error: RateLimitExceeded):
+        hit = limiter.current_limit
+        retry = _seconds(hit.reset_at) if hit is not None else 60
+        said = error.description or "Too many requests."
+        return _answer(429, "Slow down a little", f"{said} Try again in {_wait_words(retry)}.", retry)
+
+    @app.errorhandler(HashingBusy)
+    def busy(error: HashingBusy):
+        return _answer(503, "The coach is busy", str(error.description), BUSY_RETRY)

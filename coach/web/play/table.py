@@ -1,0 +1,355 @@
+"""Play a practice hand against three computer players, then its review.
+
+    GET  /play                      your hands, and a new one
+    POST /play                      deal a new hand (the bots' strength)
+    GET  /play/<id>                 the table
+    POST /play/<id>/act             your move (a pass, vote, offer, call, exchange, discard, Mah Jongg)
+    POST /play/<id>/hint            "What would the coach do?" (counted)
+    GET  /play/<id>/review          every decision you made, graded against the coach's
+
+The hand is its seed, its card and its actions (coach/play/hand.py): each
+request rebuilds it (the last state is cached by hand and move count) and
+the server checks every move; the page never says what the hand is. Forms
+post without JavaScript too; htmx swaps the table in place.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from sqlmodel import Session
+
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, HandError, replay
+from coach.play.bots import STRENGTHS, decide
+from coach.play.review import describe, review
+from coach.rules.mahjong import winning_lines
+from coach.play.positions import to_replay
+from coach.store import hands as store
+from coach.store.models import PracticeHand
+from coach.web.shared import learners
+from coach.web.infra import limits
+from coach.web.shared import teacher_cards
+
+bp = Blueprint("practice", __name__)
+
+SEAT = "East"  # the learner deals and throws first (S4)
+CACHE_SIZE = 64
+STEP_WORDS = {
+    "first-right": "First Charleston: pass three tiles to the right (C1)",
+    "first-across": "First Charleston: pass three tiles across (C1)",
+    "first-left": "First Charleston: pass three tiles to the left; some may be the ones you just got, unseen (C1, C5)",
+    "vote": "Play the second Charleston? Any one player may stop it (C2)",
+    "second-left": "Second Charleston: pass three tiles to the left (C2)",
+    "second-across": "Second Charleston: pass three tiles across (C2)",
+    "second-right": "Second Charleston: pass three tiles to the right; some may be the ones you just got, unseen (C2, C5)",
+    "offer": "Courtesy pass: offer 0 to 3 tiles to the player across (C3)",
+    "courtesy": "Courtesy pass: choose the tiles to pass across (C3)",
+}
+
+MOVED = "This hand moved on in another tab or window before your move arrived: here it is as it stands now."
+
+_cache: OrderedDict[tuple[int, int, str], Hand] = OrderedDict()
+_lock = threading.Lock()
+
+
+def _card() -> Card:
+    return current_app.extensions["coach"].card
+
+
+def _db() -> Session:
+    return Session(learners.engine())
+
+
+def _row(session: Session, hand_id: int) -> PracticeHand:
+    learner = learners.current_learner(session)
+    row = store.hand_of(session, learner.id, hand_id) if learner is not None and learner.id is not None else None
+    if row is None:
+        abort(404)
+    return row
+
+
+def card_for(row: PracticeHand) -> Card:
+    """The card the hand was dealt on: the house card, or a teacher's card
+    for a class hand (when this person may use it), else the house card."""
+    card = _card()
+    return card if row.card == card.name else teacher_cards.find_card(row.card) or card
+
+
+def load(row: PracticeHand) -> Hand:
+    """The hand as it stands: from the cache, else replayed from its actions."""
+    card = card_for(row)
+    if row.card != card.name:
+        abort(409, description=f'This hand was dealt on "{row.card}", which the coach no longer uses: start a new one.')
+    actions = store.actions_of(row)
+    key = (row.id or 0, len(actions), card.name)
+    with _lock:
+        hand = _cache.pop(key, None)
+    if hand is None:
+        hand = replay(card, row.seed, [Action.from_json(a) for a in actions])
+    return hand
+
+
+def keep(row: PracticeHand, hand: Hand) -> None:
+    with _lock:
+        _cache[(row.id or 0, len(hand.actions), hand.card.name)] = hand
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def bots_play(hand: Hand, strength: str) -> None:
+    """The computer players move until it is the learner's turn to act (or the end)."""
+    for _ in range(2000):
+        waiting = hand.waiting()
+        others = [s for s in SEATS if s in waiting and s != SEAT]
+        if not others:
+            return
+        seat = others[0]
+        rng = random.Random(f"{hand.seed}:{seat}:{len(hand.actions)}")
+        hand.apply(decide(hand, seat, strength, rng))
+
+
+def result_json(hand: Hand) -> dict[str, Any] | None:
+    """How the hand ended, with the review's accuracy for the progress page."""
+    if hand.phase != "over":
+        return None
+    result = dict(hand.record()["result"])
+    found = review(hand.card, hand.seed, hand.actions, SEAT)
+    result["accuracy"] = round(found.accuracy, 3)
+    result["decisions"] = len(found.decisions)
+    result["mistakes"] = sum(1 for d in found.decisions if d.grade == "mistake")
+    result["replay"] = to_replay(found)  # the decisions to ask again (coach/play/positions.py)
+    return result
+
+
+# -- the page's view of the table ---------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    you: bool
+    tiles_held: int
+    exposures: list[list[str]]
+    discards: list[str]
+    on_turn: bool
+
+
+def _codes(values: list[int]) -> list[str]:
+    return sorted((tiles.CODES[t] for t in values), key=tiles.sort_key)
+
+
+def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
+    owed = hand.waiting().get(SEAT)
+    seats = [
+        Seat(
+            name=seat,
+            you=seat == SEAT,
+            tiles_held=len(hand.racks[seat]),
+            exposures=[list(e.as_exposure().codes) for e in hand.exposed[seat]],
+            discards=[tiles.CODES[t] for s, t in hand.discards if s == seat],
+            on_turn=hand.phase == "play" and hand.latest is None and hand.turn == seat,
+        )
+        for seat in SEATS
+    ]
+    latest = None
+    if hand.latest is not None:
+        latest = {"seat": hand.latest[0], "tile": tiles.CODES[hand.latest[1]]}
+    calls = []
+    if owed == "call":
+        for purpose, size in hand.may_call.get(SEAT, []):
+            label = "Mah Jongg!" if purpose == MAH_JONGG else {3: "Call for a pung", 4: "Call for a kong", 5: "Call for a quint", 6: "Call for a sextet"}.get(size, f"Call for {size}")
+            calls.append({"size": size, "label": label, "mahjong": purpose == MAH_JONGG})
+    exchanges = [
+        {"owner": owner, "group": group, "tile": tiles.CODES[tile]} for owner, group, tile in hand.exchanges(SEAT)
+    ] if owed == "turn" else []
+    can_win = owed == "turn" and bool(winning_lines(hand.card, hand.holding(SEAT)))
+    log = [describe_move(hand, n) for n in _log_window(hand)]
+    result = hand.result
+    return {
+        "row": row,
+        "hand": hand,
+        "owed": owed,
+        "step_words": STEP_WORDS.get(hand.step, ""),
+        "seats": seats,
+        "you": next(s for s in seats if s.you),
+        "rack": _codes(hand.racks[SEAT]),
+        "received": [tiles.CODES[t] for t in hand.received[SEAT]],
+        "blind_ok": owed == "pass" and hand.step in ("first-left", "second-right"),
+        "courtesy_count": hand.courtesy.get(SEAT, 0),
+        "latest": latest,
+        "calls": calls,
+        "exchanges": exchanges,
+        "can_win": can_win,
+        "wall": len(hand.wall),
+        "log": [line for line in log if line],
+        "result": result,
+        "line": result.payment.line if result and result.payment else None,
+        "winner_rack": _codes(hand.racks[result.winner]) if result and result.winner else [],  # shown once over, as at a table
+    }
+
+
+LOG_CAP = 16  # a table shows what happened since your move; a few turns at most, bounded anyway
+
+
+def _log_window(hand: Hand) -> range:
+    """The actions to tell: from your own last move on, so the table always says what
+    you did before what the others did after it (a call can follow a throw by several
+    moves), at least the last eight, and never more than LOG_CAP."""
+    end = len(hand.actions)
+    for n in range(end - 1, max(-1, end - LOG_CAP - 1), -1):
+        if hand.actions[n].seat == SEAT and describe_move(hand, n):
+            return range(min(n, max(0, end - 8)), end)
+    return range(max(0, end - LOG_CAP), end)
+
+
+def describe_move(hand: Hand, number: int) -> str:
+    """One past action in words, as the table shows it ("South threw the 5 Dot")."""
+    action = hand.actions[number]
+    who = "You" if action.seat == SEAT else action.seat
+    if action.kind == "discard":
+        return f"{who} threw the {tiles.name(action.tiles[0])}."
+    if action.kind == "call":
+        return f"{who} called {'Mah Jongg' if not action.size else f'for a group of {action.size}'}."
+    if action.kind == "exchange":
+        return f"{who} exchanged a {tiles.name(action.tiles[0])} for {action.owner}'s joker."
+    if action.kind == "mahjong":
+        return f"{who} declared Mah Jongg."
+    if action.kind == "vote":
+        return f"{who} voted to {'go on' if action.go else 'stop'}."
+    if action.kind in ("pass", "courtesy") and action.seat == SEAT:
+        return f"You passed {', '.join(tiles.name(c) for c in action.tiles)}{f' and {action.blind} blind' if action.blind else ''}."
+    return ""
+
+
+def _render(hand: Hand, row: PracticeHand, status: int = 200, **extra: Any):
+    context = view(hand, row) | extra
+    page = "partials/play_table.html" if request.headers.get("HX-Request") == "true" else "play/table.html"
+    return render_template(page, **context), status
+
+
+# -- routes --------------------------------------------------------------------------------
+
+
+@bp.get("/play")
+def home():
+    with _db() as session:
+        learner = learners.current_learner(session)
+        rows = store.hands_of(session, learner.id) if learner is not None and learner.id is not None else []
+        return render_template("play/home.html", rows=rows, strengths=STRENGTHS, results={r.id: json.loads(r.result) for r in rows})
+
+
+@bp.post("/play")
+@limits.drilling
+def new():
+    strength = request.form.get("bots", "club")
+    if strength not in STRENGTHS:
+        strength = "club"
+    with _db() as session:
+        with learners.write_lock():
+            learner = learners.current_learner(session, create=True)
+            assert learner is not None and learner.id is not None
+            if store.open_hands(session, learner.id) >= store.MAX_OPEN:
+                return render_template(
+                    "play/home.html", rows=store.hands_of(session, learner.id), strengths=STRENGTHS, results={},
+                    problem=f"You have {store.MAX_OPEN} hands going: finish one first.",
+                ), 422
+            row = store.new_hand(session, learner.id, _card().name, strength)
+            hand = load(row)
+            bots_play(hand, row.bots)
+            store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
+            keep(row, hand)
+            return redirect(url_for("practice.table", hand_id=row.id), 303)
+
+
+@bp.get("/play/<int:hand_id>")
+def table(hand_id: int):
+    with _db() as session:
+        row = _row(session, hand_id)
+        hand = load(row)
+        keep(row, hand)
+        return _render(hand, row)
+
+
+def _whole(name: str, default: int = 0) -> int:
+    raw = request.form.get(name, "")
+    return int(raw) if raw.isdigit() and len(raw) < 4 else default
+
+
+def action_from_form() -> Action:
+    """The learner's move as the form sent it; HandError names what is wrong."""
+    kind = request.form.get("kind", "")
+    picked = request.form.getlist("tiles")[:14] or ([request.form["tile"]] if request.form.get("tile") else [])
+    try:
+        codes = tuple(tiles.code_of(c) for c in picked)
+    except ValueError:
+        raise HandError("that is not a tile of the set", "T1") from None
+    owner = request.form.get("owner", "")
+    return Action(
+        SEAT, kind, codes, blind=_whole("blind"), go=request.form.get("go", "1") == "1", count=_whole("count"),
+        size=_whole("size"), owner=owner if owner in SEATS else "", group=_whole("group"),
+    )
+
+
+@bp.post("/play/<int:hand_id>/act")
+@limits.drilling
+def act(hand_id: int):
+    with _db() as session:
+        row = _row(session, hand_id)
+        hand = load(row)
+        before = len(hand.actions)
+        try:
+            action = action_from_form()
+            if hand.phase == "over":
+                raise HandError("this hand is over: see its review", "E1")
+            hand.apply(action)
+        except HandError as error:
+            if len(hand.actions) == before:
+                keep(row, hand)
+            return _render(hand, row, 422, problem=f"{error.message} ({error.rule})")
+        bots_play(hand, row.bots)
+        try:
+            store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
+        except store.HandMoved:
+            session.expire_all()
+            row = _row(session, hand_id)
+            return _render(load(row), row, 409, problem=MOVED)
+        keep(row, hand)
+        if request.headers.get("HX-Request") == "true":
+            return _render(hand, row)
+        return redirect(url_for("practice.table", hand_id=hand_id), 303)
+
+
+@bp.post("/play/<int:hand_id>/hint")
+@limits.drilling
+def hint(hand_id: int):
+    """The coach's move for this moment, with its reason; each press is counted."""
+    with _db() as session:
+        row = _row(session, hand_id)
+        hand = load(row)
+        if SEAT not in hand.waiting():
+            keep(row, hand)
+            return _render(hand, row, 200, advice="Nothing to decide just now: the others are playing.")
+        advised = decide(hand, SEAT, "club", random.Random(f"hint:{hand.seed}:{len(hand.actions)}"))
+        store.add_hint(session, row)
+        keep(row, hand)
+        return _render(hand, row, 200, advice=describe(hand, advised))
+
+
+@bp.get("/play/<int:hand_id>/review")
+def review_page(hand_id: int):
+    with _db() as session:
+        row = _row(session, hand_id)
+        hand = load(row)
+        keep(row, hand)
+        if hand.phase != "over":
+            return redirect(url_for("practice.table", hand_id=hand_id), 303)
+        found = review(hand.card, hand.seed, hand.actions, SEAT)
+        return render_template("play/review.html", row=row, hand=hand, review=found, line=view(hand, row)["line"])

@@ -1,0 +1,211 @@
+"""Asking and grading, shared by the pages and the API.
+
+A question travels as a signed token of its drill, seed, level and card
+name, nothing else: grading checks the signature, regenerates the
+question from those four and grades the answer against it. The client
+never says what was asked, so it cannot change the question.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from collections.abc import Callable
+from types import ModuleType
+from typing import Any
+
+from itsdangerous import BadData, URLSafeSerializer
+
+import drills
+from coach.notation.card import Card
+from drills.kit.base import AnswerError, Question, Verdict
+from drills.sets import MAX_SEED  # 2**31 - 1, as in set files: answers keep seeds in PostgreSQL's integer
+
+TOKEN_SALT = "question"
+CACHE_SIZE = 512
+DIGESTS_SIZE = 64  # cards whose digest is remembered (the app's and teachers' in use)
+
+
+class DrillError(ValueError):
+    """A request the drills cannot serve; `status` is the HTTP status to answer."""
+
+    def __init__(self, message: str, status: int = 400):
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+class AnswerProblem(DrillError):
+    """An answer of the wrong shape for a good question (four tiles for a
+    pass of three): the page asks again with the message, the API answers 400."""
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A question and the token that stands for it."""
+
+    question: Question
+    token: str
+    module: ModuleType
+    card: Card  # the card the question was asked on
+
+
+CardFinder = Callable[[str], "Card | None"]
+
+
+class Drilling:
+    """The app's card, its token signer and a small cache of questions.
+
+    Questions are asked on the app's card unless a caller passes another
+    one (a teacher's card, for an assignment). A token names its card; to
+    grade it, a card that is not the app's is looked up with `find_card`,
+    which the web layer sets to a function that also checks that the
+    person answering may use that card."""
+
+    def __init__(self, card: Card, secret_key: str, find_card: CardFinder | None = None):
+        self.card = card
+        self.find_card = find_card
+        self.signer = URLSafeSerializer(secret_key, salt=TOKEN_SALT)
+        self._cache: OrderedDict[tuple[str, int, int, str], Question] = OrderedDict()
+        self._digests: OrderedDict[int, tuple[Card, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def card_named(self, name: str) -> Card:
+        if name == self.card.name:
+            return self.card
+        found = self.find_card(name) if self.find_card is not None else None
+        if found is None:
+            raise DrillError(
+                f'this question was asked on the card "{name}", which you cannot use here '
+                f'(the coach now uses "{self.card.name}"): ask for a new question'
+            )
+        return found
+
+    # -- drills, levels, seeds ------------------------------------------------
+
+    @staticmethod
+    def drill(name: str) -> ModuleType:
+        try:
+            return drills.get(name)
+        except KeyError as error:
+            raise DrillError(error.args[0], 404) from None
+
+    @staticmethod
+    def level(module: ModuleType, value: Any) -> int:
+        if value is None:
+            return 1
+        count = len(module.LEVELS)
+        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= count:
+            raise DrillError(f'"level" must be a whole number from 1 to {count} for {module.NAME}, not {value!r}')
+        return value
+
+    @staticmethod
+    def seed(value: Any) -> int:
+        if value is None:
+            return secrets.randbelow(2**31)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+            raise DrillError(f'"seed" must be a whole number from 0 to {MAX_SEED}, not {repr(value)[:40]}')
+        return value
+
+    # -- asking ---------------------------------------------------------------
+
+    def question(self, module: ModuleType, seed: int, level: int, card: Card | None = None) -> Question:
+        """The question for (drill, seed, level) on a card (the app's by default), cached."""
+        card = card or self.card
+        key = (module.NAME, seed, level, self.digest(card))
+        with self._lock:
+            cached = self._cache.get(key)
+            if cached is not None:
+                self._cache.move_to_end(key)
+                return cached
+        if card is self.card:
+            question = module.generate(seed, level, card)
+        else:
+            question = generate_on(module, seed, level, card)
+        with self._lock:
+            self._cache[key] = question
+            while len(self._cache) > CACHE_SIZE:
+                self._cache.popitem(last=False)
+        return question
+
+    def digest(self, card: Card) -> str:
+        """The card's content as a cache key (sha256), never its name: a
+        teacher's card deleted and another made under its name and number
+        must never be asked with the old card's questions. Worked out once
+        per Card object, which is kept alongside so its id() stays its own."""
+        with self._lock:
+            known = self._digests.get(id(card))
+            if known is not None and known[0] is card:
+                self._digests.move_to_end(id(card))
+                return known[1]
+        digest = hashlib.sha256(repr(card).encode("utf-8")).hexdigest()
+        with self._lock:
+            self._digests[id(card)] = (card, digest)
+            while len(self._digests) > DIGESTS_SIZE:
+                self._digests.popitem(last=False)
+        return digest
+
+    def ask(self, name: str, seed: Any = None, level: Any = None, card: Card | None = None) -> Asked:
+        module = self.drill(name)
+        level = self.level(module, level)
+        seed = self.seed(seed)
+        question = self.question(module, seed, level, card)
+        return Asked(question, self.token(question), module, card or self.card)
+
+    def token(self, question: Question) -> str:
+        payload = {"drill": question.drill, "seed": question.seed, "level": question.level, "card": question.card}
+        return str(self.signer.dumps(payload))
+
+    # -- grading --------------------------------------------------------------
+
+    def from_token(self, name: str, token: Any) -> Asked:
+        """The question a token stands for, regenerated; DrillError if the
+        token was altered, forged, or belongs to another drill or card."""
+        module = self.drill(name)
+        if not isinstance(token, str) or not token:
+            raise DrillError('"token" must be the question token the server gave, as text')
+        try:
+            payload = self.signer.loads(token)
+        except BadData:
+            raise DrillError(
+                "the question token is not valid: it was altered, or this server did not issue it. "
+                "Ask for a new question."
+            ) from None
+        if not isinstance(payload, dict) or set(payload) != {"drill", "seed", "level", "card"}:
+            raise DrillError("the question token is not valid: ask for a new question")
+        if payload["drill"] != module.NAME:
+            raise DrillError(f'this token is for the drill "{payload["drill"]}", not "{module.NAME}"')
+        if not isinstance(payload["card"], str):
+            raise DrillError("the question token is not valid: ask for a new question")
+        card = self.card_named(payload["card"])
+        if payload["level"] is None or payload["seed"] is None:
+            raise DrillError("the question token is not valid: ask for a new question")
+        level = self.level(module, payload["level"])
+        seed = self.seed(payload["seed"])
+        question = self.question(module, seed, level, card)
+        return Asked(question, token, module, card)
+
+    def grade(self, name: str, token: Any, answer: Any) -> tuple[Asked, Verdict]:
+        asked = self.from_token(name, token)
+        try:
+            verdict = asked.module.grade(asked.question, answer)
+        except AnswerError as error:
+            raise AnswerProblem(str(error)) from None
+        return asked, verdict
+
+
+def generate_on(module: ModuleType, seed: int, level: int, card: Card) -> Question:
+    """A question on a card a teacher wrote. The house card is known to
+    serve every drill; another card may lack what a drill needs (say, no
+    line a first pass can aim at), which is the card's problem to report,
+    not a crash."""
+    try:
+        return module.generate(seed, level, card)
+    except Exception as error:  # noqa: BLE001 - any failure here is the card's, reported as such
+        raise DrillError(
+            f'{module.TITLE} cannot make a level-{level} question from the card "{card.name}" '
+            f"({error}). Choose another drill or level for this card."
+        ) from None
