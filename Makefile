@@ -7,13 +7,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
+CHECK_STAMP := $(VENV)/.installed-check
 HTMX := static/vendor/htmx.min.js
 # The tile faces' characters as outlines, from the Noto Serif TC font npm fetches.
 GLYPHS := static/vendor/tile-glyphs.json
 ASSETS_STAMP := $(VENV)/.installed-assets
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test bench install install-test assets browser postgres redis clean dist
+.PHONY: run test check bench install install-test assets browser postgres redis clean dist
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,6 +25,10 @@ $(STAMP): pyproject.toml
 $(TEST_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test]'
 	touch $(TEST_STAMP)
+
+$(CHECK_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[check]'
+	touch $(CHECK_STAMP)
 
 install: $(STAMP)
 
@@ -67,6 +72,13 @@ run: $(STAMP) $(HTMX) $(GLYPHS)
 
 test: $(TEST_STAMP) $(HTMX) $(GLYPHS) browser postgres redis
 	$(PY) -m pytest
+
+# The architecture (import contracts in .importlinter: layers, no cycles),
+# the linter and the type checker, over the packages.
+check: $(CHECK_STAMP)
+	$(VENV)/bin/lint-imports --no-cache
+	$(VENV)/bin/ruff check coach drills tests
+	$(VENV)/bin/mypy
 
 # A wheel and an sdist in dist/ with the templates, static files (htmx and
 # the tile glyphs included), the house card, the sample sets and the migrations.
