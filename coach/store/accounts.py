@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from sqlalchemy import delete, func
-from sqlmodel import Session, SQLModel, select
+from sqlmodel import Session, SQLModel, col, select
 
 from coach.store.cells import cell, row
 from coach.store.models import Attempt, Learner, LearnerDisplay, PracticeHand, ReplayPosition, SkillState
@@ -100,7 +100,7 @@ def merge_guest(session: Session, guest_id: int, account_id: int) -> int:
         answered = select(Attempt.question).where(Attempt.learner_id == account_id)
         session.exec(
             delete(Attempt)
-            .where(Attempt.learner_id == guest_id, Attempt.question.in_(answered))  # type: ignore[attr-defined]
+            .where(col(Attempt.learner_id) == guest_id, col(Attempt.question).in_(answered))
             .execution_options(synchronize_session=False)
         )
         moved = move_learner_rows(session, Attempt, guest_id, account_id)
@@ -135,7 +135,7 @@ def merge_guest(session: Session, guest_id: int, account_id: int) -> int:
 def attempts_of(session: Session, learner_id: int) -> list[Attempt]:
     return list(
         session.exec(
-            select(Attempt).where(Attempt.learner_id == learner_id).order_by(Attempt.answered_at, Attempt.id)  # type: ignore[arg-type]
+            select(Attempt).where(Attempt.learner_id == learner_id).order_by(col(Attempt.answered_at), col(Attempt.id))
         ).all()
     )
 
@@ -195,7 +195,7 @@ def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, 
     attempts = attempts_of(session, learner.id)
     progress = {p.skill: p for p in skill_progress(session, learner)}
     states = session.exec(
-        select(SkillState).where(SkillState.learner_id == learner.id).order_by(SkillState.skill)  # type: ignore[arg-type]
+        select(SkillState).where(SkillState.learner_id == learner.id).order_by(col(SkillState.skill))
     ).all()
     return {
         "exported_at": iso_utc(now),
@@ -257,7 +257,7 @@ def _delete_rows(session: Session, learner_id: int) -> None:
     delete_teaching(session, learner_id)
     for table in reversed(learner_tables()):
         session.exec(delete(table).where(table.c.learner_id == learner_id))
-    session.exec(delete(Learner).where(Learner.id == learner_id))  # type: ignore[arg-type]
+    session.exec(delete(Learner).where(col(Learner.id) == learner_id))
     session.expunge_all()  # the deleted rows must not linger as objects in the session
 
 

@@ -16,7 +16,7 @@ import json
 from dataclasses import dataclass
 from datetime import date, datetime
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 import drills
 from coach.store.models import DailySession, Learner, SkillState
@@ -76,7 +76,7 @@ def plan(
 def _state(session: Session, learner: Learner, now: datetime) -> tuple[list[tuple[str, int]], dict[tuple[str, int], float]]:
     known = {drill_skill(name, level): (name, level) for name, level in catalog()}
     states = session.exec(
-        select(SkillState).where(SkillState.learner_id == learner.id).order_by(SkillState.due)
+        select(SkillState).where(SkillState.learner_id == learner.id).order_by(col(SkillState.due))
     ).all()
     due = [known[s.skill] for s in states if s.skill in known and s.due <= now]
     practised = {known[p.skill]: p.accuracy for p in skill_progress(session, learner) if p.skill in known}
@@ -118,8 +118,8 @@ def today(session: Session, learner: Learner, now: datetime | None = None) -> To
         session.add(row)
         session.commit()
         session.refresh(row)
-    slots = tuple(Slot(d, lv, sd, why) for d, lv, sd, why in json.loads(row.plan))
-    return Today(day, slots, row.position)
+    planned = tuple(Slot(d, lv, sd, why) for d, lv, sd, why in json.loads(row.plan))
+    return Today(day, planned, row.position)
 
 
 def advance(session: Session, learner: Learner, after: int, now: datetime | None = None) -> Today:

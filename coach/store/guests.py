@@ -11,7 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 
 from sqlalchemy import exists
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.store.accounts import delete_learner
 from coach.store.models import Attempt, Learner, LessonProgress, Membership
@@ -23,17 +23,17 @@ def _utc(moment: datetime) -> datetime:
 
 def _stale(cutoff: datetime):
     """The condition on Learner rows: a guest with nothing at or after the cutoff."""
-    recent_answer = exists().where(Attempt.learner_id == Learner.id, Attempt.answered_at >= cutoff)
-    recent_join = exists().where(Membership.learner_id == Learner.id, Membership.joined_at >= cutoff)
-    recent_lesson = exists().where(LessonProgress.learner_id == Learner.id, LessonProgress.updated_at >= cutoff)
-    return (Learner.guest.is_(True), Learner.created_at < cutoff,  # type: ignore[attr-defined]
+    recent_answer = exists().where(col(Attempt.learner_id) == Learner.id, col(Attempt.answered_at) >= cutoff)
+    recent_join = exists().where(col(Membership.learner_id) == Learner.id, col(Membership.joined_at) >= cutoff)
+    recent_lesson = exists().where(col(LessonProgress.learner_id) == Learner.id, col(LessonProgress.updated_at) >= cutoff)
+    return (col(Learner.guest).is_(True), col(Learner.created_at) < cutoff,
             ~recent_answer, ~recent_join, ~recent_lesson)
 
 
 def stale_guests(session: Session, older_than: datetime) -> list[int]:
     """Ids of the guests with nothing done since `older_than`."""
     cutoff = _utc(older_than)
-    return [i for i in session.exec(select(Learner.id).where(*_stale(cutoff)).order_by(Learner.id)).all() if i is not None]
+    return [i for i in session.exec(select(Learner.id).where(*_stale(cutoff)).order_by(col(Learner.id))).all() if i is not None]
 
 
 def purge_guests(session: Session, older_than: datetime, dry_run: bool = False) -> int:

@@ -11,11 +11,11 @@ import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy import func, update
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.store.models import PracticeHand, utcnow
 from coach.store.replays import add_for_hand
@@ -39,7 +39,7 @@ def hands_of(session: Session, learner_id: int, limit: int = 50) -> list[Practic
     query = (
         select(PracticeHand)
         .where(PracticeHand.learner_id == learner_id)
-        .order_by(PracticeHand.updated_at.desc(), PracticeHand.id.desc())  # type: ignore[attr-defined]
+        .order_by(col(PracticeHand.updated_at).desc(), col(PracticeHand.id).desc())
         .limit(limit)
     )
     return list(session.exec(query).all())
@@ -48,7 +48,7 @@ def hands_of(session: Session, learner_id: int, limit: int = 50) -> list[Practic
 def open_hands(session: Session, learner_id: int) -> int:
     """Hands the learner has going (not finished), counted by the database."""
     query = select(func.count()).select_from(PracticeHand).where(
-        PracticeHand.learner_id == learner_id, PracticeHand.finished_at.is_(None)  # type: ignore[union-attr]
+        PracticeHand.learner_id == learner_id, col(PracticeHand.finished_at).is_(None)
     )
     return int(session.exec(query).one())
 
@@ -85,9 +85,9 @@ def save(
     if finishing:
         values["result"] = json.dumps(result)
         values["finished_at"] = now
-    written = session.exec(  # type: ignore[call-overload]
+    written = session.exec(
         update(PracticeHand)
-        .where(PracticeHand.id == row.id, PracticeHand.actions == loaded)  # type: ignore[arg-type]
+        .where(col(PracticeHand.id) == row.id, col(PracticeHand.actions) == loaded)
         .values(**values)
         .execution_options(synchronize_session=False)
     )
@@ -97,15 +97,16 @@ def save(
     for name, value in values.items():  # the row object says what was stored, without a second write
         set_committed_value(row, name, value)
     if finishing:
-        add_for_hand(session, row, result.get("replay", ()))  # type: ignore[union-attr]  # its positions to replay, in this transaction
+        assert result is not None  # finishing means a result came
+        add_for_hand(session, row, result.get("replay", ()))  # its positions to replay, in this transaction
     session.commit()
 
 
 def add_hint(session: Session, row: PracticeHand) -> None:
     """One more press of "What would the coach do?", counted by the database (two presses at once count two)."""
-    session.exec(  # type: ignore[call-overload]
+    session.exec(
         update(PracticeHand)
-        .where(PracticeHand.id == row.id)  # type: ignore[arg-type]
+        .where(col(PracticeHand.id) == row.id)
         .values(hints=PracticeHand.hints + 1)
         .execution_options(synchronize_session=False)
     )
@@ -116,7 +117,7 @@ def add_hint(session: Session, row: PracticeHand) -> None:
 def export_hands(session: Session, learner_id: int) -> list[dict[str, Any]]:
     """Every hand for "Download everything": enough to replay and review it."""
     rows = session.exec(
-        select(PracticeHand).where(PracticeHand.learner_id == learner_id).order_by(PracticeHand.id)  # type: ignore[arg-type]
+        select(PracticeHand).where(PracticeHand.learner_id == learner_id).order_by(col(PracticeHand.id))
     ).all()
     return [
         {
@@ -153,8 +154,8 @@ def hand_stats(session: Session, learner_id: int, seat: str = "East", shown: int
     done = [r for r in rows if r.finished_at is not None]
     results = {r.id: json.loads(r.result or "null") or {} for r in done}
     played = [
-        PlayedHand(r.id or 0, r.finished_at, results[r.id].get("winner"), results[r.id].get("line"), results[r.id].get("accuracy"))
-        for r in sorted(done, key=lambda r: r.finished_at, reverse=True)  # type: ignore[arg-type, return-value]
+        PlayedHand(r.id or 0, cast(datetime, r.finished_at), results[r.id].get("winner"), results[r.id].get("line"), results[r.id].get("accuracy"))
+        for r in sorted(done, key=lambda r: cast(datetime, r.finished_at), reverse=True)  # done: finished hands only
     ]
     scored = [p.accuracy for p in played if isinstance(p.accuracy, (int, float))]
     return HandStats(

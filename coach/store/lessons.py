@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 from datetime import datetime
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.store.models import LessonProgress
 from coach.store.progress import as_utc, now_utc
@@ -34,7 +34,7 @@ def finished_lessons(session: Session, learner_id: int | None) -> frozenset[str]
         return frozenset()
     rows = session.exec(
         select(LessonProgress.lesson).where(
-            LessonProgress.learner_id == learner_id, LessonProgress.finished_at.is_not(None)  # type: ignore[union-attr]
+            LessonProgress.learner_id == learner_id, col(LessonProgress.finished_at).is_not(None)
         )
     ).all()
     return frozenset(rows)
@@ -97,7 +97,7 @@ def merge_lessons(session: Session, guest_id: int, account_id: int) -> None:
 def export_lessons(session: Session, learner_id: int, iso: Callable[[datetime | None], str | None]) -> list[dict[str, object]]:
     """The learner's lessons for "Download everything", times written by `iso`."""
     rows = session.exec(
-        select(LessonProgress).where(LessonProgress.learner_id == learner_id).order_by(LessonProgress.lesson)  # type: ignore[arg-type]
+        select(LessonProgress).where(LessonProgress.learner_id == learner_id).order_by(col(LessonProgress.lesson))
     ).all()
     return [
         {"lesson": row.lesson, "checks_right": json.loads(row.passed),

@@ -12,11 +12,12 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
-from sqlalchemy import bindparam, delete, or_, update
+from sqlalchemy import Select, bindparam, delete, or_, update
 from sqlalchemy import select as core_select
 from sqlalchemy.engine import Connection
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.store.models import Learner, LoginSession
 from coach.store.progress import as_utc, now_utc
@@ -37,8 +38,8 @@ def start(session: Session, learner_id: int, now: datetime | None = None) -> str
     # The learner's ended and expired rows open nothing any more: they go, so rows never pile up.
     session.exec(
         delete(LoginSession).where(
-            LoginSession.learner_id == learner_id,  # type: ignore[arg-type]
-            or_(LoginSession.ended_at.is_not(None), LoginSession.created_at <= moment - LIFETIME),  # type: ignore[union-attr,operator]
+            col(LoginSession.learner_id) == learner_id,
+            or_(col(LoginSession.ended_at).is_not(None), col(LoginSession.created_at) <= moment - LIFETIME),
         )
     )
     session.add(LoginSession(learner_id=learner_id, token_hash=token_hash(token), created_at=moment, last_seen_at=moment))
@@ -63,13 +64,13 @@ class Live:
 
 # Read on every signed-in request: built once, and read as plain columns (no
 # ORM objects), so a request pays neither for building it nor for mapping rows.
-_LIVE = (
+_LIVE: Select[*tuple[Any, ...]] = (  # mypy cannot infer the labelled column's type
     core_select(
-        Learner.id, Learner.guest, Learner.role, LoginSession.id.label("session_id"),  # type: ignore[union-attr]
-        LoginSession.created_at, LoginSession.last_seen_at, LoginSession.ended_at,
+        col(Learner.id), col(Learner.guest), col(Learner.role), col(LoginSession.id).label("session_id"),
+        col(LoginSession.created_at), col(LoginSession.last_seen_at), col(LoginSession.ended_at),
     )
-    .join_from(Learner, LoginSession, LoginSession.learner_id == Learner.id)  # type: ignore[arg-type]
-    .where(LoginSession.token_hash == bindparam("token_hash"), Learner.id == bindparam("learner_id"))  # type: ignore[arg-type]
+    .join_from(Learner, LoginSession, col(LoginSession.learner_id) == Learner.id)
+    .where(col(LoginSession.token_hash) == bindparam("token_hash"), col(Learner.id) == bindparam("learner_id"))
 )
 
 
@@ -93,7 +94,7 @@ def needs_touch(row: LoginSession | Live, now: datetime | None = None) -> bool:
 
 
 def touch(session: Session, session_id: int, now: datetime | None = None) -> None:
-    session.exec(update(LoginSession).where(LoginSession.id == session_id).values(last_seen_at=now or now_utc()))  # type: ignore[arg-type]
+    session.exec(update(LoginSession).where(col(LoginSession.id) == session_id).values(last_seen_at=now or now_utc()))
     session.commit()
 
 
@@ -101,14 +102,14 @@ def end(session: Session, token: str, now: datetime | None = None) -> None:
     """End the session of this token (sign-out). The caller commits."""
     session.exec(
         update(LoginSession)
-        .where(LoginSession.token_hash == token_hash(token), LoginSession.ended_at.is_(None))  # type: ignore[union-attr,arg-type]
+        .where(col(LoginSession.token_hash) == token_hash(token), col(LoginSession.ended_at).is_(None))
         .values(ended_at=now or now_utc())
     )
 
 
 def end_all(session: Session, learner_id: int, keep: str | None = None, now: datetime | None = None) -> int:
     """End every live session of the learner but the one of `keep`; returns how many ended. The caller commits."""
-    query = update(LoginSession).where(LoginSession.learner_id == learner_id, LoginSession.ended_at.is_(None))  # type: ignore[union-attr,arg-type]
+    query = update(LoginSession).where(col(LoginSession.learner_id) == learner_id, col(LoginSession.ended_at).is_(None))
     if keep:
-        query = query.where(LoginSession.token_hash != token_hash(keep))  # type: ignore[arg-type]
-    return int(session.exec(query.values(ended_at=now or now_utc())).rowcount or 0)  # type: ignore[call-overload]
+        query = query.where(col(LoginSession.token_hash) != token_hash(keep))
+    return int(session.exec(query.values(ended_at=now or now_utc())).rowcount or 0)

@@ -12,9 +12,10 @@ Nothing here knows of Flask.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
-from sqlalchemy import literal, union_all
-from sqlmodel import Session, select
+from sqlalchemy import Select, literal, union_all
+from sqlmodel import Session, col, select
 
 from coach.notation.card import CardError, parse_card
 from coach.store import teaching
@@ -72,14 +73,14 @@ def usable_cards(session: Session, learner_id: int) -> list[CardOption]:
     (each once), by name: every card but the house card they may choose.
     One query of ids and names (every drill page lists these), never the cards' text."""
     own = select(TeacherCard.id, TeacherCard.name, literal(None).label("room")).where(TeacherCard.owner_id == learner_id)
-    given = (
-        select(TeacherCard.id, TeacherCard.name, Classroom.name.label("room"))  # type: ignore[attr-defined]
-        .join(Assignment, Assignment.card_id == TeacherCard.id)  # type: ignore[arg-type]
-        .join(Classroom, Classroom.id == Assignment.classroom_id)  # type: ignore[arg-type]
-        .join(Membership, Membership.classroom_id == Classroom.id)  # type: ignore[arg-type]
+    given: Select[*tuple[Any, ...]] = (  # mypy cannot infer the labelled column's type
+        select(TeacherCard.id, TeacherCard.name, col(Classroom.name).label("room"))
+        .join(Assignment, col(Assignment.card_id) == TeacherCard.id)
+        .join(Classroom, col(Classroom.id) == Assignment.classroom_id)
+        .join(Membership, col(Membership.classroom_id) == Classroom.id)
         .where(Membership.learner_id == learner_id)
     )
-    rows = session.execute(union_all(own, given)).all()
+    rows = list(session.execute(union_all(own, given)).all())  # a list, to sort in place
     rows.sort(key=lambda r: (r[2] is not None, r[1], r[2] or "", r[0]))  # own cards first, then by name
     options: list[CardOption] = []
     seen: set[int] = set()

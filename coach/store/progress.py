@@ -26,7 +26,7 @@ from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler
 from sqlalchemy import bindparam, insert
 from sqlalchemy import select as select_columns
-from sqlmodel import Session, select, update
+from sqlmodel import Session, col, select, update
 
 from coach.store.models import Attempt, Learner, SkillState
 from coach.store.transaction import insert_once, write_as
@@ -149,7 +149,7 @@ def add_answer(
 
 
 # Run on every stored answer: built once (see coach/store/transaction.py).
-_SKILL_TABLE = SkillState.__table__  # type: ignore[attr-defined]
+_SKILL_TABLE = SkillState.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ at class creation
 _SKILL_STATES = select_columns(_SKILL_TABLE.c.id, _SKILL_TABLE.c.skill, _SKILL_TABLE.c.card, _SKILL_TABLE.c.reviews).where(
     _SKILL_TABLE.c.learner_id == bindparam("learner_id"), _SKILL_TABLE.c.skill.in_(bindparam("skills", expanding=True))
 )
@@ -165,9 +165,9 @@ def keep_guest_zone(session: Session, learner_id: int, zone: str) -> None:
     """A guest's time zone, as their browser says (an account keeps the one it chose)."""
     session.exec(
         update(Learner)
-        .where(Learner.id == learner_id, Learner.guest == True, Learner.time_zone != zone)  # noqa: E712 - SQL, not Python
+        .where(col(Learner.id) == learner_id, col(Learner.guest) == True, col(Learner.time_zone) != zone)  # noqa: E712 - SQL, not Python
         .values(time_zone=zone)
-    )  # type: ignore[call-overload]
+    )
 
 
 def _review(card_json: str | None, correct: bool, when: datetime) -> tuple[str, datetime]:
@@ -241,7 +241,7 @@ def skill_progress(session: Session, learner: Learner) -> list[SkillProgress]:
     """Every skill the learner has practised, with its mastery and next review."""
     results: dict[str, list[bool]] = defaultdict(list)
     attempts = session.exec(
-        select(Attempt).where(Attempt.learner_id == learner.id).order_by(Attempt.answered_at, Attempt.id)
+        select(Attempt).where(Attempt.learner_id == learner.id).order_by(col(Attempt.answered_at), col(Attempt.id))
     ).all()
     for a in attempts:
         results[drill_skill(a.drill, a.level)].append(a.correct)

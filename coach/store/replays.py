@@ -17,7 +17,7 @@ from typing import Any
 
 from fsrs import Card as FsrsCard
 from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.store.models import PracticeHand, ReplayPosition, utcnow
 from coach.store.progress import SCHEDULER, as_utc, now_utc, rating
@@ -60,7 +60,7 @@ def due(session: Session, learner_id: int, now: datetime | None = None, limit: i
     query = (
         select(ReplayPosition)
         .where(ReplayPosition.learner_id == learner_id, ReplayPosition.due <= as_utc(now or now_utc()))
-        .order_by(ReplayPosition.due, ReplayPosition.id)  # type: ignore[arg-type]
+        .order_by(col(ReplayPosition.due), col(ReplayPosition.id))
         .limit(limit)
     )
     return list(session.exec(query).all())
@@ -95,11 +95,11 @@ def record_answer(session: Session, row: ReplayPosition, correct: bool, answer: 
 def export_positions(session: Session, learner_id: int) -> list[dict[str, Any]]:
     """Every position for "Download everything": its hand's number in the export, and its schedule."""
     hands = session.exec(
-        select(PracticeHand.id).where(PracticeHand.learner_id == learner_id).order_by(PracticeHand.id)  # type: ignore[arg-type]
+        select(PracticeHand.id).where(PracticeHand.learner_id == learner_id).order_by(col(PracticeHand.id))
     ).all()
     index = {hand_id: n for n, hand_id in enumerate(hands)}
     rows = session.exec(
-        select(ReplayPosition).where(ReplayPosition.learner_id == learner_id).order_by(ReplayPosition.id)  # type: ignore[arg-type]
+        select(ReplayPosition).where(ReplayPosition.learner_id == learner_id).order_by(col(ReplayPosition.id))
     ).all()
     return [
         {

@@ -36,7 +36,7 @@ RETRY_WORDS = ("database is locked", "database is busy", "UNIQUE constraint fail
 
 # Statements run on every answer are built once, as plain SQL expressions with
 # parameters: a request pays neither for building them nor for the ORM.
-_LEARNER = Learner.__table__  # type: ignore[attr-defined]
+_LEARNER = Learner.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ at class creation
 # SQLite: a write that changes nothing (see `lock_learner`).
 _TOUCH_LEARNER = update(_LEARNER).where(_LEARNER.c.id == bindparam("learner_id")).values(guest=_LEARNER.c.guest)
 _LOCK_LEARNER = select(_LEARNER.c.id).where(_LEARNER.c.id == bindparam("learner_id")).with_for_update()
@@ -58,7 +58,7 @@ def lock_learner(session: Session, learner_id: int) -> bool:
 
 @functools.cache
 def _insert_once_statement(model: type[SQLModel], dialect: str, key: tuple[str, ...]) -> Insert:
-    table = model.__table__  # type: ignore[attr-defined]
+    table = model.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ at class creation
     insert = sqlite_insert if dialect == "sqlite" else postgresql_insert
     return insert(table).on_conflict_do_nothing(index_elements=list(key)).returning(table.c.id)
 
@@ -104,7 +104,7 @@ def write_as(session: Session, learner_id: int, add: Callable[[], bool]) -> bool
 def move_learner_rows(session: Session, model: type[SQLModel], guest_id: int, account_id: int) -> int:
     """A guest signing in keeps what they made: `model`'s rows move to the
     account, in the caller's transaction. How many moved."""
-    column = model.learner_id  # type: ignore[attr-defined]
-    return session.exec(  # type: ignore[call-overload]
+    column = model.learner_id  # type: ignore[attr-defined]  # every model moved here has a learner_id column
+    return session.exec(
         update(model).where(column == guest_id).values(learner_id=account_id).execution_options(synchronize_session=False)
     ).rowcount

@@ -38,7 +38,7 @@ def upgrade() -> None:
     if bind.dialect.name != "sqlite":
         return
     inspector = sa.inspect(bind)
-    tables = dict(
+    tables: dict[str, str] = dict(
         bind.exec_driver_sql(
             "SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' "
             "AND name != 'alembic_version'"
