@@ -716,7 +716,7 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
     winner = award.decision
     loser = next(s for s in callers if s != winner)
     order = [after(thrower, k) for k in (1, 2, 3)]
-    facts = (
+    facts: tuple[str, ...] = (
         f"{thrower} just threw {the(tile)}.",
         f"{callers[0]} calls it for {purposes[callers[0]]}; {callers[1]} calls it for {purposes[callers[1]]}.",
     )

@@ -518,7 +518,7 @@ def _stop(rng: random.Random, card: Card | None = None) -> Draft:
     rule = CHARLESTON_RULE[charleston]
     yes, no = "Yes: any one player may stop it", "No: it must be played"
     if charleston == "first":
-        facts = (f"You are {seat}.", "The tiles are dealt; the first Charleston is about to begin.", "You would rather not pass.")
+        facts: tuple[str, ...] = (f"You are {seat}.", "The tiles are dealt; the first Charleston is about to begin.", "You would rather not pass.")
         best = no
         why = ("the first Charleston is compulsory: everyone passes right, across and left (C1).", cite("C1"))
         wrong = {
@@ -568,7 +568,7 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
         again = "The second Charleston starts again"
         next_rule = "C3"
     if everyone:
-        facts = (
+        facts: tuple[str, ...] = (
             "Your table plays Air Mahjong's table rule on blind passes (a table rule, not the League's).",
             f"On {pass_label(which)} every player passed on all three tiles they had just received, unseen.",
         )
@@ -594,7 +594,7 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
             going_on: "At this table an all-blind pass ends the Charleston at once: nothing more is passed (C6).",
             again: "Nothing starts again: at this table an all-blind pass ends the Charleston (C6).",
         }
-        rules = ("C6", "C5")
+        rules: tuple[str, ...] = ("C6", "C5")
     else:
         nxt = "the players decide on the second Charleston" if charleston == "first" else "the courtesy pass follows"
         best = going_on

@@ -505,6 +505,7 @@ def _after_shown(rng: random.Random, card: Card, right: bool) -> Situation | Non
     wins = f"{player} wins: the others check the hand, then pay"
     ends = "The hand ends and nobody pays"
     back = f"{player} takes the tiles back and plays on"
+    items: tuple[str, ...]
     if not dead.dead_by_mah_jongg(card, holding):
         best, items = wins, ("E1",)
         why = {

@@ -185,7 +185,7 @@ def grade(question: Question, answer: object) -> Verdict:
     rack: tuple[int, ...] = question.key["rack"]
     passed = None if answer is None else _parse(answer)
     legal = passed is not None and tiles.JOKER not in passed and _holds(rack, passed)
-    advice = advice_for(card, rack, question.seed, tuple(sorted(passed)) if legal else None)
+    advice = advice_for(card, rack, question.seed, tuple(sorted(passed)) if legal and passed is not None else None)
     best = advice.best
     lines: list[str] = []
     if passed is not None and tiles.JOKER in passed:

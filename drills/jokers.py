@@ -146,7 +146,7 @@ def _category(spot: Spot) -> str:
     return spot.kind
 
 
-LEVEL_CATEGORIES = {
+LEVEL_CATEGORIES: dict[int, dict[bool, tuple[str, ...]]] = {
     1: {True: ("group", "big-group", "concealed-group"), False: ("pair", "single")},
     2: {
         True: ("flower-group", "big-group", "concealed-group"),

@@ -727,7 +727,7 @@ def _which_question(rng: random.Random, card: Card, common: dict[str, Any]) -> Q
         reason = ["These tiles complete no line of the card (H1).", f"Compare them with {s.line.id} ({s.line.pattern}). {claim.why}"]
         reason += [cite(r) for r in dict.fromkeys(["H1", *claim.rules])]
     else:
-        assert payment is not None and top is not None
+        assert payment is not None and top is not None and payment.reading is not None  # a win has its line and reading
         best = f"Mah Jongg on {top.id}"
         reason = [f"These 14 tiles complete {top.id} ({top.pattern}){_read(top, payment.reading)} (H1)."]
         if kind == "two":

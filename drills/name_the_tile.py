@@ -80,7 +80,7 @@ def _similar(code: str, rng: random.Random) -> list[str]:
 def generate(seed: int, level: int, card: Card) -> Question:
     check_level(LEVELS, level)
     rng = rng_for(NAME, seed, level)
-    common = {"drill": NAME, "seed": seed, "level": level, "card": card.name}
+    common: dict[str, Any] = {"drill": NAME, "seed": seed, "level": level, "card": card.name}
     if level == 1:
         code = rng.choice(tiles.CODES)
         choices = [code] + _similar(code, rng)
@@ -276,9 +276,9 @@ def _tile_verdict(question: Question, picked: str | None, typed: str | None = No
     else:
         lines.append(f"Not quite: this is {what}")
         lines.append(f"You answered {the(picked)}, {describe(picked)} ({main_rule(picked)}).")
-        hint = _tell_apart(code, picked)
-        if hint:
-            lines.append(hint)
+        apart = _tell_apart(code, picked)
+        if apart:
+            lines.append(apart)
     lines += _tile_facts(code)
     if question.key["task"] == "type":
         ways = _or([f'"{a}"' for a in _aliases(code)])

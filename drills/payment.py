@@ -293,6 +293,7 @@ class HowWon:
         if self.kind == "discard":
             return [f"{self.discarder} threw the {name}, and you called it for Mah Jongg."]
         if self.kind == "exchange":
+            assert self.tile is not None  # an exchange always names the tile given
             return [
                 f"You drew the {name} and gave it to {self.owner} for the joker in {self.owner}'s exposed {many(self.tile)}.",
                 "That joker completed your hand.",
@@ -354,6 +355,7 @@ def _how_line(payment: Payment, win: HowWon) -> tuple[str, tuple[str, ...]]:
             f" turn, not from a discard, so the win pays as self-picked: all three pay double (P6, P3).",
             ("P6", "P3"),
         )
+    assert win.tile is not None  # a win on one's own exposure always names the discard taken
     return (
         f"Swapping with your own exposure brings no new tile into your hand: the last tile you took from outside"
         f" was {win.discarder}'s {tiles.name(win.tile)}, so the win counts as won on that discard."

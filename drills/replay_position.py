@@ -212,7 +212,7 @@ def grade(question: Question, answer: object) -> Verdict:
         detail={"grade": graded.grade if played is not None else None, "cost": graded.cost if played is not None else None},
     )
     kind = short.kind_of(correct, played is not None, score)
-    title = short.headline(kind, _said(coach, key) if not correct else _said(played, key), "the coach would")
+    title = short.headline(kind, _said(coach, key) if not correct or played is None else _said(played, key), "the coach would")
     return short.shaped(verdict, title, [why, *lines] if played is None else lines, [why])
 
 

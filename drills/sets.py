@@ -230,7 +230,7 @@ def _build(
 
     raw_seed = data.get("seed")
     if _missing(raw_seed):
-        seed = secrets.randbelow(MAX_SEED + 1) if seed_default is None else seed_default
+        seed: int | None = secrets.randbelow(MAX_SEED + 1) if seed_default is None else seed_default
     else:
         seed = _whole(raw_seed, from_form)
         if seed is None or not 0 <= seed <= MAX_SEED:
@@ -240,6 +240,7 @@ def _build(
 
     if problems:
         return None
+    assert isinstance(card, str) and isinstance(seeds, str) and seed is not None  # no problem: every field was read
     return DrillSet(title, description, card, seeds, seed, set_items)
 
 
@@ -296,6 +297,7 @@ def _build_items(items: list[Any] | None, place: _Place, problems: list[str], fr
             questions = None
 
         if module is not None and level is not None and questions is not None:
+            assert isinstance(name, str)  # a known drill's name
             built.append(SetItem(name, level, questions))
 
     # Counting only the items that validated: the total is a true lower bound.

@@ -158,7 +158,7 @@ def checked(generate: Generate) -> Generate:
                 return question
         raise SceneError(f"{question.drill} level {level} seed {seed}: {'; '.join(found)}")
 
-    ask.scene_checked = True  # type: ignore[attr-defined]
+    ask.scene_checked = True  # type: ignore[attr-defined]  # a mark on the function, so it is never wrapped twice
     return ask
 
 
