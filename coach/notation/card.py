@@ -259,6 +259,7 @@ def shifts_for(tokens: list[Token], numbers: str | tuple[int, ...]) -> list[int]
     low, high = min(digits), max(digits)
     if numbers == "any":
         return list(range(1 - low, 10 - high))
+    assert not isinstance(numbers, str)  # "fixed" and "any" are the only words `_numbers` lets through
     for k in numbers:
         if not (1 <= low + k and high + k <= 9):
             bad = low + k if low + k < 1 else high + k

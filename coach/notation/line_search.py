@@ -68,7 +68,7 @@ def _tokens(pattern: str) -> list[Token]:
     return found
 
 
-def _number_phrases(tokens: list[Token], numbers: object) -> list[str]:
+def _number_phrases(tokens: list[Token], numbers: str | tuple[int, ...]) -> list[str]:
     digits = [int(s) for t in tokens for s in t.symbols if s.isdigit() and s != "0"]
     if not digits:
         return ["no numbers"]
@@ -84,7 +84,7 @@ def _number_phrases(tokens: list[Token], numbers: object) -> list[str]:
         phrases.append("even")
     phrases.append("any numbers" if numbers == "any" else ("fixed numbers" if numbers == "fixed" else "numbers shift"))
     try:
-        shifts = shifts_for(tokens, numbers)  # type: ignore[arg-type]
+        shifts = shifts_for(tokens, numbers)
     except ValueError:
         shifts = [0]
     # A line whose numbers move (1111a as any like number) is found by each number it can take.

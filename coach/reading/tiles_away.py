@@ -455,7 +455,7 @@ class CardTables:
         base_need = (copies * (self.need > 0)).sum(axis=1)
         base = np.concatenate([np.zeros(len(self.readings), dtype=np.int64), base_small, base_need])
         # With nothing seen every copy not held is still to come: deadness is the card's own.
-        short = (self.small > copies).any(axis=1)
+        short = np.asarray((self.small > copies).any(axis=1))  # an array already (axis=1): asarray tells mypy so
         jokers_needed = np.maximum(self.need - copies, 0).sum(axis=1)
         # ... and with nothing seen, a rack's jokers and the pool's are all 8: the card's own too.
         card_dead = short | (jokers_needed > tiles.COPIES[tiles.JOKER])

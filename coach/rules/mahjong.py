@@ -120,8 +120,8 @@ def score(card: Card, holding: Holding, win: str) -> Payment:
     jokerless = is_jokerless(holding)
     wins = winning_lines(card, holding)
     if not wins:
-        rules, why = not_mah_jongg(card, holding)
-        return Payment(win, None, None, jokerless, 0 if win == "discard" else None, 0, 0, rules, (why,))
+        broken, why = not_mah_jongg(card, holding)
+        return Payment(win, None, None, jokerless, 0 if win == "discard" else None, 0, 0, broken, (why,))
     best = max(wins, key=lambda w: (pay(w.line, win, jokerless)[2], w.line.value))
     discarder, other, total = pay(best.line, win, jokerless)
     rules = ["H1", "P1"]

@@ -23,11 +23,11 @@ try:  # libyaml's parser when it is there: the same events, several times faster
         _Parser.__init__(loader, text)
 
 except ImportError:  # pragma: no cover - PyYAML without libyaml
-    from yaml.parser import Parser as _Parser  # type: ignore[assignment]
+    from yaml.parser import Parser as _Parser
     from yaml.reader import Reader
     from yaml.scanner import Scanner
 
-    class _PyParser(Reader, Scanner, _Parser):  # type: ignore[misc,valid-type]
+    class _PyParser(Reader, Scanner, _Parser):
         pass
 
     def _init_parser(loader: Any, text: str) -> None:
@@ -35,7 +35,7 @@ except ImportError:  # pragma: no cover - PyYAML without libyaml
         Scanner.__init__(loader)
         _Parser.__init__(loader)
 
-    _Parser = _PyParser  # type: ignore[misc]
+    _Parser = _PyParser
 
 
 # What a scalar of each refused tag is called in a message.
@@ -48,7 +48,7 @@ ODD_TAGS = {
 }
 
 
-class _Loader(Composer, _Parser, SafeConstructor, Resolver):  # type: ignore[misc,valid-type]
+class _Loader(Composer, _Parser, SafeConstructor, Resolver):
     """A SafeLoader that refuses anchors, aliases, deep nesting and odd
     scalars while composing, so nothing is ever expanded or built for them."""
 
