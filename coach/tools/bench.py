@@ -184,7 +184,7 @@ def _process_seconds(argv: list[str], stdin: bytes = b"", cpu: list[float] | Non
 # -- web answers in process (the Flask test client) ---------------------------
 
 
-def _web_client():  # type: ignore[no-untyped-def]
+def _web_client():
     """An app on a throwaway SQLite file, its answers stored as in use."""
     os.environ["COACH_DATA_DIR"] = tempfile.mkdtemp(prefix="coach-bench-")
     from coach.web import create_app
@@ -195,7 +195,7 @@ def _web_client():  # type: ignore[no-untyped-def]
     return app.test_client()
 
 
-def _web_answer_seconds(client, drill: str, seed: int, cpu: list[float] | None = None, level: int = 1) -> float:  # type: ignore[no-untyped-def]
+def _web_answer_seconds(client, drill: str, seed: int, cpu: list[float] | None = None, level: int = 1) -> float:
     """One answer to a fresh question (the question itself is not timed);
     the app's own CPU for it (its Server-Timing) appended to `cpu`."""
     from coach.tools.load import _answer_for
@@ -214,7 +214,7 @@ def _web_answer_seconds(client, drill: str, seed: int, cpu: list[float] | None =
     return seconds
 
 
-def _bare_seconds(client, cpu: list[float] | None = None) -> float:  # type: ignore[no-untyped-def]
+def _bare_seconds(client, cpu: list[float] | None = None) -> float:
     from coach.web.infra.server_timing import HEADER, parse
 
     begin = time.perf_counter()

@@ -90,8 +90,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     instance.mkdir(parents=True, exist_ok=True, mode=0o700)  # the database and the key: the owner's only
     if not app.config["SECRET_KEY"]:
         app.config["SECRET_KEY"] = _secret_key(instance)
-    app.json.sort_keys = False
-    from coach.web.infra import fast_json  # JSON bodies by orjson (issue 13)
+    from coach.web.infra import fast_json  # JSON bodies by orjson (issue 13); its provider keeps keys unsorted
     fast_json.install(app)
 
     from coach.store.db import database_url, make_engine, migrate

@@ -399,7 +399,8 @@ def save():
         if errors:
             session.rollback()
             return _page(session, learner, values, errors, 422)
-        learner.daily_goal = goal  # type: ignore[assignment]
+        assert goal is not None  # no goal comes with a problem, and a problem returned above
+        learner.daily_goal = goal
         if not learner.guest:
             learner.name, learner.email, learner.time_zone = values["name"], values["email"], values["time_zone"]
         session.add(learner)

@@ -40,7 +40,8 @@ def play(class_hand_id: int):
             if found is None:
                 abort(404)
             given = found[0]
-            row, new = store.start_hand(session, learner.id, given, card_name(session, given))  # type: ignore[union-attr, arg-type]
+            assert learner is not None and learner.id is not None  # found is None without them
+            row, new = store.start_hand(session, learner.id, given, card_name(session, given))
             if new:  # the computer players pass first, as on a hand dealt from /play
                 hand = practice.load(row)
                 practice.bots_play(hand, row.bots)

@@ -9,7 +9,7 @@ question of the same drill.
 from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template, request, session as cookie, url_for
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 import drills
 from drills import replay_position
@@ -64,7 +64,7 @@ def _results(session: Session, learner, plan: Today) -> dict:
     attempts: list[Attempt] = []
     if learner.id is not None:
         found = session.exec(
-            select(Attempt).where(Attempt.learner_id == learner.id, Attempt.question.in_(keys))  # type: ignore[attr-defined]
+            select(Attempt).where(Attempt.learner_id == learner.id, col(Attempt.question).in_(keys))
         ).all()
         order = {key: n for n, key in enumerate(keys)}
         # _mistakes reads its list from the end (newest first there): here, in the session's order.

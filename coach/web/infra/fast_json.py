@@ -12,7 +12,7 @@ The one difference is in the bytes: text outside ASCII is sent as UTF-8
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Flask, Response
@@ -23,15 +23,16 @@ _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS | 
 
 class OrjsonProvider(DefaultJSONProvider):
     sort_keys = False  # keys in the order the code writes them, as the app has always sent them
+    _app: Flask  # `install` gives it a Flask app, whose responses are Flask's
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         if (self.compact is None and self._app.debug) or self.compact is False:
-            return super().response(*args, **kwargs)  # indented for reading: Flask's
+            return cast(Response, super().response(*args, **kwargs))  # indented for reading: Flask's
         obj = self._prepare_response_obj(args, kwargs)
         try:
             body = orjson.dumps(obj, default=self.default, option=_OPTIONS)
         except TypeError:  # orjson.JSONEncodeError: what only the standard library writes
-            return super().response(*args, **kwargs)
+            return cast(Response, super().response(*args, **kwargs))
         return self._app.response_class(body, mimetype=self.mimetype)
 
 

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, g, make_response, request
@@ -248,7 +248,7 @@ def _form_page(message: str):
         # The page's own GET view renders the form again, empty: nothing sent is saved or echoed
         # (GET views read no form, and request.values leaves the form out of a GET).
         request.method = "GET"
-        request.url_rule, request.view_args = rule, args
+        request.url_rule, request.view_args = rule, cast("dict[str, Any]", args)  # match gives a dict
         g.input_problem = message
         response = make_response(current_app.view_functions[rule.endpoint](**args))
         if response.status_code == 200:

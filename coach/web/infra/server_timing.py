@@ -55,7 +55,7 @@ class ServerTiming:
 def install(app: Flask) -> None:
     """Wrap the app's WSGI callable, outermost, when COACH_SERVER_TIMING is set."""
     if enabled(app):
-        app.wsgi_app = ServerTiming(app.wsgi_app)  # type: ignore[method-assign]
+        app.wsgi_app = ServerTiming(app.wsgi_app)  # type: ignore[method-assign]  # Flask's documented way to wrap its WSGI app
 
 
 def parse(value: str | None) -> dict[str, float]:

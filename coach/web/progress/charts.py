@@ -215,7 +215,9 @@ def accuracy_chart(
 
     # The line: solid between consecutive days, dashed across days without practice.
     if len(days) > 1:
-        solid, gaps, area = [], [], []
+        solid: list[str] = []
+        gaps: list[str] = []
+        area: list[str] = []
         for a, b in zip(days, days[1:]):
             segment = (
                 f"M{_num(x_of(a.day) * 10)} {_num(y_of(a.accuracy))}"
@@ -254,14 +256,14 @@ def accuracy_chart(
             f"<title>{_text(tip)}</title></circle>"
         )
     # The latest value above its point, haloed so the line never crosses it.
-    latest = days[-1]
-    lx, ly = x_of(latest.day), y_of(latest.accuracy)
+    newest = days[-1]
+    lx, ly = x_of(newest.day), y_of(newest.accuracy)
     anchor = "end" if lx > 85 else ("start" if lx < 15 else "middle")
     dx = {"end": 8, "start": -8, "middle": 0}[anchor]
     parts.append(
         f'<text class="chart__value" x="{_num(lx)}%" dx="{dx}" y="{_num(ly - 11)}" text-anchor="{anchor}" '
         f'fill="{INK}" font-weight="700" font-size="13" stroke="#fff" stroke-width="4" stroke-linejoin="round" '
-        f'paint-order="stroke">{percent(latest.accuracy)}</text>'
+        f'paint-order="stroke">{percent(newest.accuracy)}</text>'
     )
 
     # Date labels under the bars: the ends hug the edges so they never clip.

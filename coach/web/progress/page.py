@@ -24,7 +24,7 @@ from zoneinfo import ZoneInfo
 
 from flask import Blueprint, current_app, render_template, url_for
 from markupsafe import Markup
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 import drills
 from coach.rules import catalog as rules
@@ -252,7 +252,7 @@ def load(session: Session, learner: Learner) -> list[Attempt]:
     """The learner's answers, oldest first."""
     return list(
         session.exec(
-            select(Attempt).where(Attempt.learner_id == learner.id).order_by(Attempt.answered_at, Attempt.id)
+            select(Attempt).where(Attempt.learner_id == learner.id).order_by(col(Attempt.answered_at), col(Attempt.id))
         ).all()
     )
 
@@ -495,7 +495,7 @@ def _groups(rows: dict[str, SkillRow]) -> list[dict[str, Any]]:
     for title, levels in by_group.items():
         groups.append({"title": title, "kind": "drill", "rows": levels, "name": None})
     tile_rows = sorted((r for r in rows.values() if r.kind == "tile"), key=lambda r: tiles.CODES.index(r.tile))
-    rule_order = list(rules.RULES)
+    rule_order: list[str | None] = list(rules.RULES)  # looked up by SkillRow.rule, set on every rule row
     rule_rows = sorted((r for r in rows.values() if r.kind == "rule"), key=lambda r: rule_order.index(r.rule))
     if tile_rows:
         groups.append({"title": "Tiles", "kind": "tile", "rows": tile_rows, "name": None})

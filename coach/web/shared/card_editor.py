@@ -257,7 +257,7 @@ def _draft(text: str, problem_lines: set[int]) -> tuple[str, Any, list[PrintedSe
     for raw in data["sections"][:MAX_SECTIONS]:
         if not isinstance(raw, dict):
             continue
-        listed = raw.get("hands") if isinstance(raw.get("hands"), list) else []
+        listed = found if isinstance(found := raw.get("hands"), list) else []
         own = [h for h in listed[: max(0, MAX_LINES - len(hands))] if isinstance(h, dict)]
         hands += [(raw, h) for h in own]
         sections.append((raw, own))

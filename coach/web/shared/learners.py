@@ -32,7 +32,7 @@ from drills.kit.base import Question, Verdict
 try:
     import fcntl  # file locks between gunicorn's worker processes (POSIX)
 except ImportError:  # Windows: one server process, the in-process lock is enough
-    fcntl = None  # type: ignore[assignment]
+    fcntl = None  # type: ignore[assignment]  # no module here: _sqlite_turn checks for None
 
 login_manager = LoginManager()
 MAX_TIME_MS = 60 * 60 * 1000  # an hour: longer is a tab left open, not time spent

@@ -187,7 +187,7 @@ def runs(steps: tuple[Step, ...]) -> list[tuple[str, list[Step]]]:
     """The steps as the page shows them: ("step", [s]) each, or ("quiet", [...]) for a fold of quiet ones."""
     out: list[tuple[str, list[Step]]] = []
     calm: list[Step] = []
-    for step in steps + (None,):  # type: ignore[operator]
+    for step in steps + (None,):
         if step is not None and quiet(step):
             calm.append(step)
             continue

@@ -180,7 +180,8 @@ def _bams(n: int) -> str:
         specs = [(14, top, tall, GREEN), (43, top, tall, BLUE), (CX, 30, tall, RED),
                  (14, low, tall, BLUE), (43, low, tall, GREEN)]
     elif n == 6:
-        specs = [(x, top, tall, BLUE) for x in _C3] + [(x, low, tall, GREEN) for x in _C3]
+        specs = [(x, top, tall, BLUE) for x in _C3]
+        specs += [(x, low, tall, GREEN) for x in _C3]
     elif n == 7:
         specs = [(CX, rows3[0], short, RED)]
         specs += [(x, y, short, GREEN if x != CX else BLUE) for y in rows3[1:] for x in _C3]
@@ -307,8 +308,8 @@ def _face(code: str) -> str:
         # Not on every real set, but a learner (or a machine without CJK
         # fonts) can tell the dragons apart by it, and Soap reads as zero.
         label, colour = _DRAGON_INDEX[code]
-        draw = {"RD": _red_dragon, "GD": _green_dragon, "WD": _soap}[code]
-        return draw() + _index(label, colour)
+        paint = {"RD": _red_dragon, "GD": _green_dragon, "WD": _soap}[code]
+        return paint() + _index(label, colour)
     return {"F": _flower, "J": _joker}[code]()
 
 

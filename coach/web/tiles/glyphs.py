@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 from coach.web.infra.places import asset_folder
 
@@ -42,7 +43,8 @@ def glyphs() -> dict[str, Glyph]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise GlyphsMissing(f"{path} is missing: run `make assets` to build the tile glyphs") from None
-    return {char: Glyph(g["d"], *g["box"], g["advance"]) for char, g in data["glyphs"].items()}
+    # The box is x0, y0, x1, y1: four numbers, which mypy cannot know of a JSON list.
+    return {char: Glyph(g["d"], *cast("tuple[float, float, float, float]", g["box"]), g["advance"]) for char, g in data["glyphs"].items()}
 
 
 # Noto's ideographic em box runs from 880 above the baseline to 120 below.

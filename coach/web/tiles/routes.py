@@ -78,7 +78,8 @@ def _send(body: bytes, etag: str) -> Response:
     response.cache_control.public = True
     response.cache_control.max_age = MAX_AGE
     response.cache_control.immutable = True
-    return response.make_conditional(request)
+    response.make_conditional(request)  # it changes the response itself (a 304 or 206 where the request allows)
+    return response
 
 
 def _not_built(missing: GlyphsMissing) -> Response:
