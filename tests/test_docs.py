@@ -46,6 +46,11 @@ def _relative_links(page: Path) -> list[str]:
     return [t for t in targets if not re.match(r"^[a-z][a-z0-9+.-]*:", t, re.IGNORECASE) and not t.startswith("#")]
 
 
+def test_readme_is_a_front_door_under_250_lines():
+    lines = README.read_text(encoding="utf-8").count("\n")
+    assert lines < README_MOST_LINES, f"README.md has {lines} lines; move detail into docs/"
+
+
 @pytest.mark.parametrize("page", _pages(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_every_relative_link_resolves_to_a_file(page: Path):
     broken = []
@@ -65,6 +70,22 @@ def test_the_link_finder_sees_links_and_skips_code(tmp_path: Path):
         encoding="utf-8",
     )
     assert _relative_links(page) == ["docs/rules.md#calls", "docs/images/drill.png"]
+
+
+def test_every_docs_page_is_reachable_from_the_readme():
+    """A page nobody links to is a page nobody reads: each docs/*.md is
+    linked from the README or from a page the README links to."""
+    seen: set[Path] = set()
+    waiting = [README.resolve()]
+    while waiting:
+        page = waiting.pop()
+        if page in seen or page.suffix != ".md" or not page.is_file():
+            continue
+        seen.add(page)
+        for target in _relative_links(page):
+            waiting.append((page.parent / target.split("#", 1)[0]).resolve())
+    unreached = [p.name for p in sorted(DOCS.glob("*.md")) if p.resolve() not in seen]
+    assert not unreached, f"docs pages no link leads to: {unreached}"
 
 
 @pytest.mark.parametrize("name", COPIES)
