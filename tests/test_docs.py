@@ -46,13 +46,13 @@ def _relative_links(page: Path) -> list[str]:
     return [t for t in targets if not re.match(r"^[a-z][a-z0-9+.-]*:", t, re.IGNORECASE) and not t.startswith("#")]
 
 
-def test_readme_is_a_front_door_under_250_lines():
+def test_readme_is_a_front_door_under_250_lines() -> None:
     lines = README.read_text(encoding="utf-8").count("\n")
     assert lines < README_MOST_LINES, f"README.md has {lines} lines; move detail into docs/"
 
 
 @pytest.mark.parametrize("page", _pages(), ids=lambda p: str(p.relative_to(ROOT)))
-def test_every_relative_link_resolves_to_a_file(page: Path):
+def test_every_relative_link_resolves_to_a_file(page: Path) -> None:
     broken = []
     for target in _relative_links(page):
         path = target.split("#", 1)[0].split("?", 1)[0]
@@ -61,7 +61,7 @@ def test_every_relative_link_resolves_to_a_file(page: Path):
     assert not broken, f"{page.relative_to(ROOT)} links to missing files: {broken}"
 
 
-def test_the_link_finder_sees_links_and_skips_code(tmp_path: Path):
+def test_the_link_finder_sees_links_and_skips_code(tmp_path: Path) -> None:
     page = tmp_path / "page.md"
     page.write_text(
         "See [the rules](docs/rules.md#calls), ![a drill](docs/images/drill.png \"title\"),\n"
@@ -72,7 +72,7 @@ def test_the_link_finder_sees_links_and_skips_code(tmp_path: Path):
     assert _relative_links(page) == ["docs/rules.md#calls", "docs/images/drill.png"]
 
 
-def test_every_docs_page_is_reachable_from_the_readme():
+def test_every_docs_page_is_reachable_from_the_readme() -> None:
     """A page nobody links to is a page nobody reads: each docs/*.md is
     linked from the README or from a page the README links to."""
     seen: set[Path] = set()
@@ -89,7 +89,7 @@ def test_every_docs_page_is_reachable_from_the_readme():
 
 
 @pytest.mark.parametrize("name", COPIES)
-def test_docs_copy_equals_the_shared_text(name: str):
+def test_docs_copy_equals_the_shared_text(name: str) -> None:
     if not SHARED.is_dir():
         pytest.skip(f"no shared/ folder beside the repository ({SHARED}): nothing to compare docs/{name} with")
     source = SHARED / name
