@@ -1,4 +1,4 @@
-"""The card file format (card-format.md "A card file", "Pattern tokens", "Numbers")."""
+"""The card file format (docs/card-format.md "A card file", "Pattern tokens", "Numbers")."""
 
 import textwrap
 

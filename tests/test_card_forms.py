@@ -1,5 +1,5 @@
 """The card format's new parts (issue 14): `pattern` as a list of forms,
-`display`, `suits` and `only` (card-format.md). Each key's readings are
+`display`, `suits` and `only` (docs/card-format.md). Each key's readings are
 checked against hands written out by hand; a line of forms is checked to
 be as near as the nearest of its forms; every problem is reported at its
 line; an old card reads exactly as before."""

@@ -235,7 +235,7 @@ def left_in_set(holding: Holding) -> list[int]:
 
 
 # ---------------------------------------------------------------------------
-# 1. Distance bounds (card-format.md, "Tiles away", step 4)
+# 1. Distance bounds (docs/card-format.md, "Tiles away", step 4)
 
 
 @_settings(250)

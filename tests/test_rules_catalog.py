@@ -13,7 +13,7 @@ import pytest
 
 from coach.rules.catalog import RULES, TABLE_RULES, Rule, cite, rule, rule_ids
 
-# Written out from the digest (shared/rules.md), in its order.
+# Written out from the digest (docs/rules.md), in its order.
 EXPECTED_IDS = (
     "T1", "T2", "T3", "T4",
     "H1", "H2", "H3", "H4", "H5",

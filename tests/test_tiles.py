@@ -1,4 +1,4 @@
-"""Tile codes, aliases and the 152-tile set (card-format.md "Tile codes", T1-T4)."""
+"""Tile codes, aliases and the 152-tile set (docs/card-format.md "Tile codes", T1-T4)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Tiles away, clause by clause (card-format.md "Tiles away"), J1, J2, H4,
+"""Tiles away, clause by clause (docs/card-format.md "Tiles away"), J1, J2, H4,
 and the regressions other American mahjong engines got wrong."""
 
 import numpy as np

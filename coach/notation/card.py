@@ -1,4 +1,4 @@
-"""Cards: the YAML card format of `card-format.md`, validated and expanded.
+"""Cards: the YAML card format of `docs/card-format.md`, validated and expanded.
 
 A card line is a pattern with suit letters and, for some lines, a number
 shift. Expanding it gives its readings: every concrete hand a player could
@@ -48,7 +48,7 @@ MAX_NOTE = 300
 CARD_KEYS = {"name", "year", "sections"}
 SECTION_KEYS = {"name", "hands"}
 HAND_KEYS = {"id", "pattern", "value", "concealed", "numbers", "note", "display", "suits", "only"}
-# `only` takes suit codes leniently, as racks do (card-format.md: case, aliases).
+# `only` takes suit codes leniently, as racks do (docs/card-format.md: case, aliases).
 SUIT_WORDS = {
     word: suit
     for suit in tiles.SUITS
@@ -138,7 +138,7 @@ class Reading:
 class Line:
     """One printed line of a card. `pattern` is the text the card prints
     (`display`, else the first form), so whatever shows a line shows it as
-    printed; `forms` are the patterns it stands for (card-format.md, "One
+    printed; `forms` are the patterns it stands for (docs/card-format.md, "One
     printed line, several forms"), and each reading names its form."""
 
     id: str
@@ -252,7 +252,7 @@ def parse_pattern(pattern: str) -> list[Token]:
 
 
 def shifts_for(tokens: list[Token], numbers: str | tuple[int, ...]) -> list[int]:
-    """The number shifts a line allows (card-format.md, "Numbers")."""
+    """The number shifts a line allows (docs/card-format.md, "Numbers")."""
     digits = [int(s) for t in tokens for s in t.symbols if s in "123456789"]
     if numbers == "fixed" or not digits:
         return [0]
@@ -319,7 +319,7 @@ def suit_assignments(
     count: int, suits: tuple[int, ...] | None = None, only: tuple[str, ...] | None = None
 ) -> list[tuple[str, ...]]:
     """The suits `count` letters may take, one tuple per assignment
-    (card-format.md, "Suits that may coincide, and named suits")."""
+    (docs/card-format.md, "Suits that may coincide, and named suits")."""
     pool = tuple(s for s in tiles.SUITS if only is None or s in only)
     if suits is None:  # different letters, different suits
         return list(itertools.permutations(pool, count))

@@ -2,7 +2,7 @@
 
 Inside the core a tile is a small integer, so that racks become count
 vectors the analysis can add up quickly; at every boundary (parsing,
-JSON, explanations) it is the canonical code of `card-format.md`.
+JSON, explanations) it is the canonical code of `docs/card-format.md`.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tiles away: how many tiles a player still needs for a hand (card-format.md).
+"""Tiles away: how many tiles a player still needs for a hand (docs/card-format.md).
 
 The definition, for concealed tiles R and exposures E against a concrete
 hand H:

@@ -20,7 +20,7 @@ class Term:
     word: str  # as the glossary lists it
     meaning: str  # one or two plain sentences
     forms: tuple[str, ...]  # regular expressions of the ways a text says it
-    rule: str = ""  # the rule id in /work/shared/rules.md, when one rule says it
+    rule: str = ""  # the rule id in docs/rules.md, when one rule says it
 
 
 def _term(word: str, meaning: str, *forms: str, rule: str = "") -> Term:

@@ -9,7 +9,7 @@ real game could show: more copies of a tile than the 152-tile set holds
 sextet of one tile with jokers only where J1 lets them stand, seats that
 are no seats, and turns that do not follow one another to the right (S5).
 
-Tiles are canonical codes (`card-format.md`), as questions show them.
+Tiles are canonical codes (`docs/card-format.md`), as questions show them.
 """
 
 from __future__ import annotations

@@ -93,7 +93,7 @@ class Verdict:
     correct: bool
     score: float  # 0 to 1
     explanation: tuple[str, ...]  # short sentences for a beginner, each citing its rule id
-    rules: tuple[str, ...]  # rule ids of rules.md the verdict rests on
+    rules: tuple[str, ...]  # rule ids of docs/rules.md the verdict rests on
     best: Any  # the best answer, in the API's answer shape
     answer: Any = None  # the learner's answer, normalised (None for "show me")
     items: tuple[tuple[str, bool], ...] = ()  # per finer skill: right or wrong

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-# One nudge per rule of the digest (/work/shared/rules.md ids): what to look at.
+# One nudge per rule of the digest (docs/rules.md ids): what to look at.
 RULE_NUDGES: dict[str, str] = {
     "T1": "Look at the marks on the face: circles, sticks or a character? Then count them.",
     "T2": "Think of colours: which suit's marks are red, which are green, and which suit is left?",
