@@ -5,12 +5,9 @@ import pytest
 
 from coach.notation import tiles
 from coach.notation.card import house_card
+from coach.rules.charleston import BLIND_PASSES, PASSES, PassError, check_pass
 from coach.advice.passes import (
-    BLIND_PASSES,
-    PASSES,
-    PassError,
     candidate_passes,
-    check_pass,
     courtesy_advice,
     evaluate_pass,
     explain_pass,

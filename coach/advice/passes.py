@@ -36,22 +36,9 @@ from coach.reading.analysis import Analysis, analyze_rack
 from coach.notation.card import Card
 from coach.advice.explain import keep_note, tile_note
 from coach.common.kept import Kept
+from coach.rules.charleston import BLIND_PASSES, PASSES, PassError, check_pass
 from coach.reading.tiles_away import FEATURE_START, HAND_SIZE, SPILL, CardTables, Holding, tables_for
 
-# C1, C2: the direction of each pass; C3: the courtesy pass goes across.
-FIRST_CHARLESTON = ("right", "across", "left")
-SECOND_CHARLESTON = ("left", "across", "right")
-PASSES = {
-    "first-right": ("first", "right"),
-    "first-across": ("first", "across"),
-    "first-left": ("first", "left"),
-    "second-left": ("second", "left"),
-    "second-across": ("second", "across"),
-    "second-right": ("second", "right"),
-    "courtesy": ("courtesy", "across"),
-}
-# C5: the last pass of each Charleston may forward tiles just received, unseen.
-BLIND_PASSES = ("first-left", "second-right")
 SAMPLES = 96  # stage one: every legal pass
 REFINE = 16  # stage two: this many leaders ...
 REFINE_SAMPLES = 480  # ... on this many more samples
@@ -69,10 +56,6 @@ MARGIN = 0.1
 FLEX_SAMPLES = 128  # draws for flexibility, a tie-break only
 CAP = 4096
 EXACT_RIVALS = 4  # passes worked out exactly to find the best, the sampled leader among them  # draws at most for a pass whose call is still open
-
-
-class PassError(ValueError):
-    """A pass no player may make: a joker (C4), the wrong number of tiles, tiles not held."""
 
 
 @dataclass(frozen=True)
@@ -135,26 +118,6 @@ class PassAdvice:
             if (o.tiles, o.blind) == key:
                 return o
         raise PassError("that pass is not one of the legal passes for this rack")
-
-
-def check_pass(rack: Sequence[int], passed: Sequence[int], which: str = "first-right", blind: int = 0) -> None:
-    """Raise PassError unless `passed` (+ `blind` unseen) is a legal pass from `rack`."""
-    if which not in PASSES:
-        raise PassError(f"unknown pass {which!r}: one of {', '.join(PASSES)}")
-    if blind and which not in BLIND_PASSES:
-        raise PassError("only the last pass of each Charleston may be blind (C5)")
-    if tiles.JOKER in passed:
-        raise PassError("a joker may never be passed in the Charleston (C4)")
-    count = len(passed) + blind
-    if which == "courtesy":
-        if not 0 <= count <= 3:
-            raise PassError(f"a courtesy pass moves 0 to 3 tiles, not {count} (C3)")
-    elif count != 3:
-        raise PassError(f"a Charleston pass moves exactly three tiles, not {count} (C1)")
-    held = tiles.counts(rack)
-    for t, c in enumerate(tiles.counts(passed)):
-        if c > held[t]:
-            raise PassError(f"you cannot pass {tiles.plural(t, c)}: your rack holds {held[t]}")
 
 
 def candidate_passes(rack: Sequence[int], which: str) -> list[tuple[tuple[int, ...], int]]:

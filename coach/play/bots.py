@@ -36,8 +36,9 @@ from coach.advice.discard import wanted_share
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, deal
 from coach.rules.mahjong import winning_lines
 from coach.reading.analysis import analyze
-from coach.advice.passes import BLIND_PASSES, evaluate_pass
-from coach.tools.simulate_charleston import least_suit_policy, nearest_three_policy
+from coach.advice.passes import evaluate_pass
+from coach.play.policies import least_suit_policy, nearest_three_policy
+from coach.rules.charleston import BLIND_PASSES
 from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
 
 STRENGTHS = ("beginner", "club", "shark")
