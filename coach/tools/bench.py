@@ -33,7 +33,8 @@ import numpy as np
 from coach.notation import tiles
 from coach.reading.analysis import analyze
 from coach.notation.card import Card
-from coach.advice.passes import candidate_passes, evaluate_pass, scores_by_matrix, unseen_pool
+from coach.advice.passes import candidate_passes, evaluate_pass, unseen_pool
+from coach.advice.passes.kernel import scores_by_matrix
 from coach.reading.tiles_away import HAND_SIZE, Holding, tables_for
 
 

@@ -25,7 +25,7 @@ import numpy as np
 
 from coach.notation import tiles
 from coach.notation.card import Card, house_card, load_card
-from coach.advice.passes import evaluate_pass
+from coach.advice.passes import EvaluationOptions, evaluate_pass
 from coach.play.policies import Policy, least_suit_policy, nearest_three_policy, random_policy
 from coach.rules.charleston import FIRST_CHARLESTON, SEATS_MOVED
 from coach.reading.tiles_away import Holding, tables_for
@@ -38,7 +38,7 @@ def coach_policy_with(samples: int, refine: int, refine_samples: int) -> Policy:
         seen = tiles.counts(passed_before)
         advice = evaluate_pass(
             card, rack, "first-right", seed=rng.randrange(2**31), seen=seen,
-            samples=samples, refine=refine, refine_samples=refine_samples,
+            options=EvaluationOptions(samples=samples, refine=refine, refine_samples=refine_samples),
         )
         return list(advice.best.tiles)
 
