@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from coach.common.errors import CoachError
+
 SUITS: tuple[str, ...] = ("D", "B", "C")
 SUIT_NAMES = {"D": "Dot", "B": "Bam", "C": "Crak"}
 SUIT_PLURALS = {"D": "Dots", "B": "Bams", "C": "Craks"}
@@ -43,7 +45,7 @@ assert SET_SIZE == 152
 WALL: tuple[int, ...] = tuple(t for t, copies in enumerate(COPIES) for _ in range(copies))
 
 
-class TileError(ValueError):
+class TileError(CoachError, ValueError):
     """Bad tile input; the message names the token and where it stands."""
 
 

@@ -30,6 +30,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.rules.calls import exposure_calls
 from coach.rules.charleston import BLIND_PASSES, COURTESY, STEPS, receiver
@@ -42,7 +43,7 @@ SEATS = tiles.SEATS  # East, South, West, North: play passes to the right (S5)
 MAH_JONGG, EXPOSE = "mahjong", "expose"
 
 
-class HandError(ValueError):
+class HandError(CoachError, ValueError):
     """An action the rules do not allow now; `rule` names the rule id."""
 
     def __init__(self, message: str, rule: str):

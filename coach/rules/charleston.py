@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.rules.table import SEATS, next_seat
 
@@ -48,7 +49,7 @@ STEPS = (
 )
 
 
-class PassError(ValueError):
+class PassError(CoachError, ValueError):
     """A pass no player may make: a joker (C4), the wrong number of tiles, tiles not held."""
 
 
