@@ -33,7 +33,6 @@ INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 NATURALS = 35  # every tile but the joker: 27 suit tiles, 4 winds, 3 dragons, flower
 FLOWER = INDEX["F"]
 JOKER = INDEX["J"]
-SOAP = INDEX["WD"]
 KINDS = len(CODES)  # 36
 
 # T1 and T3: four of each suit, wind and dragon tile; eight flowers (all one

@@ -65,10 +65,6 @@ class PassOption:
         return self.behind - Z * self.behind_stderr <= MARGIN
 
     @property
-    def clearly_worse(self) -> bool:
-        return not self.as_good_as_best
-
-    @property
     def codes(self) -> list[str]:
         return [tiles.CODES[t] for t in self.tiles]
 
