@@ -10,7 +10,7 @@ Three strengths (issue 16):
   for jokers, discards what leaves its nearest line nearest, then the most
   lines close;
 - "shark": the club player with the pass drill's evaluation for its passes
-  (`charleston.evaluate_pass`, on fewer samples), the tiles it has seen
+  (`coach.advice.passes.evaluate_pass`, on fewer samples), the tiles it has seen
   counted (a dead line, E3, does not count; live outs break ties; a call
   only when it brings a live line nearer), and defence (D1): late in the
   hand it keeps a tile that other players' exposures plainly want, when

@@ -1,4 +1,4 @@
-"""The Charleston (C1-C6) and the advice for every pass.
+"""The advice for every Charleston pass (the rules themselves: coach.rules.charleston).
 
 A pass is scored by what it is expected to leave: the best tiles-away of
 the rack after giving the tiles and receiving as many from the tiles the
@@ -6,25 +6,11 @@ player cannot see. The expectation is a Monte Carlo average over seeded
 samples of incoming tiles; every candidate pass is scored on the same
 samples, so differences between passes are not noise of the draw.
 
-Stages keep it fast and stable: every legal pass on a first set of
-samples, then the most promising ones again on more samples, with their
-spread (how many lines stay within reach); then the calls that matter
-are made firm: sampled on, in doubling batches, until the one-sided 95%
-interval of the paired gap to the best lies clear of MARGIN (or CAP), or,
-for a graded first pass, worked out exactly over every three tiles that
-could come back. A pass is as good as the best unless it is, at that
-confidence, more than MARGIN (a tenth of a tile) worse.
-
-Scoring adds the received tiles' rows of the card table to the pass's
-own row, over only the readings that three tiles could make nearest,
-instead of a full matrix product per sample.
-
 The package, by concern: `candidates` (the legal passes and the unseen
 tiles), `kernel` (the numpy scoring of many passes on many draws, sampled
 or summed exactly), `evaluation` (`evaluate_pass`, `with_pass` and the
-advice they give), `words` (the advice in English) and `vote` (stopping
-the second Charleston, C2). The Charleston's own rules are
-`coach.rules.charleston`.
+advice they give, in stages: see there), `words` (the advice in English)
+and `vote` (stopping the second Charleston, C2).
 
 The public entry points are re-exported here; import them from here.
 """

@@ -8,7 +8,8 @@ spread (how many lines stay within reach); then the calls that matter
 are made firm: sampled on, in doubling batches, until the one-sided 95%
 interval of the paired gap to the best lies clear of MARGIN (or CAP), or,
 for a graded first pass, worked out exactly over every three tiles that
-could come back.
+could come back. A pass is as good as the best unless it is, at that
+confidence, more than MARGIN (a tenth of a tile) worse.
 """
 
 from __future__ import annotations
