@@ -286,20 +286,20 @@ def evaluate_pass(
     leader = min(exact_set, key=lambda i: (exact_set[i], i)) if exact_set else leader_of()
     reported = exact_set if exact_only and exact_set else range(len(candidates))
     sampled = _sampled_stats(scores, leader, exact_set) if reported is not exact_set else {}
-    options = []
+    listed: list[PassOption] = []
     for i in reported:
         own, blind = candidates[i]
         n = len(scores[i])
         if i in exact_set:
             gap = exact_set[i] - exact_set[leader]
-            options.append(PassOption(own, blind, exact_set[i], 0.0, n, flex.get(i), gap, 0.0, exact=True))
+            listed.append(PassOption(own, blind, exact_set[i], 0.0, n, flex.get(i), gap, 0.0, exact=True))
             continue
         mean, stderr, gap, se = sampled[i]
-        options.append(PassOption(own, blind, mean, stderr, n, flex.get(i), gap, se))
-    lead = next(o for o in options if (o.tiles, o.blind) == candidates[leader])
-    options.sort(key=_ranked(lead))
+        listed.append(PassOption(own, blind, mean, stderr, n, flex.get(i), gap, se))
+    lead = next(o for o in listed if (o.tiles, o.blind) == candidates[leader])
+    listed.sort(key=_ranked(lead))
     current = int(tables_for(card).line_distances(Holding.of(rack)).min())
-    return PassAdvice(card, tuple(sorted(rack)), which, tuple(options), current, seed)
+    return PassAdvice(card, tuple(sorted(rack)), which, tuple(listed), current, seed)
 
 
 def _ranked(lead: PassOption) -> Callable[[PassOption], tuple]:
