@@ -36,9 +36,9 @@ from coach.rules.scenes import Scene
 from coach.rules.table import next_seat, seats_between, turns_after
 from coach.reading.tiles_away import Exposure, Holding, fill
 from drills.kit import choice
-from drills.kit.wording import join, many, naturals_and_jokers, seats
+from drills.kit.exposures import exposure_for
+from drills.kit.wording import join, line_text, many, naturals_and_jokers, seats
 from drills.kit.base import Level, Question, check_level, per_card, rng_for
-from drills.name_the_tile import label
 
 NAME = "calls"
 TITLE = "Calling a discard"
@@ -56,12 +56,6 @@ NO = "No"
 MAH_JONGG = "Yes, for Mah Jongg"
 
 
-def exposure_for(rng: random.Random, tile: int, size: int, jokers: bool = True) -> Exposure:
-    """An exposed group as a real set can make it: jokers fill what four naturals cannot (J1)."""
-    wild = 1 if jokers and rng.random() < 0.3 else 0
-    return Exposure(tile, size, max(size - tiles.COPIES[tile], wild))
-
-
 def for_group(size: int) -> str:
     return f"Yes, for a {GROUP_NAMES[size]}"
 
@@ -70,19 +64,7 @@ def for_group(size: int) -> str:
 
 
 def the(tile: int) -> str:
-    return "a Joker" if tile == tiles.JOKER else f"the {label(tiles.CODES[tile])}"
-
-
-def line_text(line: Line, reading: Reading) -> str:
-    """The line as read with actual suits: "2468-1, exposed (X): three 2 Dots; ..."."""
-    kind = "concealed (C)" if line.concealed else "exposed (X)"
-    parts = []
-    for part in reading.parts:
-        if part.is_group:
-            parts.append(tiles.plural(part.tiles[0], len(part.tiles)))
-        else:
-            parts.append(", ".join(tiles.name(t) for t in part.tiles))
-    return f"{line.id}, {kind}: {'; '.join(parts)}"
+    return "a Joker" if tile == tiles.JOKER else f"the {tiles.label(tiles.CODES[tile])}"
 
 
 # Turn order comes from the core (S5); the drill only names it.
@@ -403,7 +385,7 @@ class _Call:
 
     @property
     def name(self) -> str:
-        return label(tiles.CODES[self.group.tile])
+        return tiles.label(tiles.CODES[self.group.tile])
 
     @property
     def size(self) -> str:
@@ -860,7 +842,7 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
     exposures: tuple[Exposure, ...] = found["exposures"]
     thrower = rng.choice(SEATS)
     you = rng.choice([s for s in SEATS if s != thrower])
-    name = label(tiles.CODES[g.tile])
+    name = tiles.label(tiles.CODES[g.tile])
     facts = [f"You are {you}. {thrower} threw the {name}.", f"You play {line_text(line, reading)}."]
     if kind == "draw":
         for _ in range(g.size - 1):

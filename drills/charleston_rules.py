@@ -5,7 +5,7 @@ Level 1 asks which way a pass goes and in what order each Charleston runs
 sends them, who is the courtesy partner (C1-C3 with S5: "right" is the next
 seat in turn order). Level 3 is what may be passed: blind passes (C5),
 jokers (C4) and whether a proposed pass from a dealt rack is legal at all,
-decided by `coach.advice.passes.check_pass`. Level 4 is the courtesy pass (C3),
+decided by `coach.rules.charleston.check_pass`. Level 4 is the courtesy pass (C3),
 who may stop a Charleston (C1, C2) and the Air Mahjong table rule (C6),
 always asked as a table rule at a table that plays it, never assumed.
 
@@ -19,9 +19,20 @@ import random
 
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.advice.passes import BLIND_PASSES, FIRST_CHARLESTON, PASSES, SECOND_CHARLESTON, PassError, check_pass
+from coach.rules.charleston import (
+    BLIND_PASSES,
+    CHARLESTONS,
+    COURTESY,
+    PASSES,
+    RULE_OF,
+    SEATS_MOVED,
+    PassError,
+    check_pass,
+    receiver,
+    sender,
+)
 from coach.rules.catalog import cite
-from coach.tools.simulate_charleston import STEP
+from coach.rules.table import SEATS
 from drills.kit import choice
 from drills.kit.choice import Draft
 from drills.kit.wording import capitalised, tiles_word
@@ -37,12 +48,7 @@ LEVELS: tuple[Level, ...] = (
     Level(4, "Courtesy pass and stopping", "How many tiles the courtesy pass moves, who may stop a Charleston, and a table rule."),
 )
 
-# S5: turn order goes to the right, so "right" is the next seat in this order
-# (coach.tools.simulate_charleston.STEP counts the seats each direction moves).
-SEATS = tiles.SEATS
 ORDINALS = ("first", "second", "third")
-CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
-CHARLESTON_RULE = {"first": "C1", "second": "C2", "courtesy": "C3"}
 ORDERS = ("Right, across, left", "Left, across, right", "Right, left, across", "Across, right, left")
 
 
@@ -64,18 +70,10 @@ def pass_position(which: str) -> str:
     return f"the {ORDINALS[place]} pass of the {charleston} Charleston"
 
 
-def seat_after(seat: str, direction: str) -> str:
-    return SEATS[(SEATS.index(seat) + STEP[direction]) % 4]
-
-
 def where(seat: str, other: str) -> str:
     """Where `other` sits seen from `seat`: "on your right", "across from you"."""
-    direction = next(d for d in STEP if seat_after(seat, d) == other)
+    direction = next(d for d in SEATS_MOVED if receiver(seat, d) == other)
     return "across from you" if direction == "across" else f"on your {direction}"
-
-
-def seat_before(seat: str, direction: str) -> str:
-    return SEATS[(SEATS.index(seat) - STEP[direction]) % 4]
 
 
 def _count(n: int) -> str:
@@ -88,12 +86,12 @@ def _count(n: int) -> str:
 def _direction(rng: random.Random, card: Card | None = None) -> Draft:
     which = rng.choice([k for k in PASSES if k != "courtesy"])
     charleston, direction = PASSES[which]
-    rule = CHARLESTON_RULE[charleston]
+    rule = RULE_OF[charleston]
     order = ", then ".join(CHARLESTONS[charleston])
     best = capitalised(direction)
     wrong = {
         capitalised(d): f"{capitalised(pass_position(which))} goes {direction}, not {d}: the {charleston} Charleston passes {order} ({rule})."
-        for d in STEP if d != direction
+        for d in SEATS_MOVED if d != direction
     }
     return Draft(
         prompt=f"Which way do the tiles go on {pass_position(which)}?",
@@ -110,11 +108,11 @@ def _next_pass(rng: random.Random, card: Card | None = None) -> Draft:
     order = CHARLESTONS[charleston]
     place = rng.choice((0, 1))
     done, coming = order[place], order[place + 1]
-    rule = CHARLESTON_RULE[charleston]
+    rule = RULE_OF[charleston]
     sequence = ", then ".join(order)
     wrong = {
         capitalised(d): f"after the {done} pass the {charleston} Charleston goes {coming}, not {d}: it passes {sequence} ({rule})."
-        for d in STEP if d != coming
+        for d in SEATS_MOVED if d != coming
     }
     return Draft(
         prompt="Which way does the next pass go?",
@@ -128,7 +126,7 @@ def _next_pass(rng: random.Random, card: Card | None = None) -> Draft:
 
 def _order(rng: random.Random, card: Card | None = None) -> Draft:
     charleston = rng.choice(("first", "second"))
-    rule = CHARLESTON_RULE[charleston]
+    rule = RULE_OF[charleston]
     best = ", ".join(CHARLESTONS[charleston]).capitalize()
     other = "second" if charleston == "first" else "first"
     wrong = {}
@@ -156,8 +154,8 @@ def _receiver(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     which = rng.choice([k for k in PASSES if k != "courtesy"])
     charleston, direction = PASSES[which]
-    rule = CHARLESTON_RULE[charleston]
-    to = seat_after(seat, direction)
+    rule = RULE_OF[charleston]
+    to = receiver(seat, direction)
     wrong = {}
     for other in SEATS:
         if other in (seat, to):
@@ -181,20 +179,20 @@ def _sender(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     which = rng.choice([k for k in PASSES if k != "courtesy"])
     charleston, direction = PASSES[which]
-    rule = CHARLESTON_RULE[charleston]
-    sender = seat_before(seat, direction)
+    rule = RULE_OF[charleston]
+    giver = sender(seat, direction)
     wrong = {}
     for other in SEATS:
-        if other in (seat, sender):
+        if other in (seat, giver):
             continue
-        gets = seat_after(other, direction)
+        gets = receiver(other, direction)
         wrong[other] = f"{other} passes {direction} to {gets}, not to you ({rule}, S5)."
     return Draft(
         prompt="Who passes three tiles to you?",
         facts=(f"You are {seat}.", f"It is {pass_position(which)}."),
-        best=sender,
+        best=giver,
         why=(
-            f"on {pass_position(which)} everyone passes {direction} ({rule}), and {sender} has you on the {direction} (S5).",
+            f"on {pass_position(which)} everyone passes {direction} ({rule}), and {giver} has you on the {direction} (S5).",
             _seat_note(),
             cite(rule),
         ),
@@ -205,7 +203,7 @@ def _sender(rng: random.Random, card: Card | None = None) -> Draft:
 
 def _courtesy_partner(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
-    partner = seat_after(seat, "across")
+    partner = receiver(seat, COURTESY)
     wrong = {
         other: f"{other} sits {where(seat, other)}; the courtesy pass goes across, to {partner} (C3)."
         for other in SEATS if other not in (seat, partner)
@@ -465,7 +463,7 @@ def _deal(rng: random.Random, joker: bool = False) -> list[int]:
 
 def _courtesy_count(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
-    partner = seat_after(seat, "across")
+    partner = receiver(seat, COURTESY)
     mine, theirs = rng.sample(range(4), 2)
     moves = min(mine, theirs)
     word = tiles_word
@@ -489,7 +487,7 @@ def _courtesy_count(rng: random.Random, card: Card | None = None) -> Draft:
 
 def _courtesy_both(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
-    partner = seat_after(seat, "across")
+    partner = receiver(seat, COURTESY)
     others = [s for s in SEATS if s not in (seat, partner)]
     best = f"{others[0]} and {others[1]} swap at the same time"
     wrong = {
@@ -515,7 +513,7 @@ def _courtesy_both(rng: random.Random, card: Card | None = None) -> Draft:
 def _stop(rng: random.Random, card: Card | None = None) -> Draft:
     seat = rng.choice(SEATS)
     charleston = rng.choice(("first", "second"))
-    rule = CHARLESTON_RULE[charleston]
+    rule = RULE_OF[charleston]
     yes, no = "Yes: any one player may stop it", "No: it must be played"
     if charleston == "first":
         facts: tuple[str, ...] = (f"You are {seat}.", "The tiles are dealt; the first Charleston is about to begin.", "You would rather not pass.")

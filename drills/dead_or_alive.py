@@ -35,10 +35,10 @@ from coach.reading.tiles_away import Exposure, Holding, fill
 from coach.rules.catalog import cite
 from drills.kit import choice
 from drills.kit.base import Level, Question, check_level, rng_for
-from drills.calls import SEATS, exposure_for, line_text
+from coach.rules.table import SEATS
+from drills.kit.exposures import exposure_for
 from drills.kit import wording
-from drills.kit.wording import capitalised, join
-from drills.name_the_tile import label
+from drills.kit.wording import capitalised, join, line_text
 
 NAME = "dead-or-alive"
 TITLE = "Dead or alive?"
@@ -143,8 +143,8 @@ def _mismatch(found: dict[str, Any]) -> str:
     """What is wrong with a declared hand, against the line it was declared on."""
     line, reading, holding = found["line"], found["reading"], found["holding"]
     placed = fill(reading, holding)
-    missing = join([f"{m.count} more {label(tiles.CODES[m.tile])}" for m in placed.missing])
-    extra = join(["a Joker" if t == tiles.JOKER else f"the {label(tiles.CODES[t])}" for t in placed.unused])
+    missing = join([f"{m.count} more {tiles.label(tiles.CODES[m.tile])}" for m in placed.missing])
+    extra = join(["a Joker" if t == tiles.JOKER else f"the {tiles.label(tiles.CODES[t])}" for t in placed.unused])
     text = f"{line.id} would still need {missing} and has no place for {extra}"
     if found["joker_pair"]:
         text += ": a joker may never stand in a single or a pair (J2)"
@@ -291,7 +291,7 @@ def _with_exposures(player: str, exposures: tuple[Exposure, ...], best: str, why
 def _turn(rng: random.Random, card: Card, kind: str) -> Situation:
     """A turn played out of order, or a call, which is no fault (K5)."""
     player, other = _seats(rng)
-    name = label(tiles.CODES[rng.randrange(27)])
+    name = tiles.label(tiles.CODES[rng.randrange(27)])
     items: tuple[str, ...] = ("E3",)
     event = {"drew": "drew-out-of-turn", "early": "discarded-before-drawing"}.get(kind, "called")
     best = verdict_choice(dead.dead_by_turn(event))
@@ -326,7 +326,7 @@ def _swap(rng: random.Random, card: Card, early: bool) -> Situation:
     player, holder = _seats(rng)
     tile = rng.randrange(27)
     group = wording.group(tile, rng.choice((3, 4, 5)))
-    swap = f"hands {holder} the {label(tiles.CODES[tile])} and takes the joker from {holder}'s exposed {group}"
+    swap = f"hands {holder} the {tiles.label(tiles.CODES[tile])} and takes the joker from {holder}'s exposed {group}"
     best = verdict_choice(dead.dead_by_turn("exchanged-before-drawing" if early else "exchanged-after-drawing"))
     if early:
         facts = [f"Some turns into the hand, it is {player}'s turn. Before drawing, {player} {swap}."]
@@ -451,7 +451,7 @@ def _called_dead(rng: random.Random, card: Card, then: str) -> Situation | None:
         open_tiles = [e for e in exposures if e.size - e.jokers < tiles.COPIES[e.tile]]
         if not open_tiles:
             return None  # every copy of the exposed tiles is on the table already
-        facts.append(f"Later {later} throws the {label(tiles.CODES[rng.choice(open_tiles).tile])}.")
+        facts.append(f"Later {later} throws the {tiles.label(tiles.CODES[rng.choice(open_tiles).tile])}.")
         best = "Yes, for an exposure" if dead.dead_hand_may("call") else "No: a dead hand makes no calls"
         why = {
             best: "A dead hand no longer draws, discards or calls, not even for Mah Jongg (E4).",

@@ -24,7 +24,8 @@ from coach.notation import tiles
 from coach.reading.analysis import analyze_rack
 from coach.notation.card import Card
 from coach.common.kept import Kept
-from coach.advice.passes import PassAdvice, PassError, check_pass, evaluate_pass, explain_pass, with_pass
+from coach.advice.passes import PassAdvice, EvaluationOptions, evaluate_pass, explain_pass, with_pass
+from coach.rules.charleston import PassError, check_pass
 from coach.advice.explain import NEAREST, tile_note
 from coach.rules.catalog import cite
 from coach.reading.tiles_away import tables_for
@@ -129,7 +130,7 @@ FLEXIBILITY = False
 
 
 def evaluate(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, ...] | None = None) -> PassAdvice:
-    """The pass evaluation that grades an answer, uncached (drills.kit.card_weight times it):
+    """The pass evaluation that grades an answer, uncached (drills.weight times it):
     the question's own evaluation, then the learner's pass worked out exactly beside it."""
     question = evaluate_question(card, rack, seed)
     return with_pass(question, include) if include else question
@@ -140,9 +141,15 @@ def evaluate_question(card: Card, rack: tuple[int, ...], seed: int) -> PassAdvic
     few draws for every pass, more for the leaders, the leaders worked out
     exactly (issue 12), and only those listed: a grade reads the best pass
     and the learner's, which `with_pass` adds."""
-    return evaluate_pass(
-        card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=192,
-        screen=SCREEN, include=[], firm=[], exact=True, flexibility=FLEXIBILITY, exact_only=True,
+    return evaluate_pass(card, list(rack), "first-right", seed=seed, options=question_options(FLEXIBILITY))
+
+
+def question_options(flexibility: bool, exact_only: bool = True) -> EvaluationOptions:
+    """The effort of a question's evaluation: few draws for every pass, more
+    for the leaders, the leaders worked out exactly."""
+    return EvaluationOptions(
+        samples=64, refine=8, refine_samples=192, screen=SCREEN, include=(), firm=(), exact=True,
+        flexibility=flexibility, exact_only=exact_only,
     )
 
 

@@ -33,7 +33,8 @@ from coach.rules.catalog import cite
 from drills.kit import choice
 from coach.rules.scenes import Scene
 from drills.kit.base import Level, Question, check_level, per_card, rng_for
-from drills.calls import SEATS, exposure_for
+from coach.rules.table import SEATS
+from drills.kit.exposures import exposure_for
 from drills.kit.wording import join, tile_label
 
 NAME = "hot-or-safe"

@@ -59,7 +59,7 @@ EXTRA_JOKERS = 4  # jokers added at random stop here: a rack of jokers teaches l
 
 
 @dataclass
-class Hand:
+class LaidDown:
     """Tiles as a player lays them down: a rack (tile indices) and exposures."""
 
     rack: list[int]
@@ -82,11 +82,11 @@ class Hand:
         every = self.rack + [t for e in self.exposures for t in e.tiles]
         return all(every.count(t) <= tiles.COPIES[t] for t in set(every))
 
-    def copy(self) -> Hand:
-        return Hand(list(self.rack), list(self.exposures))
+    def copy(self) -> LaidDown:
+        return LaidDown(list(self.rack), list(self.exposures))
 
 
-def _deal(rng: random.Random, line: Line, reading: Reading, jokers: bool, expose: bool, rack_jokers: bool = True) -> Hand | None:
+def _deal(rng: random.Random, line: Line, reading: Reading, jokers: bool, expose: bool, rack_jokers: bool = True) -> LaidDown | None:
     """The reading's tiles laid out: jokers where a set is short of a tile, a
     few more at random when `jokers`, and some groups exposed on an X line.
     With `rack_jokers` False every joker must sit in an exposure (None when
@@ -118,7 +118,7 @@ def _deal(rng: random.Random, line: Line, reading: Reading, jokers: bool, expose
         if any(placed[i] for i in big if i not in shown) and line.concealed:
             return None
         shown |= {i for i in big if placed[i]}
-    hand = Hand([])
+    hand = LaidDown([])
     for i, g in enumerate(groups):
         if i in shown:
             hand.exposures.append(Exposure(g.tile, g.size, placed[i]))
@@ -166,7 +166,7 @@ class Setting:
     card: Card
     line: Line
     reading: Reading
-    hand: Hand
+    hand: LaidDown
     wins: tuple[str, ...]  # ids of every line the hand completes
 
 
@@ -301,7 +301,7 @@ def _size_claims(s: Setting) -> list[Claim]:
     return claims
 
 
-def _tally(hand: Hand, tile: int) -> tuple[int, int]:
+def _tally(hand: LaidDown, tile: int) -> tuple[int, int]:
     """Real tiles of `tile` in the hand, and jokers standing for it in its exposures."""
     naturals = hand.rack.count(tile) + sum(e.size - e.jokers for e in hand.exposures if e.tile == tile)
     return naturals, sum(e.jokers for e in hand.exposures if e.tile == tile)
@@ -323,12 +323,12 @@ def _claims(s: Setting) -> list[Claim]:
 # -- faults --------------------------------------------------------------------
 
 
-def _rack_natural(rng: random.Random, hand: Hand) -> int | None:
+def _rack_natural(rng: random.Random, hand: LaidDown) -> int | None:
     naturals = [t for t in hand.rack if t != tiles.JOKER]
     return rng.choice(naturals) if naturals else None
 
 
-def _fault(rng: random.Random, card: Card, fault: str, line: Line, reading: Reading) -> tuple[Hand, Claim | None] | None:
+def _fault(rng: random.Random, card: Card, fault: str, line: Line, reading: Reading) -> tuple[LaidDown, Claim | None] | None:
     """A hand from this reading with the fault, and the one true statement
     of what is wrong (None for a complete hand); None when the reading
     cannot carry the fault."""
@@ -371,7 +371,7 @@ def _fault(rng: random.Random, card: Card, fault: str, line: Line, reading: Read
     return (hand, None) if hand.supplied() else None
 
 
-def _joker_target(rng: random.Random, card: Card, fault: str, line: Line, reading: Reading, hand: Hand) -> int | None:
+def _joker_target(rng: random.Random, card: Card, fault: str, line: Line, reading: Reading, hand: LaidDown) -> int | None:
     """The real tile of a single, pair or year digit to swap for a joker."""
     if fault == "joker-sp":
         return _rack_natural(rng, hand) if line.singles_and_pairs else None
@@ -386,7 +386,7 @@ def _joker_target(rng: random.Random, card: Card, fault: str, line: Line, readin
     return rng.choice(smalls) if smalls else None
 
 
-def _expose_one(rng: random.Random, hand: Hand, reading: Reading) -> tuple[Hand, None] | None:
+def _expose_one(rng: random.Random, hand: LaidDown, reading: Reading) -> tuple[LaidDown, None] | None:
     """Move one group of three or more from the rack to an exposure."""
     big = [g for g in reading.groups if g.size >= 3 and hand.rack.count(g.tile) >= 1]
     if not big:
@@ -404,7 +404,7 @@ def _expose_one(rng: random.Random, hand: Hand, reading: Reading) -> tuple[Hand,
     return hand, None
 
 
-def _size_fault(rng: random.Random, line: Line, reading: Reading, expose: bool) -> tuple[Hand, None] | None:
+def _size_fault(rng: random.Random, line: Line, reading: Reading, expose: bool) -> tuple[LaidDown, None] | None:
     """One tile moved from a group to another: a kong left a pung, a pair
     grown to a pung. No joker on the rack, so the counts are plain."""
     hand = _deal(rng, line, reading, jokers=False, expose=expose, rack_jokers=False)
@@ -428,7 +428,7 @@ def _size_fault(rng: random.Random, line: Line, reading: Reading, expose: bool) 
     return hand, None
 
 
-def _shrinkable(hand: Hand, tile: int) -> Exposure | None:
+def _shrinkable(hand: LaidDown, tile: int) -> Exposure | None:
     """An exposure of `tile` that stays a real exposure one tile smaller."""
     for e in hand.exposures:
         if e.tile == tile and e.size >= 4 and e.size - 1 - e.jokers >= 1:
@@ -436,7 +436,7 @@ def _shrinkable(hand: Hand, tile: int) -> Exposure | None:
     return None
 
 
-def _run_fault(rng: random.Random, line: Line, reading: Reading, expose: bool) -> tuple[Hand, Claim] | None:
+def _run_fault(rng: random.Random, line: Line, reading: Reading, expose: bool) -> tuple[LaidDown, Claim] | None:
     """A pung of a number tile laid down as a run of three: 4-5-6 for 5-5-5."""
     hand = _deal(rng, line, reading, jokers=True, expose=expose)
     if hand is None:
@@ -549,7 +549,7 @@ def _declared_question(rng: random.Random, card: Card, level: int, common: dict[
     )
 
 
-def _tile_fact(hand: Hand) -> str:
+def _tile_fact(hand: LaidDown) -> str:
     if hand.exposures:
         return f"The hand: {len(hand.rack)} tiles on the rack and {len(hand.exposures)} exposed group{'s' if len(hand.exposures) > 1 else ''}."
     return f"The hand: {len(hand.rack)} tiles on the rack, nothing exposed."
@@ -647,9 +647,9 @@ def _two_lines(rng: random.Random, card: Card) -> Setting | None:
     return None
 
 
-def _deal_jokers(rng: random.Random, reading: Reading) -> Hand | None:
+def _deal_jokers(rng: random.Random, reading: Reading) -> LaidDown | None:
     """Each group of three or more kept to one or two real tiles, the rest jokers."""
-    hand = Hand([])
+    hand = LaidDown([])
     for g in reading.groups:
         if g.size >= 3:
             naturals = rng.randint(1, min(3, g.size - 1))
@@ -661,7 +661,7 @@ def _deal_jokers(rng: random.Random, reading: Reading) -> Hand | None:
     return hand
 
 
-def _total(line: Line, hand: Hand) -> int:
+def _total(line: Line, hand: LaidDown) -> int:
     """What the three losers pay in all for a self-picked win on this line (P1-P5):
     the order of lines is the same for any way of winning."""
     jokerless = tiles.JOKER not in hand.rack and not any(e.jokers for e in hand.exposures)
@@ -678,7 +678,7 @@ def _line_starts(card: Card) -> dict[str, int]:
     return starts
 
 
-def _why_not_line(card: Card, line: Line, hand: Hand) -> tuple[str, list[str]]:
+def _why_not_line(card: Card, line: Line, hand: LaidDown) -> tuple[str, list[str]]:
     """Why the hand is not Mah Jongg on a line it does not complete."""
     holding = hand.holding()
     if hand.size != 14:
@@ -770,7 +770,7 @@ def _ids(text: str) -> list[str]:
     return [rule_id for group in choice.CITED.findall(text) for rule_id in group.split(", ")]
 
 
-def _asked(rng: random.Random, common: dict[str, Any], prompt: str, facts: list[str] | tuple[str, ...], hand: Hand, best: str,
+def _asked(rng: random.Random, common: dict[str, Any], prompt: str, facts: list[str] | tuple[str, ...], hand: LaidDown, best: str,
            reason: list[str], rules: list[str], wrong: dict[str, tuple[str, list[str]]], **fields: Any) -> Question:
     """The question: the right choice and its explanation; for every other
     choice, why it is wrong with the rules that says (`choice_rules`)."""

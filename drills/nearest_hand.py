@@ -27,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.reading.analysis import Analysis, LineResult, analyze
 from coach.notation.card import Card, Group, Reading
@@ -51,7 +52,7 @@ CITED = re.compile(r"\b([A-Z]\d)\b(?=[^()]*\))")
 
 
 
-class DealError(RuntimeError):
+class DealError(CoachError, RuntimeError):
     """No rack in the level's range after MAX_DEALS deals (never seen in practice)."""
 
 

@@ -55,7 +55,7 @@ SEATS = tiles.SEATS
 
 
 @dataclass(frozen=True)
-class Hand:
+class WinningHand:
     """Fourteen tiles that win, with the lines they complete (best first)."""
 
     holding: Holding
@@ -132,10 +132,10 @@ def build_hand(
     lines: Sequence[Line],
     jokers: str,
     exposures: int = 2,
-    check: Callable[[Hand], bool] | None = None,
-) -> Hand:
+    check: Callable[[WinningHand], bool] | None = None,
+) -> WinningHand:
     """A hand that wins on exactly one line of `lines` and on no other line of the card."""
-    def deal() -> Hand | None:
+    def deal() -> WinningHand | None:
         line = rng.choice(list(lines))
         groups = _group_jokers(rng, line, jokers)
         if groups is None:
@@ -145,7 +145,7 @@ def build_hand(
         wins = tuple(winning_lines(card, holding))
         if [w.line.id for w in wins] != [line.id]:
             return None  # another line reads these tiles too: that is level 4's question
-        hand = Hand(holding, wins)
+        hand = WinningHand(holding, wins)
         return hand if check is None or check(hand) else None
 
     return choice.dealt(f"hand of {len(lines)} lines that fits ({jokers} jokers)", deal)
@@ -306,7 +306,7 @@ class HowWon:
         ]
 
 
-def _pick_win(rng: random.Random, kinds: Sequence[str], hand: Hand) -> HowWon:
+def _pick_win(rng: random.Random, kinds: Sequence[str], hand: WinningHand) -> HowWon:
     kind = rng.choice(list(kinds))
     winner = rng.choice(SEATS)
     others = [s for s in SEATS if s != winner]
@@ -323,7 +323,7 @@ def _pick_win(rng: random.Random, kinds: Sequence[str], hand: Hand) -> HowWon:
     return HowWon(kind, winner, discarder=rng.choice(others), tile=exposure.tile, exposed_jokers=exposure.jokers + 1)
 
 
-def _fits(kind: str) -> Callable[[Hand], bool] | None:
+def _fits(kind: str) -> Callable[[WinningHand], bool] | None:
     """What a hand needs for this way of winning to be possible."""
     if kind == "exchange":
         return lambda hand: hand.holding.jokers > 0
@@ -364,7 +364,7 @@ def _how_line(payment: Payment, win: HowWon) -> tuple[str, tuple[str, ...]]:
     )
 
 
-def _joker_line(payment: Payment, hand: Hand) -> tuple[str, tuple[str, ...]]:
+def _joker_line(payment: Payment, hand: WinningHand) -> tuple[str, tuple[str, ...]]:
     line = payment.line
     assert line is not None
     if payment.jokerless and line.singles_and_pairs:
@@ -380,7 +380,7 @@ def _joker_line(payment: Payment, hand: Hand) -> tuple[str, tuple[str, ...]]:
 
 
 def _payment_draft(
-    card: Card, hand: Hand, win: HowWon, facts_lines: list[str], level: int, show_jokers_rule: bool
+    card: Card, hand: WinningHand, win: HowWon, facts_lines: list[str], level: int, show_jokers_rule: bool
 ) -> Draft:
     payment = score(card, hand.holding, win.pays_as)
     line = payment.line
@@ -425,7 +425,7 @@ def _payment_draft(
     )
 
 
-def _h5_line(hand: Hand, win: HowWon, payment: Payment) -> str:
+def _h5_line(hand: WinningHand, win: HowWon, payment: Payment) -> str:
     others = [
         f"{w.line.id} would bring {pay(w.line, win.pays_as, payment.jokerless)[2]}"
         for w in hand.wins
@@ -439,7 +439,7 @@ def _h5_line(hand: Hand, win: HowWon, payment: Payment) -> str:
     )
 
 
-def _distractors(hand: Hand, win: HowWon, payment: Payment, level: int) -> dict[str, str]:
+def _distractors(hand: WinningHand, win: HowWon, payment: Payment, level: int) -> dict[str, str]:
     """Wrong bills, each with the rule it breaks; the likeliest mistakes first."""
     line = payment.line
     assert line is not None
@@ -561,7 +561,7 @@ def _level_4(rng: random.Random, card: Card) -> Draft:
         return _level_2(rng, card)
     row = rng.choice(hands)
     holding = Holding.of([t for t, c in enumerate(row) for _ in range(c)])
-    hand = Hand(holding, tuple(winning_lines(card, holding)))
+    hand = WinningHand(holding, tuple(winning_lines(card, holding)))
     win = _pick_win(rng, ("self", "discard"), hand)
     lines = [w.line for w in hand.wins]
     return _payment_draft(card, hand, win, _opening(win, lines) + win.facts(), 4, hand.jokers == 0)

@@ -43,6 +43,7 @@ import yaml
 
 # Only `drills.DRILLS` is used, and only inside functions: drills/__init__.py
 # may one day import this module, and the registry is complete by then.
+from coach.common.errors import CoachError
 import drills
 from coach.notation.yamlfile import MAX_BYTES, YamlError, capped, elide, key_line, line_of, load, show
 
@@ -105,7 +106,7 @@ class DrillSet:
         return tuple(slots)
 
 
-class SetError(ValueError):
+class SetError(CoachError, ValueError):
     """A drill set that does not validate; `problems` lists every message."""
 
     def __init__(self, problems: list[str]):

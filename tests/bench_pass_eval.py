@@ -37,19 +37,44 @@ from drills import first_pass
 
 
 def load_base(revision: str) -> ModuleType:
-    """coach/advice/passes.py as it stands at `revision`, as a module of its own."""
-    source = subprocess.run(
-        ["git", "show", f"{revision}:coach/advice/passes.py"], capture_output=True, text=True, check=True,
-        cwd=Path(__file__).resolve().parent.parent,
-    ).stdout
-    path = Path(tempfile.mkdtemp()) / "base_charleston.py"
-    path.write_text(source)
-    spec = importlib.util.spec_from_file_location("base_charleston", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["base_charleston"] = module  # dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+    """The pass evaluation as it stands at `revision`, as a module of its own
+    beside this tree's: coach/advice/passes.py, or the package
+    coach/advice/passes/ it became (its own imports pointed at the copy)."""
+    root = Path(__file__).resolve().parent.parent
+
+    def show(path: str) -> str:
+        return subprocess.run(["git", "show", f"{revision}:{path}"], capture_output=True, text=True, check=True, cwd=root).stdout
+
+    listed = subprocess.run(
+        ["git", "ls-tree", "-r", "--name-only", revision, "coach/advice/"], capture_output=True, text=True, check=True, cwd=root,
+    ).stdout.split()
+    folder = Path(tempfile.mkdtemp())
+    if "coach/advice/passes.py" in listed:
+        (folder / "base_charleston.py").write_text(show("coach/advice/passes.py"))
+    else:
+        package = folder / "base_charleston"
+        package.mkdir()
+        for path in listed:
+            if path.startswith("coach/advice/passes/") and path.endswith(".py"):
+                (package / Path(path).name).write_text(show(path).replace("coach.advice.passes", "base_charleston"))
+    sys.path.insert(0, str(folder))  # dataclasses look their module up
+    return importlib.import_module("base_charleston")
+
+
+def exact_sums(module: ModuleType):  # type: ignore[no-untyped-def]
+    """The kept exact sums of a revision's pass evaluation (a module, or the package's evaluation)."""
+    if hasattr(module, "_EXACT"):
+        return module._EXACT
+    return importlib.import_module(module.__name__ + ".evaluation")._EXACT
+
+
+def evaluate(module: ModuleType, *args, **effort):  # type: ignore[no-untyped-def]
+    """evaluate_pass with the effort as keywords (older revisions) or as EvaluationOptions."""
+    if hasattr(module, "EvaluationOptions"):
+        return module.evaluate_pass(*args, options=module.EvaluationOptions(**effort))
+    if "flexibility" not in inspect.signature(module.evaluate_pass).parameters:
+        effort.pop("flexibility", None)  # older still: flexibility always worked out
+    return module.evaluate_pass(*args, **effort)
 
 
 def options(advice) -> list[tuple]:
@@ -68,15 +93,14 @@ def main() -> None:
     picks = [tuple(sorted(t for t in rack if t != tiles.JOKER)[:3]) for rack in racks]
 
     def full(module: ModuleType, n: int):
-        return module.evaluate_pass(card, racks[n], "first-right", seed=n)
+        return evaluate(module, card, racks[n], "first-right", n)
 
     def grade(module: ModuleType, n: int):
-        module._EXACT.clear()
+        exact_sums(module).clear()
         # As the drill calls it: without flexibility where the revision can leave it out.
-        lean = {"flexibility": first_pass.FLEXIBILITY} if "flexibility" in inspect.signature(module.evaluate_pass).parameters else {}
-        return module.evaluate_pass(
-            card, racks[n], "first-right", seed=n, samples=64, refine=8, refine_samples=192,
-            screen=first_pass.SCREEN, include=[picks[n]], firm=[picks[n]], exact=True, **lean,
+        return evaluate(
+            module, card, racks[n], "first-right", n, samples=64, refine=8, refine_samples=192,
+            screen=first_pass.SCREEN, include=[picks[n]], firm=[picks[n]], exact=True, flexibility=first_pass.FLEXIBILITY,
         )
 
     def graded(advice) -> tuple:

@@ -74,7 +74,5 @@ def every_pass(card: Card, rack, seed: int):
     from coach.advice.passes import evaluate_pass
     from drills import first_pass
 
-    return evaluate_pass(
-        card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=192,
-        screen=first_pass.SCREEN, include=[], firm=[], exact=True,
-    )
+    options = first_pass.question_options(flexibility=True, exact_only=False)
+    return evaluate_pass(card, list(rack), "first-right", seed=seed, options=options)

@@ -13,7 +13,8 @@ from typing import Any
 
 from coach.notation import tiles
 from coach.notation.card import house_card
-from coach.advice.passes import _EXACT, PassAdvice, evaluate_pass
+from coach.advice.passes import PassAdvice, evaluate_pass
+from coach.advice.passes.evaluation import _EXACT
 from drills import first_pass
 
 RACKS = 20

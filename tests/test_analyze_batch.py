@@ -14,6 +14,8 @@ import pytest
 from coach import cli
 from coach.reading import disk_cache as card_cache
 from coach.cli.batch import FIELDS, KEYS, _quick_holding
+from coach.cli.commands import COMMANDS
+from coach.cli.requests import BATCH_ERRORS, error_reply, read_request, request_holding
 from coach.tools.bench import deal_racks
 from coach.notation.card import HOUSE_CARD, house_card
 from coach.notation import tiles
@@ -51,9 +53,9 @@ def one_by_one(text: str) -> list[dict]:
         if not raw.strip():
             continue
         try:
-            answers.append(cli.COMMANDS["analyze"].solve(card, cli.read_request(raw, KEYS)).to_json())
-        except cli.BATCH_ERRORS as error:
-            answers.append(cli.error_reply(error))
+            answers.append(COMMANDS["analyze"].solve(card, read_request(raw, KEYS)).to_json())
+        except BATCH_ERRORS as error:
+            answers.append(error_reply(error))
     return answers
 
 
@@ -118,7 +120,7 @@ def test_bad_fields_and_top_are_one_clear_error(argv: list[str], words: str, cap
 def test_quick_reading_agrees_with_the_general_parser(request_: dict) -> None:
     quick = _quick_holding(request_)
     try:
-        general = cli._holding(request_, (13, 14))
+        general = request_holding(request_, (13, 14))
     except (ValueError, TypeError):
         assert quick is None  # the general parser explains the mistake
         return
@@ -133,7 +135,7 @@ def test_no_two_word_alias_is_two_plain_codes() -> None:
 
 
 def test_parser_choices_match_the_commands() -> None:
-    from coach.advice.passes import PASSES
+    from coach.rules.charleston import PASSES
     from coach.rules.mahjong import WINS
 
     assert cli.PASS_CHOICES == tuple(PASSES) and cli.WIN_CHOICES == WINS

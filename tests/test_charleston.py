@@ -1,16 +1,16 @@
 """Charleston pass advice: C1-C5, determinism, explanations, the stop vote."""
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from coach.notation import tiles
 from coach.notation.card import house_card
+from coach.rules.charleston import BLIND_PASSES, PASSES, PassError, check_pass
 from coach.advice.passes import (
-    BLIND_PASSES,
-    PASSES,
-    PassError,
+    EvaluationOptions,
     candidate_passes,
-    check_pass,
     courtesy_advice,
     evaluate_pass,
     explain_pass,
@@ -104,13 +104,14 @@ def test_standard_errors_are_reported_and_small_for_the_leaders():
     behind = [o.behind for o in advice.options[:16]]
     assert behind[0] == 0.0 and behind[1:] == sorted(behind[1:])  # the leader, then by the paired gap
     # A rival sampled less may sit a hair ahead on the shared draws, never significantly.
-    from coach.advice.passes import Z
+    from coach.advice.passes.evaluation import Z
 
     assert all(o.behind + Z * o.behind_stderr >= 0 for o in advice.options[1:16])
 
 
 def test_adding_received_rows_agrees_with_the_full_matrix_product():
-    from coach.advice.passes import REACH_MARGIN, _sample_draws, _Scorer, scores_by_matrix, unseen_pool
+    from coach.advice.passes import unseen_pool
+    from coach.advice.passes.kernel import REACH_MARGIN, Scorer, sample_draws, scores_by_matrix
     from coach.reading.tiles_away import tables_for
 
     for text in ("3D 3D 4D 7D 1B 4B 1C 2C 6C 7C 9C N WD F", "F F F N N N N GD GD J S S 5D 9C"):
@@ -119,15 +120,15 @@ def test_adding_received_rows_agrees_with_the_full_matrix_product():
         base = np.array(tiles.counts(rack_), dtype=np.int16)
         after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
         takes = np.array([len(own) for own, _ in candidates])
-        draws = _sample_draws(unseen_pool(rack_), 40, np.random.default_rng(1))
-        scorer = _Scorer(CARD, rack_, candidates, after)
+        draws = sample_draws(unseen_pool(rack_), 40, np.random.default_rng(1))
+        scorer = Scorer(CARD, rack_, candidates, after)
         cands = np.repeat(np.arange(len(candidates)), len(draws))
         fast = scorer.best(cands, np.tile(draws, (len(candidates), 1)))
         slow = scores_by_matrix(CARD, after, takes, cands, np.tile(draws, (len(candidates), 1)))
         assert (fast == slow).all()
         # The same on the draws shared by every pass, summed once (as evaluate_pass
         # scores them), drawn in two goes as its later stages draw more.
-        shared = _Scorer(CARD, rack_, candidates, after)
+        shared = Scorer(CARD, rack_, candidates, after)
         every = list(range(len(candidates)))
         first = shared.best_on(every, draws[:25], 0, 25)
         more = shared.best_on(every, draws.copy(), 25, len(draws))
@@ -182,7 +183,7 @@ def test_a_rack_of_jokers_only_cannot_pass():
 def test_screening_keeps_the_nearest_candidates_and_the_included_pass():
     rack_ = rack("3D 3D 4D 7D 1B 4B 1C 2C 6C 7C 9C N WD F")
     learner = rack("3D 3D F")  # breaks the pair: unlikely to survive the screen on merit
-    advice = evaluate_pass(CARD, rack_, seed=2, screen=20, include=[learner])
+    advice = evaluate_pass(CARD, rack_, seed=2, options=EvaluationOptions(screen=20, include=[learner]))
     assert 20 <= len(advice.options) <= 21
     assert advice.option(learner).tiles == tuple(sorted(learner))
     full = evaluate_pass(CARD, rack_, seed=2)
@@ -194,13 +195,14 @@ def test_exact_enumeration_with_irrelevant_tiles_merged_agrees_with_the_full_sum
     from itertools import combinations_with_replacement
     from math import comb
 
-    from coach.advice.passes import _every_three, _Scorer, scores_by_matrix, unseen_pool
+    from coach.advice.passes import unseen_pool
+    from coach.advice.passes.kernel import Scorer, _every_three, scores_by_matrix
 
     rack_ = rack("F F F N N N N GD GD J S S 5D 9C")
     candidates = [c for c in candidate_passes(rack_, "first-right")][:6]
     base = np.array(tiles.counts(rack_), dtype=np.int16)
     after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
-    scorer = _Scorer(CARD, rack_, candidates, after)
+    scorer = Scorer(CARD, rack_, candidates, after)
     pool = unseen_pool(rack_)
     left = Counter(pool)
     full = np.array(list(combinations_with_replacement(sorted(left), 3)))
@@ -227,7 +229,8 @@ def test_flat_scoring_and_exact_sums_agree_with_the_full_matrix_product_on_dealt
     from itertools import combinations_with_replacement
     from math import comb
 
-    from coach.advice.passes import _every_three, _sample_draws, _Scorer, scores_by_matrix, unseen_pool
+    from coach.advice.passes import unseen_pool
+    from coach.advice.passes.kernel import Scorer, _every_three, sample_draws, scores_by_matrix
 
     rng = random.Random(13)
     wall = list(tiles.WALL)
@@ -239,9 +242,9 @@ def test_flat_scoring_and_exact_sums_agree_with_the_full_matrix_product_on_dealt
         candidates = [candidates[i] for i in picked]
         base = np.array(tiles.counts(rack_), dtype=np.int16)
         after = np.array([base - np.array(tiles.counts(own), dtype=np.int16) for own, _ in candidates])
-        scorer = _Scorer(CARD, rack_, candidates, after)
+        scorer = Scorer(CARD, rack_, candidates, after)
         pool = unseen_pool(rack_)
-        draws = _sample_draws(pool, 60, np.random.default_rng(n))
+        draws = sample_draws(pool, 60, np.random.default_rng(n))
         every = list(range(len(candidates)))
         cands = np.repeat(np.arange(len(candidates)), len(draws))
         slow = scores_by_matrix(CARD, after, np.full(len(candidates), 3), cands, np.tile(draws, (len(candidates), 1)))
@@ -261,9 +264,9 @@ def test_C1_exact_only_lists_the_passes_worked_out_exactly_as_the_full_listing_h
     """Issue 13: the grade asks only for the passes worked out exactly; they
     are the full listing's own exact options, best first, numbers and all."""
     for seed in range(4):
-        kwargs = dict(seed=seed, samples=64, refine=8, refine_samples=192, screen=48, include=[], firm=[], exact=True, flexibility=False)
-        full = evaluate_pass(CARD, NEAR_WD2 if seed % 2 else WITH_JOKER, "first-right", **kwargs)
-        lean = evaluate_pass(CARD, NEAR_WD2 if seed % 2 else WITH_JOKER, "first-right", exact_only=True, **kwargs)
+        effort = EvaluationOptions(samples=64, refine=8, refine_samples=192, screen=48, include=[], firm=[], exact=True, flexibility=False)
+        full = evaluate_pass(CARD, NEAR_WD2 if seed % 2 else WITH_JOKER, "first-right", seed=seed, options=effort)
+        lean = evaluate_pass(CARD, NEAR_WD2 if seed % 2 else WITH_JOKER, "first-right", seed=seed, options=replace(effort, exact_only=True))
         exact = [o for o in full.options if o.exact]
         assert lean.options and all(o.exact for o in lean.options)
         assert lean.best == full.best

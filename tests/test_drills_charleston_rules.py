@@ -9,7 +9,7 @@ import pytest
 
 from coach.notation import tiles
 from coach.notation.card import house_card
-from coach.advice.passes import BLIND_PASSES, PASSES, PassError, check_pass
+from coach.rules.charleston import BLIND_PASSES, PASSES, PassError, check_pass, receiver, sender
 from drills import charleston_rules as drill
 from tests import choice_drill_checks as checks
 
@@ -115,11 +115,11 @@ def test_the_levels_ask_every_charleston_rule():
 
 
 def test_S5_right_is_the_next_seat_in_turn_order():
-    assert drill.seat_after("East", "right") == "South"
-    assert drill.seat_after("East", "across") == "West"
-    assert drill.seat_after("East", "left") == "North"
-    assert drill.seat_after("North", "right") == "East"
-    assert drill.seat_before("West", "right") == "South"  # South passes right to West
+    assert receiver("East", "right") == "South"
+    assert receiver("East", "across") == "West"
+    assert receiver("East", "left") == "North"
+    assert receiver("North", "right") == "East"
+    assert sender("West", "right") == "South"  # South passes right to West
 
 
 def test_C1_C2_C3_directions_come_from_the_core():

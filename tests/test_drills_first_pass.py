@@ -164,10 +164,10 @@ def test_sampled_gaps_state_their_confidence():
 
 
 def _verdict_of(q, answer):
-    from coach.advice import passes as charleston
+    from coach.advice.passes.evaluation import _EXACT
 
     first_pass._CACHE.clear()
-    charleston._EXACT.clear()
+    _EXACT.clear()
     verdict = first_pass.grade(q, answer)
     return verdict.correct, verdict.score, verdict.explanation, verdict.rules, verdict.best, verdict.detail, verdict.public()
 
@@ -192,13 +192,14 @@ def test_C1_the_grade_without_flexibility_gives_the_same_verdicts(monkeypatch, l
 
 def _old_grade(q, pick):
     """The grade as it was before issue 13 split it: the learner's pass included in every stage."""
-    from coach.advice import passes as charleston
+    from coach.advice.passes import EvaluationOptions, evaluate_pass
+    from coach.advice.passes.evaluation import _EXACT
 
-    charleston._EXACT.clear()
-    advice = charleston.evaluate_pass(
-        CARD, list(q.key["rack"]), "first-right", seed=q.seed, samples=64, refine=8, refine_samples=192,
-        screen=first_pass.SCREEN, include=[pick], firm=[pick], exact=True,
+    _EXACT.clear()
+    effort = EvaluationOptions(
+        samples=64, refine=8, refine_samples=192, screen=first_pass.SCREEN, include=[pick], firm=[pick], exact=True
     )
+    advice = evaluate_pass(CARD, list(q.key["rack"]), "first-right", seed=q.seed, options=effort)
     mine = advice.option(pick)
     return advice.best.tiles, advice.best.expected, mine.expected, mine.behind, mine.as_good_as_best
 
@@ -219,9 +220,9 @@ def test_C1_the_question_evaluated_once_then_the_learners_pass_gives_the_same_ve
             rng.shuffle(naturals)
             pick = tuple(sorted(naturals[:3]))
             first_pass._CACHE.clear()
-            from coach.advice import passes as charleston
+            from coach.advice.passes.evaluation import _EXACT
 
-            charleston._EXACT.clear()
+            _EXACT.clear()
             advice = first_pass.advice_for(CARD, q.key["rack"], q.seed, pick)
             mine = advice.option(pick)
             assert mine.exact and advice.best.exact
@@ -243,23 +244,23 @@ def test_C1_a_pass_better_than_every_leader_becomes_the_best():
     """with_pass on an evaluation that missed the best pass (made here on
     very few draws and no refining): the better pass takes the lead, and
     every other pass's gap grows by how much better it is."""
-    from coach.advice import passes as charleston
+    from coach.advice.passes import EvaluationOptions, candidate_passes, evaluate_pass, unseen_pool, with_pass
+    from coach.advice.passes.kernel import Scorer, racks_after
 
+    thin_effort = EvaluationOptions(samples=4, refine=1, refine_samples=0, screen=4, firm=[], exact=True, flexibility=False)
     for seed in range(31_500, 31_520):  # a rack where the thin evaluation misses the best pass
         rack = list(question(seed, 2).key["rack"])
-        thin = charleston.evaluate_pass(
-            CARD, rack, "first-right", seed=1, samples=4, refine=1, refine_samples=0, screen=4, firm=[], exact=True, flexibility=False
-        )
-        candidates = charleston.candidate_passes(rack, "first-right")
-        scorer = charleston._Scorer(CARD, rack, candidates, charleston._after(rack, candidates))
-        left = np.bincount(charleston.unseen_pool(rack), minlength=tiles.KINDS)
+        thin = evaluate_pass(CARD, rack, "first-right", seed=1, options=thin_effort)
+        candidates = candidate_passes(rack, "first-right")
+        scorer = Scorer(CARD, rack, candidates, racks_after(rack, candidates))
+        left = np.bincount(unseen_pool(rack), minlength=tiles.KINDS)
         exact = [scorer.exact_mean(i, left) for i in range(len(candidates))]
         if min(exact) < thin.best.expected:
             break
     else:
         pytest.fail("no rack found where the thin evaluation misses the best pass")
     truly_best = candidates[int(np.argmin(exact))][0]
-    better = charleston.with_pass(thin, truly_best)
+    better = with_pass(thin, truly_best)
     assert better.best.tiles == truly_best and better.best.expected == min(exact) and better.best.behind == 0
     old = better.option(thin.best.tiles)
     assert old.exact and old.behind == pytest.approx(thin.best.expected - min(exact))
@@ -270,17 +271,18 @@ def test_C1_a_pass_better_than_every_leader_becomes_the_best():
 
 
 def test_C4_with_pass_refuses_a_joker_or_tiles_not_held():
-    from coach.advice import passes as charleston
+    from coach.advice.passes import with_pass
+    from coach.rules.charleston import PassError
 
     q = question(31_600, 3)
     rack = q.key["rack"]
     advice = first_pass.advice_for(CARD, rack, q.seed)
     missing = next(t for t in range(tiles.NATURALS) if t not in rack)
-    with pytest.raises(charleston.PassError):
-        charleston.with_pass(advice, (missing, rack[0], rack[1]))
+    with pytest.raises(PassError):
+        with_pass(advice, (missing, rack[0], rack[1]))
     if tiles.JOKER in rack:
-        with pytest.raises(charleston.PassError, match="C4"):
-            charleston.with_pass(advice, (tiles.JOKER, rack[0], rack[1]))
+        with pytest.raises(PassError, match="C4"):
+            with_pass(advice, (tiles.JOKER, rack[0], rack[1]))
 
 
 def test_C1_a_pass_exactly_as_good_as_the_best_ties_as_evaluate_pass_breaks_ties(monkeypatch):
@@ -288,19 +290,19 @@ def test_C1_a_pass_exactly_as_good_as_the_best_ties_as_evaluate_pass_breaks_ties
     here: exact ties at the top are rare): the one listed first among the
     legal passes leads, as evaluate_pass breaks its own ties; the other is
     0 behind, as good as the best."""
-    from coach.advice import passes as charleston
+    from coach.advice.passes import candidate_passes, evaluation, with_pass
 
     q = question(32_000, 2)
     rack = list(q.key["rack"])
     advice = first_pass.advice_for(CARD, q.key["rack"], q.seed)
     best = advice.best
-    candidates = [own for own, _ in charleston.candidate_passes(rack, "first-right")]
+    candidates = [own for own, _ in candidate_passes(rack, "first-right")]
     exact = {o.tiles for o in advice.options if o.exact}
     earlier = next(own for own in candidates if own < best.tiles and own not in exact)
     later = next(own for own in candidates if own > best.tiles and own not in exact)
-    monkeypatch.setattr(charleston, "_exact_kept", lambda card, rack, seen, own, work: best.expected)
-    leads = charleston.with_pass(advice, earlier)
+    monkeypatch.setattr(evaluation, "_exact_kept", lambda card, rack, seen, own, work: best.expected)
+    leads = with_pass(advice, earlier)
     assert leads.best.tiles == earlier and leads.option(best.tiles).behind == 0
-    follows = charleston.with_pass(advice, later)
+    follows = with_pass(advice, later)
     assert follows.best.tiles == best.tiles
     assert follows.option(later).behind == 0 and follows.option(later).as_good_as_best

@@ -183,7 +183,7 @@ def test_H2_mahjong_or_not_never_says_a_hand_holds_more_than_a_set_has():
 
 
 def test_H2_a_size_claim_names_the_jokers_of_an_exposure():
-    hand = mahjong_or_not.Hand(
+    hand = mahjong_or_not.LaidDown(
         [tiles.INDEX[c] for c in "N E E W GD GD GD GD".split()], [parse_exposure("S S S J J J")]
     )
     assert mahjong_or_not._tally(hand, tiles.INDEX["S"]) == (3, 3)

@@ -27,7 +27,7 @@ from coach import cli
 from coach.notation.yamlfile import parser as yaml_parse
 from coach.notation import yamlfile
 from coach.notation.card import HOUSE_CARD, MAX_LINES, MAX_READINGS, MAX_SECTIONS, CardError, parse_card
-from drills.kit import card_weight
+from drills import weight
 from drills.sets import SetError, parse_set
 from tests.test_web_teach import card_id_named, csrf, sign_up
 
@@ -235,12 +235,12 @@ def test_real_cards_pass_the_caps_and_the_budget(make) -> None:  # type: ignore[
     card = parse_card(make())
     readings = sum(len(line.readings) for line in card.lines)
     assert len(card.lines) <= MAX_LINES and readings <= MAX_READINGS
-    assert card_weight.weight_problem(card) is None
+    assert weight.weight_problem(card) is None
 
 
 def test_a_heavy_card_is_refused_plainly(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(card_weight, "FIRST_PASS_BUDGET", 0.0)
-    message = card_weight.weight_problem(parse_card(league_sized()))
+    monkeypatch.setattr(weight, "FIRST_PASS_BUDGET", 0.0)
+    message = weight.weight_problem(parse_card(league_sized()))
     assert message is not None and message.startswith("this card is too heavy: grading one first-pass question")
     assert "80 lines" in message and "0 s budget" in message
 
@@ -308,7 +308,7 @@ def test_an_upload_over_the_size_cap(app: Flask, teacher: FlaskClient) -> None:
 
 
 def test_a_heavy_card_is_refused_at_upload(app: Flask, teacher: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(card_weight, "FIRST_PASS_BUDGET", 0.0)
+    monkeypatch.setattr(weight, "FIRST_PASS_BUDGET", 0.0)
     response = post_card(teacher, league_sized(), "file")
     assert response.status_code == 422
     assert "this card is too heavy: grading one first-pass question" in html.unescape(response.get_data(as_text=True))
@@ -370,7 +370,7 @@ def test_check_card_reads_no_more_than_the_cap(tmp_path: Path, capsys: pytest.Ca
 
 
 def test_check_card_refuses_a_heavy_card(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(card_weight, "FIRST_PASS_BUDGET", 0.0)
+    monkeypatch.setattr(weight, "FIRST_PASS_BUDGET", 0.0)
     path = tmp_path / "league.yaml"
     path.write_text(league_sized(), encoding="utf-8")
     code, out = run(["check-card", str(path)])

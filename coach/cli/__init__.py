@@ -15,10 +15,7 @@ import re
 import sys
 from pathlib import Path
 from collections.abc import Callable, Sequence
-from typing import TextIO
-
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 # One BLAS thread, set before numpy loads: a command's matrix products are
 # small, and starting OpenBLAS's thread a core costs a command more CPU than
@@ -26,28 +23,23 @@ from typing import TYPE_CHECKING
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from coach import __version__
+from coach.cli.commands import COMMANDS
+from coach.cli.requests import BATCH_ERRORS, UsageError, error_reply, read_request
 from coach.notation import tiles
 from coach.notation.card import Card, CardError
-from coach.reading.tiles_away import Fill, Holding, HoldingError, parse_exposure, read_holding
+from coach.reading.tiles_away import HoldingError
+from coach.rules.charleston import PASSES
 
 if TYPE_CHECKING:  # the commands import what they use when run: a quick start (issue 13)
     from datetime import timedelta
 
-    from coach.reading.analysis import Analysis, LineResult
-    from coach.advice.passes import PassAdvice
-    from coach.advice.discard import DiscardAdvice
-    from coach.rules.mahjong import Payment
-
-# Choices named here so that building the parser imports no command's module;
-# tests/test_cli.py holds them equal to coach.advice.passes.PASSES and coach.rules.mahjong.WINS.
-PASS_CHOICES = ("first-right", "first-across", "first-left", "second-left", "second-across", "second-right", "courtesy")
+# Choices named here so that building the parser imports no command's module
+# (the Charleston's facts are a few constants); tests/test_cli.py holds
+# WIN_CHOICES equal to coach.rules.mahjong.WINS.
+PASS_CHOICES = tuple(PASSES)
 WIN_CHOICES = ("self", "discard", "exchange")
 
 PROG = "mahjong-coach"
-
-
-class UsageError(Exception):
-    pass
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -79,287 +71,7 @@ def _card(path: str | None) -> Card:
     return load_card_cached(path) if path else house_card_cached()
 
 
-# -- formatting -----------------------------------------------------------
-
-
-def _part_text(codes: list[str]) -> str:
-    if len(codes) >= 3 and len(set(codes)) == 1:
-        return f"{codes[0]}×{len(codes)}"
-    return " ".join(codes)
-
-
-def _missing_text(f: Fill) -> str:
-    if f.distance == 0:
-        return "nothing: Mah Jongg!"
-    # Two singles of one tile read better as one entry: "2D×2 (no joker)".
-    counts: dict[tuple[int, bool], int] = {}
-    for m in f.missing:
-        counts[(m.tile, m.joker_ok)] = counts.get((m.tile, m.joker_ok), 0) + m.count
-    words = []
-    for (tile, joker_ok), count in counts.items():
-        amount = f"×{count}" if count > 1 else ""
-        words.append(f"{tiles.CODES[tile]}{amount} ({'joker ok' if joker_ok else 'no joker'})")
-    return ", ".join(words)
-
-
-def render_analysis(result: Analysis, top: int) -> str:
-    holding = result.holding
-    rack = tiles.format_tiles(holding.rack_tiles())
-    out = [f"Card: {result.card.name}", f"Rack: {rack}  ({sum(holding.rack)} tiles)"]
-    for n, e in enumerate(holding.exposures, start=1):
-        out.append(f"Exposed {n}: {' '.join(e.codes)}  ({e.describe()})")
-    out.append("")
-    rows = [("line", "away", "value", "outs", "reading", "missing")]
-    for r in result.lines[:top]:
-        rows.append(_row(r))
-    widths = [max(len(row[i]) for row in rows) for i in range(5)]
-    for row in rows:
-        cells = [row[0].ljust(widths[0]), row[1].rjust(widths[1]), row[2].rjust(widths[2]),
-                 row[3].rjust(widths[3]), row[4].ljust(widths[4]), row[5]]
-        out.append("  ".join(cells).rstrip())
-    hidden = len(result.lines) - top
-    if hidden > 0:
-        out.append(f"... and {hidden} more lines (--top N to see more, --json for all)")
-    return "\n".join(out)
-
-
-def _row(r: LineResult) -> tuple[str, str, str, str, str, str]:
-    concealed = " C" if r.line.concealed else ""
-    if r.distance is None or r.fill is None or r.reading is None:
-        return (r.line.id + concealed, "-", str(r.line.value), "-", r.line.pattern, r.reason or "")
-    reading = " · ".join(_part_text(p) for p in r.reading.printed())
-    outs = "dead" if r.dead else str(r.live_outs)
-    return (r.line.id + concealed, str(r.distance), str(r.line.value), outs, reading, _missing_text(r.fill))
-
-
 # -- commands ---------------------------------------------------------------
-
-
-# -- requests: the same fields from flags or from a JSON line ----------------
-
-
-def _tiles_field(request: dict, key: str) -> str | list:
-    value = request.get(key)
-    if value is None:
-        return ""
-    if not isinstance(value, (str, list)):
-        raise ValueError(f'"{key}" must be tiles as text such as "1D 2D N", or a list of codes')
-    return value
-
-
-def _exposures_field(request: dict, key: str) -> list:
-    value = request.get(key)
-    if value is None:
-        return []
-    if not isinstance(value, list):
-        raise ValueError(f'"{key}" must be a list of groups such as ["5D 5D J"]')
-    return value
-
-
-def _holding(request: dict, sizes: tuple[int, ...], extra_seen: Sequence[str] = ()) -> tuple[Holding, tuple[int, ...]]:
-    rack = _tiles_field(request, "rack")
-    if rack == "" and "rack" not in request:
-        raise ValueError('"rack" is missing')
-    seen = _tiles_field(request, "seen")
-    seen_codes = tiles.parse(seen, what="seen") if isinstance(seen, str) else [tiles.code_of(c) for c in seen]
-    return read_holding(rack, _exposures_field(request, "exposed"), seen_codes + list(extra_seen), sizes)
-
-
-@dataclass(frozen=True)
-class Command:
-    """A command that answers one request: from flags, or per JSON line in batch."""
-
-    keys: frozenset[str]
-    solve: Callable[[Card, dict], object]
-    to_json: Callable[[object], dict]
-    render: Callable[[object, argparse.Namespace], str]
-
-
-def _solve_analyze(card: Card, request: dict) -> Analysis:
-    from coach.reading.analysis import analyze
-
-    holding, seen = _holding(request, (13, 14))
-    return analyze(card, holding, seen)
-
-
-def _solve_score(card: Card, request: dict) -> Payment:
-    from coach.rules.mahjong import WINS, score
-
-    win = request.get("win")
-    if win not in WINS:
-        raise ValueError(f'"win" must be one of {", ".join(WINS)}')
-    holding, _ = _holding(request, (14,))
-    return score(card, holding, win)
-
-
-def _seed(request: dict) -> int:
-    seed = request.get("seed", 0)
-    if seed is None:
-        return 0
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValueError('"seed" must be a whole number')
-    return seed
-
-
-def _solve_pass(card: Card, request: dict) -> tuple[PassAdvice, list[str]]:
-    from coach.advice.passes import PASSES, evaluate_pass, explain_pass, stop_vote
-
-    which = request.get("which") or "first-right"
-    if which not in PASSES:
-        raise ValueError(f'"which" must be one of {", ".join(PASSES)}')
-    holding, seen = _holding(request, (13, 14))
-    if holding.exposures:
-        raise ValueError("the Charleston comes before any exposure: give the rack only")
-    advice = evaluate_pass(card, holding.rack_tiles(), which, seed=_seed(request), seen=seen)
-    explanation = explain_pass(advice, advice.best)
-    if which == "second-left":  # before the second Charleston, anyone may stop it (C2)
-        explanation = list(stop_vote(advice).explanation) + explanation
-    return advice, explanation
-
-
-def _pass_json(result: object) -> dict:
-    from coach.advice.passes import stop_vote
-
-    advice, explanation = result  # type: ignore[misc]
-    extra = {"stop": stop_vote(advice).stop} if advice.which == "second-left" else {}
-    return {
-        **extra,
-        "which": advice.which,
-        "best": advice.best.codes,
-        "blind": advice.best.blind,
-        "current": advice.current,
-        "ranked": [
-            {
-                "tiles": o.codes,
-                "blind": o.blind,
-                "expected": round(o.expected, 4),
-                "stderr": round(o.stderr, 4),
-                "behind": round(o.behind, 4),
-                "samples": o.samples,
-                "flexibility": None if o.flexibility is None else round(o.flexibility, 2),
-            }
-            for o in advice.options
-        ],
-        "explanation": explanation,
-    }
-
-
-def _pass_text(result: object, args: argparse.Namespace) -> str:
-    from coach.advice.passes import PASSES
-
-    advice, explanation = result  # type: ignore[misc]
-    direction = PASSES[advice.which][1]
-    out = [f"{advice.which} pass ({direction}); you are {advice.current} tiles away now.", ""]
-    out.append(f"{'pass':<34} {'expected':>8} {'± se':>6} {'behind':>7}")
-    for o in advice.options[: args.top]:
-        out.append(f"{o.label():<34} {o.expected:>8.2f} {o.stderr:>6.2f} {o.behind:>7.2f}")
-    out.append("")
-    out += [f"- {line}" for line in explanation]
-    return "\n".join(out)
-
-
-def _other_players(request: dict) -> list[list]:
-    """Other players' exposures: one entry a player, groups split by "|" or given as a list."""
-    players = []
-    for n, entry in enumerate(_exposures_field(request, "others"), start=1):
-        groups = entry.split("|") if isinstance(entry, str) else entry
-        if not isinstance(groups, list):
-            raise ValueError('"others" must list each player\'s exposures, e.g. ["5D 5D 5D | N N N"]')
-        players.append([parse_exposure(g, n) for g in groups])
-    return players
-
-
-def _solve_discard(card: Card, request: dict) -> DiscardAdvice:
-    from coach.advice.discard import advise_discard
-
-    others = _other_players(request)
-    shown = [c for player in others for e in player for c in e.codes]
-    # The others' tiles join the supply check; the advisor counts them as seen itself.
-    holding, seen = _holding(request, (14,), extra_seen=shown)
-    discards = list(seen)
-    for code in shown:
-        discards[tiles.INDEX[code]] -= 1
-    late = request.get("late", False)
-    if not isinstance(late, bool):
-        raise ValueError('"late" must be true or false')
-    return advise_discard(card, holding, discards, others, late=late)
-
-
-def _discard_json(result: object) -> dict:
-    advice: DiscardAdvice = result  # type: ignore[assignment]
-    return {
-        "best": tiles.CODES[advice.best.tile],
-        "ranked": [
-            {
-                "tile": tiles.CODES[o.tile],
-                "distance": o.distance,
-                "live_outs": o.live_outs,
-                "hot": o.hot,
-                "safe": o.safe,
-                "note": o.note,
-            }
-            for o in advice.options
-        ],
-        "explanation": list(advice.explanation),
-    }
-
-
-def _discard_text(result: object, args: argparse.Namespace) -> str:
-    advice: DiscardAdvice = result  # type: ignore[assignment]
-    out = [f"{'discard':<14} {'away':>4} {'outs':>5}  note"]
-    for o in advice.options[: args.top]:
-        flag = "HOT " if o.hot else ("safe " if o.safe else "")
-        out.append(f"{tiles.name(o.tile):<14} {o.distance:>4} {o.live_outs:>5}  {flag}{o.note}".rstrip())
-    out.append("")
-    out += [f"- {line}" for line in advice.explanation]
-    return "\n".join(out)
-
-
-COMMANDS = {
-    "analyze": Command(
-        frozenset({"rack", "exposed", "seen"}),
-        _solve_analyze,
-        lambda r: r.to_json(),  # type: ignore[attr-defined]
-        lambda r, args: render_analysis(r, 10 if args.top is None else args.top),  # type: ignore[arg-type]
-    ),
-    "score": Command(
-        frozenset({"rack", "exposed", "win"}),
-        _solve_score,
-        lambda r: r.to_json(),  # type: ignore[attr-defined]
-        lambda r, args: "\n".join(r.explanation),  # type: ignore[attr-defined]
-    ),
-    "pass": Command(frozenset({"rack", "seen", "seed", "which"}), _solve_pass, _pass_json, _pass_text),
-    "discard": Command(
-        frozenset({"rack", "exposed", "seen", "others", "late"}), _solve_discard, _discard_json, _discard_text
-    ),
-}
-
-
-def read_request(raw: str | bytes, keys: frozenset[str], loads: Callable[[str | bytes], object] = json.loads) -> dict:
-    """One batch line as a request: a JSON object with known keys only."""
-    return checked_request(loads(raw), keys)
-
-
-def checked_request(obj: object, keys: frozenset[str]) -> dict:
-    """A batch line's JSON value as a request: an object with known keys only."""
-    if not isinstance(obj, dict):
-        raise ValueError('each line must be a JSON object such as {"rack": "1D 2D ..."}')
-    unknown = sorted(set(obj) - keys)
-    if unknown:
-        raise ValueError(f'unknown key "{unknown[0]}" (allowed: {", ".join(sorted(keys))})')
-    return obj
-
-
-BATCH_ERRORS = (ValueError, TypeError, RecursionError)  # json.JSONDecodeError is a ValueError
-
-
-def error_reply(error: BaseException) -> dict:
-    """The answer to a bad batch line: {"error": ...}, in plain words."""
-    if isinstance(error, json.JSONDecodeError):
-        return {"error": f"not valid JSON ({error.msg} at column {error.colno})"}
-    if isinstance(error, RecursionError):
-        return {"error": "not valid input: the JSON is nested too deeply"}
-    return {"error": str(error)}
 
 
 def _batch(stdin: TextIO, stdout: TextIO, keys: frozenset[str], answer: Callable[[dict], dict]) -> int:
@@ -404,7 +116,7 @@ def cmd_check_card(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> i
         for problem in error.problems:
             stdout.write(problem + "\n")
         raise
-    from drills.kit.card_weight import weight_problem  # as the upload does: a card too heavy to drill on
+    from drills.weight import weight_problem  # as the upload does: a card too heavy to drill on
 
     heavy = weight_problem(card)
     if heavy:
@@ -539,7 +251,7 @@ def cmd_load(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach.tools import bench
 
-    return bench.run(args, stdout)
+    return bench.run(args, stdout, main)
 
 
 def cmd_reset_link(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:

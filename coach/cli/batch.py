@@ -25,7 +25,9 @@ import orjson
 from coach.notation import tiles
 from coach.reading.analysis import Analysis, LineResult, analyze
 from coach.notation.card import Card
-from coach.cli import BATCH_ERRORS, UsageError, _holding, checked_request, error_reply, render_analysis
+from coach.cli.commands import COMMANDS
+from coach.cli.requests import BATCH_ERRORS, UsageError, checked_request, error_reply, request_holding
+from coach.cli.text import render_analysis
 from coach.reading.tiles_away import OUT_OF_REACH, BatchRanking, Holding, tables_for
 
 # The keys of each line in the full answer (LineResult.to_json), in its order;
@@ -289,7 +291,7 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
                     lengths.append(len(indices))
                     continue
                 request = checked_request(request, KEYS)
-                holding, seen = _quick_holding(request) or _holding(request, (13, 14))
+                holding, seen = _quick_holding(request) or request_holding(request, (13, 14))
                 if holding.exposures:
                     replies[k] = _analysis_answer(analyze(card, holding, seen), fields, top)
                 else:
@@ -303,7 +305,7 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
         if too_many.any():  # more copies than the set has: the general reader's own message
             for i in np.flatnonzero(too_many).tolist():
                 try:
-                    _holding(quick_requests[i], (13, 14))
+                    request_holding(quick_requests[i], (13, 14))
                     raise ValueError("a rack cannot hold more copies of a tile than the set has")
                 except BATCH_ERRORS as error:
                     replies[quick[i]] = error_reply(error)
@@ -360,8 +362,6 @@ def run_analyze(card: Card, args: argparse.Namespace, stdin: TextIO, stdout: Tex
         return 0
     if fields is not None and not args.json:
         raise UsageError("--fields chooses JSON fields: add --json")
-    from coach.cli import COMMANDS
-
     request = {key: getattr(args, key) for key in KEYS if getattr(args, key, None) is not None}
     result = COMMANDS["analyze"].solve(card, request)
     if args.json:

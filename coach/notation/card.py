@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.common.kept import Kept
 from coach.notation.yamlfile import MAX_BYTES, YamlError, capped, elide, key_line, line_of, read_text, show
@@ -57,7 +58,7 @@ SUIT_WORDS = {
      "character": "C", "characters": "C"}
 
 
-class CardError(ValueError):
+class CardError(CoachError, ValueError):
     """A card that breaks the format; every problem names where it is."""
 
     def __init__(self, problems: list[str]):
@@ -311,7 +312,7 @@ def _part(token: Token, suit: str | None, shift: int) -> tuple[Part, tuple[tuple
     return part, tuple((g.tile, g.size) for g in part.groups)
 
 
-class TooManyReadings(ValueError):
+class TooManyReadings(CoachError, ValueError):
     """A line read as more concrete hands than it may have."""
 
 

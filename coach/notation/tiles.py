@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from coach.common.errors import CoachError
+
 SUITS: tuple[str, ...] = ("D", "B", "C")
 SUIT_NAMES = {"D": "Dot", "B": "Bam", "C": "Crak"}
 SUIT_PLURALS = {"D": "Dots", "B": "Bams", "C": "Craks"}
@@ -31,7 +33,6 @@ INDEX: dict[str, int] = {code: i for i, code in enumerate(CODES)}
 NATURALS = 35  # every tile but the joker: 27 suit tiles, 4 winds, 3 dragons, flower
 FLOWER = INDEX["F"]
 JOKER = INDEX["J"]
-SOAP = INDEX["WD"]
 KINDS = len(CODES)  # 36
 
 # T1 and T3: four of each suit, wind and dragon tile; eight flowers (all one
@@ -43,7 +44,7 @@ assert SET_SIZE == 152
 WALL: tuple[int, ...] = tuple(t for t, copies in enumerate(COPIES) for _ in range(copies))
 
 
-class TileError(ValueError):
+class TileError(CoachError, ValueError):
     """Bad tile input; the message names the token and where it stands."""
 
 

@@ -10,7 +10,7 @@ Three strengths (issue 16):
   for jokers, discards what leaves its nearest line nearest, then the most
   lines close;
 - "shark": the club player with the pass drill's evaluation for its passes
-  (`charleston.evaluate_pass`, on fewer samples), the tiles it has seen
+  (`coach.advice.passes.evaluate_pass`, on fewer samples), the tiles it has seen
   counted (a dead line, E3, does not count; live outs break ties; a call
   only when it brings a live line nearer), and defence (D1): late in the
   hand it keeps a tile that other players' exposures plainly want, when
@@ -36,8 +36,9 @@ from coach.advice.discard import wanted_share
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, deal
 from coach.rules.mahjong import winning_lines
 from coach.reading.analysis import analyze
-from coach.advice.passes import BLIND_PASSES, evaluate_pass
-from coach.tools.simulate_charleston import least_suit_policy, nearest_three_policy
+from coach.advice.passes import EvaluationOptions, evaluate_pass
+from coach.play.policies import least_suit_policy, nearest_three_policy
+from coach.rules.charleston import BLIND_PASSES
 from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
 
 STRENGTHS = ("beginner", "club", "shark")
@@ -45,7 +46,7 @@ MISSED_CALLS = 0.4  # the share of good exposure calls a beginner does not see
 LATE = 40  # tiles left in the wall when a shark starts to defend (D1)
 HOT = 0.5  # a tile at least this share of an exposure's possible hands need is hot (D1)
 # The shark's pass: the pass drill's evaluation on fewer samples, a few ms a pass.
-PASS_EFFORT = {"samples": 24, "refine": 4, "refine_samples": 32, "screen": 24, "cap": 96}
+PASS_EFFORT = EvaluationOptions(samples=24, refine=4, refine_samples=32, screen=24, cap=96)
 
 
 def nearest(card: Card, holding: Holding) -> int:
@@ -61,7 +62,7 @@ def _shark_pass(hand: Hand, seat: str, rng: random.Random) -> tuple[str, ...]:
     """The pass drill's own evaluation (expected tiles away after the exchange),
     on fewer samples to stay quick; no blind pass (its tiles are the neighbour's choice)."""
     step = hand.step if hand.step not in BLIND_PASSES else hand.step.split("-")[0] + "-across"
-    advice = evaluate_pass(hand.card, hand.racks[seat], step, seed=rng.randrange(2**31), **PASS_EFFORT)
+    advice = evaluate_pass(hand.card, hand.racks[seat], step, seed=rng.randrange(2**31), options=PASS_EFFORT)
     return tuple(tiles.CODES[t] for t in advice.best.tiles)
 
 

@@ -30,21 +30,20 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.rules.calls import exposure_calls
+from coach.rules.charleston import BLIND_PASSES, COURTESY, STEPS, receiver
 from coach.notation.card import Card
 from coach.rules.mahjong import Payment, score, winning_lines
 from coach.rules.table import next_seat
 from coach.reading.tiles_away import Exposure, Holding
 
 SEATS = tiles.SEATS  # East, South, West, North: play passes to the right (S5)
-STEPS = {"right": 1, "across": 2, "left": 3}
-FIRST = ("right", "across", "left")  # C1
-SECOND = ("left", "across", "right")  # C2
 MAH_JONGG, EXPOSE = "mahjong", "expose"
 
 
-class HandError(ValueError):
+class HandError(CoachError, ValueError):
     """An action the rules do not allow now; `rule` names the rule id."""
 
     def __init__(self, message: str, rule: str):
@@ -137,7 +136,7 @@ class Hand:
     exposed: dict[str, list[Exposed]] = field(default_factory=lambda: {s: [] for s in SEATS})
     discards: list[tuple[str, int]] = field(default_factory=list)  # the floor, in order
     phase: str = "charleston"  # "charleston", "play" or "over"
-    step: str = "first-right"  # see `_charleston_steps`
+    step: str = "first-right"  # one of coach.rules.charleston.STEPS
     passes: dict[str, Action] = field(default_factory=dict)  # pass, vote or offer actions this step
     received: dict[str, list[int]] = field(default_factory=lambda: {s: [] for s in SEATS})  # the last pass received
     courtesy: dict[str, int] = field(default_factory=dict)  # seat -> tiles it exchanges across (C3)
@@ -237,7 +236,7 @@ class Hand:
 
     def _pass(self, action: Action) -> None:
         direction = self.step.split("-", 1)[1]
-        blind_ok = self.step in ("first-left", "second-right")  # C5
+        blind_ok = self.step in BLIND_PASSES  # C5
         if action.kind != "pass":
             raise HandError(f"{action.seat} must pass three tiles {direction}", "C1")
         if action.blind and not blind_ok:
@@ -260,7 +259,7 @@ class Hand:
                 out = self.received[seat][: chosen_action.blind] + [tiles.INDEX[c] for c in chosen_action.tiles]
                 for tile in out:
                     self.racks[seat].remove(tile)
-                moving[next_seat(seat, STEPS[direction])] = out
+                moving[receiver(seat, direction)] = out
             for seat, got in moving.items():
                 self.racks[seat].extend(got)
                 self.received[seat] = got
@@ -282,7 +281,7 @@ class Hand:
         self.passes[action.seat] = action
         if len(self.passes) == 4:
             for seat in SEATS:
-                other = next_seat(seat, 2)
+                other = receiver(seat, COURTESY)
                 self.courtesy[seat] = min(self.passes[seat].count, self.passes[other].count)  # C3
             self.passes = {}
             self.step = "courtesy"
@@ -303,15 +302,14 @@ class Hand:
                 out = [tiles.INDEX[c] for c in chosen_action.tiles]
                 for tile in out:
                     self.racks[seat].remove(tile)
-                moving[next_seat(seat, 2)] = out
+                moving[receiver(seat, COURTESY)] = out
             for seat, got in moving.items():
                 self.racks[seat].extend(got)
             self.passes = {}
             self._start_play()
 
     def _next_step(self) -> None:
-        order = [f"first-{d}" for d in FIRST] + ["vote"] + [f"second-{d}" for d in SECOND] + ["offer"]
-        self.step = order[order.index(self.step) + 1]
+        self.step = STEPS[STEPS.index(self.step) + 1]
 
     def _start_play(self) -> None:
         self.phase, self.step, self.turn, self.acquired = "play", "", "East", "deal"  # S4: East throws first

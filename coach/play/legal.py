@@ -26,10 +26,9 @@ from typing import Any
 from itertools import combinations_with_replacement
 
 from coach.notation import tiles
+from coach.rules.charleston import BLIND_PASSES
 from coach.play.hand import MAH_JONGG, Action, Exposed, Hand, HandError
 from coach.rules.mahjong import winning_lines
-
-BLIND_STEPS = ("first-left", "second-right")  # C5: the last pass of each Charleston
 
 
 def _sets(counts: Counter[int], size: int) -> list[tuple[str, ...]]:
@@ -45,7 +44,7 @@ def _sets(counts: Counter[int], size: int) -> list[tuple[str, ...]]:
 def _passes(hand: Hand, seat: str) -> list[Action]:
     rack = Counter(hand.racks[seat])
     received = hand.received[seat]
-    most_blind = min(3, len(received)) if hand.step in BLIND_STEPS else 0
+    most_blind = min(3, len(received)) if hand.step in BLIND_PASSES else 0
     out = []
     for blind in range(most_blind + 1):
         left = rack - Counter(received[:blind])  # the blind tiles go on unseen; the rest come from what stays

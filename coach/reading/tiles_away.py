@@ -27,6 +27,7 @@ from functools import cached_property
 
 import numpy as np
 
+from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.notation.card import Card, Group, Reading
 
@@ -34,7 +35,7 @@ HAND_SIZE = 14
 OUT_OF_REACH = 99  # a distance no reading can have; shown as None at the edges
 
 
-class HoldingError(ValueError):
+class HoldingError(CoachError, ValueError):
     """A rack or exposure that no real player could hold."""
 
 

@@ -133,10 +133,6 @@ def call_ruling(
     return Ruling(tuple(c.size for c in calls), "K2", facts)
 
 
-def call_for(calls: tuple[GroupCall, ...], size: int) -> GroupCall | None:
-    return next((c for c in calls if c.size == size), None)
-
-
 def who_gets(discarder: str, claims: Mapping[str, str]) -> Ruling:
     """Who gets a discard several seats call (K4): `claims` maps each caller to
     MAH_JONGG or "exposure". Mah Jongg beats an exposure; between equal

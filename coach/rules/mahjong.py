@@ -16,11 +16,6 @@ from coach.rules.ruling import Ruling
 from coach.reading.tiles_away import HAND_SIZE, Holding, tables_for
 
 WINS = ("self", "discard", "exchange")
-WIN_WORDS = {
-    "self": "self-picked from the wall",
-    "discard": "on a discard",
-    "exchange": "by a joker exchange from another player's exposure",
-}
 
 
 # How a winning tile came, in the words of the table; `pays_as` turns each into one of WINS.

@@ -20,7 +20,7 @@ from sqlmodel import Session, col, select
 from coach.notation.card import CardError, parse_card
 from coach.store import teaching
 from coach.store.models import Assignment, CardChoice, Classroom, Membership, TeacherCard
-from drills.kit.card_weight import weight_problem
+from drills.weight import weight_problem
 
 DEFAULT_SOURCE = "Your card"
 
@@ -43,7 +43,7 @@ def save_card(session: Session, owner_id: int, text: str, source: str = DEFAULT_
 
     The checks every upload gets, teacher's or learner's: the card format
     line by line within its size caps (coach.notation.card), then one first-pass question
-    timed (drills.kit.card_weight), so nobody ever waits on a card too heavy to
+    timed (drills.weight), so nobody ever waits on a card too heavy to
     drill on. Nothing is stored while there is any problem."""
     try:
         heavy = weight_problem(parse_card(text, source=source))

@@ -33,7 +33,8 @@ import numpy as np
 from coach.notation import tiles
 from coach.reading.analysis import analyze
 from coach.notation.card import Card
-from coach.advice.passes import candidate_passes, evaluate_pass, scores_by_matrix, unseen_pool
+from coach.advice.passes import candidate_passes, evaluate_pass, unseen_pool
+from coach.advice.passes.kernel import scores_by_matrix
 from coach.reading.tiles_away import HAND_SIZE, Holding, tables_for
 
 
@@ -228,7 +229,9 @@ def _bare_seconds(client, cpu: list[float] | None = None) -> float:
 # -- the run --------------------------------------------------------------------
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
+def run(args: argparse.Namespace, out: TextIO, cli_main: Callable[..., int]) -> int:
+    """Measure and print the figures; `cli_main` is the command line's own entry
+    point (the CLI passes it in: tools sit below the CLI and never import it)."""
     from coach.reading.disk_cache import house_card_cached, load_card_cached
 
     card_path = getattr(args, "card", None)
@@ -266,9 +269,7 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
     lines_in = "".join(json.dumps({"rack": tiles.format_tiles(r)}) + "\n" for r in racks[:400])
 
     def cli_batch() -> int:
-        from coach.cli import main
-
-        main(["analyze"], stdin=io.StringIO(lines_in), stdout=io.StringIO())
+        cli_main(["analyze"], stdin=io.StringIO(lines_in), stdout=io.StringIO())
         return 400
 
     in_process = [

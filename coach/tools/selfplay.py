@@ -36,6 +36,7 @@ from typing import TextIO
 
 import numpy as np
 
+from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.hand import SEATS, Action, Hand, replay
@@ -50,7 +51,7 @@ TOP_MS = 1000.0
 RESAMPLES = 2000
 
 
-class SelfPlayError(AssertionError):
+class SelfPlayError(CoachError, AssertionError):
     """A hand broke a rule of the engine: lost a tile, or did not replay."""
 
 

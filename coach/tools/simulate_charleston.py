@@ -18,73 +18,19 @@ import argparse
 import math
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TextIO
 
 import numpy as np
 
 from coach.notation import tiles
-from coach.reading.analysis import analyze
 from coach.notation.card import Card, house_card, load_card
-from coach.advice.passes import FIRST_CHARLESTON, evaluate_pass
+from coach.advice.passes import EvaluationOptions, evaluate_pass
+from coach.play.policies import Policy, least_suit_policy, nearest_three_policy, random_policy
+from coach.rules.charleston import FIRST_CHARLESTON, SEATS_MOVED
 from coach.reading.tiles_away import Holding, tables_for
 
 SEATS = 4
-STEP = {"right": 1, "across": 2, "left": -1}  # S5: play and passes to the right go to the next seat
-
-Policy = Callable[[Card, list[int], list[int], random.Random], list[int]]
-
-
-def random_policy(card: Card, rack: list[int], passed_before: list[int], rng: random.Random) -> list[int]:
-    """Any three tiles but jokers (C4)."""
-    return rng.sample([t for t in rack if t != tiles.JOKER], 3)
-
-
-def nearest_three_policy(card: Card, rack: list[int], passed_before: list[int], rng: random.Random) -> list[int]:
-    """Pass the tiles the three nearest lines don't use (fewest uses first)."""
-    result = analyze(card, Holding.of(rack))
-    uses = [0] * tiles.KINDS
-    for line in result.lines[:3]:
-        if line.fill is None:
-            continue
-        counted = [0] * tiles.KINDS
-        for t in line.fill.used:
-            counted[t] += 1
-        uses = [u + c for u, c in zip(uses, counted)]
-    # Each copy of a tile is "used" by as many nearest lines as place that many copies.
-    copies: list[tuple[int, float, int]] = []
-    seen = [0] * tiles.KINDS
-    for t in sorted(rack):
-        if t == tiles.JOKER:
-            continue
-        seen[t] += 1
-        used_by = sum(1 for line in result.lines[:3] if line.fill and line.fill.used.count(t) >= seen[t])
-        copies.append((used_by, rng.random(), t))
-    copies.sort()
-    return [t for _, _, t in copies[:3]]
-
-
-def least_suit_policy(card: Card, rack: list[int], passed_before: list[int], rng: random.Random) -> list[int]:
-    """Pass the suit you hold least of (number tiles), then the next, keeping honours."""
-    by_suit: dict[str, list[int]] = {s: [] for s in tiles.SUITS}
-    for t in rack:
-        suit = tiles.suit_of(t)
-        if suit:
-            by_suit[suit].append(t)
-    order = sorted((len(v), rng.random(), s) for s, v in by_suit.items() if v)
-    chosen: list[int] = []
-    for _, _, suit in order:
-        for t in sorted(by_suit[suit], key=lambda _: rng.random()):
-            if len(chosen) < 3:
-                chosen.append(t)
-    if len(chosen) < 3:
-        rest = [t for t in rack if t != tiles.JOKER]
-        for t in chosen:
-            rest.remove(t)
-        chosen += rng.sample(rest, 3 - len(chosen))
-    return chosen
-
 
 def coach_policy_with(samples: int, refine: int, refine_samples: int) -> Policy:
     def coach_policy(card: Card, rack: list[int], passed_before: list[int], rng: random.Random) -> list[int]:
@@ -92,7 +38,7 @@ def coach_policy_with(samples: int, refine: int, refine_samples: int) -> Policy:
         seen = tiles.counts(passed_before)
         advice = evaluate_pass(
             card, rack, "first-right", seed=rng.randrange(2**31), seen=seen,
-            samples=samples, refine=refine, refine_samples=refine_samples,
+            options=EvaluationOptions(samples=samples, refine=refine, refine_samples=refine_samples),
         )
         return list(advice.best.tiles)
 
@@ -127,7 +73,7 @@ def play_charleston(card: Card, racks: list[list[int]], policy: Policy, rng: ran
                 racks[s].remove(t)
             passed[s] += chosen
         for s, chosen in enumerate(choices):
-            racks[(s + STEP[direction]) % SEATS] += chosen
+            racks[(s + SEATS_MOVED[direction]) % SEATS] += chosen
     return racks
 
 

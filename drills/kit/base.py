@@ -28,12 +28,13 @@ from dataclasses import dataclass, field
 from functools import wraps
 from typing import Any, TypeVar
 
+from coach.common.errors import CoachError
 from coach.rules import scenes
 from coach.common.kept import Kept
 from coach.rules.scenes import Scene
 
 
-class AnswerError(ValueError):
+class AnswerError(CoachError, ValueError):
     """An answer of the wrong shape for its drill (the web layer's 400)."""
 
 
@@ -130,7 +131,7 @@ def rng_for(drill: str, seed: int, level: int) -> random.Random:
     return random.Random(f"{drill}:{level}:{seed}" + (f":{attempt}" if attempt else ""))
 
 
-class SceneError(RuntimeError):
+class SceneError(CoachError, RuntimeError):
     """A drill dealt nothing but impossible scenes for one seed: a dealing bug."""
 
 

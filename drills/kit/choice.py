@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from coach.common.errors import CoachError
 from coach.rules.scenes import Scene
 from drills.kit import hints
 from drills.kit import short
@@ -218,7 +219,7 @@ T = TypeVar("T")
 Builder = Callable[[random.Random, Any], Draft]
 
 
-class DealError(RuntimeError):
+class DealError(CoachError, RuntimeError):
     """No situation of the kind asked for after ATTEMPTS deals (a card too small for it)."""
 
 

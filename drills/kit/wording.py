@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from coach.notation import tiles
-from coach.notation.card import GROUP_NAMES
+from coach.notation.card import GROUP_NAMES, Line, Reading
 
 # Small counts as words; larger ones stay figures ("11 tiles").
 NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
@@ -75,3 +75,15 @@ def seats(names: Sequence[str]) -> str:
 def tile_label(tile: int) -> str:
     """The tile as choices and facts name it: "East Wind", so it never reads as a seat."""
     return tiles.label(tiles.CODES[tile])
+
+
+def line_text(line: Line, reading: Reading) -> str:
+    """The line as read with actual suits: "2468-1, exposed (X): three 2 Dots; ..."."""
+    kind = "concealed (C)" if line.concealed else "exposed (X)"
+    parts = []
+    for part in reading.parts:
+        if part.is_group:
+            parts.append(tiles.plural(part.tiles[0], len(part.tiles)))
+        else:
+            parts.append(", ".join(tiles.name(t) for t in part.tiles))
+    return f"{line.id}, {kind}: {'; '.join(parts)}"

@@ -21,6 +21,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from coach.common.errors import CoachError
+
 MAX_BYTES = 64 * 1024  # the web form's own limit too (MAX_CONTENT_LENGTH)
 MAX_DEPTH = 10  # a card nests 6 deep (card, sections, section, hands, hand, numbers)
 MAX_VALUES = 20_000  # scalars, lists and mappings in one file
@@ -28,7 +30,7 @@ MAX_INT_DIGITS = 12
 MAX_PROBLEMS = 50  # messages listed; the rest are counted
 SHOWN = 40  # at most this many characters of a value go into a message
 
-class YamlError(ValueError):
+class YamlError(CoachError, ValueError):
     """A file that cannot be loaded; `problems` holds each message (short
     ones, and no more than MAX_VALUES: show them through `capped`)."""
 

@@ -12,7 +12,7 @@ functions serve any account's own cards.
 - `try_rack(text, rack)`: the nearest lines of the card being written for
   a typed rack (coach.reading.analysis).
 - `store(session, owner_id, text, source)`: the upload's own checks and
-  store (coach.store.teaching.add_card after drills.kit.card_weight), so the
+  store (coach.store.teaching.add_card after drills.weight), so the
   editor and the upload form accept and refuse the same cards.
 
 The work is bounded as an upload's: parse_card keeps the size caps, a

@@ -14,7 +14,7 @@
 
 A card is checked line by line when it is uploaded (coach.notation.card.parse_card
 names the line, section and hand of every problem, within caps on its
-size), timed once on a first-pass question (drills.kit.card_weight: a card too
+size), timed once on a first-pass question (drills.weight: a card too
 heavy to drill on is refused) and never changes afterwards, so questions asked on it stay the same questions. It is
 private: only its teacher and the students of their classes with an
 assignment on it are asked questions on it.

@@ -1,23 +1,11 @@
-"""The Charleston (C1-C6) and the advice for every pass.
-
-A pass is scored by what it is expected to leave: the best tiles-away of
-the rack after giving the tiles and receiving as many from the tiles the
-player cannot see. The expectation is a Monte Carlo average over seeded
-samples of incoming tiles; every candidate pass is scored on the same
-samples, so differences between passes are not noise of the draw.
-
-Stages keep it fast and stable: every legal pass on a first set of
-samples, then the most promising ones again on more samples, with their
-spread (how many lines stay within reach); then the calls that matter
-are made firm: sampled on, in doubling batches, until the one-sided 95%
-interval of the paired gap to the best lies clear of MARGIN (or CAP), or,
-for a graded first pass, worked out exactly over every three tiles that
-could come back. A pass is as good as the best unless it is, at that
-confidence, more than MARGIN (a tenth of a tile) worse.
+"""The numpy work of the pass evaluation: drawing the tiles that come back,
+and scoring many passes on many draws at once, sampled or summed exactly.
 
 Scoring adds the received tiles' rows of the card table to the pass's
 own row, over only the readings that three tiles could make nearest,
-instead of a full matrix product per sample.
+instead of a full matrix product per sample (`scores_by_matrix` is that
+slow definition, kept to check against). Sums of whole numbers: the same
+in any order, so equal passes come out exactly equal.
 """
 
 from __future__ import annotations
@@ -25,36 +13,22 @@ from __future__ import annotations
 import itertools
 import math
 from collections import Counter
-from collections.abc import Callable, Container, Iterator, Sequence
-from dataclasses import dataclass, replace
-from functools import cached_property, lru_cache
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
 from coach.notation import tiles
-from coach.reading.analysis import Analysis, analyze_rack
 from coach.notation.card import Card
-from coach.advice.explain import keep_note, tile_note
-from coach.common.kept import Kept
-from coach.reading.tiles_away import FEATURE_START, HAND_SIZE, SPILL, CardTables, Holding, tables_for
+from coach.reading.tiles_away import (
+    FEATURE_START,
+    HAND_SIZE,
+    SPILL,
+    CardTables,
+    tables_for,
+)
 
-# C1, C2: the direction of each pass; C3: the courtesy pass goes across.
-FIRST_CHARLESTON = ("right", "across", "left")
-SECOND_CHARLESTON = ("left", "across", "right")
-PASSES = {
-    "first-right": ("first", "right"),
-    "first-across": ("first", "across"),
-    "first-left": ("first", "left"),
-    "second-left": ("second", "left"),
-    "second-across": ("second", "across"),
-    "second-right": ("second", "right"),
-    "courtesy": ("courtesy", "across"),
-}
-# C5: the last pass of each Charleston may forward tiles just received, unseen.
-BLIND_PASSES = ("first-left", "second-right")
-SAMPLES = 96  # stage one: every legal pass
-REFINE = 16  # stage two: this many leaders ...
-REFINE_SAMPLES = 480  # ... on this many more samples
 REACH_MARGIN = 2  # a line "within reach": at most this many tiles behind the best line
 CHUNK = 512  # draws scored at once for a pass: its kept readings' rows stay in cache
 # (draw, reading) cells scored at once for many passes, a byte each: 8 MB
@@ -62,129 +36,9 @@ CHUNK = 512  # draws scored at once for a pass: its kept readings' rows stay in 
 # draws in one) beat 1 MB ones, whose rows were short inner loops; a block
 # is a few temporaries of this size per evaluation running.
 FLAT_CELLS = 1 << 23
-# Grading (issue 12): a pass is as good as the best unless, at one-sided 95%
-# on the paired mean difference, it is worse by more than MARGIN tiles.
-Z = 1.645
-MARGIN = 0.1
-FLEX_SAMPLES = 128  # draws for flexibility, a tie-break only
-CAP = 4096
-EXACT_RIVALS = 4  # passes worked out exactly to find the best, the sampled leader among them  # draws at most for a pass whose call is still open
 
 
-class PassError(ValueError):
-    """A pass no player may make: a joker (C4), the wrong number of tiles, tiles not held."""
-
-
-@dataclass(frozen=True)
-class PassOption:
-    """One legal pass and what it is expected to leave."""
-
-    tiles: tuple[int, ...]  # own tiles passed, in tile order
-    blind: int  # tiles just received forwarded unseen (C5)
-    expected: float  # mean best tiles-away after the exchange
-    stderr: float  # standard error of that mean
-    samples: int
-    flexibility: float | None = None  # mean lines within reach, for the closest options
-    behind: float = 0.0  # expected tiles worse than the best pass, on shared samples
-    behind_stderr: float = 0.0  # standard error of `behind` (paired samples)
-    exact: bool = False  # expected and behind worked out over every tile that could come back
-
-    @property
-    def as_good_as_best(self) -> bool:
-        """Not told apart from the best: we cannot be 95% sure it is MARGIN tiles worse."""
-        return self.behind - Z * self.behind_stderr <= MARGIN
-
-    @property
-    def clearly_worse(self) -> bool:
-        return not self.as_good_as_best
-
-    @property
-    def codes(self) -> list[str]:
-        return [tiles.CODES[t] for t in self.tiles]
-
-    def label(self) -> str:
-        own = ", ".join(tiles.name(t) for t in self.tiles)
-        if not self.blind:
-            return own or "nothing"
-        forwarded = f"{self.blind} received tile{'s' if self.blind > 1 else ''} passed on unseen"
-        return f"{own} and {forwarded}" if own else forwarded
-
-
-@dataclass(frozen=True)
-class PassAdvice:
-    card: Card
-    rack: tuple[int, ...]  # the rack's tiles before the pass
-    which: str  # a key of PASSES
-    options: tuple[PassOption, ...]  # ranked, best first
-    current: int  # best tiles-away of the rack as it is
-    seed: int
-
-    @property
-    def best(self) -> PassOption:
-        return self.options[0]
-
-    @cached_property
-    def analysis(self) -> Analysis:
-        """The rack's analysis, made once for every explanation of this advice
-        (and shared with whatever else read this rack: `analyze_rack`)."""
-        return analyze_rack(self.card, self.rack)
-
-    def option(self, passed: Sequence[int], blind: int = 0) -> PassOption:
-        key = (tuple(sorted(passed)), blind)
-        for o in self.options:
-            if (o.tiles, o.blind) == key:
-                return o
-        raise PassError("that pass is not one of the legal passes for this rack")
-
-
-def check_pass(rack: Sequence[int], passed: Sequence[int], which: str = "first-right", blind: int = 0) -> None:
-    """Raise PassError unless `passed` (+ `blind` unseen) is a legal pass from `rack`."""
-    if which not in PASSES:
-        raise PassError(f"unknown pass {which!r}: one of {', '.join(PASSES)}")
-    if blind and which not in BLIND_PASSES:
-        raise PassError("only the last pass of each Charleston may be blind (C5)")
-    if tiles.JOKER in passed:
-        raise PassError("a joker may never be passed in the Charleston (C4)")
-    count = len(passed) + blind
-    if which == "courtesy":
-        if not 0 <= count <= 3:
-            raise PassError(f"a courtesy pass moves 0 to 3 tiles, not {count} (C3)")
-    elif count != 3:
-        raise PassError(f"a Charleston pass moves exactly three tiles, not {count} (C1)")
-    held = tiles.counts(rack)
-    for t, c in enumerate(tiles.counts(passed)):
-        if c > held[t]:
-            raise PassError(f"you cannot pass {tiles.plural(t, c)}: your rack holds {held[t]}")
-
-
-def candidate_passes(rack: Sequence[int], which: str) -> list[tuple[tuple[int, ...], int]]:
-    """Every legal pass as (own tiles, blind count), identical tiles counted once."""
-    naturals = sorted(t for t in rack if t != tiles.JOKER)  # C4
-    sizes: list[tuple[int, int]]
-    if which == "courtesy":
-        sizes = [(n, 0) for n in range(4)]
-    elif which in BLIND_PASSES:
-        sizes = [(3 - b, b) for b in range(4)]
-    else:
-        sizes = [(3, 0)]
-    out: list[tuple[tuple[int, ...], int]] = []
-    for own, blind in sizes:
-        for combo in sorted(set(itertools.combinations(naturals, own))):
-            out.append((combo, blind))
-    return out
-
-
-def unseen_pool(rack: Sequence[int], seen: Sequence[int] | None = None) -> list[int]:
-    """The tiles the player cannot see, one entry a tile."""
-    left = list(tiles.COPIES)
-    for t in rack:
-        left[t] -= 1
-    for t, c in enumerate(seen or ()):
-        left[t] -= c
-    return [t for t, c in enumerate(left) for _ in range(max(c, 0))]
-
-
-def _sample_draws(pool: list[int], samples: int, rng: np.random.Generator) -> np.ndarray:
+def sample_draws(pool: list[int], samples: int, rng: np.random.Generator) -> np.ndarray:
     """(samples, 3) tile indices: three tiles drawn without replacement from
     `pool`: the tiles with the three smallest random keys, smallest first
     (three passes of argmin: several times quicker than argpartition on rows
@@ -247,7 +101,7 @@ COMPACT_SHIFT = 4  # v >> COMPACT_SHIFT: the room left
 def _compact(tables: CardTables) -> np.ndarray:
     """`_padded` in one byte a cell: naturals - COMPACT_ROOM * spilled, so
     that a rack's sum started from COMPACT_ROOM * the reading's room for
-    jokers (as `_Scorer` does) ends on naturals + COMPACT_ROOM * room left:
+    jokers (as `Scorer` does) ends on naturals + COMPACT_ROOM * room left:
     below 256, so byte arithmetic, wrapping on the way, ends on exactly the
     same counts, and jokers placed are min(jokers, v >> COMPACT_SHIFT). One more
     column of zeros after the readings: a reading that places nothing, to
@@ -264,7 +118,7 @@ def _compact(tables: CardTables) -> np.ndarray:
 
 @dataclass(frozen=True)
 class _Layout:
-    """`_Scorer._layout`: kept readings of many passes, a row each, in
+    """`Scorer._layout`: kept readings of many passes, a row each, in
     segments (a pass, or a pass's line) padded to a few widths and ordered
     by width, so that the segments of one width reduce as one reshape."""
 
@@ -318,7 +172,7 @@ class _Layout:
 class _Fixes:
     """`_Layout.fixes`: the rows (`at`) a draw bringing back kind `kinds[k]`
     corrects, entries `start[k]` to `start[k + 1]`, with the correction by
-    copies brought back (`corr`, (entries, 4), see `_Scorer._corrections`)."""
+    copies brought back (`corr`, (entries, 4), see `Scorer._corrections`)."""
 
     kinds: np.ndarray
     start: np.ndarray
@@ -373,7 +227,7 @@ def _widths(sizes: np.ndarray) -> np.ndarray:
     return np.where((power >= 4) & (sizes <= power * 3 // 4), power * 3 // 4, power)
 
 
-class _Scorer:
+class Scorer:
     """Best distance after a pass, for many (pass, sample) pairs.
 
     Each pass's kept tiles are summed into one table row once; a sample
@@ -425,9 +279,9 @@ class _Scorer:
         self._sub_cache: dict[tuple[int, int], np.ndarray] = {}
         self._layouts: list[tuple[np.ndarray, _Layout]] = []  # (each pass's segment or -1, a layout of passes)
 
-    def subset(self, picked: Sequence[int]) -> _Scorer:
+    def subset(self, picked: Sequence[int]) -> Scorer:
         """The same scorer for the candidates `picked` only (numbered afresh)."""
-        other = object.__new__(_Scorer)
+        other = object.__new__(Scorer)
         other.__dict__.update(self.__dict__)
         for name in ("base", "after", "takes", "base_distance", "give_kind", "give_count"):
             setattr(other, name, getattr(self, name)[picked])
@@ -776,7 +630,7 @@ def _own_tiles(candidates: Sequence[tuple[tuple[int, ...], int]]) -> np.ndarray:
     return np.array([own + (OTHER,) * (3 - len(own)) for own, _ in candidates], dtype=np.intp).reshape(-1, 3)
 
 
-def _after(rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]]) -> np.ndarray:
+def racks_after(rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]]) -> np.ndarray:
     """(candidates, kinds): the rack's counts once each pass is given."""
     own = _own_tiles(candidates)
     given = np.zeros((len(own), OTHER + 1), dtype=np.int16)
@@ -786,8 +640,8 @@ def _after(rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]
     return np.array(tiles.counts(rack), dtype=np.int16) - given[:, :OTHER]
 
 
-def _screen(
-    scorer: _Scorer,
+def screen_candidates(
+    scorer: Scorer,
     candidates: list[tuple[tuple[int, ...], int]],
     keep: int,
     include: Sequence[Sequence[int]],
@@ -804,7 +658,7 @@ def _screen(
 
 
 def scores_by_matrix(card: Card, after: np.ndarray, takes: np.ndarray, cands: np.ndarray, draws: np.ndarray) -> np.ndarray:
-    """The slow definition `_Scorer.best` must agree with (and the bench's
+    """The slow definition `Scorer.best` must agree with (and the bench's
     baseline): build every (pass, draw) rack and take a full matrix product
     over every feature, in the 4,096-row chunks evaluate_pass once used."""
     rows = after[cands].copy()
@@ -815,9 +669,6 @@ def scores_by_matrix(card: Card, after: np.ndarray, takes: np.ndarray, cands: np
     return np.concatenate(
         [tables.batch_reading_distances(rows[k : k + 4096]).min(axis=1) for k in range(0, len(rows), 4096)]
     )
-
-
-_EXACT: Kept[float] = Kept(4096)  # exact expectations by (card, rack, seen, pass)
 OTHER = tiles.KINDS  # in an enumeration: any tile that cannot matter to the pass
 NO_KIND = OTHER + 1  # a pass's slot for a kind given away, left empty
 
@@ -868,335 +719,3 @@ def _bits(mask: np.ndarray) -> np.ndarray:
     packed = np.zeros(mask.shape[:-1] + (words * 8,), dtype=np.uint8)
     packed[..., : -(-mask.shape[-1] // 8)] = np.packbits(mask, axis=-1)
     return packed.view(np.uint64)
-
-
-def _low_end(gap: float, se: float) -> float:
-    return gap - Z * se
-
-
-def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
-    """Mean of a - b over their common samples, and its standard error."""
-    n = min(len(a), len(b))
-    diff = a[:n].astype(np.float64) - b[:n]
-    # diff.mean() and diff.std(ddof=1) step by step as numpy takes them (the
-    # same sums, so the same bits), without their checks: called in loops.
-    mean = np.add.reduce(diff) / n
-    if n <= 1:
-        return float(mean), 0.0
-    deviation = diff - mean
-    np.multiply(deviation, deviation, out=deviation)
-    return float(mean), float(np.sqrt(np.add.reduce(deviation) / (n - 1)) / np.sqrt(n))
-
-
-def _sampled_stats(scores: Sequence[np.ndarray], leader: int, skip: Container[int]) -> dict[int, tuple[float, float, float, float]]:
-    """Each sampled pass's mean, its standard error, and `_paired` against
-    the leader (0 for the leader itself): passes with as many samples are
-    done together, a row each, with the same arithmetic as one at a time."""
-    groups: dict[int, list[int]] = {}
-    for i, s in enumerate(scores):
-        if i not in skip:
-            groups.setdefault(len(s), []).append(i)
-    lead = scores[leader]
-    out: dict[int, tuple[float, float, float, float]] = {}
-    for n, members in groups.items():
-        table = np.stack([scores[i] for i in members])
-        means = table.mean(axis=1)
-        stderr = table.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else np.zeros(len(members))
-        k = min(n, len(lead))
-        diff = table[:, :k].astype(np.float64) - lead[:k]
-        gaps = diff.mean(axis=1)
-        ses = diff.std(axis=1, ddof=1) / np.sqrt(k) if k > 1 else np.zeros(len(members))
-        for row, i in enumerate(members):
-            pair = (0.0, 0.0) if i == leader else (float(gaps[row]), float(ses[row]))
-            out[i] = (float(means[row]), float(stderr[row]), *pair)
-    return out
-
-
-def evaluate_pass(
-    card: Card,
-    rack: Sequence[int],
-    which: str = "first-right",
-    seed: int = 0,
-    seen: Sequence[int] | None = None,
-    samples: int = SAMPLES,
-    refine: int = REFINE,
-    refine_samples: int = REFINE_SAMPLES,
-    screen: int | None = None,
-    include: Sequence[Sequence[int]] = (),
-    cap: int = CAP,
-    firm: Sequence[Sequence[int]] | None = None,
-    exact: bool = False,
-    flexibility: bool = True,
-    exact_only: bool = False,
-) -> PassAdvice:
-    """Score every legal pass for `rack` (13 or 14 tiles); best first.
-
-    Every candidate is scored on `samples` draws; the `refine` best (and
-    the passes in `include`) on `refine_samples` more, with flexibility
-    (unless `flexibility` is False: it only orders passes equally far
-    behind the best, and a caller that reads neither its value nor that
-    order, the first-pass drill's grade, saves a quarter of its time).
-    With `exact_only` (and `exact`), the advice lists only the passes worked
-    out exactly, the best first: all a grade reads (`with_pass` adds the
-    learner's), without the sampled statistics of every other pass.
-    Then, sequentially, batches of draws are added for the leader and every
-    pass among those whose call against it is not yet firm (see
-    `PassOption.as_good_as_best`), until all are firm or `cap` draws.
-    With `screen`, only that many candidates are scored at all: those whose
-    remaining tiles stand nearest a line, plus the passes in `include` (a
-    learner's answer is always scored).
-    """
-    rack = list(rack)
-    if which not in PASSES:
-        raise PassError(f"unknown pass {which!r}: one of {', '.join(PASSES)}")
-    candidates = candidate_passes(rack, which)
-    if not candidates:
-        raise PassError("this rack has no three tiles that may be passed: jokers never pass (C4)")
-    rng = np.random.default_rng(seed)
-    pool = unseen_pool(rack, seen)
-    after = _after(rack, candidates)
-    scorer = _Scorer(card, rack, candidates, after)
-    if screen is not None and len(candidates) > screen:
-        picked = _screen(scorer, candidates, screen, include)
-        candidates, after = [candidates[i] for i in picked], after[picked]
-        scorer = scorer.subset(picked)
-    wanted = {tuple(sorted(p)) for p in include}
-    draws = _sample_draws(pool, samples, rng)
-    scores: list[np.ndarray] = []
-
-    def extend(which_ones: Sequence[int], total: int) -> None:
-        """Score `which_ones` on the draws up to `total` (drawing more as needed)."""
-        nonlocal draws
-        if total > len(draws):
-            draws = np.concatenate([draws, _sample_draws(pool, total - len(draws), rng)])
-        # Passes scored on as many draws go together: one flat scoring for all.
-        groups: dict[int, list[int]] = {}
-        for i in dict.fromkeys(which_ones):
-            if len(scores[i]) < total:
-                groups.setdefault(len(scores[i]), []).append(i)
-        for have, group in groups.items():
-            for i, more in zip(group, scorer.best_on(group, draws, have, total)):
-                scores[i] = np.concatenate([scores[i], more])
-
-    everyone = np.arange(len(candidates))
-    scores = scorer.best_on(everyone, draws, 0, samples)
-    # Sums of whole numbers are exact in any order: these are the arrays' own mean().
-    means = np.stack(scores).sum(axis=1, dtype=np.int64) / samples
-    top = [int(i) for i in np.lexsort((everyone, means))[: max(1, refine)]]
-    focus = list(dict.fromkeys(top + [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in wanted]))
-    total = samples + refine_samples
-    extend(focus, total)
-
-    def leader_of() -> int:
-        most = max(len(s) for s in scores)
-        return min((i for i in everyone if len(scores[i]) == most), key=lambda i: (int(scores[i].sum(dtype=np.int64)) / most, i))
-
-    exact_set: dict[int, float] = {}
-    if exact and firm is not None and all(takes_all == 3 for takes_all in scorer.takes):
-        # Exact enumeration is cheap for three tiles back: no sampling noise
-        # left in the call, only in which few passes were found to lead.
-        must = {tuple(sorted(p)) for p in firm}
-        left = np.bincount(pool, minlength=tiles.KINDS)
-        leader = leader_of()
-        rivals = [i for i in top if i != leader and _low_end(*_paired(scores[i], scores[leader])) <= 0]
-        chosen = [leader] + rivals[: EXACT_RIVALS - 1]
-        chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
-        for i in chosen:
-            exact_set[i] = _exact_kept(card, rack, seen, candidates[i][0], lambda: scorer.exact_mean(i, left))
-        firm = []  # nothing left to sample
-    if firm is None:
-        judged, rivals = focus, top[:4]
-    else:
-        must = {tuple(sorted(p)) for p in firm}
-        judged, rivals = [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must], []
-    while True:
-        leader = leader_of()
-        open_calls = []
-        for i in dict.fromkeys(judged + rivals):
-            if i == leader:
-                continue
-            gap, se = _paired(scores[i], scores[leader])
-            low, high = gap - Z * se, gap + Z * se
-            if (i in judged and low <= MARGIN < high) or (i in rivals and low <= 0 < high):
-                open_calls.append(i)
-        if not open_calls or total >= cap:
-            break
-        total = min(cap, total * 2)
-        extend([leader] + open_calls, total)
-    # Flexibility (lines within reach) for the refined passes, on their first draws.
-    flex: dict[int, float] = {}
-    if flexibility:
-        reach = scorer.reach_on(focus, draws, min(FLEX_SAMPLES, len(draws)))
-        for k, i in enumerate(focus):
-            flex[i] = float(reach[k].mean())
-    leader = min(exact_set, key=lambda i: (exact_set[i], i)) if exact_set else leader_of()
-    reported = exact_set if exact_only and exact_set else range(len(candidates))
-    sampled = _sampled_stats(scores, leader, exact_set) if reported is not exact_set else {}
-    options = []
-    for i in reported:
-        own, blind = candidates[i]
-        n = len(scores[i])
-        if i in exact_set:
-            gap = exact_set[i] - exact_set[leader]
-            options.append(PassOption(own, blind, exact_set[i], 0.0, n, flex.get(i), gap, 0.0, exact=True))
-            continue
-        mean, stderr, gap, se = sampled[i]
-        options.append(PassOption(own, blind, mean, stderr, n, flex.get(i), gap, se))
-    lead = next(o for o in options if (o.tiles, o.blind) == candidates[leader])
-    options.sort(key=_ranked(lead))
-    current = int(tables_for(card).line_distances(Holding.of(rack)).min())
-    return PassAdvice(card, tuple(sorted(rack)), which, tuple(options), current, seed)
-
-
-def _ranked(lead: PassOption) -> Callable[[PassOption], tuple]:
-    """Best first: the leader, then by how far behind it on shared draws,
-    more lines in reach, fewer blind tiles."""
-    return lambda o: (o is not lead, round(o.behind, 9), -(o.flexibility or 0.0), o.blind, o.tiles)
-
-
-def _exact_kept(card: Card, rack: Sequence[int], seen: Sequence[int] | None, own: tuple[int, ...], work: Callable[[], float]) -> float:
-    """A pass's exact expectation, kept by (card, rack, seen, pass): seed-free,
-    so the same rack graded again, by any seed or learner, skips the sum."""
-    return _EXACT.get((id(card), tuple(sorted(rack)), tuple(seen or ()), own), work, owner=card)
-
-
-def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | None = None) -> PassAdvice:
-    """`advice` (made with `exact=True`, its leaders worked out exactly) with
-    the pass `passed` (no blind tiles) worked out exactly too: a learner's
-    own pass, graded against a best that was found without knowing it, so
-    that every learner answering the same question meets the same best pass
-    and the evaluation is made once a question (issue 13). When the pass
-    beats every pass worked out so far it becomes the best, and the others'
-    gaps grow by the difference.
-
-    Raises PassError for a pass that is not legal from the rack."""
-    old_best = advice.best
-    if not old_best.exact:
-        raise ValueError("with_pass needs an advice whose best was worked out exactly (exact=True)")
-    own = tuple(sorted(passed))
-    check_pass(advice.rack, own, advice.which)
-    known = next((o for o in advice.options if o.tiles == own and o.blind == 0), None)
-    if known is not None and known.exact:
-        return advice
-    rack = list(advice.rack)
-    candidates = [(own, 0)]
-
-    def work() -> float:
-        scorer = _Scorer(advice.card, rack, candidates, _after(rack, candidates))
-        return scorer.exact_mean(0, np.bincount(unseen_pool(rack, seen), minlength=tiles.KINDS))
-
-    value = _exact_kept(advice.card, rack, seen, own, work)
-    beats = value < old_best.expected
-    if value == old_best.expected:  # an exact tie goes to the pass listed first among the legal ones, as in evaluate_pass
-        order = {c: n for n, c in enumerate(candidate_passes(rack, advice.which))}
-        beats = order[(own, 0)] < order[(old_best.tiles, old_best.blind)]
-    shift = old_best.expected - value if beats else 0.0
-    samples = known.samples if known is not None else 0
-    flexibility = known.flexibility if known is not None else None
-    mine = PassOption(own, 0, value, 0.0, samples, flexibility, 0.0 if beats else value - old_best.expected, 0.0, exact=True)
-    others = [o for o in advice.options if o is not known]
-    options = [mine] + ([replace(o, behind=o.behind + shift) for o in others] if beats else others)
-    lead = mine if beats else next(o for o in options if o.tiles == old_best.tiles and o.blind == old_best.blind)
-    options.sort(key=_ranked(lead))
-    return replace(advice, options=tuple(options))
-
-
-def gap_words(option: PassOption) -> str:
-    """How far behind the best pass, with its uncertainty, in plain words."""
-    gap = max(option.behind, 0.0)
-    if option.as_good_as_best:
-        if gap < 0.05:
-            return "as good as the best pass: no difference the samples can find"
-        return f"about {gap:.1f} tiles worse than the best pass, too close to call"
-    if option.exact:
-        return f"{gap:.1f} tiles worse: clearly worse, counted over every three tiles that could come back"
-    low = option.behind - Z * option.behind_stderr
-    return (
-        f"{gap:.1f} tiles worse: clearly worse "
-        f"(95% sure it is at least {max(low, MARGIN):.1f} tiles worse)"
-    )
-
-
-def explain_pass(advice: PassAdvice, option: PassOption, yours: bool = True) -> list[str]:
-    """Per-tile reasons and how this pass compares with the best, in tiles.
-
-    `yours=False` explains the best pass shown beside a learner's own.
-    """
-    card = advice.card
-    analysis = advice.analysis
-    best = advice.best
-    lines: list[str] = []
-    for t in dict.fromkeys(option.tiles):
-        lines.append(tile_note(card, analysis, t, passing=True))
-    if option.blind:
-        lines.append(
-            f"Passing {option.blind} of the tiles you receive on unseen is a blind pass, "
-            "allowed on the last pass of each Charleston (C5)."
-        )
-    # Never advise keeping a tile the best pass gives away.
-    kept = [t for t in dict.fromkeys(advice.rack) if t not in option.tiles and t not in best.tiles]
-    notes = [n for n in (keep_note(card, analysis, t) for t in kept) if n]
-    lines += notes[:2]
-    if tiles.JOKER in advice.rack:
-        lines.append("Your joker stays on your rack: jokers are never passed (C4).")
-    if option is best and not yours:
-        lines.append(f"The best pass leaves you {option.expected:.1f} tiles away on average (you are {advice.current} away now).")
-    elif option is best:
-        lines.append(
-            f"This is the best pass: it leaves you {option.expected:.1f} tiles away on average "
-            f"(you are {advice.current} away now)."
-        )
-    elif option.as_good_as_best:
-        lines.append(
-            f"This pass leaves you {option.expected:.1f} tiles away on average (you are {advice.current} away now): "
-            f"{gap_words(option)} ({best.label()})."
-        )
-    else:
-        lines.append(
-            f"The best pass, {best.label()}, leaves you {best.expected:.1f} tiles away on average; "
-            f"this one leaves {option.expected:.1f}, {gap_words(option)}."
-        )
-    return lines
-
-
-@dataclass(frozen=True)
-class StopVote:
-    stop: bool
-    gain: float  # tiles the best pass is expected to gain
-    advice: PassAdvice
-    explanation: tuple[str, ...]
-
-
-STOP_BELOW = 0.25  # tiles: a smaller expected gain is not worth breaking a ready rack
-
-
-def second_charleston_vote(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None) -> StopVote:
-    """Should this player stop the second Charleston (C2)?"""
-    return stop_vote(evaluate_pass(card, rack, "second-left", seed=seed, seen=seen))
-
-
-def stop_vote(advice: PassAdvice) -> StopVote:
-    """Stop the second Charleston when its best pass is expected to gain too little (C2)."""
-    gain = advice.current - advice.best.expected
-    stop = gain < STOP_BELOW
-    if stop and gain <= 0:
-        text = (
-            f"Stop the second Charleston: your rack is {advice.current} away and every pass is "
-            "expected to leave you further away. Any one player may stop it (C2)."
-        )
-    elif stop:
-        text = (
-            f"Stop the second Charleston: your rack is {advice.current} away and even the best pass "
-            f"is expected to gain only {gain:.2f} tiles. Any one player may stop it (C2)."
-        )
-    else:
-        text = (
-            f"Keep passing: the best pass ({advice.best.label()}) is expected to bring you "
-            f"{gain:.1f} tiles closer than the {advice.current} you are now (C2)."
-        )
-    return StopVote(stop, gain, advice, (text,))
-
-
-def courtesy_advice(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None) -> PassAdvice:
-    """The courtesy pass: 0 to 3 tiles across (C3); fewer is fine when nothing is useless."""
-    return evaluate_pass(card, rack, "courtesy", seed=seed, seen=seen)

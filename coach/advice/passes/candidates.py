@@ -1,0 +1,36 @@
+"""The legal passes from a rack (C1, C3-C5) and the tiles a player cannot see."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+from coach.notation import tiles
+from coach.rules.charleston import BLIND_PASSES
+
+
+def candidate_passes(rack: Sequence[int], which: str) -> list[tuple[tuple[int, ...], int]]:
+    """Every legal pass as (own tiles, blind count), identical tiles counted once."""
+    naturals = sorted(t for t in rack if t != tiles.JOKER)  # C4
+    sizes: list[tuple[int, int]]
+    if which == "courtesy":
+        sizes = [(n, 0) for n in range(4)]
+    elif which in BLIND_PASSES:
+        sizes = [(3 - b, b) for b in range(4)]
+    else:
+        sizes = [(3, 0)]
+    out: list[tuple[tuple[int, ...], int]] = []
+    for own, blind in sizes:
+        for combo in sorted(set(itertools.combinations(naturals, own))):
+            out.append((combo, blind))
+    return out
+
+
+def unseen_pool(rack: Sequence[int], seen: Sequence[int] | None = None) -> list[int]:
+    """The tiles the player cannot see, one entry a tile."""
+    left = list(tiles.COPIES)
+    for t in rack:
+        left[t] -= 1
+    for t, c in enumerate(seen or ()):
+        left[t] -= c
+    return [t for t, c in enumerate(left) for _ in range(max(c, 0))]

@@ -1,0 +1,360 @@
+"""`evaluate_pass` and `with_pass`: every legal pass scored by what it is
+expected to leave, the statistics that tell passes apart, and the advice
+(`PassAdvice`, its `PassOption`s) they give.
+
+Stages keep it fast and stable: every legal pass on a first set of
+samples, then the most promising ones again on more samples, with their
+spread (how many lines stay within reach); then the calls that matter
+are made firm: sampled on, in doubling batches, until the one-sided 95%
+interval of the paired gap to the best lies clear of MARGIN (or CAP), or,
+for a graded first pass, worked out exactly over every three tiles that
+could come back. A pass is as good as the best unless it is, at that
+confidence, more than MARGIN (a tenth of a tile) worse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Container, Sequence
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+import numpy as np
+
+from coach.advice.passes.candidates import candidate_passes, unseen_pool
+from coach.advice.passes.kernel import (
+    Scorer,
+    racks_after,
+    sample_draws,
+    screen_candidates,
+)
+from coach.common.kept import Kept
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.reading.analysis import Analysis, analyze_rack
+from coach.reading.tiles_away import Holding, tables_for
+from coach.rules.charleston import PASSES, PassError, check_pass
+
+SAMPLES = 96  # stage one: every legal pass
+REFINE = 16  # stage two: this many leaders ...
+REFINE_SAMPLES = 480  # ... on this many more samples
+# Grading (issue 12): a pass is as good as the best unless, at one-sided 95%
+# on the paired mean difference, it is worse by more than MARGIN tiles.
+Z = 1.645
+MARGIN = 0.1
+FLEX_SAMPLES = 128  # draws for flexibility, a tie-break only
+CAP = 4096
+EXACT_RIVALS = 4  # passes worked out exactly to find the best, the sampled leader among them  # draws at most for a pass whose call is still open
+
+
+@dataclass(frozen=True)
+class PassOption:
+    """One legal pass and what it is expected to leave."""
+
+    tiles: tuple[int, ...]  # own tiles passed, in tile order
+    blind: int  # tiles just received forwarded unseen (C5)
+    expected: float  # mean best tiles-away after the exchange
+    stderr: float  # standard error of that mean
+    samples: int
+    flexibility: float | None = None  # mean lines within reach, for the closest options
+    behind: float = 0.0  # expected tiles worse than the best pass, on shared samples
+    behind_stderr: float = 0.0  # standard error of `behind` (paired samples)
+    exact: bool = False  # expected and behind worked out over every tile that could come back
+
+    @property
+    def as_good_as_best(self) -> bool:
+        """Not told apart from the best: we cannot be 95% sure it is MARGIN tiles worse."""
+        return self.behind - Z * self.behind_stderr <= MARGIN
+
+    @property
+    def codes(self) -> list[str]:
+        return [tiles.CODES[t] for t in self.tiles]
+
+    def label(self) -> str:
+        own = ", ".join(tiles.name(t) for t in self.tiles)
+        if not self.blind:
+            return own or "nothing"
+        forwarded = f"{self.blind} received tile{'s' if self.blind > 1 else ''} passed on unseen"
+        return f"{own} and {forwarded}" if own else forwarded
+
+
+@dataclass(frozen=True)
+class PassAdvice:
+    card: Card
+    rack: tuple[int, ...]  # the rack's tiles before the pass
+    which: str  # a key of PASSES
+    options: tuple[PassOption, ...]  # ranked, best first
+    current: int  # best tiles-away of the rack as it is
+    seed: int
+
+    @property
+    def best(self) -> PassOption:
+        return self.options[0]
+
+    @cached_property
+    def analysis(self) -> Analysis:
+        """The rack's analysis, made once for every explanation of this advice
+        (and shared with whatever else read this rack: `analyze_rack`)."""
+        return analyze_rack(self.card, self.rack)
+
+    def option(self, passed: Sequence[int], blind: int = 0) -> PassOption:
+        key = (tuple(sorted(passed)), blind)
+        for o in self.options:
+            if (o.tiles, o.blind) == key:
+                return o
+        raise PassError("that pass is not one of the legal passes for this rack")
+
+
+_EXACT: Kept[float] = Kept(4096)  # exact expectations by (card, rack, seen, pass)
+
+
+def _low_end(gap: float, se: float) -> float:
+    return gap - Z * se
+
+
+def _paired(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Mean of a - b over their common samples, and its standard error."""
+    n = min(len(a), len(b))
+    diff = a[:n].astype(np.float64) - b[:n]
+    # diff.mean() and diff.std(ddof=1) step by step as numpy takes them (the
+    # same sums, so the same bits), without their checks: called in loops.
+    mean = np.add.reduce(diff) / n
+    if n <= 1:
+        return float(mean), 0.0
+    deviation = diff - mean
+    np.multiply(deviation, deviation, out=deviation)
+    return float(mean), float(np.sqrt(np.add.reduce(deviation) / (n - 1)) / np.sqrt(n))
+
+
+def _sampled_stats(scores: Sequence[np.ndarray], leader: int, skip: Container[int]) -> dict[int, tuple[float, float, float, float]]:
+    """Each sampled pass's mean, its standard error, and `_paired` against
+    the leader (0 for the leader itself): passes with as many samples are
+    done together, a row each, with the same arithmetic as one at a time."""
+    groups: dict[int, list[int]] = {}
+    for i, s in enumerate(scores):
+        if i not in skip:
+            groups.setdefault(len(s), []).append(i)
+    lead = scores[leader]
+    out: dict[int, tuple[float, float, float, float]] = {}
+    for n, members in groups.items():
+        table = np.stack([scores[i] for i in members])
+        means = table.mean(axis=1)
+        stderr = table.std(axis=1, ddof=1) / np.sqrt(n) if n > 1 else np.zeros(len(members))
+        k = min(n, len(lead))
+        diff = table[:, :k].astype(np.float64) - lead[:k]
+        gaps = diff.mean(axis=1)
+        ses = diff.std(axis=1, ddof=1) / np.sqrt(k) if k > 1 else np.zeros(len(members))
+        for row, i in enumerate(members):
+            pair = (0.0, 0.0) if i == leader else (float(gaps[row]), float(ses[row]))
+            out[i] = (float(means[row]), float(stderr[row]), *pair)
+    return out
+
+
+@dataclass(frozen=True)
+class EvaluationOptions:
+    """How hard `evaluate_pass` works, and what it must settle.
+
+    Every candidate is scored on `samples` draws; the `refine` best (and
+    the passes in `include`) on `refine_samples` more, with flexibility
+    (unless `flexibility` is False: it only orders passes equally far
+    behind the best, and a caller that reads neither its value nor that
+    order, the first-pass drill's grade, saves a quarter of its time).
+    Then batches of draws are added for the leader and every pass among
+    those whose call against it is not yet firm, until all are firm or
+    `cap` draws. With `exact` (and `firm`, the passes whose call must be
+    settled), three tiles back are summed exactly instead; with
+    `exact_only` too, the advice lists only the passes worked out exactly,
+    the best first: all a grade reads (`with_pass` adds the learner's).
+    With `screen`, only that many candidates are scored at all: those whose
+    remaining tiles stand nearest a line, plus the passes in `include` (a
+    learner's answer is always scored).
+    """
+
+    samples: int = SAMPLES
+    refine: int = REFINE
+    refine_samples: int = REFINE_SAMPLES
+    screen: int | None = None
+    include: Sequence[Sequence[int]] = ()
+    cap: int = CAP
+    firm: Sequence[Sequence[int]] | None = None
+    exact: bool = False
+    flexibility: bool = True
+    exact_only: bool = False
+
+
+def evaluate_pass(
+    card: Card,
+    rack: Sequence[int],
+    which: str = "first-right",
+    seed: int = 0,
+    seen: Sequence[int] | None = None,
+    options: EvaluationOptions = EvaluationOptions(),
+) -> PassAdvice:
+    """Score every legal pass for `rack` (13 or 14 tiles); best first.
+
+    `seed` fixes the draws, `seen` holds the tiles the player has seen
+    (not in the pool that passes come back from); `options` says how hard
+    to work (`EvaluationOptions`). Sequentially, batches of draws are added for
+    the leader and every pass among those whose call against it is not yet
+    firm (see `PassOption.as_good_as_best`).
+    """
+    samples, refine, refine_samples, cap = options.samples, options.refine, options.refine_samples, options.cap
+    screen, include, firm = options.screen, options.include, options.firm
+    exact, flexibility, exact_only = options.exact, options.flexibility, options.exact_only
+    rack = list(rack)
+    if which not in PASSES:
+        raise PassError(f"unknown pass {which!r}: one of {', '.join(PASSES)}")
+    candidates = candidate_passes(rack, which)
+    if not candidates:
+        raise PassError("this rack has no three tiles that may be passed: jokers never pass (C4)")
+    rng = np.random.default_rng(seed)
+    pool = unseen_pool(rack, seen)
+    after = racks_after(rack, candidates)
+    scorer = Scorer(card, rack, candidates, after)
+    if screen is not None and len(candidates) > screen:
+        picked = screen_candidates(scorer, candidates, screen, include)
+        candidates, after = [candidates[i] for i in picked], after[picked]
+        scorer = scorer.subset(picked)
+    wanted = {tuple(sorted(p)) for p in include}
+    draws = sample_draws(pool, samples, rng)
+    scores: list[np.ndarray] = []
+
+    def extend(which_ones: Sequence[int], total: int) -> None:
+        """Score `which_ones` on the draws up to `total` (drawing more as needed)."""
+        nonlocal draws
+        if total > len(draws):
+            draws = np.concatenate([draws, sample_draws(pool, total - len(draws), rng)])
+        # Passes scored on as many draws go together: one flat scoring for all.
+        groups: dict[int, list[int]] = {}
+        for i in dict.fromkeys(which_ones):
+            if len(scores[i]) < total:
+                groups.setdefault(len(scores[i]), []).append(i)
+        for have, group in groups.items():
+            for i, more in zip(group, scorer.best_on(group, draws, have, total)):
+                scores[i] = np.concatenate([scores[i], more])
+
+    everyone = np.arange(len(candidates))
+    scores = scorer.best_on(everyone, draws, 0, samples)
+    # Sums of whole numbers are exact in any order: these are the arrays' own mean().
+    means = np.stack(scores).sum(axis=1, dtype=np.int64) / samples
+    top = [int(i) for i in np.lexsort((everyone, means))[: max(1, refine)]]
+    focus = list(dict.fromkeys(top + [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in wanted]))
+    total = samples + refine_samples
+    extend(focus, total)
+
+    def leader_of() -> int:
+        most = max(len(s) for s in scores)
+        return min((i for i in everyone if len(scores[i]) == most), key=lambda i: (int(scores[i].sum(dtype=np.int64)) / most, i))
+
+    exact_set: dict[int, float] = {}
+    if exact and firm is not None and all(takes_all == 3 for takes_all in scorer.takes):
+        # Exact enumeration is cheap for three tiles back: no sampling noise
+        # left in the call, only in which few passes were found to lead.
+        must = {tuple(sorted(p)) for p in firm}
+        left = np.bincount(pool, minlength=tiles.KINDS)
+        leader = leader_of()
+        rivals = [i for i in top if i != leader and _low_end(*_paired(scores[i], scores[leader])) <= 0]
+        chosen = [leader] + rivals[: EXACT_RIVALS - 1]
+        chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
+        for i in chosen:
+            exact_set[i] = _exact_kept(card, rack, seen, candidates[i][0], lambda: scorer.exact_mean(i, left))
+        firm = []  # nothing left to sample
+    if firm is None:
+        judged, rivals = focus, top[:4]
+    else:
+        must = {tuple(sorted(p)) for p in firm}
+        judged, rivals = [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must], []
+    while True:
+        leader = leader_of()
+        open_calls = []
+        for i in dict.fromkeys(judged + rivals):
+            if i == leader:
+                continue
+            gap, se = _paired(scores[i], scores[leader])
+            low, high = gap - Z * se, gap + Z * se
+            if (i in judged and low <= MARGIN < high) or (i in rivals and low <= 0 < high):
+                open_calls.append(i)
+        if not open_calls or total >= cap:
+            break
+        total = min(cap, total * 2)
+        extend([leader] + open_calls, total)
+    # Flexibility (lines within reach) for the refined passes, on their first draws.
+    flex: dict[int, float] = {}
+    if flexibility:
+        reach = scorer.reach_on(focus, draws, min(FLEX_SAMPLES, len(draws)))
+        for k, i in enumerate(focus):
+            flex[i] = float(reach[k].mean())
+    leader = min(exact_set, key=lambda i: (exact_set[i], i)) if exact_set else leader_of()
+    reported = exact_set if exact_only and exact_set else range(len(candidates))
+    sampled = _sampled_stats(scores, leader, exact_set) if reported is not exact_set else {}
+    listed: list[PassOption] = []
+    for i in reported:
+        own, blind = candidates[i]
+        n = len(scores[i])
+        if i in exact_set:
+            gap = exact_set[i] - exact_set[leader]
+            listed.append(PassOption(own, blind, exact_set[i], 0.0, n, flex.get(i), gap, 0.0, exact=True))
+            continue
+        mean, stderr, gap, se = sampled[i]
+        listed.append(PassOption(own, blind, mean, stderr, n, flex.get(i), gap, se))
+    lead = next(o for o in listed if (o.tiles, o.blind) == candidates[leader])
+    listed.sort(key=_ranked(lead))
+    current = int(tables_for(card).line_distances(Holding.of(rack)).min())
+    return PassAdvice(card, tuple(sorted(rack)), which, tuple(listed), current, seed)
+
+
+def _ranked(lead: PassOption) -> Callable[[PassOption], tuple]:
+    """Best first: the leader, then by how far behind it on shared draws,
+    more lines in reach, fewer blind tiles."""
+    return lambda o: (o is not lead, round(o.behind, 9), -(o.flexibility or 0.0), o.blind, o.tiles)
+
+
+def _exact_kept(card: Card, rack: Sequence[int], seen: Sequence[int] | None, own: tuple[int, ...], work: Callable[[], float]) -> float:
+    """A pass's exact expectation, kept by (card, rack, seen, pass): seed-free,
+    so the same rack graded again, by any seed or learner, skips the sum."""
+    return _EXACT.get((id(card), tuple(sorted(rack)), tuple(seen or ()), own), work, owner=card)
+
+
+def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | None = None) -> PassAdvice:
+    """`advice` (made with `exact=True`, its leaders worked out exactly) with
+    the pass `passed` (no blind tiles) worked out exactly too: a learner's
+    own pass, graded against a best that was found without knowing it, so
+    that every learner answering the same question meets the same best pass
+    and the evaluation is made once a question (issue 13). When the pass
+    beats every pass worked out so far it becomes the best, and the others'
+    gaps grow by the difference.
+
+    Raises PassError for a pass that is not legal from the rack."""
+    old_best = advice.best
+    if not old_best.exact:
+        raise ValueError("with_pass needs an advice whose best was worked out exactly (exact=True)")
+    own = tuple(sorted(passed))
+    check_pass(advice.rack, own, advice.which)
+    known = next((o for o in advice.options if o.tiles == own and o.blind == 0), None)
+    if known is not None and known.exact:
+        return advice
+    rack = list(advice.rack)
+    candidates = [(own, 0)]
+
+    def work() -> float:
+        scorer = Scorer(advice.card, rack, candidates, racks_after(rack, candidates))
+        return scorer.exact_mean(0, np.bincount(unseen_pool(rack, seen), minlength=tiles.KINDS))
+
+    value = _exact_kept(advice.card, rack, seen, own, work)
+    beats = value < old_best.expected
+    if value == old_best.expected:  # an exact tie goes to the pass listed first among the legal ones, as in evaluate_pass
+        order = {c: n for n, c in enumerate(candidate_passes(rack, advice.which))}
+        beats = order[(own, 0)] < order[(old_best.tiles, old_best.blind)]
+    shift = old_best.expected - value if beats else 0.0
+    samples = known.samples if known is not None else 0
+    flexibility = known.flexibility if known is not None else None
+    mine = PassOption(own, 0, value, 0.0, samples, flexibility, 0.0 if beats else value - old_best.expected, 0.0, exact=True)
+    others = [o for o in advice.options if o is not known]
+    options = [mine] + ([replace(o, behind=o.behind + shift) for o in others] if beats else others)
+    lead = mine if beats else next(o for o in options if o.tiles == old_best.tiles and o.blind == old_best.blind)
+    options.sort(key=_ranked(lead))
+    return replace(advice, options=tuple(options))
+
+
+def courtesy_advice(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None) -> PassAdvice:
+    """The courtesy pass: 0 to 3 tiles across (C3); fewer is fine when nothing is useless."""
+    return evaluate_pass(card, rack, "courtesy", seed=seed, seen=seen)

@@ -1,0 +1,83 @@
+"""The Charleston (C1-C6): which way each pass goes, in what order, and what
+may be passed. Written once here; the hand, the advice, the drills and the
+tools read it from here.
+
+- C1: the first Charleston is compulsory: three tiles right, across, left.
+- C2: the second is optional (any one player stops it): left, across, right.
+- C3: the courtesy pass goes across, 0 to 3 tiles, the smaller offer moves.
+- C4: a joker is never passed.
+- C5: the last pass of each Charleston may forward tiles just received, unseen.
+- C6: (a table rule) everyone passing all three blind ends the Charleston.
+
+"Right" is the next seat in turn order (S5), so a direction is a number of
+seats moved along `coach.rules.table.SEATS`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from coach.common.errors import CoachError
+from coach.notation import tiles
+from coach.rules.table import SEATS, next_seat
+
+# S5 with C1-C3: how many seats along the turn order each direction moves.
+SEATS_MOVED = {"right": 1, "across": 2, "left": 3}
+FIRST_CHARLESTON = ("right", "across", "left")  # C1
+SECOND_CHARLESTON = ("left", "across", "right")  # C2
+COURTESY = "across"  # C3
+CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
+# Every pass by its name: (which Charleston, direction).
+PASSES = {
+    "first-right": ("first", "right"),
+    "first-across": ("first", "across"),
+    "first-left": ("first", "left"),
+    "second-left": ("second", "left"),
+    "second-across": ("second", "across"),
+    "second-right": ("second", "right"),
+    "courtesy": ("courtesy", COURTESY),
+}
+RULE_OF = {"first": "C1", "second": "C2", "courtesy": "C3"}  # the rule id that orders each Charleston
+BLIND_PASSES = ("first-left", "second-right")  # C5: the last pass of each Charleston
+# The steps of a whole Charleston at the table, in order: the vote on the
+# second Charleston (C2) and the courtesy offers (C3) between the passes.
+STEPS = (
+    tuple(f"first-{d}" for d in FIRST_CHARLESTON)
+    + ("vote",)
+    + tuple(f"second-{d}" for d in SECOND_CHARLESTON)
+    + ("offer",)
+)
+
+
+class PassError(CoachError, ValueError):
+    """A pass no player may make: a joker (C4), the wrong number of tiles, tiles not held."""
+
+
+def receiver(seat: str, direction: str) -> str:
+    """The seat that gets what `seat` passes `direction` (C1-C3, S5)."""
+    return next_seat(seat, SEATS_MOVED[direction])
+
+
+def sender(seat: str, direction: str) -> str:
+    """The seat whose pass `direction` comes to `seat` (C1-C3, S5)."""
+    return SEATS[(SEATS.index(seat) - SEATS_MOVED[direction]) % len(SEATS)]
+
+
+def check_pass(rack: Sequence[int], passed: Sequence[int], which: str = "first-right", blind: int = 0) -> None:
+    """Raise PassError unless `passed` (+ `blind` unseen) is a legal pass from `rack`."""
+    if which not in PASSES:
+        raise PassError(f"unknown pass {which!r}: one of {', '.join(PASSES)}")
+    if blind and which not in BLIND_PASSES:
+        raise PassError("only the last pass of each Charleston may be blind (C5)")
+    if tiles.JOKER in passed:
+        raise PassError("a joker may never be passed in the Charleston (C4)")
+    count = len(passed) + blind
+    if which == "courtesy":
+        if not 0 <= count <= 3:
+            raise PassError(f"a courtesy pass moves 0 to 3 tiles, not {count} (C3)")
+    elif count != 3:
+        raise PassError(f"a Charleston pass moves exactly three tiles, not {count} (C1)")
+    held = tiles.counts(rack)
+    for t, c in enumerate(tiles.counts(passed)):
+        if c > held[t]:
+            raise PassError(f"you cannot pass {tiles.plural(t, c)}: your rack holds {held[t]}")
