@@ -40,7 +40,7 @@ def test_every_setting_is_declared_once_with_a_meaning_and_its_readers():
     for setting in SETTINGS:
         assert setting.name.startswith("COACH_") and setting.name.upper() == setting.name
         assert setting.meaning.strip() and "\n" not in setting.meaning
-        assert setting.read_by and all(reader.startswith("coach") for reader in setting.read_by)
+        assert setting.used_by and all(reader.startswith("coach") for reader in setting.used_by)
 
 
 def test_no_module_but_the_settings_names_a_setting():
@@ -89,7 +89,7 @@ def test_an_empty_value_is_the_default():
     resolved = resolve({"COACH_THREADS": "", "COACH_LIMIT_DRILL_LEARNER": "", "COACH_DATA_DIR": ""})
     assert resolved[settings.THREADS] == 8
     assert resolved[settings.LIMIT_DRILL_LEARNER] == "120/minute"
-    assert resolved[settings.DATA_DIR] is None
+    assert resolved[settings.DATA_DIR] is None and resolved[settings.WORKERS] is None
 
 
 def test_values_are_read_into_their_types():

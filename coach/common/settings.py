@@ -11,7 +11,8 @@ mistake in another setting never stops it.
 The rules, the same for every setting:
 
 - an override (a key of `create_app`'s test configuration) beats the
-  environment, whatever its value; an empty value (or None) means the default;
+  environment, whatever its value; an empty value (or only spaces, or None)
+  means the default;
 - a malformed value is a `SettingError` (a ValueError) of one line naming
   the setting and what it must be; a secret's value is never repeated.
 
@@ -45,13 +46,13 @@ class Setting(Generic[T]):
     default: T
     parse: Callable[[str], T]
     meaning: str
-    read_by: tuple[str, ...]
+    used_by: tuple[str, ...]  # the modules that read (or, for a command's own server, set) it
     secret: bool = False  # never shown back in an error message
 
     def read(self, environ: Mapping[str, str], overrides: Mapping[str, object] | None = None) -> T:
-        """The value from `overrides` when named there, else from `environ`; the default when empty."""
+        """The value from `overrides` when named there, else from `environ`; the default when blank."""
         raw = overrides[self.name] if overrides is not None and self.name in overrides else environ.get(self.name)
-        if raw is None or raw == "":
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
             return self.default
         text = raw if isinstance(raw, str) else str(raw)  # a test configuration may say True or 1
         try:

@@ -27,8 +27,8 @@ INTRO = f"""\
 Every setting is an environment variable, and every one is optional. The
 web app reads them all when it starts (`create_app`), and stops at once,
 with one line naming each malformed one, when a value cannot be read; a
-command that needs one setting reads that one only. An empty value is the
-same as none: the default. In tests, the configuration given to
+command that needs one setting reads that one only. An empty value (or
+only spaces) is the same as none: the default. In tests, the configuration given to
 `create_app` overrides the environment (`create_app({{"{HTTPS.name}": True}})`).
 A setting marked secret is never shown back in a message.
 
@@ -53,10 +53,10 @@ def _cell(text: str) -> str:
 
 def render(settings: Sequence[Setting[Any]] = SETTINGS) -> str:
     """The whole page, in the settings' declared order."""
-    lines = [INTRO, "| Setting | Default | Meaning | Read by |", "| --- | --- | --- | --- |"]
+    lines = [INTRO, "| Setting | Default | Meaning | Used by |", "| --- | --- | --- | --- |"]
     for setting in settings:
         meaning = ("Secret. " if setting.secret else "") + setting.meaning
-        readers = ", ".join(f"`{reader}`" for reader in setting.read_by)
+        readers = ", ".join(f"`{reader}`" for reader in setting.used_by)
         lines.append(f"| `{setting.name}` | {_default(setting)} | {_cell(meaning)} | {_cell(readers)} |")
     return "\n".join(lines) + "\n"
 
