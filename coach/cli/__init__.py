@@ -571,7 +571,7 @@ def cmd_purge_guests(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) ->
     from datetime import datetime, timezone
 
     age = _duration(args.older_than)
-    engine = make_engine(database_url(instance_folder()))  # both from the environment's settings
+    engine = make_engine(database_url(instance_folder()))
     try:
         migrate(engine)
         with Session(engine) as session:
