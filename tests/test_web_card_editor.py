@@ -226,7 +226,7 @@ def test_a_post_without_its_csrf_token_is_refused(app, tess):
 
 
 def test_previews_are_rate_limited(app, tess):
-    app.config["COACH_LIMIT_CARD_EDITOR_LEARNER"] = "3/minute"
+    app.extensions["settings"] = app.extensions["settings"].updated({"COACH_LIMIT_CARD_EDITOR_LEARNER": "3/minute"})
     statuses = [post(tess, PREVIEW, {"card_text": GOOD_CARD}, headers=HTMX).status_code for _ in range(3)]
     assert statuses == [200, 200, 200]
     response = post(tess, RACK, {"card_text": GOOD_CARD, "rack": "2B"}, headers=HTMX)  # shares the count

@@ -25,6 +25,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from coach import __version__
 from coach.cli.commands import COMMANDS
 from coach.cli.requests import BATCH_ERRORS, UsageError, error_reply, read_request
+from coach.common.settings import BASE_URL
 from coach.notation import tiles
 from coach.notation.card import Card, CardError
 from coach.reading.tiles_away import HoldingError
@@ -436,7 +437,7 @@ def _parser_bench(commands: argparse._SubParsersAction) -> None:
 def _parser_reset_link(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("reset-link", help="print a password reset link for an account (an hour, once)")
     p.add_argument("email", help="the account's email address")
-    p.add_argument("--base-url", help="the site's address (default: COACH_BASE_URL, else http://127.0.0.1:5000)")
+    p.add_argument("--base-url", help=f"the site's address (default: {BASE_URL.name}, else http://127.0.0.1:5000)")
     p.set_defaults(func=cmd_reset_link)
 
 

@@ -5,9 +5,9 @@ The file is named by the sha256 of the card's text together with the
 code that compiles it (card.py, tiles.py, tiles_away.py) and the numpy
 and Python versions: a changed card, or a changed compiler, is another
 name, so a stale table is never read; it is simply rebuilt. The folder is
-`COACH_CACHE_DIR` when set, else the user's cache folder (platformdirs),
-which only that user writes: the file is a pickle, and a pickle is only
-ever read from a folder the user owns. Anything wrong with the cache
+the cache setting (`coach.common.settings.CACHE_DIR`) when set, else the
+user's cache folder (platformdirs), which only that user writes: the file
+is a pickle, and a pickle is only ever read from a folder the user owns. Anything wrong with the cache
 (unwritable folder, a truncated or foreign file) falls back to compiling
 as before; the cache can only save time, never change an answer.
 """
@@ -21,6 +21,7 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from coach.common.settings import CACHE_DIR
 from coach.notation import card as card_module
 from coach.notation import tiles
 from coach.reading import tiles_away
@@ -32,9 +33,9 @@ FORMAT = 2  # bump when what is pickled changes shape without the sources changi
 
 
 def cache_folder() -> Path:
-    folder = os.environ.get("COACH_CACHE_DIR")
+    folder = CACHE_DIR.read(os.environ)
     if folder:
-        return Path(folder)
+        return folder
     if sys.platform == "linux":
         # platformdirs' answer on Linux is the XDG rule itself; importing it
         # (with tempfile, random, shutil) costs a command's start more than

@@ -12,13 +12,16 @@ from sqlalchemy import event, make_url
 from sqlalchemy.engine import Engine
 from sqlmodel import create_engine
 
+from coach.common.settings import DATABASE_URL
+
 MIGRATIONS = Path(__file__).parent / "migrations"
 FILE_NAME = "coach.sqlite3"
 
 
-def database_url(instance: Path) -> str:
-    """COACH_DATABASE_URL, else a SQLite file in the instance folder."""
-    return os.environ.get("COACH_DATABASE_URL") or f"sqlite:///{instance / FILE_NAME}"
+def database_url(instance: Path, url: str | None = None) -> str:
+    """`url` (the app's resolved setting), else the environment's database
+    setting (`coach.common.settings.DATABASE_URL`), else a SQLite file in the instance folder."""
+    return url or DATABASE_URL.read(os.environ) or f"sqlite:///{instance / FILE_NAME}"
 
 
 def _sqlite_pragmas(connection: Any, _record: Any) -> None:

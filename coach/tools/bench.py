@@ -187,11 +187,13 @@ def _process_seconds(argv: list[str], stdin: bytes = b"", cpu: list[float] | Non
 
 def _web_client():
     """An app on a throwaway SQLite file, its answers stored as in use."""
-    os.environ["COACH_DATA_DIR"] = tempfile.mkdtemp(prefix="coach-bench-")
+    from coach.common.settings import DATA_DIR, SERVER_TIMING
+
+    os.environ[DATA_DIR.name] = tempfile.mkdtemp(prefix="coach-bench-")
     from coach.web import create_app
 
     app = create_app(
-        {"TESTING": True, "SECRET_KEY": "bench-" + "x" * 40, "RATELIMIT_ENABLED": False, "COACH_SERVER_TIMING": True}
+        {"TESTING": True, "SECRET_KEY": "bench-" + "x" * 40, "RATELIMIT_ENABLED": False, SERVER_TIMING.name: True}
     )
     return app.test_client()
 

@@ -43,6 +43,7 @@ import threading
 import time
 from typing import TextIO
 
+from coach.common import settings
 from coach.web.infra.server_timing import HEADER as SERVER_TIMING
 from coach.web.infra.server_timing import parse as parse_server_timing
 
@@ -265,10 +266,12 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         port = args.port
     else:
         port = _free_port()
-        env = dict(os.environ, COACH_DATA_DIR=tempfile.mkdtemp(prefix="coach-load-"))
+        env = dict(os.environ)
+        env[settings.DATA_DIR.name] = tempfile.mkdtemp(prefix="coach-load-")
         # 16 learners on one address, each far past a human's pace: the drilling limits are lifted (still counted).
-        env.update(dict.fromkeys(("COACH_LIMIT_DRILL_LEARNER", "COACH_LIMIT_DRILL_ADDRESS", "COACH_LIMIT_FIRST_PASS_ADDRESS"), "1000000/minute"))
-        env["COACH_SERVER_TIMING"] = "1"  # the answers' own time in the server
+        lifted = (settings.LIMIT_DRILL_LEARNER, settings.LIMIT_DRILL_ADDRESS, settings.LIMIT_FIRST_PASS_ADDRESS)
+        env.update(dict.fromkeys((limit.name for limit in lifted), "1000000/minute"))
+        env[settings.SERVER_TIMING.name] = "1"  # the answers' own time in the server
         server = subprocess.Popen(
             [sys.executable, "-m", "coach", "serve", "--host", HOST, "--port", str(port)],
             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

@@ -8,17 +8,9 @@ blueprints kept in small modules:
 - `api`: the JSON API under /api (no CSRF form token, JSON bodies only);
 - `tiles`: the tile faces as SVG under /tiles/<code>.svg.
 
-Settings (environment variables):
-
-- COACH_SECRET_KEY: the signing key. Without it the key is read from the
-  instance folder's `secret_key` file, created on first run.
-- COACH_DATA_DIR: where the instance folder is (default: ./instance in a
-  checkout, else the user's data folder; see `places`).
-- COACH_CARD: a card file (YAML) to drill on instead of the house card.
-- COACH_DATABASE_URL: a database (e.g. PostgreSQL) instead of the SQLite
-  file `coach.sqlite3` in the instance folder.
-- COACH_SERVER_TIMING: when 1, a Server-Timing header on every response
-  (`server_timing`; `python -m coach load` sets it on its own server).
+Settings: environment variables, declared in `coach.common.settings` (each
+with its default and meaning; docs/settings.md lists them), resolved once here
+into `app.extensions["settings"]`; a test configuration overrides them.
 """
 
 from __future__ import annotations
@@ -32,6 +24,7 @@ from typing import Any
 from flask import Flask
 from flask_wtf.csrf import CSRFProtect
 
+from coach.common import settings
 from coach.notation.card import Card, house_card, load_card
 from coach.web.infra.places import asset_folder, instance_folder
 
@@ -63,16 +56,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     # once can see it half imported ("LookupError: unknown encoding: idna", a
     # known CPython race). Importing it here, before any thread or fork, avoids it.
     codecs.lookup("idna")
+    resolved = settings.resolve(os.environ, test_config)  # first: a malformed setting stops the start at once
     app = Flask(
         __name__,
-        instance_path=str(instance_folder()),
+        instance_path=str(instance_folder(resolved[settings.DATA_DIR])),
         instance_relative_config=True,
         template_folder=str(asset_folder("templates")),
         static_folder=str(asset_folder("static")),
     )
+    app.extensions["settings"] = resolved
     app.config.from_mapping(
-        SECRET_KEY=os.environ.get("COACH_SECRET_KEY") or None,
-        COACH_CARD=os.environ.get("COACH_CARD") or None,
+        SECRET_KEY=resolved[settings.SECRET_KEY],
         MAX_CONTENT_LENGTH=64 * 1024,
         # A drill page may stay open for a long while: the CSRF token lives
         # as long as the session instead of one hour.
@@ -109,14 +103,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from coach.web.shared.drilling import Drilling
     from coach.web.progress.page import bp as progress_bp
 
-    store = make_engine(app.config.get("COACH_DATABASE_URL") or database_url(instance))
+    store = make_engine(database_url(instance, resolved[settings.DATABASE_URL]))
     migrate(store)  # an upgrade brings the schema up to date before the first request
     store.dispose()  # no connection crosses a fork into gunicorn's workers
     app.extensions["store"] = store
     learners.install(app)
 
     app.extensions["coach"] = Drilling(
-        _card(app.config["COACH_CARD"]), app.config["SECRET_KEY"], find_card=teacher_cards.find_card
+        _card(resolved[settings.CARD]), app.config["SECRET_KEY"], find_card=teacher_cards.find_card
     )
     csrf.init_app(app)
     csrf.exempt(api.bp)

@@ -18,6 +18,7 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
+from coach.common.settings import THREADS, WORKERS
 from coach.web import create_app
 from coach.web.infra.blas import one_blas_thread
 
@@ -87,16 +88,6 @@ def _post_fork(server: Any, worker: Any) -> None:
     one_blas_thread()  # each worker keeps one BLAS thread after the fork
 
 
-def _count(name: str) -> int | None:
-    """A whole number from the environment (COACH_WORKERS, COACH_THREADS), None when unset."""
-    raw = os.environ.get(name, "").strip()
-    if not raw:
-        return None
-    if not raw.isdigit() or not 1 <= int(raw) <= 64:
-        raise ValueError(f"{name} must be a whole number from 1 to 64, not {raw[:20]!r}")
-    return int(raw)
-
-
 def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None, threads: int | None = None) -> None:
     """Serve the coach on http://host:port until interrupted."""
     check_port(host, port)
@@ -104,14 +95,15 @@ def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None,
     import drills
 
     drills.warm(app.extensions["coach"].card)  # before the fork: every worker starts warm
+    resolved = app.extensions["settings"]
     shown = f"[{host}]" if ":" in host else host
     local = "127.0.0.1" if host in ("0.0.0.0", "") else ("[::1]" if host == "::" else shown)
     url = f"http://{local}:{port}/"
     options = {
         "bind": f"{shown}:{port}",
-        "workers": workers or _count("COACH_WORKERS") or max(1, min(4, os.cpu_count() or 1)),
+        "workers": workers or resolved[WORKERS] or max(1, min(4, os.cpu_count() or 1)),
         "worker_class": "gthread",
-        "threads": threads or _count("COACH_THREADS") or 8,
+        "threads": threads or resolved[THREADS],
         "accesslog": None,
         "errorlog": "-",
         "loglevel": "warning",

@@ -6,11 +6,11 @@
 The link carries an itsdangerous token (salt "password-reset") holding the
 learner's id and a fingerprint of their current password hash: setting a
 new password changes the hash, so a link is used once (and an older link
-dies with it). Mail goes out when COACH_SMTP_URL (smtp://user:pass@host:port,
-or smtps:// for TLS from the start) and COACH_BASE_URL (the site's address,
-so a link never takes its host from a request's Host header) are both set.
-Without them, whoever runs the server prints a link with
-`python -m coach reset-link EMAIL`.
+dies with it). Mail goes out when the settings `SMTP_URL`
+(smtp://user:pass@host:port, or smtps:// for TLS from the start) and
+`BASE_URL` (the site's address, so a link never takes its host from a
+request's Host header) are both set (coach.common.settings). Without them,
+whoever runs the server prints a link with `python -m coach reset-link EMAIL`.
 
 Neither the page nor its timing says whether an email has an account: the
 same page answers, and the mail is sent by a background thread.
@@ -22,7 +22,6 @@ import argparse
 import hashlib
 import hmac
 import logging
-import os
 import queue
 import smtplib
 import threading
@@ -37,6 +36,7 @@ from flask_login import current_user
 from itsdangerous import BadSignature, TimestampSigner, URLSafeTimedSerializer
 from sqlmodel import Session
 
+from coach.common.settings import BASE_URL, MAIL_FROM, SMTP_URL
 from coach.store import accounts as store
 from coach.store import login_sessions
 from coach.store.models import Learner
@@ -116,14 +116,14 @@ class SmtpSettings:
 
 
 def smtp_settings(url: str) -> SmtpSettings:
-    """COACH_SMTP_URL read, or ValueError naming what is wrong (never the password)."""
+    """The mail server setting read, or ValueError naming what is wrong (never the password)."""
     parts = urlsplit(url)
     if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
-        raise ValueError("COACH_SMTP_URL must look like smtp://user:password@host:port (or smtps://...)")
+        raise ValueError(f"{SMTP_URL.name} must look like smtp://user:password@host:port (or smtps://...)")
     try:
         port = parts.port
     except ValueError:
-        raise ValueError("COACH_SMTP_URL has a port that is not a number from 1 to 65535") from None
+        raise ValueError(f"{SMTP_URL.name} has a port that is not a number from 1 to 65535") from None
     tls = parts.scheme == "smtps"
     return SmtpSettings(
         host=parts.hostname,
@@ -210,14 +210,12 @@ def reset_mail(sender: str, to: str, link: str) -> EmailMessage:
 
 
 def install(app: Flask) -> None:
-    app.config.setdefault("COACH_SMTP_URL", os.environ.get("COACH_SMTP_URL") or None)
-    app.config.setdefault("COACH_BASE_URL", os.environ.get("COACH_BASE_URL") or None)
-    app.config.setdefault("COACH_MAIL_FROM", os.environ.get("COACH_MAIL_FROM") or None)
-    if app.config["COACH_SMTP_URL"]:
-        if not app.config["COACH_BASE_URL"]:
-            log.warning("COACH_SMTP_URL is set but COACH_BASE_URL is not: password reset links are not mailed")
+    resolved = app.extensions["settings"]
+    if resolved[SMTP_URL]:
+        if not resolved[BASE_URL]:
+            log.warning("%s is set but %s is not: password reset links are not mailed", SMTP_URL.name, BASE_URL.name)
         else:
-            app.extensions["mail_outbox"] = Outbox(smtp_settings(app.config["COACH_SMTP_URL"]))
+            app.extensions["mail_outbox"] = Outbox(smtp_settings(resolved[SMTP_URL]))
     app.register_blueprint(bp)
 
 
@@ -225,8 +223,9 @@ bp.after_request(accounts_web._private)  # a reset page holds its token: kept ou
 
 
 def _sender() -> str:
-    host = urlsplit(current_app.config["COACH_BASE_URL"]).hostname or "localhost"
-    return current_app.config["COACH_MAIL_FROM"] or f"Mahjong Coach <no-reply@{host}>"
+    resolved = current_app.extensions["settings"]
+    host = urlsplit(resolved[BASE_URL]).hostname or "localhost"
+    return resolved[MAIL_FROM] or f"Mahjong Coach <no-reply@{host}>"
 
 
 @bp.route("/signin/forgot", methods=["GET", "POST"])
@@ -242,7 +241,8 @@ def forgot():
     with Session(learners.engine()) as session:
         learner = store.by_email(session, email)
         if learner is not None and not learner.guest and learner.password_hash:
-            link = reset_url(current_app.config["COACH_BASE_URL"], make_token(current_app.config["SECRET_KEY"], learner))
+            base_url = current_app.extensions["settings"][BASE_URL]
+            link = reset_url(base_url, make_token(current_app.config["SECRET_KEY"], learner))
             outbox = _outbox()
             assert outbox is not None
             outbox.put(_sender(), email, link)
@@ -282,7 +282,7 @@ def print_link(args: argparse.Namespace, stdout: TextIO) -> int:
     from coach.web import create_app
 
     app = create_app()
-    base = args.base_url or app.config.get("COACH_BASE_URL") or "http://127.0.0.1:5000"
+    base = args.base_url or app.extensions["settings"][BASE_URL] or "http://127.0.0.1:5000"
     if urlsplit(base).scheme not in ("http", "https") or not urlsplit(base).hostname:
         raise ValueError(f"--base-url must be the site's address, such as https://coach.example.org (got {base[:60]!r})")
     email = normal_email(args.email)

@@ -1,8 +1,8 @@
 """Rate limits (Flask-Limiter) and a bound on password hashing.
 
-What is limited, and why each figure (each can be changed in the app's
-config, which is how the tests lower them, or by an environment variable
-of the same name, e.g. COACH_LIMIT_SIGNIN_EMAIL="10/minute"):
+What is limited, and why each figure (each is a setting, see
+coach.common.settings: an environment variable, or the test configuration
+given to create_app, which is how the tests lower them):
 
 - Sign-in: per email, 5 failed tries a minute (guessing one account's
   password); per address, 20 failed tries a minute. Only failures count
@@ -38,13 +38,13 @@ A limit hit answers 429 with `Retry-After`: `{"error": ...}` under /api,
 a friendly page elsewhere, both saying when to try again.
 
 Storage: the process's memory (`coach-memory://`: limits' memory store,
-swept inline, see `SweptMemoryStorage`) unless `COACH_RATELIMIT_STORAGE_URI`
-names a shared store such as `redis://127.0.0.1:6379`, which several
-servers (or gunicorn workers) must share for the limits to hold across
-them. If that store goes away, each process falls back to its own memory.
+swept inline, see `SweptMemoryStorage`) unless the storage setting
+(`RATELIMIT_STORAGE_URI` in coach.common.settings) names a shared store
+such as `redis://127.0.0.1:6379`, which several servers (or gunicorn
+workers) must share for the limits to hold across them. If that store goes away, each process falls back to its own memory.
 
-Addresses: `request.remote_addr`. Behind a reverse proxy set
-`COACH_PROXY_COUNT` to the number of proxies in front of the app, and
+Addresses: `request.remote_addr`. Behind a reverse proxy set `PROXY_COUNT`
+(coach.common.settings) to the number of proxies in front of the app, and
 werkzeug's ProxyFix takes the client's address from X-Forwarded-For;
 without it that header is never trusted (anyone can send one).
 
@@ -58,7 +58,6 @@ holds every request thread, and other users' drills keep their speed.
 from __future__ import annotations
 
 import contextlib
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -73,24 +72,11 @@ from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
+from coach.common import settings
+from coach.common.settings import Setting
+
 F = TypeVar("F", bound=Callable[..., Any])
 
-DEFAULTS = {
-    "COACH_LIMIT_SIGNIN_EMAIL": "5/minute",
-    "COACH_LIMIT_SIGNIN_ADDRESS": "20/minute",
-    "COACH_LIMIT_SIGNUP_EMAIL": "5/minute",
-    "COACH_LIMIT_SIGNUP_ADDRESS": "30/minute",
-    "COACH_LIMIT_JOIN_ADDRESS": "20/minute;200/hour",
-    "COACH_LIMIT_DRILL_LEARNER": "120/minute",
-    "COACH_LIMIT_DRILL_ADDRESS": "1200/minute",
-    "COACH_LIMIT_FIRST_PASS_ADDRESS": "240/minute",
-    "COACH_LIMIT_CARD_EDITOR_LEARNER": "60/minute",
-    "COACH_LIMIT_CARD_EDITOR_ADDRESS": "300/minute",
-    "COACH_LIMIT_FORGOT_EMAIL": "3/hour",
-    "COACH_LIMIT_FORGOT_ADDRESS": "10/minute",
-    "COACH_LIMIT_PASSWORD_ADDRESS": "10/minute",
-    "COACH_LIMIT_CARD_UPLOAD_LEARNER": "10/minute",
-}
 HASHING_SLOTS = 2  # scrypt at once, per process: one per core
 HASHING_QUEUE = 2  # waiting for a slot; more than that are turned away at once
 HASHING_WAIT = 3.0  # seconds a waiting sign-in waits before "busy"
@@ -172,8 +158,8 @@ def _missed(response: Response) -> bool:
     return response.status_code in (404, 422)
 
 
-def _setting(key: str) -> Callable[[], str]:
-    return lambda: current_app.config[key]
+def _setting(setting: Setting[str]) -> Callable[[], str]:
+    return lambda: current_app.extensions["settings"][setting]
 
 
 limiter = Limiter(
@@ -195,47 +181,47 @@ CARD_EDITOR = "Too many card previews in a short time."
 CARD_UPLOADS = "Too many card uploads in a short time."
 
 _sign_in = [
-    limiter.limit(_setting("COACH_LIMIT_SIGNIN_EMAIL"), key_func=_email, methods=["POST"],
+    limiter.limit(_setting(settings.LIMIT_SIGNIN_EMAIL), key_func=_email, methods=["POST"],
                   deduct_when=_failed, error_message=SIGN_IN_TRIES),
-    limiter.limit(_setting("COACH_LIMIT_SIGNIN_ADDRESS"), methods=["POST"],
+    limiter.limit(_setting(settings.LIMIT_SIGNIN_ADDRESS), methods=["POST"],
                   deduct_when=_failed, error_message=SIGN_IN_TRIES),
 ]
 _sign_up = [
-    limiter.limit(_setting("COACH_LIMIT_SIGNUP_EMAIL"), key_func=_email, methods=["POST"], error_message=SIGN_UPS),
-    limiter.limit(_setting("COACH_LIMIT_SIGNUP_ADDRESS"), methods=["POST"], error_message=SIGN_UPS),
+    limiter.limit(_setting(settings.LIMIT_SIGNUP_EMAIL), key_func=_email, methods=["POST"], error_message=SIGN_UPS),
+    limiter.limit(_setting(settings.LIMIT_SIGNUP_ADDRESS), methods=["POST"], error_message=SIGN_UPS),
 ]
 _forgot = [
-    limiter.limit(_setting("COACH_LIMIT_FORGOT_EMAIL"), key_func=_email, methods=["POST"], error_message=FORGOT),
-    limiter.limit(_setting("COACH_LIMIT_FORGOT_ADDRESS"), methods=["POST"], error_message=FORGOT),
+    limiter.limit(_setting(settings.LIMIT_FORGOT_EMAIL), key_func=_email, methods=["POST"], error_message=FORGOT),
+    limiter.limit(_setting(settings.LIMIT_FORGOT_ADDRESS), methods=["POST"], error_message=FORGOT),
 ]
 _password = [
-    limiter.shared_limit(_setting("COACH_LIMIT_PASSWORD_ADDRESS"), scope="password", methods=["POST"],
+    limiter.shared_limit(_setting(settings.LIMIT_PASSWORD_ADDRESS), scope="password", methods=["POST"],
                          deduct_when=_failed, error_message=PASSWORD_TRIES),
 ]
 # Look-ups and joins share one count of misses per address.
 _join = [
-    limiter.shared_limit(_setting("COACH_LIMIT_JOIN_ADDRESS"), scope="join", deduct_when=_missed,
+    limiter.shared_limit(_setting(settings.LIMIT_JOIN_ADDRESS), scope="join", deduct_when=_missed,
                          error_message=JOIN_TRIES),
 ]
 # Every question made and every answer graded shares these counts.
 _drilling = [
-    limiter.shared_limit(_setting("COACH_LIMIT_DRILL_LEARNER"), scope="drilling", key_func=_learner,
+    limiter.shared_limit(_setting(settings.LIMIT_DRILL_LEARNER), scope="drilling", key_func=_learner,
                          exempt_when=_no_learner, error_message=DRILLING),
-    limiter.shared_limit(_setting("COACH_LIMIT_DRILL_ADDRESS"), scope="drilling", error_message=DRILLING),
-    limiter.shared_limit(_setting("COACH_LIMIT_FIRST_PASS_ADDRESS"), scope="first-pass",
+    limiter.shared_limit(_setting(settings.LIMIT_DRILL_ADDRESS), scope="drilling", error_message=DRILLING),
+    limiter.shared_limit(_setting(settings.LIMIT_FIRST_PASS_ADDRESS), scope="first-pass",
                          exempt_when=_not_first_pass, error_message=FIRST_PASS),
 ]
 
 # Every preview, tried rack and save of the card editor shares these counts.
 _card_editor = [
-    limiter.shared_limit(_setting("COACH_LIMIT_CARD_EDITOR_LEARNER"), scope="card-editor", key_func=_learner,
+    limiter.shared_limit(_setting(settings.LIMIT_CARD_EDITOR_LEARNER), scope="card-editor", key_func=_learner,
                          exempt_when=_no_learner, error_message=CARD_EDITOR),
-    limiter.shared_limit(_setting("COACH_LIMIT_CARD_EDITOR_ADDRESS"), scope="card-editor", error_message=CARD_EDITOR),
+    limiter.shared_limit(_setting(settings.LIMIT_CARD_EDITOR_ADDRESS), scope="card-editor", error_message=CARD_EDITOR),
 ]
 
 # Each card upload is checked by timing a first-pass question on it (up to a second of CPU).
 _card_upload = [
-    limiter.shared_limit(_setting("COACH_LIMIT_CARD_UPLOAD_LEARNER"), scope="card-upload", key_func=_learner,
+    limiter.shared_limit(_setting(settings.LIMIT_CARD_UPLOAD_LEARNER), scope="card-upload", key_func=_learner,
                          methods=["POST"], error_message=CARD_UPLOADS),
 ]
 
@@ -329,23 +315,11 @@ def _answer(status: int, title: str, message: str, retry: int):
     return body, status, {"Retry-After": str(retry)}
 
 
-def _proxy_count(raw: Any) -> int:
-    try:
-        count = int(raw)
-    except (TypeError, ValueError):
-        count = -1
-    if not 0 <= count <= 10:
-        raise ValueError(f"COACH_PROXY_COUNT must be the number of reverse proxies in front of the coach (0-10), not {str(raw)[:20]!r}")
-    return count
-
-
 def install(app: Flask) -> None:
-    for key, value in DEFAULTS.items():  # each can be set in the environment too
-        app.config.setdefault(key, os.environ.get(key) or value)
-    uri = app.config.get("COACH_RATELIMIT_STORAGE_URI") or os.environ.get("COACH_RATELIMIT_STORAGE_URI")
-    app.config["RATELIMIT_STORAGE_URI"] = uri or "coach-memory://"  # a fresh memory store for each app
+    resolved = app.extensions["settings"]
+    app.config["RATELIMIT_STORAGE_URI"] = resolved[settings.RATELIMIT_STORAGE_URI]  # default: a fresh memory store per app
     app.config.setdefault("RATELIMIT_ENABLED", True)  # said each time: the limiter object is shared
-    proxies = _proxy_count(app.config.get("COACH_PROXY_COUNT") or os.environ.get("COACH_PROXY_COUNT") or 0)
+    proxies = resolved[settings.PROXY_COUNT]
     if proxies > 0:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
     limiter.init_app(app)

@@ -3,9 +3,10 @@
 The repository keeps `templates/` and `static/` at its top level; the wheel
 maps them into `coach/web/` (pyproject's `package-dir`), so an installed
 app finds them beside this module. The instance folder (secret key, SQLite
-file) is `COACH_DATA_DIR` when set, else `instance/` in a checkout as it
-always was, else the user's data folder (platformdirs), since an installed
-package's own folder may be read-only and is replaced by every upgrade.
+file) is the data folder setting (`coach.common.settings.DATA_DIR`) when
+set, else `instance/` in a checkout as it always was, else the user's data
+folder (platformdirs), since an installed package's own folder may be
+read-only and is replaced by every upgrade.
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ import os
 from pathlib import Path
 
 from platformdirs import user_data_dir
+
+from coach.common.settings import DATA_DIR
 
 # This module is coach/web/infra/places.py; the app's files are found from coach/web/.
 PACKAGE = Path(__file__).resolve().parents[1]
@@ -32,8 +35,9 @@ def asset_folder(name: str) -> Path:
     return installed if installed.is_dir() else CHECKOUT / name
 
 
-def instance_folder() -> Path:
-    data_dir = os.environ.get("COACH_DATA_DIR")
+def instance_folder(data_dir: Path | None = None) -> Path:
+    """`data_dir` (the app's resolved setting), else the environment's, else the default."""
+    data_dir = data_dir or DATA_DIR.read(os.environ)
     if data_dir:
         return Path(data_dir).resolve()
     if in_checkout():

@@ -3,8 +3,9 @@
 A client timing a round trip sees the server's work plus every queue in
 between: its own threads, the loopback, the workers' turns at the cores.
 To hold an answer to "under 10 ms of server time", `python -m coach load`
-needs the server's side alone, so when COACH_SERVER_TIMING is set (the
-load command sets it on the server it starts) every response says
+needs the server's side alone, so when the setting `SERVER_TIMING` is on
+(coach.common.settings; the load command sets it on the server it starts)
+every response says
 
     Server-Timing: app;dur=3.21, cpu;dur=2.87
 
@@ -18,19 +19,19 @@ request did), and a production server has no use for them.
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
 
+from coach.common.settings import SERVER_TIMING
+
 HEADER = "Server-Timing"
 
 
 def enabled(app: Flask) -> bool:
-    raw = app.config.get("COACH_SERVER_TIMING", os.environ.get("COACH_SERVER_TIMING", ""))
-    return str(raw).strip().lower() in ("1", "true", "yes", "on")
+    return app.extensions["settings"][SERVER_TIMING]
 
 
 class ServerTiming:
@@ -53,7 +54,7 @@ class ServerTiming:
 
 
 def install(app: Flask) -> None:
-    """Wrap the app's WSGI callable, outermost, when COACH_SERVER_TIMING is set."""
+    """Wrap the app's WSGI callable, outermost, when the setting is on."""
     if enabled(app):
         app.wsgi_app = ServerTiming(app.wsgi_app)  # type: ignore[method-assign]  # Flask's documented way to wrap its WSGI app
 

@@ -23,6 +23,7 @@ from flask_login import LoginManager, UserMixin, current_user, login_user, logou
 from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
+from coach.common.settings import HTTPS
 from coach.store import login_sessions
 from coach.store.models import Learner
 from coach.store.progress import add_answer, keep_guest_zone
@@ -83,13 +84,12 @@ def engine() -> Engine:
 
 
 def install(app: Flask) -> None:
-    """Flask-Login with server-side sessions, the cookies' lifetime, and HTTPS-only cookies with COACH_HTTPS=1."""
+    """Flask-Login with server-side sessions, the cookies' lifetime, and HTTPS-only cookies with the HTTPS setting."""
     app.config.update(
         REMEMBER_COOKIE_DURATION=login_sessions.LIFETIME,
         PERMANENT_SESSION_LIFETIME=login_sessions.LIFETIME,  # a signed session cookie is refused once older
     )
-    https = app.config.setdefault("COACH_HTTPS", os.environ.get("COACH_HTTPS", "") not in ("", "0"))
-    if https:
+    if app.extensions["settings"][HTTPS]:
         app.config.update(SESSION_COOKIE_SECURE=True, REMEMBER_COOKIE_SECURE=True)
 
         @app.after_request
