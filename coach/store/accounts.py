@@ -33,7 +33,7 @@ from coach.store.models import Attempt, Learner, LearnerDisplay, PracticeHand, R
 from coach.store.transaction import move_learner_rows
 from coach.store.hands import export_hands
 from coach.store.replays import export_positions
-from coach.store.teaching import delete_teaching, export_teaching, merge_teaching
+from coach.store.teaching.account_data import delete_teaching, export_teaching, merge_teaching
 from coach.store.lessons import export_lessons, merge_lessons
 from coach.store.progress import mastery, skill_progress
 

@@ -1,7 +1,7 @@
 """Practice hands kept for their learner: made, listed, loaded, saved.
 
 Every getter takes the learner's id and returns None for anyone else's
-hand (as coach/store/teaching/__init__.py does for a teacher's things). A hand is
+hand (as coach/store/teaching does for a teacher's things). A hand is
 saved whole (its actions) in one short transaction per move.
 """
 
