@@ -185,7 +185,7 @@ def check_schedules(engine, learner_id: int) -> None:
     for a in attempts:
         skills = dict([(drill_skill(a.drill, a.level), a.correct)] + [(i, bool(ok)) for i, ok in json.loads(a.items)])
         for skill, ok in skills.items():
-            when = a.answered_at if a.answered_at.tzinfo else a.answered_at.replace(tzinfo=timezone.utc)
+            when = a.answered_at
             card = replayed.get(skill) or FsrsCard(due=when)
             replayed[skill], _ = SCHEDULER.review_card(card, rating(ok), when)
             answers[skill] += 1

@@ -428,7 +428,7 @@ def test_assign_a_sample_without_and_with_a_due_date(app):
     response = assign(tess, class_id, "sample:2", due=day.isoformat())
     assert response.status_code == 303
     given = last_assignment(app)
-    due = given.due_at.replace(tzinfo=timezone.utc) if given.due_at.tzinfo is None else given.due_at
+    due = given.due_at
     assert due == datetime.combine(day, time(23, 59, 59), tzinfo=zone).astimezone(timezone.utc)
     shown = f"{day:%a} {day.day} {day:%b}" + ("" if day.year == datetime.now(zone).year else f" {day.year}")
     page = text_of(tess.get(f"/teach/classes/{class_id}"))

@@ -19,7 +19,6 @@ from coach.store.models import (
     Membership,
     TeacherCard,
 )
-from coach.store.progress import as_utc
 from coach.store.teaching import hands as class_hands
 from coach.store.teaching.classrooms import classes_joined, classes_taught, students
 from coach.store.teaching.drill_sets import sets_of
@@ -76,7 +75,7 @@ def export_teaching(session: Session, learner_id: int) -> dict[str, Any]:
             "seed": a.seed,
             "answer": json.loads(a.answer),
             "correct": a.correct,
-            "answered_at": as_utc(a.answered_at).isoformat(),
+            "answered_at": a.answered_at.isoformat(),
         }
         for a in session.exec(
             select(AssignmentAnswer).where(AssignmentAnswer.learner_id == learner_id).order_by(AssignmentAnswer.id)  # type: ignore[arg-type]

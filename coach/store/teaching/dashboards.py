@@ -13,19 +13,14 @@ from datetime import datetime
 from sqlalchemy import case, func
 from sqlmodel import Session, select
 
+from coach.common import clock
 from coach.store.cells import cell
-from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, Learner, Membership, utcnow
-from coach.store.progress import as_utc
+from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, Learner, Membership
 from coach.store.teaching.classrooms import students
 from coach.store.teaching.drill_sets import drill_set_of
 from coach.store.teaching.homework import assignments_of_class
 from coach.store.teaching.roles import display_name
 from coach.store.teaching.work_states import Standing, standing
-
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    return None if moment is None else as_utc(moment)
 
 
 @dataclass(frozen=True)
@@ -63,7 +58,7 @@ class Dashboard:
 
 def dashboard(session: Session, classroom: Classroom, now: datetime | None = None) -> Dashboard:
     """Per student, completion and accuracy on each of the class's assignments."""
-    now = _aware(now) or utcnow()
+    now = clock.as_utc(now or clock.now())
     assert classroom.id is not None
     given = assignments_of_class(session, classroom.id)
     people = students(session, classroom.id)
@@ -165,7 +160,7 @@ def dashboard_csv(board: Dashboard) -> str:
         for a in board.assignments:
             assert a.id is not None
             s = row.standings[a.id]
-            due = _aware(a.due_at)
+            due = a.due_at
             writer.writerow(
                 [
                     cell(row.name),

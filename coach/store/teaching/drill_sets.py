@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from sqlmodel import Session, select
 
-from coach.store.models import Assignment, DrillSetRow, utcnow
+from coach.common import clock
+from coach.store.models import Assignment, DrillSetRow
 from coach.store.teaching.errors import TeachingError
 from coach.store.teaching.teachers_cards import card_id_for
 from drills.sets import DrillSet, dump_set, parse_set
@@ -20,7 +21,7 @@ def save_set(session: Session, teacher_id: int, drill_set: DrillSet, set_id: int
         if found is None:
             raise TeachingError("That set is not one of yours.")
         row = found
-        row.title, row.source, row.card_id, row.updated_at = drill_set.title, dump_set(drill_set), card_id, utcnow()
+        row.title, row.source, row.card_id, row.updated_at = drill_set.title, dump_set(drill_set), card_id, clock.now()
     session.add(row)
     session.commit()
     session.refresh(row)

@@ -24,10 +24,10 @@ from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from coach.common import clock
 from coach.play.bots import STRENGTHS as BOTS
 from coach.store.teaching import classrooms, roles, teachers_cards
 from coach.store.teaching.errors import TeachingError
-from coach.store.progress import as_utc
 from coach.store.models import ClassHand, ClassHandPlay, Classroom, Learner, Membership, PracticeHand, TeacherCard
 from coach.store.hands import SEED_RANGE
 
@@ -71,7 +71,7 @@ def assign_hand(
         seed=secrets.randbelow(SEED_RANGE) if seed is None else seed,
         bots=bots,
         card_id=card_id,
-        due_at=as_utc(due_at) if due_at is not None else None,
+        due_at=clock.as_utc(due_at) if due_at is not None else None,
     )
     session.add(row)
     session.commit()

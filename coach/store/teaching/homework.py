@@ -13,9 +13,9 @@ from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from coach.common import clock
 from coach.notation import tiles
-from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, utcnow
-from coach.store.progress import as_utc
+from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom
 from coach.store.teaching.classrooms import class_taught, membership
 from coach.store.teaching.drill_sets import drill_set_of
 from coach.store.teaching.errors import TeachingError
@@ -25,10 +25,6 @@ from drills.kit.base import Question, Verdict
 from drills.sets import DrillSet, Slot, dump_set
 
 FRESH_SEED = 2**31  # a fresh set's seeds stay within what every database's integer holds
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    return None if moment is None else as_utc(moment)
 
 
 def assign(
@@ -44,7 +40,7 @@ def assign(
         title=drill_set.title,
         source=dump_set(drill_set),
         card_id=card_id,
-        due_at=_aware(due_at),
+        due_at=clock.as_utc(due_at) if due_at is not None else None,
     )
     session.add(row)
     session.commit()
@@ -164,7 +160,7 @@ def add_assignment_answer(
     transaction holding the student's lock (transaction.lock_learner);
     False when that question already has one (the unique constraint says so)."""
     assert assignment.id is not None
-    when = _aware(when) or utcnow()
+    when = clock.as_utc(when or clock.now())
     work = work_of(session, assignment, learner_id)
     if work is None:  # answered before it was opened: start it here, in this transaction
         drill_set = drill_set_of(assignment)

@@ -13,7 +13,8 @@ from datetime import datetime
 
 from sqlmodel import Session, select
 
-from coach.store.models import Assignment, AssignmentAnswer, Attempt, Classroom, Learner, Membership, utcnow
+from coach.common import clock
+from coach.store.models import Assignment, AssignmentAnswer, Attempt, Classroom, Learner, Membership
 from coach.store.teaching.classrooms import class_taught, membership
 from coach.store.teaching.drill_sets import drill_set_of
 from coach.store.teaching.homework import assignment_taught, assignments_of_class, slots_of, work_of
@@ -82,7 +83,7 @@ def student_report(
     learner = session.get(Learner, learner_id)
     if learner is None:
         return None
-    now = now or utcnow()
+    now = now or clock.now()
     out = []
     for assignment in assignments_of_class(session, class_id):
         rows = session.exec(

@@ -4,19 +4,15 @@ in, late) and a student's own list of assignments."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 
 from sqlmodel import Session, select
 
-from coach.store.models import Assignment, Classroom, Membership, utcnow
-from coach.store.progress import as_utc
+from coach.common import clock
+from coach.store.models import Assignment, Classroom, Membership
 from coach.store.teaching.homework import answers_of, slots_of, work_of
 
 ASSIGNED, IN_PROGRESS, TURNED_IN, LATE = "assigned", "in progress", "turned in", "late"
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    return None if moment is None else as_utc(moment)
 
 
 @dataclass(frozen=True)
@@ -42,12 +38,11 @@ class Standing:
 def standing(assignment: Assignment, total: int, answered: int, correct: int, finished_at: datetime | None, now: datetime) -> Standing:
     """Turned in once every question has an answer; late when the due
     time has passed before that (a late finish still says so)."""
-    due = _aware(assignment.due_at)
-    finished_at = _aware(finished_at)
+    due = assignment.due_at
     if total and answered >= total:
         late = bool(due and finished_at and finished_at > due)
         return Standing(total, answered, correct, TURNED_IN, late, finished_at)
-    if due is not None and _aware(now) > due:  # type: ignore[operator]
+    if due is not None and clock.as_utc(now) > due:
         return Standing(total, answered, correct, LATE)
     return Standing(total, answered, correct, IN_PROGRESS if answered else ASSIGNED)
 
@@ -63,7 +58,7 @@ class MyAssignment:
 def my_assignments(session: Session, learner_id: int, now: datetime | None = None) -> list[MyAssignment]:
     """A student's assignments in every class they are in: the ones to do
     first (late, then by due date), the turned-in ones last."""
-    now = _aware(now) or utcnow()
+    now = clock.as_utc(now or clock.now())
     rows = session.exec(
         select(Assignment, Classroom)
         .join(Classroom, Classroom.id == Assignment.classroom_id)  # type: ignore[arg-type]
@@ -74,13 +69,13 @@ def my_assignments(session: Session, learner_id: int, now: datetime | None = Non
     for assignment, room in rows:
         out.append(my_assignment(session, assignment, room, learner_id, now))
     order = {LATE: 0, IN_PROGRESS: 1, ASSIGNED: 1, TURNED_IN: 2}
-    far = datetime.max.replace(tzinfo=timezone.utc)
-    out.sort(key=lambda m: (order[m.standing.state], _aware(m.assignment.due_at) or far, m.assignment.id or 0))
+    far = datetime.max.replace(tzinfo=clock.UTC)
+    out.sort(key=lambda m: (order[m.standing.state], m.assignment.due_at or far, m.assignment.id or 0))
     return out
 
 
 def my_assignment(session: Session, assignment: Assignment, room: Classroom, learner_id: int, now: datetime | None = None) -> MyAssignment:
-    now = _aware(now) or utcnow()
+    now = clock.as_utc(now or clock.now())
     assert assignment.id is not None
     work = work_of(session, assignment, learner_id)
     slots = slots_of(assignment, work)

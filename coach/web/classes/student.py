@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -45,6 +45,7 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 import drills
+from coach.common import clock
 from coach.notation.card import Card
 from coach.store.teaching import classrooms, drill_sets, homework, work_states
 from coach.store.teaching.errors import TeachingError
@@ -102,12 +103,11 @@ def _private(response: Response) -> Response:
 
 
 def local(moment: datetime, zone: str) -> datetime:
-    """A stored (UTC, maybe naive from SQLite) time in the student's own time zone."""
-    aware = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+    """A stored (UTC) time in the student's own time zone."""
     try:
-        return aware.astimezone(ZoneInfo(zone))
+        return moment.astimezone(ZoneInfo(zone))
     except (ValueError, KeyError):
-        return aware
+        return moment
 
 
 def due_label(moment: datetime | None, zone: str = "UTC") -> str:
@@ -117,7 +117,7 @@ def due_label(moment: datetime | None, zone: str = "UTC") -> str:
         return ""
     when = local(moment, zone)
     label = f"{when:%a} {when.day} {when:%b}"
-    return label if when.year == local(datetime.now(timezone.utc), zone).year else f"{label} {when.year}"
+    return label if when.year == local(clock.now(), zone).year else f"{label} {when.year}"
 
 
 # -- a student's assignment ---------------------------------------------------------
@@ -189,7 +189,7 @@ def find_work(session: Session, assignment_id: int, start: bool = False) -> Work
     answers = homework.answers_of(session, assignment_id, learner.id)
     correct = sum(1 for a in answers.values() if a.correct)
     state = work_states.standing(
-        assignment, len(slots), len(answers), correct, work.finished_at if work else None, datetime.now(timezone.utc)
+        assignment, len(slots), len(answers), correct, work.finished_at if work else None, clock.now()
     )
     return Work(learner, assignment, room, slots, answers, state)
 

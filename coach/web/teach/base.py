@@ -27,6 +27,7 @@ from flask_login import current_user
 from sqlmodel import Session
 
 import drills
+from coach.common import clock
 from coach.notation.card import Card
 from coach.store.teaching import drill_sets, teachers_cards
 from coach.store.models import DrillSetRow, Learner
@@ -95,7 +96,7 @@ def zone_of(learner: Learner) -> ZoneInfo:
 
 
 def today_in(learner: Learner, now: datetime | None = None) -> date:
-    return (now or datetime.now(timezone.utc)).astimezone(zone_of(learner)).date()
+    return (now or clock.now()).astimezone(zone_of(learner)).date()
 
 
 def due_from_form(raw: str, learner: Learner, now: datetime | None = None) -> tuple[datetime | None, str | None]:
