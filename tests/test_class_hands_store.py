@@ -7,9 +7,11 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from coach.store import accounts, teaching
+from coach.store import accounts
 from coach.store.teaching import hands as class_hands
-from coach.store.models import ClassHand, ClassHandPlay, Learner, PracticeHand
+from coach.store.models import ClassHand, ClassHandPlay, Classroom, Learner, PracticeHand
+from coach.store.teaching import classrooms
+from coach.store.teaching.errors import TeachingError
 from tests.test_teaching_store import engine, person  # noqa: F401 - engine is a fixture
 
 CARD = "Mahjong Coach House Card 2026"
@@ -19,8 +21,8 @@ CARD = "Mahjong Coach House Card 2026"
 def scene(engine):  # noqa: F811 - the fixture imported above
     teacher, ann, outsider = person(engine, "Tess", teacher=True), person(engine, "Ann"), person(engine, "Olga")
     with Session(engine) as session:
-        room = teaching.create_class(session, teacher, "Tuesday")
-        teaching.join_class(session, session.get(Learner, ann), room.join_code)
+        room = classrooms.create_class(session, teacher, "Tuesday")
+        classrooms.join_class(session, session.get(Learner, ann), room.join_code)
         given = class_hands.assign_hand(session, teacher, room.id, "  Week   3 ", "club", seed=4242)
         return engine, teacher, ann, outsider, room.id, given.id
 
@@ -34,9 +36,9 @@ def test_a_class_hand_is_reached_by_its_teacher_and_members_only(scene):
         assert class_hands.hand_taught(session, ann, hand_id) is None
         assert class_hands.hand_given(session, ann, hand_id) is not None
         assert class_hands.hand_given(session, outsider, hand_id) is None and class_hands.hand_given(session, teacher, hand_id) is None
-        with pytest.raises(teaching.TeachingError, match="not one of yours"):
+        with pytest.raises(TeachingError, match="not one of yours"):
             class_hands.assign_hand(session, outsider, class_id, "Mine", "club")
-        with pytest.raises(teaching.TeachingError, match="computer players"):
+        with pytest.raises(TeachingError, match="computer players"):
             class_hands.assign_hand(session, teacher, class_id, "Mine", "grandmaster")
 
 
@@ -60,7 +62,7 @@ def test_a_guest_signing_in_keeps_the_accounts_own_hand_of_the_same_class_hand(s
     guest = person(engine, guest=True)
     with Session(engine) as session:
         given = session.get(ClassHand, hand_id)
-        teaching.join_class(session, session.get(Learner, guest), session.get(teaching.Classroom, class_id).join_code)
+        classrooms.join_class(session, session.get(Learner, guest), session.get(Classroom, class_id).join_code)
         kept, _ = class_hands.start_hand(session, ann, given, CARD)
         guests, _ = class_hands.start_hand(session, guest, given, CARD)
         kept_id, guests_id = kept.id, guests.id

@@ -16,7 +16,7 @@ from sqlmodel import Session, select
 from coach.notation import tiles
 from coach.play.hand import SEATS, Action, replay
 from coach.play.legal import legal_actions
-from coach.store import teaching
+from coach.store.teaching import teachers_cards
 from coach.store.models import PracticeHand, TeacherCard
 from coach.store.hands import MAX_OPEN
 from coach.web.play.table import SEAT
@@ -202,8 +202,8 @@ def test_an_api_hand_is_the_same_hand_on_the_play_page(client):
 def test_a_hand_on_the_learners_own_card_and_never_on_someone_elses(app):
     owner = sign_up(app, "ann@example.org", teacher=False)
     with db(app) as session:
-        card = teaching.add_card(session, learner_id(app, "ann@example.org"), GOOD_CARD)
-        card_key, number = teaching.card_key(card), card.id
+        card = teachers_cards.add_card(session, learner_id(app, "ann@example.org"), GOOD_CARD)
+        card_key, number = teachers_cards.card_key(card), card.id
     state = new_hand(owner, card=number, seed=4)
     assert state["card"] == card_key == stored(app, state["id"]).card
     played = owner.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][-1]})

@@ -31,7 +31,7 @@ from sqlalchemy.engine import make_url
 from sqlmodel import Session, SQLModel, func, select
 
 from coach.notation.card import house_card
-from coach.store import teaching
+from coach.store.teaching import classrooms, drill_sets, homework, roles, teachers_cards
 from coach.store.db import FILE_NAME, alembic_config, make_engine, migrate
 from coach.store.models import (
     Assignment,
@@ -185,7 +185,7 @@ def check_schedules(engine, learner_id: int) -> None:
     for a in attempts:
         skills = dict([(drill_skill(a.drill, a.level), a.correct)] + [(i, bool(ok)) for i, ok in json.loads(a.items)])
         for skill, ok in skills.items():
-            when = a.answered_at if a.answered_at.tzinfo else a.answered_at.replace(tzinfo=timezone.utc)
+            when = a.answered_at
             card = replayed.get(skill) or FsrsCard(due=when)
             replayed[skill], _ = SCHEDULER.review_card(card, rating(ok), when)
             answers[skill] += 1
@@ -249,14 +249,14 @@ def test_one_question_answered_twice_at_once_counts_once(engine):
 def test_assignment_answers_at_once_are_all_kept_and_the_work_turned_in(engine):
     with Session(engine) as session:
         teacher = session.get(Learner, a_learner(engine))
-        teacher.guest, teacher.role, teacher.email = False, teaching.TEACHER, "t@example.org"
+        teacher.guest, teacher.role, teacher.email = False, roles.TEACHER, "t@example.org"
         session.add(teacher)
         session.commit()
-        room = teaching.create_class(session, teacher.id, "At once")
+        room = classrooms.create_class(session, teacher.id, "At once")
         student = a_learner(engine)
-        teaching.join_class(session, session.get(Learner, student), room.join_code)
-        given = teaching.assign(session, teacher.id, room.id, parse_set(EIGHT_TILES, cards=("house",)))
-        slots = teaching.slots_of(given, None)
+        classrooms.join_class(session, session.get(Learner, student), room.join_code)
+        given = homework.assign(session, teacher.id, room.id, parse_set(EIGHT_TILES, cards=("house",)))
+        slots = homework.slots_of(given, None)
     assert len(slots) == THREADS
 
     def answer(slot) -> Callable[[], bool]:
@@ -265,7 +265,7 @@ def test_assignment_answers_at_once_are_all_kept_and_the_work_turned_in(engine):
             verdict = name_the_tile.grade(question, None)
             with Session(engine) as session:
                 assignment = session.get(Assignment, given.id)
-                return teaching.record_assignment_answer(session, assignment, student, slot, question, verdict, NOON)
+                return homework.record_assignment_answer(session, assignment, student, slot, question, verdict, NOON)
 
         return call
 
@@ -361,13 +361,13 @@ def test_the_assignment_answer_and_the_progress_row_are_one_transaction(app):
         student_id = int(flask_session["_user_id"].split(":")[0])
     with Session(engine) as session:
         assignment = session.get(Assignment, assignment_id)
-        slot = teaching.slots_of(assignment, None)[0]
+        slot = homework.slots_of(assignment, None)[0]
         session.expunge(assignment)
     question = name_the_tile.generate(slot.seed, slot.level, house_card())
     verdict = name_the_tile.grade(question, None)
 
     def copy_then_fail(store: Session, learner_id: int) -> bool:
-        assert teaching.add_assignment_answer(store, assignment, learner_id, slot, question, verdict)
+        assert homework.add_assignment_answer(store, assignment, learner_id, slot, question, verdict)
         raise RuntimeError("the server fails here")
 
     with app.test_request_context():
@@ -379,7 +379,7 @@ def test_the_assignment_answer_and_the_progress_row_are_one_transaction(app):
             assert session.exec(select(func.count()).select_from(Attempt)).one() == 0
             assert session.exec(select(func.count()).select_from(AssignmentAnswer)).one() == 0
         counted, copied = learners.record_with(
-            question, verdict, also=lambda store, lid: teaching.add_assignment_answer(store, assignment, lid, slot, question, verdict)
+            question, verdict, also=lambda store, lid: homework.add_assignment_answer(store, assignment, lid, slot, question, verdict)
         )
         assert counted is True and copied is True
     with Session(engine) as session:
@@ -448,26 +448,26 @@ def test_the_upgrade_to_ids_never_reused_keeps_every_row_and_column(tmp_path):
     teacher, student, leaving = a_learner(engine), a_learner(engine), a_learner(engine)
     with Session(engine) as session:
         row = session.get(Learner, teacher)
-        row.guest, row.role, row.email = False, teaching.TEACHER, "t@example.org"
+        row.guest, row.role, row.email = False, roles.TEACHER, "t@example.org"
         session.add(row)
         session.commit()
         for seed in (1, 2, 3):
             q = name_the_tile.generate(seed, 1, house_card())
             record_answer(session, student, q, name_the_tile.grade(q, None), 1200, NOON)
-        room = teaching.create_class(session, teacher, "Before the upgrade")
-        teaching.join_class(session, session.get(Learner, student), room.join_code)
-        teaching.join_class(session, session.get(Learner, leaving), room.join_code)
-        kept_card = teaching.add_card(session, teacher, CARD_A)
-        dropped_card = teaching.add_card(session, teacher, CARD_B.replace("Spring class card", "Dropped"))
-        given = teaching.assign(session, teacher, room.id, parse_set(EIGHT_TILES, cards=("house",)))
-        slot = teaching.slots_of(given, None)[0]
+        room = classrooms.create_class(session, teacher, "Before the upgrade")
+        classrooms.join_class(session, session.get(Learner, student), room.join_code)
+        classrooms.join_class(session, session.get(Learner, leaving), room.join_code)
+        kept_card = teachers_cards.add_card(session, teacher, CARD_A)
+        dropped_card = teachers_cards.add_card(session, teacher, CARD_B.replace("Spring class card", "Dropped"))
+        given = homework.assign(session, teacher, room.id, parse_set(EIGHT_TILES, cards=("house",)))
+        slot = homework.slots_of(given, None)[0]
         q = name_the_tile.generate(slot.seed, slot.level, house_card())
-        assert teaching.record_assignment_answer(session, given, student, slot, q, name_the_tile.grade(q, None), NOON)
-        teaching.save_set(session, teacher, parse_set(EIGHT_TILES, cards=("house",)))
+        assert homework.record_assignment_answer(session, given, student, slot, q, name_the_tile.grade(q, None), NOON)
+        drill_sets.save_set(session, teacher, parse_set(EIGHT_TILES, cards=("house",)))
         dropped_id = dropped_card.id
-        on_dropped = name_the_tile.generate(9, 1, teaching.parsed_card(dropped_card))  # an answer remembers the card
+        on_dropped = name_the_tile.generate(9, 1, teachers_cards.parsed_card(dropped_card))  # an answer remembers the card
         assert record_answer(session, teacher, on_dropped, name_the_tile.grade(on_dropped, None), None, NOON)
-        assert teaching.delete_card(session, teacher, dropped_id)
+        assert teachers_cards.delete_card(session, teacher, dropped_id)
         assert kept_card.id < dropped_id
     with engine.begin() as connection:  # a column a migration of someone else's added
         connection.exec_driver_sql("ALTER TABLE learner ADD COLUMN nickname VARCHAR(20)")
@@ -491,7 +491,7 @@ def test_the_upgrade_to_ids_never_reused_keeps_every_row_and_column(tmp_path):
         indexes = {i["name"] for i in inspect(connection).get_indexes("attempt")}
         assert {"ix_attempt_learner_id", "ix_attempt_drill", "ix_attempt_answered_at"} <= indexes
     with Session(engine) as session:
-        again = teaching.add_card(session, teacher, CARD_B.replace("Spring class card", "Dropped"))
+        again = teachers_cards.add_card(session, teacher, CARD_B.replace("Spring class card", "Dropped"))
         assert again.id > dropped_id  # the deleted card's number stays retired
         session.delete(session.get(Learner, leaving))
         session.commit()
@@ -513,7 +513,7 @@ def test_a_card_deleted_and_another_stored_under_its_id_and_name_never_shows_the
     assert sign_in(client, email="lee@example.org").status_code == 303
     engine = app.extensions["store"]
     with Session(engine) as session:
-        old = teaching.add_card(session, teacher, CARD_A)
+        old = teachers_cards.add_card(session, teacher, CARD_A)
         card_id = old.id
     page = client.get(f"/teach/cards/{card_id}").get_data(as_text=True)
     assert "OLD-1" in page and "NEW-1" not in page
@@ -524,7 +524,7 @@ def test_a_card_deleted_and_another_stored_under_its_id_and_name_never_shows_the
     assert {line.id for line in old_card.lines} == {"OLD-1", "OLD-2"}
 
     with Session(engine) as session:  # deleted, and a new card with its id and name
-        assert teaching.delete_card(session, teacher, card_id)
+        assert teachers_cards.delete_card(session, teacher, card_id)
         session.add(TeacherCard(id=card_id, owner_id=teacher, name="Spring class card", source=CARD_B, lines=2))
         session.commit()
     page = client.get(f"/teach/cards/{card_id}").get_data(as_text=True)

@@ -26,7 +26,7 @@ from waitress.server import create_server
 
 from coach.store.db import FILE_NAME
 from coach.store.models import Learner
-from coach.store import teaching
+from coach.store.teaching import classrooms
 from coach.web import create_app
 from coach.web.infra import limits
 from tests.helpers import stop_waitress
@@ -152,7 +152,7 @@ def _a_class(app) -> str:
         session.commit()
         session.refresh(teacher)
         assert teacher.id is not None
-        return teaching.create_class(session, teacher.id, "Tuesday beginners").join_code
+        return classrooms.create_class(session, teacher.id, "Tuesday beginners").join_code
 
 
 def test_guessing_join_codes_gets_429_after_the_limit_and_right_codes_do_not_count(make_app):

@@ -18,8 +18,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from coach.store import own_cards, teaching
+from coach.store import own_cards
 from coach.store.models import Assignment, Attempt, CardChoice, Learner, TeacherCard
+from coach.store.teaching import account_data, classrooms, teachers_cards
+from coach.store.teaching.errors import TeachingError
 from tests.test_web_teach import (
     BROKEN_CARD,
     GOOD_CARD,
@@ -93,7 +95,7 @@ def test_save_card_stores_a_good_card_and_lists_every_problem_of_a_bad_one(app):
         assert "E-1" in joined and "E-2" in joined and bad.count >= 2
         again = own_cards.save_card(session, lou, GOOD_CARD)
         assert isinstance(again, own_cards.CardProblems) and "already have a card named" in again.problems[0]
-        assert [r.name for r in teaching.cards_of(session, lou)] == ["Spring class"]
+        assert [r.name for r in teachers_cards.cards_of(session, lou)] == ["Spring class"]
 
 
 def test_store_getters_and_choices_check_the_owner(app):
@@ -103,14 +105,14 @@ def test_store_getters_and_choices_check_the_owner(app):
     with db(app) as session:
         row = own_cards.save_card(session, lou, GOOD_CARD)
         assert isinstance(row, TeacherCard) and row.id is not None
-        assert teaching.card_of(session, lou, row.id) is not None
-        assert teaching.card_of(session, max_, row.id) is None
-        assert teaching.cards_of(session, max_) == []
+        assert teachers_cards.card_of(session, lou, row.id) is not None
+        assert teachers_cards.card_of(session, max_, row.id) is None
+        assert teachers_cards.cards_of(session, max_) == []
         assert own_cards.usable_cards(session, max_) == []
         assert [o.card_id for o in own_cards.usable_cards(session, lou)] == [row.id]
         try:
             own_cards.choose(session, max_, row.id)
-        except teaching.TeachingError as error:
+        except TeachingError as error:
             assert "no such card" in str(error)
         else:
             raise AssertionError("a stranger chose a private card")
@@ -261,7 +263,7 @@ def test_a_class_card_can_be_chosen_while_in_the_class(app):
     assert card_in(app, token_of(sam, "/drills/name-the-tile")) == f"Spring class #{number}"
     assert sam.get(f"{CARDS}/{number}").status_code == 404  # choosing it does not make it Sam's
     with db(app) as session:
-        teaching.leave_class(session, learner_id(app, "sam@example.org"), room)
+        classrooms.leave_class(session, learner_id(app, "sam@example.org"), room)
     assert card_in(app, token_of(sam, "/drills/name-the-tile")) == app.extensions["coach"].card.name
 
 
@@ -313,15 +315,15 @@ def test_own_cards_and_choices_on_postgresql():
             theirs = own_cards.save_card(session, teacher.id, GOOD_CARD)
             mine = own_cards.save_card(session, student.id, PAIRS_CARD)
             assert isinstance(theirs, TeacherCard) and isinstance(mine, TeacherCard)
-            room = teaching.create_class(session, teacher.id, "Tuesday beginners")
+            room = classrooms.create_class(session, teacher.id, "Tuesday beginners")
             session.add(Assignment(classroom_id=room.id or 0, title="Spring", source="", card_id=theirs.id))
             session.commit()
-            teaching.join_class(session, student, room.join_code)
+            classrooms.join_class(session, student, room.join_code)
             options = own_cards.usable_cards(session, student.id)
             assert [(o.card_id, o.where) for o in options] == [(mine.id, "Your card"), (theirs.id, "From Tuesday beginners")]
             assert own_cards.choose(session, student.id, theirs.id) is not None
             assert own_cards.chosen_row(session, student.id).id == theirs.id  # type: ignore[union-attr]
-            teaching.delete_teaching(session, teacher.id)  # the teacher's account goes: so does the choice
+            account_data.delete_teaching(session, teacher.id)  # the teacher's account goes: so does the choice
             session.commit()
             assert own_cards.chosen_row(session, student.id) is None
             assert session.exec(select(CardChoice)).all() == []

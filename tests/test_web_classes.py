@@ -23,7 +23,7 @@ from werkzeug.security import generate_password_hash
 
 from coach.notation.card import house_card
 from drills import first_pass
-from coach.store import teaching
+from coach.store.teaching import classrooms, homework, roles, teachers_cards
 from coach.store.models import (
     AssignmentAnswer,
     AssignmentWork,
@@ -134,7 +134,7 @@ def text(response) -> str:
 def make_teacher(app, email: str = "lee@example.org", name: str = "Mrs Lee") -> int:
     with db(app) as session:
         row = Learner(
-            email=email, name=name, guest=False, role=teaching.TEACHER, password_hash=generate_password_hash(PASSWORD)
+            email=email, name=name, guest=False, role=roles.TEACHER, password_hash=generate_password_hash(PASSWORD)
         )
         session.add(row)
         session.commit()
@@ -153,7 +153,7 @@ class Room:
 
 def make_class(app, teacher_id: int, name: str = "Tuesday beginners") -> Room:
     with db(app) as session:
-        row = teaching.create_class(session, teacher_id, name)
+        row = classrooms.create_class(session, teacher_id, name)
         assert row.id is not None
         return Room(teacher_id, row.id, row.join_code, row.name)
 
@@ -161,7 +161,7 @@ def make_class(app, teacher_id: int, name: str = "Tuesday beginners") -> Room:
 def give(app, room: Room, source: str = FIXED, due_at: datetime | None = None, cards=None) -> int:
     with db(app) as session:
         drill_set = parse_set(source, cards=cards or ("house",))
-        row = teaching.assign(session, room.teacher_id, room.class_id, drill_set, due_at)
+        row = homework.assign(session, room.teacher_id, room.class_id, drill_set, due_at)
         assert row.id is not None
         return row.id
 
@@ -272,7 +272,7 @@ def test_the_join_link_shows_the_class_and_teacher_then_joins_a_new_guest(app):
     with db(app) as session:
         ann = session.get(Learner, learner_id(app, client))
         assert ann.guest and ann.name == "Ann Smith"
-        assert teaching.membership(session, ann.id, room.class_id) is not None
+        assert classrooms.membership(session, ann.id, room.class_id) is not None
     home = text(client.get("/classes"))
     assert "You joined Tuesday beginners." in home and "Teacher: Mrs Lee" in home
 
@@ -386,7 +386,7 @@ def test_a_removed_student_sees_nothing_of_the_class(app):
     client = guest_joins(app, room)
     _, drill, token = open_question(client, given, 1)
     with db(app) as session:
-        assert teaching.remove_student(session, room.teacher_id, room.class_id, learner_id(app, client))
+        assert classrooms.remove_student(session, room.teacher_id, room.class_id, learner_id(app, client))
     for url in (f"/assignments/{given}", f"/assignments/{given}/q/1"):
         response = client.get(url)
         assert response.status_code == 404 and "Week one" not in text(response)
@@ -620,9 +620,9 @@ def test_a_class_answers_on_its_teachers_card_and_nobody_else_can(app):
     teacher = make_teacher(app)
     room = make_class(app, teacher)
     with db(app) as session:
-        card = teaching.add_card(session, teacher, CARD)
-        key = teaching.card_key(card)
-        cards = teaching.card_names(session, teacher)
+        card = teachers_cards.add_card(session, teacher, CARD)
+        key = teachers_cards.card_key(card)
+        cards = teachers_cards.card_names(session, teacher)
     given = give(app, room, ON_CARD, cards=cards)
     ann = guest_joins(app, room)
     html, drill, token = open_question(ann, given, 1)
@@ -783,9 +783,9 @@ def test_first_pass_deals_from_the_teachers_card_and_grades_on_it(app):
     teacher = make_teacher(app)
     room = make_class(app, teacher)
     with db(app) as session:
-        card_row = teaching.add_card(session, teacher, CARD)
-        cards = teaching.card_names(session, teacher)
-        key = teaching.card_key(card_row)
+        card_row = teachers_cards.add_card(session, teacher, CARD)
+        cards = teachers_cards.card_names(session, teacher)
+        key = teachers_cards.card_key(card_row)
     source = ON_CARD.replace("drill: nearest-hand", "drill: first-pass").replace("questions: 2", "questions: 1")
     given = give(app, room, source, cards=cards)
     ann = guest_joins(app, room)
@@ -795,7 +795,7 @@ def test_first_pass_deals_from_the_teachers_card_and_grades_on_it(app):
     assert reply.status_code == 200
     with db(app) as session:
         answer = session.exec(select(AssignmentAnswer)).one()
-        class_card = teaching.parsed_card(session.get(TeacherCard, card_row.id))
+        class_card = teachers_cards.parsed_card(session.get(TeacherCard, card_row.id))
     assert answer.drill == "first-pass" and answer.correct is False and class_card.name == key
     # The stored explanation is the one the class card gives, not the house card's.
     on_class_card = first_pass.grade(first_pass.generate(answer.seed, 1, class_card), None)

@@ -119,12 +119,12 @@ def test_an_answer_is_regraded_from_the_hand_and_reschedules_the_position(app):
     assert response.status_code == 200 and 'data-verdict="wrong"' in body and "When you played this hand" in body
     after = positions(app, id=first.id)[0]
     assert after.reviews == 1 and after.last_correct is False and json.loads(after.last_answer) == wrong
-    soon = after.due.replace(tzinfo=timezone.utc)
+    soon = after.due
     assert soon > datetime.now(timezone.utc) and soon < datetime.now(timezone.utc) + timedelta(hours=1)  # "again": soon
     right = post(client, "/replay/answer", {"token": token_of(page), "answer": coach.tiles[0]})
     assert right.status_code == 200 and 'data-verdict="right"' in text_of(right)  # the whole page without htmx
     later = positions(app, id=first.id)[0]
-    assert later.reviews == 2 and later.last_correct and later.due.replace(tzinfo=timezone.utc) > soon
+    assert later.reviews == 2 and later.last_correct and later.due > soon
     with Session(app.extensions["store"]) as session:
         assert first.id not in [p.id for p in replays.due(session, first.learner_id, limit=10)]
         assert first.id in [p.id for p in replays.due(session, first.learner_id, later.due + timedelta(minutes=1), limit=10)]

@@ -30,7 +30,7 @@ from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
 import drills
-from coach.store import progress, teaching
+from coach.store import progress
 from coach.store.models import (
     Assignment,
     AssignmentAnswer,
@@ -43,6 +43,7 @@ from coach.store.models import (
     Membership,
     TeacherCard,
 )
+from coach.store.teaching import classrooms, dashboards, drill_sets, homework
 from coach.web import create_app
 from drills.sets import HOUSE, SetError, parse_set, sample_sets
 from tests.conftest import TEST_SECRET
@@ -226,7 +227,7 @@ def join(app: Flask, email: str, class_id: int) -> int:
     """Put a signed-up learner in a class (as the student pages would)."""
     with db(app) as session:
         learner = session.exec(select(Learner).where(Learner.email == email)).one()
-        teaching.join_class(session, learner, code_of(app, class_id))
+        classrooms.join_class(session, learner, code_of(app, class_id))
         assert learner.id is not None
         return learner.id
 
@@ -252,14 +253,14 @@ def answer_slots(app: Flask, assignment_id: int, student: int, rights: list[bool
     with db(app) as session:
         given = session.get(Assignment, assignment_id)
         assert given is not None
-        work = teaching.work_of(session, given, student, create=True)
-        for slot, right in zip(teaching.slots_of(given, work), rights):
+        work = homework.work_of(session, given, student, create=True)
+        for slot, right in zip(homework.slots_of(given, work), rights):
             asked = coach.ask(slot.drill, seed=slot.seed, level=slot.level)
             q = asked.question
             reply = q.tile if right else next(c for c in q.choices if c != q.tile)
             verdict = asked.module.grade(q, reply)
             assert verdict.correct is right
-            assert teaching.record_assignment_answer(session, given, student, slot, q, verdict)
+            assert homework.record_assignment_answer(session, given, student, slot, q, verdict)
             if attempts:
                 progress.record_answer(session, student, q, verdict)
             verdicts.append(verdict)
@@ -343,8 +344,8 @@ def test_a_new_code_replaces_the_old_one_and_students_stay(app):
     new = code_of(app, class_id)
     assert new != old and len(new) == 6
     with db(app) as session:
-        assert teaching.class_by_code(session, old) is None
-        assert len(teaching.students(session, class_id)) == 1
+        assert classrooms.class_by_code(session, old) is None
+        assert len(classrooms.students(session, class_id)) == 1
     page = text_of(tess.get(f"/teach/classes/{class_id}"))
     assert f"The new code is {new}. The old code and link no longer work" in page
 
@@ -417,7 +418,7 @@ def test_assign_a_sample_without_and_with_a_due_date(app):
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/teach/classes/{class_id}#assignments")
     given = last_assignment(app)
     assert given.title == first.title and given.due_at is None and given.card_id is None
-    assert teaching.drill_set_of(given) == first
+    assert drill_sets.drill_set_of(given) == first
     page = text_of(tess.get(f"/teach/classes/{class_id}"))
     assert f"Assigned “{first.title}” to Tuesday beginners, with no due date." in page
     assert "no due date" in page and f"{first.total} questions" in page and "No students yet" in page
@@ -427,7 +428,7 @@ def test_assign_a_sample_without_and_with_a_due_date(app):
     response = assign(tess, class_id, "sample:2", due=day.isoformat())
     assert response.status_code == 303
     given = last_assignment(app)
-    due = given.due_at.replace(tzinfo=timezone.utc) if given.due_at.tzinfo is None else given.due_at
+    due = given.due_at
     assert due == datetime.combine(day, time(23, 59, 59), tzinfo=zone).astimezone(timezone.utc)
     shown = f"{day:%a} {day.day} {day:%b}" + ("" if day.year == datetime.now(zone).year else f" {day.year}")
     page = text_of(tess.get(f"/teach/classes/{class_id}"))
@@ -483,7 +484,7 @@ def test_assign_the_teachers_own_set(app):
     assert '<optgroup label="Samples">' in page and '<option value="sample:3">' in page
     assert assign(tess, class_id, f"set:{set_id}").status_code == 303
     given = last_assignment(app)
-    assert given.title == "Jokers week" and teaching.drill_set_of(given).items[0].level == 2
+    assert given.title == "Jokers week" and drill_sets.drill_set_of(given).items[0].level == 2
 
 
 # -- drill sets: the builder ---------------------------------------------------------------
@@ -530,7 +531,7 @@ def test_save_edit_and_delete_a_set(app):
     listing = text_of(tess.get("/teach/sets"))
     assert "Saved “Week 1”." in listing and "2 drills · 5 questions" in listing
     with db(app) as session:
-        saved = teaching.drill_set_of(session.get(DrillSetRow, set_id))
+        saved = drill_sets.drill_set_of(session.get(DrillSetRow, set_id))
     assert saved.seed == 42 and [(i.drill, i.level, i.questions) for i in saved.items] == [("name-the-tile", 1, 3), ("jokers", 2, 2)]
 
     page = text_of(tess.get(f"/teach/sets/{set_id}"))
@@ -541,7 +542,7 @@ def test_save_edit_and_delete_a_set(app):
     assert response.status_code == 303
     with db(app) as session:
         row = session.get(DrillSetRow, set_id)
-        edited = teaching.drill_set_of(row)
+        edited = drill_sets.drill_set_of(row)
     assert row.title == "Week 1, again" and edited.seeds == "fresh" and edited.items[0].drill == "payment"
     assert count(app, DrillSetRow) == 1
 
@@ -586,7 +587,7 @@ def test_the_samples_are_listed_previewed_and_copied(app):
     assert response.status_code == 303
     with db(app) as session:
         (row,) = session.exec(select(DrillSetRow)).all()
-        assert teaching.drill_set_of(row) == sample_sets()[1]
+        assert drill_sets.drill_set_of(row) == sample_sets()[1]
     assert response.headers["Location"] == f"/teach/sets/{row.id}"
 
 
@@ -607,7 +608,7 @@ def test_export_then_import_gives_the_same_set(app):
     assert response.status_code == 303
     with db(app) as session:
         first, second = session.exec(select(DrillSetRow).order_by(DrillSetRow.id)).all()  # type: ignore[arg-type]
-        assert teaching.drill_set_of(second) == teaching.drill_set_of(first)
+        assert drill_sets.drill_set_of(second) == drill_sets.drill_set_of(first)
     assert response.headers["Location"] == f"/teach/sets/{second.id}"
     assert "Imported “Tiles & turns: week 2”." in text_of(tess.get(response.headers["Location"]))
 
@@ -619,7 +620,7 @@ def test_import_by_pasting_text(app):
     assert response.status_code == 303
     with db(app) as session:
         (row,) = session.exec(select(DrillSetRow)).all()
-        assert row.title == "Pasted" and teaching.drill_set_of(row).items[0].drill == "payment"
+        assert row.title == "Pasted" and drill_sets.drill_set_of(row).items[0].drill == "payment"
 
 
 def test_a_broken_file_lists_every_problem_by_line_and_field_and_saves_nothing(app):
@@ -810,7 +811,7 @@ def test_the_assignment_page_counts_right_answers_and_explains_the_wrong_ones(ap
     answer_slots(app, assignment_id, students["Bob"], [True, False])
     with db(app) as session:
         given = session.get(Assignment, assignment_id)
-        stats = teaching.question_stats(session, given)
+        stats = dashboards.question_stats(session, given)
     page = text_of(tess.get(f"/teach/assignments/{assignment_id}"))
     assert page.count('class="card q-stat"') == 4
     assert "Question 1" in page and "Name the tile" in page and "Level 1: " in page
@@ -871,7 +872,7 @@ def test_the_dashboard_empty_states(app):
     assert "No students yet" in page and f"Share the code <strong class=\"code-chip\">{code_of(app, class_id)}</strong>" in page
     assert "No assignments yet" in page and "Download CSV" not in page
     response = tess.get(f"/teach/classes/{class_id}/dashboard.csv")
-    assert response.get_data(as_text=True).splitlines() == [",".join(teaching.CSV_COLUMNS)]
+    assert response.get_data(as_text=True).splitlines() == [",".join(dashboards.CSV_COLUMNS)]
 
 
 # -- authorization: every route, every wrong person ---------------------------------------------

@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from sqlmodel import select
 
-from coach.store import teaching
+from coach.store.teaching import drill_sets, homework
 from coach.store.models import Assignment, Membership
 from tests.test_web_teach import (
     answer_slots,
@@ -68,7 +68,7 @@ def test_a_teacher_moves_and_clears_a_due_date(app):
     with db(app) as session:
         due = session.get(Assignment, assignment_id).due_at
     end_of_day = datetime.combine(SOON, time(23, 59, 59), tzinfo=ZoneInfo("America/New_York"))
-    assert due is not None and due.replace(tzinfo=timezone.utc) == end_of_day.astimezone(timezone.utc).replace(microsecond=0)
+    assert due is not None and due == end_of_day.astimezone(timezone.utc).replace(microsecond=0)
     assert f"due {label(SOON)}" in text_of(tess.get(f"/teach/classes/{class_id}"))
     assert post(tess, f"/teach/assignments/{assignment_id}/due", {"due": ""}).status_code == 303
     assert "“Tiles week” has no due date now." in text_of(tess.get(f"/teach/assignments/{assignment_id}"))
@@ -113,7 +113,7 @@ def test_one_students_page_lists_every_answer_with_its_verdict(app):
         for line in verdict.explanation:
             assert line in page
     wrong = verdicts[1]
-    assert f"Answered:</span> {teaching.describe_answer(wrong.answer)}" in page
+    assert f"Answered:</span> {homework.describe_answer(wrong.answer)}" in page
     assert "Ana Ruiz" not in page  # only this student's work
     # Linked from the class page and the dashboard.
     href = f'href="/teach/classes/{class_id}/students/{sam}"'
@@ -177,7 +177,7 @@ def test_a_worksheet_shows_each_question_and_the_key_on_its_own_page(app):
     coach = app.extensions["coach"]
     with db(app) as session:
         given = session.get(Assignment, assignment_id)
-        slots = teaching.drill_set_of(given).slots()
+        slots = drill_sets.drill_set_of(given).slots()
     for url in (f"/teach/sets/{set_id}/worksheet", f"/teach/assignments/{assignment_id}/worksheet"):
         response = tess.get(url)
         assert response.status_code == 200, url
@@ -188,7 +188,7 @@ def test_a_worksheet_shows_each_question_and_the_key_on_its_own_page(app):
         for slot in slots:
             asked = coach.ask(slot.drill, seed=slot.seed, level=slot.level)
             assert asked.question.prompt in questions
-            best = teaching.describe_answer(asked.module.grade(asked.question, None).best)
+            best = homework.describe_answer(asked.module.grade(asked.question, None).best)
             assert f"<strong>{best}</strong>" in key
         assert "Answer key" not in questions  # the key is never among the questions
     css = (Path(__file__).parents[1] / "static" / "css" / "teach.css").read_text(encoding="utf-8")

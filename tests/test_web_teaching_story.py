@@ -37,7 +37,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 import drills
 from coach.notation import tiles
 from coach.notation.card import Card, house_card, parse_card
-from coach.store.teaching import describe_answer
+from coach.store.teaching.homework import describe_answer
 from tests.test_web_browser import (
     DESKTOP,
     PHONE,

@@ -276,18 +276,17 @@ def _duration(text: str) -> timedelta:
 def cmd_purge_guests(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from sqlmodel import Session
 
+    from coach.common import clock
     from coach.store.db import database_url, make_engine, migrate
     from coach.store.guests import purge_guests
     from coach.web.infra.places import instance_folder
-
-    from datetime import datetime, timezone
 
     age = _duration(args.older_than)
     engine = make_engine(database_url(instance_folder()))
     try:
         migrate(engine)
         with Session(engine) as session:
-            count = purge_guests(session, datetime.now(timezone.utc) - age, dry_run=args.dry_run)
+            count = purge_guests(session, clock.now() - age, dry_run=args.dry_run)
     finally:
         engine.dispose()
     guests = "guest" if count == 1 else "guests"

@@ -22,18 +22,19 @@ from __future__ import annotations
 import csv
 import io
 import json
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import delete, func
 from sqlmodel import Session, SQLModel, col, select
 
+from coach.common import clock
 from coach.store.cells import cell, row
 from coach.store.models import Attempt, Learner, LearnerDisplay, PracticeHand, ReplayPosition, SkillState
 from coach.store.transaction import move_learner_rows
 from coach.store.hands import export_hands
 from coach.store.replays import export_positions
-from coach.store.teaching import delete_teaching, export_teaching, merge_teaching
+from coach.store.teaching.account_data import delete_teaching, export_teaching, merge_teaching
 from coach.store.lessons import export_lessons, merge_lessons
 from coach.store.progress import mastery, skill_progress
 
@@ -52,15 +53,10 @@ CSV_COLUMNS = (
 
 
 def iso_utc(moment: datetime | None) -> str | None:
-    """ISO 8601 in UTC with a Z (the tables store UTC; SQLite hands back naive times)."""
+    """ISO 8601 in UTC with a Z."""
     if moment is None:
         return None
-    aware = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
-    return aware.isoformat().replace("+00:00", "Z")
-
-
-def _aware(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+    return clock.as_utc(moment).isoformat().replace("+00:00", "Z")
 
 
 def by_email(session: Session, email: str) -> Learner | None:
@@ -111,7 +107,7 @@ def merge_guest(session: Session, guest_id: int, account_id: int) -> int:
                 theirs.learner_id = account_id
                 session.add(theirs)
                 continue
-            if _aware(theirs.updated_at) > _aware(kept.updated_at):
+            if theirs.updated_at > kept.updated_at:
                 kept.card, kept.due, kept.updated_at = theirs.card, theirs.due, theirs.updated_at
             kept.reviews += theirs.reviews
             session.add(kept)

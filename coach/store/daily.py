@@ -20,7 +20,8 @@ from sqlmodel import Session, col, select
 
 import drills
 from coach.store.models import DailySession, Learner, SkillState
-from coach.store.progress import drill_skill, local_day, now_utc, skill_progress, zone
+from coach.common import clock
+from coach.store.progress import drill_skill, local_day, skill_progress, zone
 from coach.store.replays import due_ids as due_positions
 from drills.replay_position import NAME as REPLAY
 
@@ -100,7 +101,7 @@ class Today:
 
 def today(session: Session, learner: Learner, now: datetime | None = None) -> Today:
     """Today's session for this learner, planned on first use."""
-    now = now or now_utc()
+    now = now or clock.now()
     day = local_day(now, zone(learner))
     row = session.exec(
         select(DailySession).where(DailySession.learner_id == learner.id, DailySession.day == day.isoformat())

@@ -8,17 +8,14 @@ every row that names them, as when a learner deletes their own data.
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 
 from sqlalchemy import exists
 from sqlmodel import Session, col, select
 
+from coach.common import clock
 from coach.store.accounts import delete_learner
 from coach.store.models import Attempt, Learner, LessonProgress, Membership
-
-
-def _utc(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
 
 
 def _stale(cutoff: datetime):
@@ -32,7 +29,7 @@ def _stale(cutoff: datetime):
 
 def stale_guests(session: Session, older_than: datetime) -> list[int]:
     """Ids of the guests with nothing done since `older_than`."""
-    cutoff = _utc(older_than)
+    cutoff = clock.as_utc(older_than)
     return [i for i in session.exec(select(Learner.id).where(*_stale(cutoff)).order_by(col(Learner.id))).all() if i is not None]
 
 
@@ -45,7 +42,7 @@ def purge_guests(session: Session, older_than: datetime, dry_run: bool = False) 
     ids = stale_guests(session, older_than)
     if dry_run:
         return len(ids)
-    cutoff = _utc(older_than)
+    cutoff = clock.as_utc(older_than)
     removed = 0
     for learner_id in ids:
         still = session.exec(

@@ -1,7 +1,7 @@
 """Practice hands kept for their learner: made, listed, loaded, saved.
 
 Every getter takes the learner's id and returns None for anyone else's
-hand (as coach/store/teaching/__init__.py does for a teacher's things). A hand is
+hand (as coach/store/teaching does for a teacher's things). A hand is
 saved whole (its actions) in one short transaction per move.
 """
 
@@ -17,7 +17,8 @@ from sqlalchemy import func, update
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
-from coach.store.models import PracticeHand, utcnow
+from coach.common import clock
+from coach.store.models import PracticeHand
 from coach.store.replays import add_for_hand
 
 MAX_OPEN = 20  # hands going at once per learner: older finished ones stay listed
@@ -77,7 +78,7 @@ def save(
     be told they were played while one of them is lost: the later gets
     HandMoved and the player sees the hand as it really stands."""
     loaded = row.actions
-    now = utcnow()
+    now = clock.now()
     values: dict[str, Any] = {"actions": json.dumps(actions, separators=(",", ":")), "updated_at": now}
     if hints is not None:
         values["hints"] = hints

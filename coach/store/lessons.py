@@ -14,8 +14,8 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from coach.common import clock
 from coach.store.models import LessonProgress
-from coach.store.progress import as_utc, now_utc
 from coach.store.transaction import write_as
 from drills import lessons
 
@@ -56,7 +56,7 @@ def pass_check(session: Session, learner_id: int, slug: str, check_id: str) -> b
             row = LessonProgress(learner_id=learner_id, lesson=slug)
         passed = set(json.loads(row.passed)) | {check_id}
         row.passed = json.dumps(sorted(passed))
-        row.updated_at = now_utc()
+        row.updated_at = clock.now()
         if row.finished_at is None and lessons.finished(lesson, passed):
             row.finished_at = row.updated_at
         session.add(row)
@@ -86,10 +86,10 @@ def merge_lessons(session: Session, guest_id: int, account_id: int) -> None:
             continue
         kept.passed = json.dumps(sorted(set(json.loads(kept.passed)) | set(json.loads(theirs.passed))))
         times = [t for t in (kept.finished_at, theirs.finished_at) if t is not None]
-        kept.finished_at = min(times, key=as_utc) if times else None
+        kept.finished_at = min(times) if times else None
         if kept.finished_at is None and theirs.lesson in lessons.BY_SLUG:
             if lessons.finished(lessons.BY_SLUG[theirs.lesson], set(json.loads(kept.passed))):
-                kept.finished_at = now_utc()
+                kept.finished_at = clock.now()
         session.add(kept)
         session.delete(theirs)
 

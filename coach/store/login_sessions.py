@@ -19,8 +19,8 @@ from sqlalchemy import select as core_select
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select
 
+from coach.common import clock
 from coach.store.models import Learner, LoginSession
-from coach.store.progress import as_utc, now_utc
 
 LIFETIME = timedelta(days=30)  # the remember-me cookie lasts as long, and no longer
 TOUCH_EVERY = timedelta(hours=1)  # last_seen_at is kept to the hour: no write on every request
@@ -34,7 +34,7 @@ def token_hash(token: str) -> str:
 def start(session: Session, learner_id: int, now: datetime | None = None) -> str:
     """A new session for the learner; returns the token for the cookie. The caller commits."""
     token = secrets.token_urlsafe(32)
-    moment = now or now_utc()
+    moment = now or clock.now()
     # The learner's ended and expired rows open nothing any more: they go, so rows never pile up.
     session.exec(
         delete(LoginSession).where(
@@ -80,21 +80,21 @@ def live(session: Session | Connection, learner_id: int, token: str, now: dateti
         return None
     connection = session.connection() if isinstance(session, Session) else session
     row = connection.execute(_LIVE, {"token_hash": token_hash(token), "learner_id": learner_id}).first()
-    if row is None or row.ended_at is not None or as_utc(row.created_at) <= (now or now_utc()) - LIFETIME:
+    if row is None or row.ended_at is not None or row.created_at <= (now or clock.now()) - LIFETIME:
         return None
     return Live(row.id, row.guest, row.role, row.session_id, row.created_at, row.last_seen_at)
 
 
 def needs_renewal(row: LoginSession | Live, now: datetime | None = None) -> bool:
-    return as_utc(row.created_at) <= (now or now_utc()) - RENEW_AFTER
+    return row.created_at <= (now or clock.now()) - RENEW_AFTER
 
 
 def needs_touch(row: LoginSession | Live, now: datetime | None = None) -> bool:
-    return as_utc(row.last_seen_at) <= (now or now_utc()) - TOUCH_EVERY
+    return row.last_seen_at <= (now or clock.now()) - TOUCH_EVERY
 
 
 def touch(session: Session, session_id: int, now: datetime | None = None) -> None:
-    session.exec(update(LoginSession).where(col(LoginSession.id) == session_id).values(last_seen_at=now or now_utc()))
+    session.exec(update(LoginSession).where(col(LoginSession.id) == session_id).values(last_seen_at=now or clock.now()))
     session.commit()
 
 
@@ -103,7 +103,7 @@ def end(session: Session, token: str, now: datetime | None = None) -> None:
     session.exec(
         update(LoginSession)
         .where(col(LoginSession.token_hash) == token_hash(token), col(LoginSession.ended_at).is_(None))
-        .values(ended_at=now or now_utc())
+        .values(ended_at=now or clock.now())
     )
 
 
@@ -112,4 +112,4 @@ def end_all(session: Session, learner_id: int, keep: str | None = None, now: dat
     query = update(LoginSession).where(col(LoginSession.learner_id) == learner_id, col(LoginSession.ended_at).is_(None))
     if keep:
         query = query.where(col(LoginSession.token_hash) != token_hash(keep))
-    return int(session.exec(query.values(ended_at=now or now_utc())).rowcount or 0)
+    return int(session.exec(query.values(ended_at=now or clock.now())).rowcount or 0)

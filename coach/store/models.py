@@ -1,12 +1,16 @@
-"""The tables. Times are stored in UTC; a learner's own day comes from
-their time zone when streaks and daily goals are counted."""
+"""The tables. Times are aware UTC datetimes in and out (UTCDateTime refuses a
+naive one); a learner's own day comes from their time zone when streaks and
+daily goals are counted."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import datetime
 
 from sqlalchemy import Column, ForeignKey, Integer, UniqueConstraint
 from sqlmodel import Field, SQLModel
+
+from coach.common.clock import now
+from coach.store.utc_datetime import UTCDateTime
 
 
 # SQLite hands a deleted row's id to the next row unless a table says
@@ -14,10 +18,6 @@ from sqlmodel import Field, SQLModel
 # an old id (a card, a signed-in learner) can ever point at a newcomer.
 # (PostgreSQL's sequences never reuse a number.) Migration 0005 rebuilt the tables so.
 NEVER_REUSED = {"sqlite_autoincrement": True}
-
-
-def utcnow() -> datetime:
-    return datetime.now(timezone.utc)
 
 
 class Learner(SQLModel, table=True):
@@ -33,7 +33,7 @@ class Learner(SQLModel, table=True):
     role: str = Field(default="learner", max_length=16)
     time_zone: str = Field(default="UTC", max_length=64)
     daily_goal: int = Field(default=10)
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 class Attempt(SQLModel, table=True):
@@ -58,7 +58,7 @@ class Attempt(SQLModel, table=True):
     rules: str = Field(default="[]")  # JSON list of rule ids
     best: str = Field(default="null")  # JSON best answer
     time_taken_ms: int | None = Field(default=None)
-    answered_at: datetime = Field(default_factory=utcnow, index=True)
+    answered_at: datetime = Field(default_factory=now, index=True, sa_type=UTCDateTime)
 
 
 class SkillState(SQLModel, table=True):
@@ -75,9 +75,9 @@ class SkillState(SQLModel, table=True):
     )
     skill: str = Field(max_length=80)
     card: str  # the fsrs Card as JSON
-    due: datetime = Field(index=True)
+    due: datetime = Field(index=True, sa_type=UTCDateTime)
     reviews: int = Field(default=0)
-    updated_at: datetime = Field(default_factory=utcnow)
+    updated_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 class DailySession(SQLModel, table=True):
@@ -95,7 +95,7 @@ class DailySession(SQLModel, table=True):
     day: str = Field(max_length=10)  # the learner's local date, ISO
     plan: str  # JSON [[drill, level, seed, why], ...]
     position: int = Field(default=0)  # questions done or skipped
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 # -- teaching: classes, cards, drill sets, assignments --------------------------------
@@ -114,7 +114,7 @@ class Classroom(SQLModel, table=True):
     teacher_id: int = Field(sa_column=_owner())
     name: str = Field(max_length=80)
     join_code: str = Field(max_length=16, unique=True, index=True)
-    created_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 class Membership(SQLModel, table=True):
@@ -129,7 +129,7 @@ class Membership(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     classroom_id: int = Field(sa_column=_owner("classroom.id"))
     learner_id: int = Field(sa_column=_owner())
-    joined_at: datetime = Field(default_factory=utcnow)
+    joined_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 class TeacherCard(SQLModel, table=True):
@@ -146,7 +146,7 @@ class TeacherCard(SQLModel, table=True):
     name: str = Field(max_length=120)  # the card's own name, unique for its teacher
     source: str  # the YAML text
     lines: int = Field(default=0)  # hands on the card, for lists
-    uploaded_at: datetime = Field(default_factory=utcnow)
+    uploaded_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 class CardChoice(SQLModel, table=True):
@@ -166,7 +166,7 @@ class CardChoice(SQLModel, table=True):
     card_id: int = Field(
         sa_column=Column(Integer, ForeignKey("teachercard.id", ondelete="CASCADE"), nullable=False, index=True)
     )
-    chosen_at: datetime = Field(default_factory=utcnow)
+    chosen_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 class DrillSetRow(SQLModel, table=True):
@@ -182,8 +182,8 @@ class DrillSetRow(SQLModel, table=True):
     card_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("teachercard.id"), nullable=True, index=True)
     )
-    created_at: datetime = Field(default_factory=utcnow)
-    updated_at: datetime = Field(default_factory=utcnow)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 class Assignment(SQLModel, table=True):
@@ -199,8 +199,8 @@ class Assignment(SQLModel, table=True):
     card_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("teachercard.id"), nullable=True, index=True)
     )
-    due_at: datetime | None = Field(default=None)
-    created_at: datetime = Field(default_factory=utcnow)
+    due_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 class AssignmentWork(SQLModel, table=True):
@@ -216,8 +216,8 @@ class AssignmentWork(SQLModel, table=True):
     assignment_id: int = Field(sa_column=_owner("assignment.id"))
     learner_id: int = Field(sa_column=_owner())
     seed: int
-    started_at: datetime = Field(default_factory=utcnow)
-    finished_at: datetime | None = Field(default=None)
+    started_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 class AssignmentAnswer(SQLModel, table=True):
@@ -240,7 +240,7 @@ class AssignmentAnswer(SQLModel, table=True):
     correct: bool
     score: float
     explanation: str = Field(default="[]")  # JSON list of the verdict's lines
-    answered_at: datetime = Field(default_factory=utcnow)
+    answered_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 # -- sign-in sessions ---------------------------------------------------------------
@@ -260,9 +260,9 @@ class LoginSession(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     learner_id: int = Field(sa_column=_owner())
     token_hash: str = Field(max_length=64, unique=True, index=True)  # sha256 hex of the cookie's token
-    created_at: datetime = Field(default_factory=utcnow)
-    last_seen_at: datetime = Field(default_factory=utcnow)
-    ended_at: datetime | None = Field(default=None)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    last_seen_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    ended_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 # -- practice hands against the computer -------------------------------------------------
@@ -285,9 +285,9 @@ class PracticeHand(SQLModel, table=True):
     actions: str = Field(default="[]")  # JSON list of every action, the bots' too
     hints: int = Field(default=0)  # "What would the coach do?" presses
     result: str = Field(default="null")  # JSON: winner, how, line, pays (once over)
-    created_at: datetime = Field(default_factory=utcnow)
-    updated_at: datetime = Field(default_factory=utcnow)
-    finished_at: datetime | None = Field(default=None)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 class ClassHand(SQLModel, table=True):
@@ -306,8 +306,8 @@ class ClassHand(SQLModel, table=True):
     card_id: int | None = Field(
         default=None, sa_column=Column(Integer, ForeignKey("teachercard.id"), nullable=True, index=True)
     )
-    due_at: datetime | None = Field(default=None)
-    created_at: datetime = Field(default_factory=utcnow)
+    due_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 class ClassHandPlay(SQLModel, table=True):
@@ -340,8 +340,8 @@ class LessonProgress(SQLModel, table=True):
     learner_id: int = Field(sa_column=_owner())
     lesson: str = Field(max_length=40)  # the lesson's slug
     passed: str = Field(default="[]")  # JSON list of check ids answered right
-    finished_at: datetime | None = Field(default=None)
-    updated_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    updated_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 # -- display settings ---------------------------------------------------------------------
@@ -374,9 +374,9 @@ class ReplayPosition(SQLModel, table=True):
     hand_id: int = Field(sa_column=_owner("practice_hand.id"))
     number: int  # the decision's index in the hand's actions
     schedule: str = Field(default="")  # the fsrs Card as JSON ("" until the first answer)
-    due: datetime = Field(index=True)
+    due: datetime = Field(index=True, sa_type=UTCDateTime)
     reviews: int = Field(default=0)
     last_answer: str = Field(default="null")  # JSON, in the drill's answer shape
     last_correct: bool | None = Field(default=None)
-    answered_at: datetime | None = Field(default=None)
-    created_at: datetime = Field(default_factory=utcnow)
+    answered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)

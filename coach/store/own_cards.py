@@ -3,7 +3,7 @@ which card a learner's drills deal from.
 
 A card is a `TeacherCard` row whoever owns it (the table predates learners'
 cards): private to its owner and to the students of a class whose
-assignment uses it (`teaching.may_use_card`). A learner's choice is kept
+assignment uses it (`teachers_cards.may_use_card`). A learner's choice is kept
 in `CardChoice` and checked again every time it is read, so a card that
 was deleted, or a class that was left, quietly gives the house card back.
 Nothing here knows of Flask.
@@ -18,7 +18,8 @@ from sqlalchemy import Select, literal, union_all
 from sqlmodel import Session, col, select
 
 from coach.notation.card import CardError, parse_card
-from coach.store import teaching
+from coach.store.teaching import teachers_cards
+from coach.store.teaching.errors import TeachingError
 from coach.store.models import Assignment, CardChoice, Classroom, Membership, TeacherCard
 from drills.weight import weight_problem
 
@@ -52,10 +53,10 @@ def save_card(session: Session, owner_id: int, text: str, source: str = DEFAULT_
     if heavy:
         return CardProblems([heavy])
     try:
-        return teaching.add_card(session, owner_id, text, source=source)
+        return teachers_cards.add_card(session, owner_id, text, source=source)
     except CardError as error:
         return CardProblems(list(error.problems), error.total)
-    except teaching.TeachingError as error:
+    except TeachingError as error:
         return CardProblems([str(error)])
 
 
@@ -102,7 +103,7 @@ def chosen_row(session: Session, learner_id: int | None) -> TeacherCard | None:
     choice = _choice_of(session, learner_id)
     if choice is None:
         return None
-    return teaching.may_use_card(session, learner_id, choice.card_id)
+    return teachers_cards.may_use_card(session, learner_id, choice.card_id)
 
 
 def choose(session: Session, learner_id: int, card_id: int | None) -> TeacherCard | None:
@@ -115,9 +116,9 @@ def choose(session: Session, learner_id: int, card_id: int | None) -> TeacherCar
             session.delete(current)
             session.commit()
         return None
-    row = teaching.may_use_card(session, learner_id, card_id)
+    row = teachers_cards.may_use_card(session, learner_id, card_id)
     if row is None:
-        raise teaching.TeachingError("There is no such card among the cards you may drill on.")
+        raise TeachingError("There is no such card among the cards you may drill on.")
     if current is None:
         current = CardChoice(learner_id=learner_id, card_id=card_id)
     else:

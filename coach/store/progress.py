@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -28,6 +28,7 @@ from sqlalchemy import bindparam, insert
 from sqlalchemy import select as select_columns
 from sqlmodel import Session, col, select, update
 
+from coach.common import clock
 from coach.store.models import Attempt, Learner, SkillState
 from coach.store.transaction import insert_once, write_as
 from drills.kit.base import Question, Verdict
@@ -43,15 +44,6 @@ MASTERY_WORDS = {
     "proficient": "Good",
     "mastered": "Mastered",
 }
-
-
-def now_utc() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def as_utc(moment: datetime) -> datetime:
-    """An aware UTC time, as the tables store it (naive times are taken as UTC)."""
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment.astimezone(timezone.utc)
 
 
 def question_key(question: Question) -> str:
@@ -100,7 +92,7 @@ def add_answer(
     """Add one graded answer and its skills' reviews to a transaction that
     holds the learner's lock (`lock_learner`); False when this question was
     already answered (the unique constraint says so: nothing looks first)."""
-    when = as_utc(when or now_utc())  # fsrs reviews in UTC only; taken under the lock, so in the order written
+    when = clock.as_utc(when or clock.now())  # fsrs reviews in UTC only; taken under the lock, so in the order written
     counted = insert_once(
         session,
         Attempt,
@@ -175,7 +167,7 @@ def _review(card_json: str | None, correct: bool, when: datetime) -> tuple[str, 
     answer: the new card as JSON, and when it is due."""
     card = FsrsCard.from_dict(json.loads(card_json)) if card_json is not None else FsrsCard(due=when)
     card, _ = SCHEDULER.review_card(card, rating(correct), when)
-    return json.dumps(card.to_dict()), as_utc(card.due)
+    return json.dumps(card.to_dict()), card.due
 
 
 # -- reading progress back --------------------------------------------------------
@@ -210,8 +202,7 @@ def zone(learner: Learner) -> ZoneInfo:
 
 
 def local_day(moment: datetime, tz: ZoneInfo) -> date:
-    aware = moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
-    return aware.astimezone(tz).date()
+    return clock.as_utc(moment).astimezone(tz).date()
 
 
 def streak(days: set[date], today: date) -> int:
@@ -261,7 +252,7 @@ def skill_progress(session: Session, learner: Learner) -> list[SkillProgress]:
 
 def summary(session: Session, learner: Learner, now: datetime | None = None) -> dict[str, Any]:
     """The progress API's answer for one learner."""
-    now = now or now_utc()
+    now = now or clock.now()
     tz = zone(learner)
     times = session.exec(select(Attempt.answered_at, Attempt.correct).where(Attempt.learner_id == learner.id)).all()
     today = local_day(now, tz)
@@ -277,7 +268,7 @@ def summary(session: Session, learner: Learner, now: datetime | None = None) -> 
                 "attempts": s.attempts,
                 "accuracy": round(s.accuracy, 3),
                 "mastery": s.mastery,
-                "due": as_utc(s.due).isoformat() if s.due else None,
+                "due": s.due.isoformat() if s.due else None,
             }
         )
     return {

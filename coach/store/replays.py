@@ -19,8 +19,9 @@ from fsrs import Card as FsrsCard
 from sqlalchemy import func
 from sqlmodel import Session, col, select
 
-from coach.store.models import PracticeHand, ReplayPosition, utcnow
-from coach.store.progress import SCHEDULER, as_utc, now_utc, rating
+from coach.common import clock
+from coach.store.models import PracticeHand, ReplayPosition
+from coach.store.progress import SCHEDULER, rating
 from coach.store.transaction import insert_once
 
 PER_DAY = 2  # positions in one day's practice, before new skills
@@ -29,7 +30,7 @@ PER_DAY = 2  # positions in one day's practice, before new skills
 def add_for_hand(session: Session, hand: PracticeHand, numbers: Iterable[int]) -> int:
     """Add the hand's positions to the caller's transaction (not committed); how many were new."""
     assert hand.id is not None
-    when = utcnow()
+    when = clock.now()
     added = 0
     for number in sorted(set(int(n) for n in numbers)):
         values = {"learner_id": hand.learner_id, "hand_id": hand.id, "number": number, "schedule": "", "due": when,
@@ -59,7 +60,7 @@ def due(session: Session, learner_id: int, now: datetime | None = None, limit: i
     """The learner's positions due now, the most overdue first."""
     query = (
         select(ReplayPosition)
-        .where(ReplayPosition.learner_id == learner_id, ReplayPosition.due <= as_utc(now or now_utc()))
+        .where(ReplayPosition.learner_id == learner_id, ReplayPosition.due <= clock.as_utc(now or clock.now()))
         .order_by(col(ReplayPosition.due), col(ReplayPosition.id))
         .limit(limit)
     )
@@ -73,17 +74,17 @@ def due_ids(session: Session, learner_id: int, now: datetime | None = None, limi
 def waiting(session: Session, learner_id: int, now: datetime | None = None) -> tuple[int, int]:
     """(positions due now, positions kept in all), counted by the database."""
     every = select(func.count()).select_from(ReplayPosition).where(ReplayPosition.learner_id == learner_id)
-    now_due = every.where(ReplayPosition.due <= as_utc(now or now_utc()))
+    now_due = every.where(ReplayPosition.due <= clock.as_utc(now or clock.now()))
     return int(session.exec(now_due).one()), int(session.exec(every).one())
 
 
 def record_answer(session: Session, row: ReplayPosition, correct: bool, answer: Any, when: datetime | None = None) -> None:
     """Reschedule the position after one answer, and keep the answer (committed here)."""
-    when = as_utc(when or now_utc())
+    when = clock.as_utc(when or clock.now())
     card = FsrsCard.from_dict(json.loads(row.schedule)) if row.schedule else FsrsCard(due=when)
     card, _ = SCHEDULER.review_card(card, rating(correct), when)
     row.schedule = json.dumps(card.to_dict())
-    row.due = as_utc(card.due)
+    row.due = card.due
     row.reviews += 1
     row.last_answer = json.dumps(answer)
     row.last_correct = correct
@@ -103,9 +104,9 @@ def export_positions(session: Session, learner_id: int) -> list[dict[str, Any]]:
     ).all()
     return [
         {
-            "hand": index.get(r.hand_id), "decision": r.number, "due": as_utc(r.due).isoformat(), "reviews": r.reviews,
+            "hand": index.get(r.hand_id), "decision": r.number, "due": r.due.isoformat(), "reviews": r.reviews,
             "last_answer": json.loads(r.last_answer), "last_correct": r.last_correct,
-            "answered_at": as_utc(r.answered_at).isoformat() if r.answered_at else None,
+            "answered_at": r.answered_at.isoformat() if r.answered_at else None,
             "schedule": json.loads(r.schedule) if r.schedule else None,
         }
         for r in rows

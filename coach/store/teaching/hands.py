@@ -6,7 +6,7 @@ each student's hand of it is an ordinary PracticeHand (so it plays on the
 same table and is reviewed the same way), linked to the class hand by a
 ClassHandPlay row: one per student, and starting again resumes it.
 
-As in coach/store/teaching/__init__.py, every getter takes the id of the person
+As everywhere in coach/store/teaching, every getter takes the id of the person
 asking and returns None for what is not theirs: a teacher reaches only
 the class hands of their own classes, a student only those of classes
 they are in, and only their own hand of it.
@@ -24,9 +24,10 @@ from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
 
+from coach.common import clock
 from coach.play.bots import STRENGTHS as BOTS
-from coach.store import teaching
-from coach.store.progress import as_utc
+from coach.store.teaching import classrooms, roles, teachers_cards
+from coach.store.teaching.errors import TeachingError
 from coach.store.models import ClassHand, ClassHandPlay, Classroom, Learner, Membership, PracticeHand, TeacherCard
 from coach.store.hands import SEED_RANGE
 
@@ -52,25 +53,25 @@ def assign_hand(
     due_at: datetime | None = None,
 ) -> ClassHand:
     """Give a class a hand: the seed as chosen, else drawn; TeachingError says what is wrong."""
-    if teaching.class_taught(session, teacher_id, class_id) is None:
-        raise teaching.TeachingError("That class is not one of yours.")
+    if classrooms.class_taught(session, teacher_id, class_id) is None:
+        raise TeachingError("That class is not one of yours.")
     title = " ".join(title.split())
     problem = title_problem(title)
     if problem:
-        raise teaching.TeachingError(problem)
+        raise TeachingError(problem)
     if bots not in BOTS:
-        raise teaching.TeachingError(f"The computer players are {', '.join(BOTS)}.")
+        raise TeachingError(f"The computer players are {', '.join(BOTS)}.")
     if seed is not None and not 0 <= seed < SEED_RANGE:
-        raise teaching.TeachingError(f"A deal number is a whole number from 0 to {SEED_RANGE - 1}.")
-    if card_id is not None and teaching.card_of(session, teacher_id, card_id) is None:
-        raise teaching.TeachingError("That card is not one of yours.")
+        raise TeachingError(f"A deal number is a whole number from 0 to {SEED_RANGE - 1}.")
+    if card_id is not None and teachers_cards.card_of(session, teacher_id, card_id) is None:
+        raise TeachingError("That card is not one of yours.")
     row = ClassHand(
         classroom_id=class_id,
         title=title,
         seed=secrets.randbelow(SEED_RANGE) if seed is None else seed,
         bots=bots,
         card_id=card_id,
-        due_at=as_utc(due_at) if due_at is not None else None,
+        due_at=clock.as_utc(due_at) if due_at is not None else None,
     )
     session.add(row)
     session.commit()
@@ -90,14 +91,14 @@ def hand_taught(session: Session, teacher_id: int, class_hand_id: int) -> tuple[
     row = session.get(ClassHand, class_hand_id)
     if row is None:
         return None
-    room = teaching.class_taught(session, teacher_id, row.classroom_id)
+    room = classrooms.class_taught(session, teacher_id, row.classroom_id)
     return (row, room) if room is not None else None
 
 
 def hand_given(session: Session, learner_id: int, class_hand_id: int) -> tuple[ClassHand, Classroom] | None:
     """A class hand of a class this student is in."""
     row = session.get(ClassHand, class_hand_id)
-    if row is None or teaching.membership(session, learner_id, row.classroom_id) is None:
+    if row is None or classrooms.membership(session, learner_id, row.classroom_id) is None:
         return None
     room = session.get(Classroom, row.classroom_id)
     return (row, room) if room is not None else None
@@ -178,8 +179,8 @@ def plays_of(session: Session, class_hand: ClassHand) -> list[Played]:
         ).all()
     }
     return [
-        Played(person, teaching.display_name(person), hands.get(person.id or 0))
-        for person in teaching.students(session, class_hand.classroom_id)
+        Played(person, roles.display_name(person), hands.get(person.id or 0))
+        for person in classrooms.students(session, class_hand.classroom_id)
     ]
 
 
@@ -188,7 +189,7 @@ def student_hand(
 ) -> tuple[ClassHand, Classroom, Learner, PracticeHand] | None:
     """A student's hand of a class hand, for their teacher to read."""
     found = hand_taught(session, teacher_id, class_hand_id)
-    if found is None or teaching.membership(session, learner_id, found[1].id or 0) is None:
+    if found is None or classrooms.membership(session, learner_id, found[1].id or 0) is None:
         return None
     hand = play_of(session, class_hand_id, learner_id)
     person = session.get(Learner, learner_id)
@@ -216,16 +217,6 @@ def hands_given(session: Session, learner_id: int) -> list[GivenHand]:
         .order_by(ClassHand.created_at, ClassHand.id)  # type: ignore[arg-type]
     ).all()
     return [GivenHand(given, room, play_of(session, given.id or 0, learner_id)) for given, room in rows]
-
-
-def member_of_card(session: Session, learner_id: int, card_id: int) -> bool:
-    """Is the learner in a class with a class hand on this card?"""
-    found = session.exec(
-        select(Membership.id)
-        .join(ClassHand, ClassHand.classroom_id == Membership.classroom_id)  # type: ignore[arg-type]
-        .where(Membership.learner_id == learner_id, ClassHand.card_id == card_id)
-    ).first()
-    return found is not None
 
 
 def merge_plays(session: Session, guest_id: int, account_id: int) -> None:

@@ -1,7 +1,7 @@
 """What a teacher reads about a class beyond the dashboard: one student's
 answers, the rules and drills the class gets wrong most, and due dates
 that move. Every getter takes the teacher's id and checks the class is
-theirs (as coach/store/teaching/__init__.py does): a stranger gets None.
+theirs (as the rest of coach/store/teaching does): a stranger gets None.
 """
 
 from __future__ import annotations
@@ -13,18 +13,12 @@ from datetime import datetime
 
 from sqlmodel import Session, select
 
-from coach.store.models import Assignment, AssignmentAnswer, Attempt, Classroom, Learner, Membership, utcnow
-from coach.store.teaching import (
-    Standing,
-    assignment_taught,
-    assignments_of_class,
-    class_taught,
-    drill_set_of,
-    membership,
-    slots_of,
-    standing,
-    work_of,
-)
+from coach.common import clock
+from coach.store.models import Assignment, AssignmentAnswer, Attempt, Classroom, Learner, Membership
+from coach.store.teaching.classrooms import class_taught, membership
+from coach.store.teaching.drill_sets import drill_set_of
+from coach.store.teaching.homework import assignment_taught, assignments_of_class, slots_of, work_of
+from coach.store.teaching.work_states import Standing, standing
 
 WEAK_SHOWN = 5  # rules and drills listed as the class's weakest
 WEAK_MIN_ANSWERS = 2  # fewer answers than this say nothing about a class
@@ -89,7 +83,7 @@ def student_report(
     learner = session.get(Learner, learner_id)
     if learner is None:
         return None
-    now = now or utcnow()
+    now = now or clock.now()
     out = []
     for assignment in assignments_of_class(session, class_id):
         rows = session.exec(

@@ -26,8 +26,10 @@ from flask_login import current_user
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from coach.store import own_cards, teaching
+from coach.store import own_cards
 from coach.store.models import TeacherCard
+from coach.store.teaching import teachers_cards
+from coach.store.teaching.errors import TeachingError
 from coach.web.infra import limits
 from coach.web.teach import cards as teach_cards
 from coach.web.shared import teacher_cards
@@ -62,7 +64,7 @@ def _page(session: Session | None, problems: list[str] | None = None, pasted: st
     chosen = None
     options: list[own_cards.CardOption] = []
     if session is not None and learner_id is not None:
-        rows = teaching.cards_of(session, learner_id)
+        rows = teachers_cards.cards_of(session, learner_id)
         chosen = own_cards.chosen_row(session, learner_id)
         options = own_cards.usable_cards(session, learner_id)
     return render_template(
@@ -108,7 +110,7 @@ def upload():
 
 
 def _own(session: Session, card_id: int) -> TeacherCard:
-    return found(teaching.card_of(session, owner_id(), card_id))
+    return found(teachers_cards.card_of(session, owner_id(), card_id))
 
 
 @bp.get("/<int:card_id>")
@@ -122,7 +124,7 @@ def card_page(card_id: int):
             row=row,
             card=teacher_cards.card_of(row),
             chosen=chosen is not None and chosen.id == row.id,
-            uses=teaching.card_uses(session, card_id),
+            uses=teachers_cards.card_uses(session, card_id),
         )
 
 
@@ -158,7 +160,7 @@ def choose():
     with db() as session:
         try:
             row = own_cards.choose(session, owner, card_id)
-        except teaching.TeachingError as error:
+        except TeachingError as error:
             return page_error(404, "No such card", str(error))
         chosen = row.name if row is not None else house_name()
     flash(f"Your drills now deal from \u201c{chosen}\u201d.", "success")

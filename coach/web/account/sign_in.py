@@ -43,7 +43,7 @@ from sqlmodel import Session
 
 from coach.store import accounts as store
 from coach.store.models import Learner
-from coach.store.progress import now_utc
+from coach.common import clock
 from coach.web.shared import learners
 from coach.web.infra import limits
 from coach.web.infra.limits import check_password_hash, generate_password_hash  # werkzeug's, under a bound
@@ -425,7 +425,7 @@ def download(body: str, mimetype: str, filename: str) -> Response:
 
 
 def _download(body: str, mimetype: str, stem: str, extension: str) -> Response:
-    return download(body, mimetype, f"mahjong-coach-{stem}-{now_utc().date().isoformat()}.{extension}")
+    return download(body, mimetype, f"mahjong-coach-{stem}-{clock.now().date().isoformat()}.{extension}")
 
 
 @bp.get("/account/export.csv")
@@ -445,13 +445,13 @@ def export_json():
         learner = learners.current_learner(session)
         if learner is None:
             data: dict[str, Any] = {
-                "exported_at": store.iso_utc(now_utc()),
+                "exported_at": store.iso_utc(clock.now()),
                 "learner": None,
                 "attempts": [],
                 "skills": [],
             }
         else:
-            data = store.export_data(session, learner, now_utc())
+            data = store.export_data(session, learner, clock.now())
     return _download(json.dumps(data, indent=2, ensure_ascii=False) + "\n", "application/json", "data", "json")
 
 

@@ -29,7 +29,7 @@ from coach.play.bots import STRENGTHS
 from coach.play.legal import canonical, is_legal, legal_actions, refusal
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, review
 from coach.store import hands as store
-from coach.store import teaching
+from coach.store.teaching import teachers_cards
 from coach.store.models import PracticeHand
 from coach.web.shared import learners
 from coach.web.infra import limits
@@ -191,7 +191,7 @@ def new_hand():
             learner = learners.current_learner(session)
             card = _card()  # the house card, unless the learner names one they may use (as the drills' own cards)
             if card_id is not None:
-                found = teaching.may_use_card(session, learner.id if learner is not None else None, card_id)
+                found = teachers_cards.may_use_card(session, learner.id if learner is not None else None, card_id)
                 if found is None:
                     return error_response(f"there is no card {card_id} among the cards you may play on", 400)
                 card = teacher_cards.card_of(found)

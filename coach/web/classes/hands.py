@@ -15,7 +15,7 @@ from sqlmodel import Session
 
 from coach.store.teaching import hands as store
 from coach.store import hands as practice_store
-from coach.store import teaching
+from coach.store.teaching import teachers_cards
 from coach.store.models import ClassHand
 from coach.web.shared import learners
 from coach.web.infra import limits
@@ -27,7 +27,7 @@ bp = Blueprint("class_hands", __name__)
 def card_name(session: Session, given: ClassHand) -> str:
     """The name the student's hand keeps of its card: the teacher's card's key, or the house card's name."""
     row = store.card_of_hand(session, given)
-    return teaching.card_key(row) if row is not None else current_app.extensions["coach"].card.name
+    return teachers_cards.card_key(row) if row is not None else current_app.extensions["coach"].card.name
 
 
 @bp.post("/class-hands/<int:class_hand_id>/play")

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import datetime
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -45,8 +45,10 @@ from werkzeug.datastructures import MultiDict
 from werkzeug.wrappers import Response
 
 import drills
+from coach.common import clock
 from coach.notation.card import Card
-from coach.store import teaching
+from coach.store.teaching import classrooms, drill_sets, homework, work_states
+from coach.store.teaching.errors import TeachingError
 from coach.store.teaching import hands as class_hands
 from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, Learner, TeacherCard
 from coach.web.shared import learners
@@ -67,7 +69,7 @@ NOT_COUNTED = (
 REVIEW = "You have answered this question. This is how your first answer was graded, and that is the one that counts."
 NEED_NAME = "Type your name, so your teacher knows who you are."
 OWN_CLASS = "You teach this class, so you cannot join it as a student."
-NEED_CODE = f"Type the code your teacher gave you: {teaching.CODE_LENGTH} letters and digits."
+NEED_CODE = f"Type the code your teacher gave you: {classrooms.CODE_LENGTH} letters and digits."
 
 
 def _drilling() -> Drilling:
@@ -101,12 +103,11 @@ def _private(response: Response) -> Response:
 
 
 def local(moment: datetime, zone: str) -> datetime:
-    """A stored (UTC, maybe naive from SQLite) time in the student's own time zone."""
-    aware = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
+    """A stored (UTC) time in the student's own time zone."""
     try:
-        return aware.astimezone(ZoneInfo(zone))
+        return moment.astimezone(ZoneInfo(zone))
     except (ValueError, KeyError):
-        return aware
+        return moment
 
 
 def due_label(moment: datetime | None, zone: str = "UTC") -> str:
@@ -116,7 +117,7 @@ def due_label(moment: datetime | None, zone: str = "UTC") -> str:
         return ""
     when = local(moment, zone)
     label = f"{when:%a} {when.day} {when:%b}"
-    return label if when.year == local(datetime.now(timezone.utc), zone).year else f"{label} {when.year}"
+    return label if when.year == local(clock.now(), zone).year else f"{label} {when.year}"
 
 
 # -- a student's assignment ---------------------------------------------------------
@@ -132,7 +133,7 @@ class Work:
     room: Classroom
     slots: tuple[Slot, ...]
     answers: dict[int, AssignmentAnswer]
-    standing: teaching.Standing
+    standing: work_states.Standing
 
     @property
     def id(self) -> int:
@@ -166,11 +167,11 @@ class Work:
 
 def _started(session: Session, assignment: Assignment, learner_id: int) -> AssignmentWork | None:
     """The student's copy of the assignment, made (with its seed) on first sight."""
-    work = teaching.work_of(session, assignment, learner_id)
+    work = homework.work_of(session, assignment, learner_id)
     if work is not None:
         return work
     with learners.write_lock():
-        return teaching.work_of(session, assignment, learner_id, create=True)
+        return homework.work_of(session, assignment, learner_id, create=True)
 
 
 def find_work(session: Session, assignment_id: int, start: bool = False) -> Work | None:
@@ -179,16 +180,16 @@ def find_work(session: Session, assignment_id: int, start: bool = False) -> Work
     learner = learners.current_learner(session)
     if learner is None or learner.id is None:
         return None
-    found = teaching.assignment_given(session, learner.id, assignment_id)
+    found = homework.assignment_given(session, learner.id, assignment_id)
     if found is None:
         return None
     assignment, room = found
-    work = _started(session, assignment, learner.id) if start else teaching.work_of(session, assignment, learner.id)
-    slots = teaching.slots_of(assignment, work)
-    answers = teaching.answers_of(session, assignment_id, learner.id)
+    work = _started(session, assignment, learner.id) if start else homework.work_of(session, assignment, learner.id)
+    slots = homework.slots_of(assignment, work)
+    answers = homework.answers_of(session, assignment_id, learner.id)
     correct = sum(1 for a in answers.values() if a.correct)
-    state = teaching.standing(
-        assignment, len(slots), len(answers), correct, work.finished_at if work else None, datetime.now(timezone.utc)
+    state = work_states.standing(
+        assignment, len(slots), len(answers), correct, work.finished_at if work else None, clock.now()
     )
     return Work(learner, assignment, room, slots, answers, state)
 
@@ -286,8 +287,8 @@ def _question_url(work: Work, index: int) -> str:
 def my_classes():
     with Session(learners.engine()) as session:
         learner = learners.current_learner(session)
-        mine = teaching.my_assignments(session, learner.id) if learner and learner.id else []
-        joined = teaching.classes_joined(session, learner.id) if learner and learner.id else []
+        mine = work_states.my_assignments(session, learner.id) if learner and learner.id else []
+        joined = classrooms.classes_joined(session, learner.id) if learner and learner.id else []
         hands = class_hands.hands_given(session, learner.id) if learner and learner.id else []
         return render_template(
             "classes/home.html",
@@ -308,7 +309,7 @@ def _no_such_code(code: str, status: int) -> ResponseReturnValue:
     if code:
         message = (
             f"No class has the code \u201c{code[:16]}\u201d. Check it with your teacher: "
-            f"codes are {teaching.CODE_LENGTH} letters and digits."
+            f"codes are {classrooms.CODE_LENGTH} letters and digits."
         )
     else:
         message = NEED_CODE
@@ -322,7 +323,7 @@ def _join_page(session: Session, room: Classroom, errors: dict[str, str], values
     learner = learners.current_learner(session)
     teacher = session.get(Learner, room.teacher_id)
     assert room.id is not None
-    member = learner is not None and learner.id is not None and teaching.membership(session, learner.id, room.id)
+    member = learner is not None and learner.id is not None and classrooms.membership(session, learner.id, room.id)
     return render_template(
         "classes/join.html",
         room=room,
@@ -345,9 +346,9 @@ def teacher_label(teacher: Learner | None) -> str:
 @bp.get("/join/<code>")
 @limits.join
 def join_page(code: str):
-    code = teaching.normal_code(code)
+    code = classrooms.normal_code(code)
     with Session(learners.engine()) as session:
-        room = teaching.class_by_code(session, code)
+        room = classrooms.class_by_code(session, code)
         if room is None:
             return _no_such_code(code, 404)
         return _join_page(session, room, {}, {})
@@ -356,10 +357,10 @@ def join_page(code: str):
 @bp.post("/join")
 @limits.join
 def join():
-    code = teaching.normal_code(_field("code"))
+    code = classrooms.normal_code(_field("code"))
     name = " ".join(_field("name").split())
     with Session(learners.engine()) as session:
-        room = teaching.class_by_code(session, code) if code else None
+        room = classrooms.class_by_code(session, code) if code else None
         if room is None:
             return _no_such_code(code, 422)
         learner = learners.current_learner(session)
@@ -372,10 +373,10 @@ def join():
         with learners.write_lock():
             learner = learner or learners.current_learner(session, create=True)
             assert learner is not None and learner.id is not None and room.id is not None
-            already = teaching.membership(session, learner.id, room.id) is not None
+            already = classrooms.membership(session, learner.id, room.id) is not None
             try:
-                teaching.join_class(session, learner, room.join_code)
-            except teaching.TeachingError as error:
+                classrooms.join_class(session, learner, room.join_code)
+            except TeachingError as error:
                 return _join_page(session, room, {"form": str(error)}, {}, 422)
             if not learner.name.strip():
                 learner.name = name
@@ -396,7 +397,7 @@ def leave(class_id: int):
         if learner is None or learner.id is None or room is None:
             abort(404)
         with learners.write_lock():
-            left = teaching.leave_class(session, learner.id, class_id)
+            left = classrooms.leave_class(session, learner.id, class_id)
         if not left:
             abort(404)
         flash(f"You left {room.name}. Your answers are kept: join again with the code and they come back.", "success")
@@ -421,7 +422,7 @@ def assignment(assignment_id: int):
             work=work,
             items=items,
             correct=sum(1 for a in work.answers.values() if a.correct),
-            description=teaching.drill_set_of(work.assignment).description,
+            description=drill_sets.drill_set_of(work.assignment).description,
             zone=work.learner.time_zone,
         )
 
@@ -484,7 +485,7 @@ def answer(name: str, form: MultiDict[str, str], given: Any) -> ResponseReturnVa
         def for_the_teacher(store: Session, learner_id: int) -> bool:
             # In the same transaction as the student's own progress row: both kept, or neither.
             same = learner_id == student
-            return same and teaching.add_assignment_answer(store, assignment, learner_id, slot, asked.question, verdict)
+            return same and homework.add_assignment_answer(store, assignment, learner_id, slot, asked.question, verdict)
 
         _, counted = learners.record_with(
             asked.question, verdict, form.get("elapsed_ms"), form.get("tz"), also=for_the_teacher

@@ -16,7 +16,8 @@ from drills import replay_position
 from coach.store.lessons import lesson_before
 from coach.store.daily import Today, advance, plan as plan_slots, today
 from coach.store.models import Attempt, Learner
-from coach.store.progress import local_day, now_utc, summary, zone
+from coach.common import clock
+from coach.store.progress import local_day, summary, zone
 from coach.web.shared import card_choice
 from coach.web.shared import learners
 from coach.web.infra import limits
@@ -70,7 +71,7 @@ def _results(session: Session, learner, plan: Today) -> dict:
         # _mistakes reads its list from the end (newest first there): here, in the session's order.
         attempts = sorted(found, key=lambda a: order[a.question], reverse=True)
     tz = zone(learner)
-    mistakes = _mistakes(attempts, local_day(now_utc(), tz), tz, card)
+    mistakes = _mistakes(attempts, local_day(clock.now(), tz), tz, card)
     return {
         "answered": len(attempts) + replayed[0],
         "right": sum(1 for a in attempts if a.correct) + replayed[1],
@@ -98,7 +99,7 @@ def _answered(asked, position: int) -> tuple:
 def _visitor_plan(after: int = -1) -> Today:
     """A visitor's session, kept nowhere: a visit makes no guest, only a first answer does
     (and the guest then gets a plan of their own)."""
-    day = local_day(now_utc(), zone(Learner()))
+    day = local_day(clock.now(), zone(Learner()))
     slots = tuple(plan_slots([], {}, 0, day))
     return Today(day, slots, after + 1 if 0 <= after < len(slots) else 0)
 

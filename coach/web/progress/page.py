@@ -17,7 +17,7 @@ import hashlib
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta, timezone
+from datetime import date, datetime, timedelta
 from types import ModuleType
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -27,6 +27,7 @@ from markupsafe import Markup
 from sqlmodel import Session, col, select
 
 import drills
+from coach.common import clock
 from coach.rules import catalog as rules
 from coach.notation import tiles
 from coach.notation.card import Card
@@ -38,7 +39,6 @@ from coach.store.progress import (
     drill_skill,
     local_day,
     mastery,
-    now_utc,
     streak,
     zone,
 )
@@ -208,7 +208,7 @@ def _known_rule(rule_id: str) -> bool:
 
 
 def when_text(moment: datetime, today: date, tz: ZoneInfo) -> str:
-    local = _aware(moment).astimezone(tz)
+    local = moment.astimezone(tz)
     day = local.date()
     clock = local.strftime("%H:%M")
     if day == today:
@@ -401,10 +401,6 @@ def _skills(attempts: list[Attempt]) -> tuple[dict[str, SkillRow], dict[tuple[st
     return rows, answered
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
-
-
 def _item_row(item: str) -> SkillRow | None:
     kind, _, value = item.partition(":")
     if kind == "tile" and value in tiles.CODES:
@@ -515,7 +511,7 @@ def progress():
         hands = hand_stats(session, learner.id) if learner is not None and learner.id is not None else None
         if learner is None or not attempts:
             return _empty(account=learner is not None and not learner.guest, hands=hands)
-        context = build(learner, attempts, now_utc(), card_choice.chosen_card())
+        context = build(learner, attempts, clock.now(), card_choice.chosen_card())
     return render_template("progress.html", hands=hands, **context)
 
 

@@ -12,7 +12,7 @@ functions serve any account's own cards.
 - `try_rack(text, rack)`: the nearest lines of the card being written for
   a typed rack (coach.reading.analysis).
 - `store(session, owner_id, text, source)`: the upload's own checks and
-  store (coach.store.teaching.add_card after drills.weight), so the
+  store (coach.store.teaching.teachers_cards.add_card after drills.weight), so the
   editor and the upload form accept and refuse the same cards.
 
 The work is bounded as an upload's: parse_card keeps the size caps, a
@@ -31,8 +31,9 @@ from sqlmodel import Session
 from coach.notation import tiles
 from coach.reading.analysis import analyze
 from coach.notation.card import MAX_LINES, MAX_SECTIONS, SUIT_LETTERS, Card, CardError, Line, parse_card
-from coach.store import own_cards, teaching
+from coach.store import own_cards
 from coach.store.models import TeacherCard
+from coach.store.teaching import teachers_cards
 from coach.reading.tiles_away import HoldingError, drop_tables, read_holding
 from coach.web.drill.pages import pattern_tokens
 from coach.notation.yamlfile import YamlError, key_line, line_of
@@ -297,7 +298,7 @@ def name_taken(session: Session, owner_id: int, text: str) -> Problem | None:
         name = parse_card(text, source=SOURCE).name[:120]
     except CardError:
         return None
-    if not any(row.name == name for row in teaching.cards_of(session, owner_id)):
+    if not any(row.name == name for row in teachers_cards.cards_of(session, owner_id)):
         return None
     number = name_line(text)
     message = (

@@ -74,9 +74,7 @@ class SignedIn(UserMixin):
 def stamp(learner: Learner) -> str:
     """The row's creation time in microseconds, in hex: what the cookies before
     server-side sessions held (a guest's such cookie is traded for a session)."""
-    created = learner.created_at
-    created = created.replace(tzinfo=timezone.utc) if created.tzinfo is None else created.astimezone(timezone.utc)
-    return format((created - EPOCH) // timedelta(microseconds=1), "x")
+    return format((learner.created_at - EPOCH) // timedelta(microseconds=1), "x")
 
 
 def engine() -> Engine:

@@ -17,7 +17,7 @@ from flask_login import current_user
 from sqlmodel import Session
 
 from coach.notation.card import Card
-from coach.store import teaching
+from coach.store.teaching import teachers_cards
 from coach.store.models import TeacherCard
 from coach.web.shared import learners
 
@@ -30,7 +30,7 @@ def content_key(row: TeacherCard) -> tuple[str, str]:
     """What a parsed card is cached under: its text (sha256) and the name its
     questions give it. Never the row's id or name alone: a card deleted and
     another stored under its id or name must never bring the old one back."""
-    return hashlib.sha256(row.source.encode("utf-8")).hexdigest(), teaching.card_key(row)
+    return hashlib.sha256(row.source.encode("utf-8")).hexdigest(), teachers_cards.card_key(row)
 
 
 def card_of(row: TeacherCard) -> Card:
@@ -42,7 +42,7 @@ def card_of(row: TeacherCard) -> Card:
         if card is not None:
             _parsed.move_to_end(key)
             return card
-    card = teaching.parsed_card(row)
+    card = teachers_cards.parsed_card(row)
     with _lock:
         card = _parsed.setdefault(key, card)
         while len(_parsed) > CACHE_SIZE:
@@ -68,11 +68,11 @@ def current_id() -> int | None:
 
 def find_card(key: str) -> Card | None:
     """The teacher's card a question names, if this request's person may use it."""
-    card_id = teaching.card_id_in(key)
+    card_id = teachers_cards.card_id_in(key)
     if card_id is None:
         return None
     with Session(learners.engine()) as session:
-        row = teaching.may_use_card(session, current_id(), card_id)
-        if row is None or teaching.card_key(row) != key:
+        row = teachers_cards.may_use_card(session, current_id(), card_id)
+        if row is None or teachers_cards.card_key(row) != key:
             return None
         return card_of(row)

@@ -6,8 +6,8 @@ module holds what they share: who the teacher is, the "not yours -> 404"
 rule, dates in the teacher's own time zone, file names and downloads.
 
 Every teacher-owned thing is fetched through the id-checking functions of
-coach/store/teaching/__init__.py (class_taught, set_of, card_of,
-assignment_taught); a None from them is a 404, the very page a missing id
+coach/store/teaching (classrooms.class_taught, drill_sets.set_of,
+teachers_cards.card_of, homework.assignment_taught); a None from them is a 404, the very page a missing id
 gets, so nobody learns that someone else's class or card exists. A person
 who is not a teacher gets a 403 on every route but /teach (which explains
 teaching) and /teach/start (which turns it on).
@@ -27,8 +27,9 @@ from flask_login import current_user
 from sqlmodel import Session
 
 import drills
+from coach.common import clock
 from coach.notation.card import Card
-from coach.store import teaching
+from coach.store.teaching import drill_sets, teachers_cards
 from coach.store.models import DrillSetRow, Learner
 from coach.web.shared import learners
 from coach.web.shared import teacher_cards
@@ -95,7 +96,7 @@ def zone_of(learner: Learner) -> ZoneInfo:
 
 
 def today_in(learner: Learner, now: datetime | None = None) -> date:
-    return (now or datetime.now(timezone.utc)).astimezone(zone_of(learner)).date()
+    return (now or clock.now()).astimezone(zone_of(learner)).date()
 
 
 def due_from_form(raw: str, learner: Learner, now: datetime | None = None) -> tuple[datetime | None, str | None]:
@@ -163,7 +164,7 @@ def card_named(session: Session, owner_id: int, name: str) -> Card | None:
     """The teacher's card a set names, parsed; None for the house card."""
     if name == HOUSE:
         return None
-    for row in teaching.cards_of(session, owner_id):
+    for row in teachers_cards.cards_of(session, owner_id):
         if row.name == name:
             return teacher_cards.card_of(row)
     return None
@@ -194,7 +195,7 @@ def card_problems(session: Session, owner_id: int, drill_set: DrillSet, where: s
 def sets_for_assigning(session: Session, owner_id: int) -> list[tuple[str, list[tuple[str, str]]]]:
     """The assign form's choices in groups: the teacher's sets, then the
     samples; each choice is (value, label), values "set:<id>" / "sample:<n>"."""
-    own: list[DrillSetRow] = teaching.sets_of(session, owner_id)
+    own: list[DrillSetRow] = drill_sets.sets_of(session, owner_id)
     groups = [("Your sets", [(f"set:{row.id}", row.title) for row in own])] if own else []
     groups.append(("Samples", [(f"sample:{n}", s.title) for n, s in enumerate(sample_sets(), start=1)]))
     return groups

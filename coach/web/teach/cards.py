@@ -30,8 +30,10 @@ from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from coach.notation.card import HOUSE_CARD, Card, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS
-from coach.store import own_cards, teaching
+from coach.store import own_cards
 from coach.store.models import TeacherCard
+from coach.store.teaching import teachers_cards
+from coach.store.teaching.errors import TeachingError
 from coach.web.shared import card_editor
 from coach.web.infra import limits
 from coach.web.shared import teacher_cards
@@ -45,8 +47,8 @@ CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READIN
 
 def _cards_page(session: Session, problems: list[str] | None = None, pasted: str = "", status: int = 200, total: int = 0):
     owner = teacher_id()
-    rows = teaching.cards_of(session, owner)
-    uses = {row.id: teaching.card_uses(session, row.id or 0) for row in rows}
+    rows = teachers_cards.cards_of(session, owner)
+    uses = {row.id: teachers_cards.card_uses(session, row.id or 0) for row in rows}
     return render_template(
         "teach/cards.html", rows=rows, uses=uses, problems=problems or [], pasted=pasted, total=total, caps=CAPS
     ), status
@@ -116,7 +118,7 @@ def house_card_yaml():
 
 
 def _own_card(session: Session, card_id: int) -> TeacherCard:
-    return found(teaching.card_of(session, teacher_id(), card_id))
+    return found(teachers_cards.card_of(session, teacher_id(), card_id))
 
 
 @bp.get("/cards/<int:card_id>")
@@ -125,7 +127,7 @@ def card_page(card_id: int):
     with db() as session:
         row = _own_card(session, card_id)
         return render_template(
-            "teach/card.html", row=row, card=teacher_cards.card_of(row), uses=teaching.card_uses(session, card_id)
+            "teach/card.html", row=row, card=teacher_cards.card_of(row), uses=teachers_cards.card_uses(session, card_id)
         )
 
 
@@ -141,15 +143,15 @@ def confirm_delete(owner: int, card_id: int, done: str, **places: Any):
     confirm page, POST delete and go to `done`. `places` overrides the
     confirm page's trail, action and back links (teach/delete_card.html)."""
     with db() as session:
-        row = found(teaching.card_of(session, owner, card_id))
-        uses = teaching.card_uses(session, card_id)
+        row = found(teachers_cards.card_of(session, owner, card_id))
+        uses = teachers_cards.card_uses(session, card_id)
         page = dict(row=row, uses=uses, problem=None, **places)
         if request.method == "GET":
             return render_template("teach/delete_card.html", **page)
         name = row.name
         try:
-            teaching.delete_card(session, owner, card_id)
-        except teaching.TeachingError as error:
+            teachers_cards.delete_card(session, owner, card_id)
+        except TeachingError as error:
             page["problem"] = str(error)
             return render_template("teach/delete_card.html", **page), 422
     flash(f"Deleted the card \u201c{name}\u201d.", "success")
@@ -190,7 +192,7 @@ def _edited(session: Session, owner: int) -> TeacherCard | None:
     still the owner's. Only the page's heading names it: a card deleted
     meanwhile (or not theirs) is ignored, so the typed text is never lost."""
     raw = field("from")
-    return teaching.card_of(session, owner, int(raw)) if raw.isdigit() and len(raw) <= 9 else None
+    return teachers_cards.card_of(session, owner, int(raw)) if raw.isdigit() and len(raw) <= 9 else None
 
 
 @bp.get("/cards/editor")

@@ -25,7 +25,8 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_user
 from sqlmodel import Session
 
-from coach.store import teaching
+from coach.store.teaching import classrooms, dashboards, drill_sets, homework, roles, teachers_cards, work_states
+from coach.store.teaching.errors import TeachingError
 from coach.store.teaching import reports as class_report
 from coach.store.models import Assignment, Classroom, Learner
 from coach.web.teach import hands as teach_hands
@@ -105,14 +106,14 @@ def home():
 def _home_page(session: Session, values: dict[str, str], errors: dict[str, str], status: int = 200):
     owner = teacher_id()
     rooms = [
-        ClassSummary(room, len(teaching.students(session, room.id or 0)), len(teaching.assignments_of_class(session, room.id or 0)))
-        for room in teaching.classes_taught(session, owner)
+        ClassSummary(room, len(classrooms.students(session, room.id or 0)), len(homework.assignments_of_class(session, room.id or 0)))
+        for room in classrooms.classes_taught(session, owner)
     ]
     return render_template(
         "teach/home.html",
         classes=rooms,
-        set_count=len(teaching.sets_of(session, owner)),
-        card_count=len(teaching.cards_of(session, owner)),
+        set_count=len(drill_sets.sets_of(session, owner)),
+        card_count=len(teachers_cards.cards_of(session, owner)),
         values=values,
         errors=errors,
     ), status
@@ -125,7 +126,7 @@ def start():
         abort(403, description="Create an account first: classes belong to an account, not to one browser.")
     with db() as session:
         learner = found(session.get(Learner, int(current_user.id)))
-        learner.role = teaching.TEACHER
+        learner.role = roles.TEACHER
         session.add(learner)
         session.commit()
         session.refresh(learner)
@@ -144,15 +145,15 @@ def create_class():
     name = field("name")
     with db() as session:
         try:
-            room = teaching.create_class(session, owner, name)
-        except teaching.TeachingError as error:
+            room = classrooms.create_class(session, owner, name)
+        except TeachingError as error:
             return _home_page(session, {"name": name}, {"name": str(error)}, 422)
     flash(f"\u201c{room.name}\u201d is ready. Give your students the code {room.join_code} to join.", "success")
     return redirect(url_for("teach.class_page", class_id=room.id), 303)
 
 
 def _given(session: Session, room: Classroom, teacher: Learner) -> list[GivenSummary]:
-    board = teaching.dashboard(session, room)
+    board = dashboards.dashboard(session, room)
     out = []
     for a in board.assignments:
         assert a.id is not None
@@ -161,10 +162,10 @@ def _given(session: Session, room: Classroom, teacher: Learner) -> list[GivenSum
             GivenSummary(
                 assignment=a,
                 due=show_date(a.due_at, teacher),
-                questions=teaching.drill_set_of(a).total,
-                turned_in=sum(1 for s in standings if s.state == teaching.TURNED_IN),
+                questions=drill_sets.drill_set_of(a).total,
+                turned_in=sum(1 for s in standings if s.state == work_states.TURNED_IN),
                 started=sum(1 for s in standings if s.answered),
-                late=sum(1 for s in standings if s.state == teaching.LATE or s.turned_in_late),
+                late=sum(1 for s in standings if s.state == work_states.LATE or s.turned_in_late),
                 students=len(standings),
             )
         )
@@ -175,7 +176,7 @@ def _class_page(
     session: Session, room: Classroom, values: dict[str, str] | None = None, errors: dict[str, str] | None = None, status: int = 200
 ):
     teacher = teacher_row(session)
-    people = [(person, teaching.display_name(person)) for person in teaching.students(session, room.id or 0)]
+    people = [(person, roles.display_name(person)) for person in classrooms.students(session, room.id or 0)]
     return render_template(
         "teach/class.html",
         room=room,
@@ -190,7 +191,7 @@ def _class_page(
 
 
 def _room(session: Session, class_id: int) -> Classroom:
-    return found(teaching.class_taught(session, teacher_id(), class_id))
+    return found(classrooms.class_taught(session, teacher_id(), class_id))
 
 
 @bp.get("/classes/<int:class_id>")
@@ -206,8 +207,8 @@ def rename_class(class_id: int):
     with db() as session:
         room = _room(session, class_id)
         try:
-            teaching.rename_class(session, teacher_id(), class_id, name)
-        except teaching.TeachingError as error:
+            classrooms.rename_class(session, teacher_id(), class_id, name)
+        except TeachingError as error:
             session.refresh(room)
             return _class_page(session, room, {"name": name}, {"name": str(error)}, 422)
         flash(f"The class is now called \u201c{room.name}\u201d.", "success")
@@ -219,7 +220,7 @@ def new_code(class_id: int):
     """A fresh code for a leaked or shared-too-widely one; students stay in."""
     with db() as session:
         _room(session, class_id)
-        room = found(teaching.new_join_code(session, teacher_id(), class_id))
+        room = found(classrooms.new_join_code(session, teacher_id(), class_id))
         flash(f"The new code is {room.join_code}. The old code and link no longer work; students already in the class stay in.", "success")
     return redirect(url_for("teach.class_page", class_id=class_id), 303)
 
@@ -231,11 +232,11 @@ def delete_class(class_id: int):
     with db() as session:
         room = _room(session, class_id)
         if request.method == "GET":
-            students = len(teaching.students(session, class_id))
-            given = len(teaching.assignments_of_class(session, class_id))
+            students = len(classrooms.students(session, class_id))
+            given = len(homework.assignments_of_class(session, class_id))
             return render_template("teach/delete_class.html", room=room, students=students, given=given)
         name = room.name
-        teaching.delete_class(session, teacher_id(), class_id)
+        classrooms.delete_class(session, teacher_id(), class_id)
     flash(f"Deleted the class \u201c{name}\u201d.", "success")
     return redirect(url_for("teach.home"), 303)
 
@@ -246,13 +247,13 @@ def remove_student(class_id: int, learner_id: int):
     class is a 404, like a stranger's class."""
     with db() as session:
         room = _room(session, class_id)
-        if teaching.membership(session, learner_id, class_id) is None:
+        if classrooms.membership(session, learner_id, class_id) is None:
             not_found()
         person = found(session.get(Learner, learner_id))
-        name = teaching.display_name(person)
+        name = roles.display_name(person)
         if request.method == "GET":
             return render_template("teach/remove_student.html", room=room, person=person, name=name)
-        teaching.remove_student(session, teacher_id(), class_id, learner_id)
+        classrooms.remove_student(session, teacher_id(), class_id, learner_id)
         flash(f"Removed {name} from \u201c{room.name}\u201d. Their answers are kept if they join again.", "success")
     return redirect(url_for("teach.class_page", class_id=class_id), 303)
 
@@ -272,10 +273,10 @@ def chosen_set(session: Session, owner: int, choice: str) -> tuple[DrillSet | No
         if not 1 <= int(number) <= len(samples):
             return None, "That is not one of the sample sets. Choose one from the list."
         return samples[int(number) - 1], None
-    row = teaching.set_of(session, owner, int(number))
+    row = drill_sets.set_of(session, owner, int(number))
     if row is None:
         return None, "That is not one of your drill sets. Choose one from the list."
-    return teaching.drill_set_of(row), None
+    return drill_sets.drill_set_of(row), None
 
 
 @bp.post("/classes/<int:class_id>/assign")
@@ -292,8 +293,8 @@ def assign(class_id: int):
         if not errors:
             assert drill_set is not None
             try:
-                given = teaching.assign(session, teacher.id or 0, class_id, drill_set, due_at)
-            except teaching.TeachingError as error:
+                given = homework.assign(session, teacher.id or 0, class_id, drill_set, due_at)
+            except TeachingError as error:
                 errors["set"] = str(error)
         if errors:
             return _class_page(session, room, values, errors, 422)
@@ -311,7 +312,7 @@ def dashboard(class_id: int):
     with db() as session:
         room = _room(session, class_id)
         teacher = teacher_row(session)
-        board = teaching.dashboard(session, room)
+        board = dashboards.dashboard(session, room)
         due = {a.id: show_date(a.due_at, teacher) for a in board.assignments}
         weak = class_report.weak_spots(session, teacher_id(), class_id, teach_reports.card_name_of(session))
         return render_template(
@@ -324,7 +325,7 @@ def dashboard_csv(class_id: int):
     """The dashboard for a spreadsheet, named after the class."""
     with db() as session:
         room = _room(session, class_id)
-        body = teaching.dashboard_csv(teaching.dashboard(session, room))
+        body = dashboards.dashboard_csv(dashboards.dashboard(session, room))
         filename = f"{slug(room.name, 'class')}-results.csv"
     return download(body, "text/csv", filename)
 
@@ -333,7 +334,7 @@ def dashboard_csv(class_id: int):
 
 
 def _assignment(session: Session, assignment_id: int) -> tuple[Assignment, Classroom]:
-    return found(teaching.assignment_taught(session, teacher_id(), assignment_id))
+    return found(homework.assignment_taught(session, teacher_id(), assignment_id))
 
 
 @bp.get("/assignments/<int:assignment_id>")
@@ -350,8 +351,8 @@ def assignment_view(
     errors: dict[str, str] | None = None, status: int = 200,
 ):
     teacher = teacher_row(session)
-    drill_set = teaching.drill_set_of(given)
-    stats = teaching.question_stats(session, given)
+    drill_set = drill_sets.drill_set_of(given)
+    stats = dashboards.question_stats(session, given)
     due_day = given.due_at.astimezone(zone_of(teacher)).date().isoformat() if given.due_at else ""
     context: dict[str, Any] = dict(
         given=given,
@@ -360,7 +361,7 @@ def assignment_view(
         stats=stats,
         slots={slot.index: slot for slot in drill_set.slots()},
         due=show_date(given.due_at, teacher),
-        students=len(teaching.students(session, room.id or 0)),
+        students=len(classrooms.students(session, room.id or 0)),
         values=values or {"due": due_day},
         errors=errors or {},
     )
@@ -390,14 +391,14 @@ def preview_question(assignment_id: int, number: int):
     With fresh seeds every student had their own; this is the set's own example."""
     with db() as session:
         given, room = _assignment(session, assignment_id)
-        drill_set = teaching.drill_set_of(given)
+        drill_set = drill_sets.drill_set_of(given)
         slots = drill_set.slots()
         if not 1 <= number <= len(slots):
             not_found()
         slot = slots[number - 1]
         card = None
         if given.card_id is not None:
-            card = teacher_cards.card_of(found(teaching.card_of(session, teacher_id(), given.card_id)))
+            card = teacher_cards.card_of(found(teachers_cards.card_of(session, teacher_id(), given.card_id)))
         asked = drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card)
         verdict = asked.module.grade(asked.question, None)
         context = drill_context(
@@ -422,10 +423,10 @@ def delete_assignment(assignment_id: int):
     with db() as session:
         given, room = _assignment(session, assignment_id)
         if request.method == "GET":
-            board = teaching.dashboard(session, room)
+            board = dashboards.dashboard(session, room)
             started = sum(1 for row in board.rows if row.standings[given.id or 0].answered)
             return render_template("teach/delete_assignment.html", given=given, room=room, started=started)
         title, class_id = given.title, room.id
-        teaching.delete_assignment(session, teacher_id(), assignment_id)
+        homework.delete_assignment(session, teacher_id(), assignment_id)
     flash(f"Deleted the assignment \u201c{title}\u201d and its answers.", "success")
     return redirect(url_for("teach.class_page", class_id=class_id) + "#assignments", 303)

@@ -29,7 +29,8 @@ from coach.play.bots import STRENGTHS
 from coach.play.compare import Comparison, Step, compare
 from coach.play.review import review
 from coach.store.teaching import hands as store
-from coach.store import teaching
+from coach.store.teaching import classrooms, roles, teachers_cards
+from coach.store.teaching.errors import TeachingError
 from coach.store.models import ClassHand, Classroom, PracticeHand
 from coach.web.play import table as practice
 from coach.web.shared import teacher_cards
@@ -81,7 +82,7 @@ def class_page_context(session: Session, room: Classroom) -> dict[str, Any]:
                 len(plays),
             )
         )
-    cards = [(HOUSE, "The house card")] + [(str(c.id), c.name) for c in teaching.cards_of(session, teacher.id or 0)]
+    cards = [(HOUSE, "The house card")] + [(str(c.id), c.name) for c in teachers_cards.cards_of(session, teacher.id or 0)]
     return {"class_hands": hands, "hand_cards": cards, "strengths": STRENGTHS}
 
 
@@ -92,7 +93,7 @@ def assign_hand(class_id: int):
 
     values = {key: field(key) for key in ("hand_title", "hand_bots", "hand_card", "hand_seed", "hand_due")}
     with db() as session:
-        room = found(teaching.class_taught(session, teacher_id(), class_id))
+        room = found(classrooms.class_taught(session, teacher_id(), class_id))
         teacher = teacher_row(session)
         errors: dict[str, str] = {}
         due_at, due_problem = due_from_form(values["hand_due"], teacher)
@@ -109,7 +110,7 @@ def assign_hand(class_id: int):
                 given = store.assign_hand(
                     session, teacher.id or 0, class_id, values["hand_title"], values["hand_bots"] or "club", seed, card_id, due_at
                 )
-            except teaching.TeachingError as error:
+            except TeachingError as error:
                 message = str(error)
                 key = "hand_seed" if "deal number" in message else "hand_card" if "card" in message else "hand_title"
                 errors[key] = message
@@ -244,7 +245,7 @@ def student_hand(class_hand_id: int, learner_id: int):
             "teach/class_hand_student.html",
             room=room,
             given=given,
-            name=teaching.display_name(person),
+            name=roles.display_name(person),
             hand_row=hand_row,
             review=found_review,
             outcome=words,

@@ -19,7 +19,7 @@ from sqlmodel import Session
 from coach.rules import catalog as rulebook
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.store import teaching
+from coach.store.teaching import drill_sets, homework, roles, teachers_cards
 from coach.store.teaching import reports as class_report
 from coach.store.models import Assignment, TeacherCard
 from coach.web.shared import teacher_cards
@@ -34,7 +34,7 @@ def card_name_of(session: Session) -> Any:
         if assignment.card_id is None:
             return drilling().card.name
         row = session.get(TeacherCard, assignment.card_id)
-        return teaching.card_key(row) if row is not None else ""
+        return teachers_cards.card_key(row) if row is not None else ""
 
     return name
 
@@ -54,7 +54,7 @@ def student_page(class_id: int, learner_id: int):
         teacher = teacher_row(session)
         due = {a.assignment.id: show_date(a.assignment.due_at, teacher) for a in report.assignments}
         return render_template(
-            "teach/student.html", report=report, room=report.classroom, name=teaching.display_name(report.learner), due=due
+            "teach/student.html", report=report, room=report.classroom, name=roles.display_name(report.learner), due=due
         )
 
 
@@ -97,7 +97,7 @@ def sheet(drill_set: DrillSet, card: Card | None) -> list[SheetQuestion]:
                 exposed=question.exposed,
                 tile=question.tile,
                 choices=tuple(_choice(c) for c in question.choices),
-                answer=teaching.describe_answer(verdict.best),
+                answer=homework.describe_answer(verdict.best),
                 why=tuple(verdict.explanation[:1]),
             )
         )
@@ -114,8 +114,8 @@ def _worksheet(title: str, drill_set: DrillSet, card: Card | None, back: str):
 @bp.get("/sets/<int:set_id>/worksheet")
 def set_worksheet(set_id: int):
     with db() as session:
-        row = found(teaching.set_of(session, teacher_id(), set_id))
-        drill_set = teaching.drill_set_of(row)
+        row = found(drill_sets.set_of(session, teacher_id(), set_id))
+        drill_set = drill_sets.drill_set_of(row)
         card = card_named(session, teacher_id(), drill_set.card)
         return _worksheet(row.title, drill_set, card, url_for("teach.edit_set", set_id=set_id))
 
@@ -123,9 +123,9 @@ def set_worksheet(set_id: int):
 @bp.get("/assignments/<int:assignment_id>/worksheet")
 def assignment_worksheet(assignment_id: int):
     with db() as session:
-        given, _room = found(teaching.assignment_taught(session, teacher_id(), assignment_id))
+        given, _room = found(homework.assignment_taught(session, teacher_id(), assignment_id))
         card = None
         if given.card_id is not None:
-            card = teacher_cards.card_of(found(teaching.card_of(session, teacher_id(), given.card_id)))
+            card = teacher_cards.card_of(found(teachers_cards.card_of(session, teacher_id(), given.card_id)))
         back = url_for("teach.assignment_page", assignment_id=assignment_id)
-        return _worksheet(given.title, teaching.drill_set_of(given), card, back)
+        return _worksheet(given.title, drill_sets.drill_set_of(given), card, back)

@@ -28,7 +28,8 @@ from flask import flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
 import drills
-from coach.store import teaching
+from coach.store.teaching import drill_sets, teachers_cards
+from coach.store.teaching.errors import TeachingError
 from coach.store.models import DrillSetRow
 from coach.web.account.sign_in import download
 from coach.web.teach.base import bp, card_problems, db, field, found, not_found, sample, slug, teacher_id, uploaded_text
@@ -135,7 +136,7 @@ def _builder(session: Session, form: SetForm, row_id: int | None, problems: list
         "teach/set_form.html",
         form=form,
         set_id=row_id,
-        cards=teaching.cards_of(session, owner),
+        cards=teachers_cards.cards_of(session, owner),
         all_drills=list(drills.DRILLS.values()),
         problems=problems_of(problems or []),
         focus=focus,
@@ -164,7 +165,7 @@ def _save(session: Session, form: SetForm, row_id: int | None):
     owner = teacher_id()
     try:
         drill_set = from_fields(
-            form.title, form.description, form.card, form.seeds, form.seed, form.items(), cards=teaching.card_names(session, owner)
+            form.title, form.description, form.card, form.seeds, form.seed, form.items(), cards=teachers_cards.card_names(session, owner)
         )
     except SetError as error:
         return _builder(session, form, row_id, error.problems, status=422)
@@ -172,8 +173,8 @@ def _save(session: Session, form: SetForm, row_id: int | None):
     if problems:
         return _builder(session, form, row_id, problems, status=422)
     try:
-        row = teaching.save_set(session, owner, drill_set, row_id)
-    except teaching.TeachingError as error:
+        row = drill_sets.save_set(session, owner, drill_set, row_id)
+    except TeachingError as error:
         return _builder(session, form, row_id, [f"card: {error}"], status=422)
     flash(f"Saved \u201c{row.title}\u201d. Assign it to a class from the class's page.", "success")
     return redirect(url_for("teach.sets"), 303)
@@ -197,7 +198,7 @@ def new_set():
 
 
 def _own_set(session: Session, set_id: int) -> DrillSetRow:
-    return found(teaching.set_of(session, teacher_id(), set_id))
+    return found(drill_sets.set_of(session, teacher_id(), set_id))
 
 
 @bp.route("/sets/<int:set_id>", methods=["GET", "POST"])
@@ -206,7 +207,7 @@ def edit_set(set_id: int):
     with db() as session:
         row = _own_set(session, set_id)
         if request.method == "GET":
-            return _builder(session, SetForm.of(teaching.drill_set_of(row)), row.id)
+            return _builder(session, SetForm.of(drill_sets.drill_set_of(row)), row.id)
         return _post_builder(session, row.id)
 
 
@@ -236,7 +237,7 @@ class Listed:
 
 def _sets_page(session: Session, problems: list[str] | None = None, pasted: str = "", status: int = 200, total: int = 0):
     owner = teacher_id()
-    own = [Listed(row, 0, teaching.drill_set_of(row)) for row in teaching.sets_of(session, owner)]
+    own = [Listed(row, 0, drill_sets.drill_set_of(row)) for row in drill_sets.sets_of(session, owner)]
     samples = [Listed(None, n, s) for n, s in enumerate(sample_sets(), start=1)]
     return render_template(
         "teach/sets.html", own=own, samples=samples, import_problems=problems or [], pasted=pasted, total=total
@@ -261,15 +262,15 @@ def import_set():
         if problem:
             return _sets_page(session, [problem], pasted, 422)
         try:
-            drill_set = parse_set(text, cards=teaching.card_names(session, owner))
+            drill_set = parse_set(text, cards=teachers_cards.card_names(session, owner))
         except SetError as error:
             return _sets_page(session, error.problems, pasted, 422, error.total)
         problems = card_problems(session, owner, drill_set, "item")
         if problems:
             return _sets_page(session, problems, pasted, 422)
         try:
-            row = teaching.save_set(session, owner, drill_set)
-        except teaching.TeachingError as error:
+            row = drill_sets.save_set(session, owner, drill_set)
+        except TeachingError as error:
             return _sets_page(session, [str(error)], pasted, 422)
         flash(f"Imported \u201c{row.title}\u201d. Check it below, then assign it from a class's page.", "success")
         return redirect(url_for("teach.edit_set", set_id=row.id), 303)
@@ -291,7 +292,7 @@ def delete_set(set_id: int):
         if request.method == "GET":
             return render_template("teach/delete_set.html", row=row)
         title = row.title
-        teaching.delete_set(session, teacher_id(), set_id)
+        drill_sets.delete_set(session, teacher_id(), set_id)
     flash(f"Deleted the set \u201c{title}\u201d. Classes it was assigned to keep their copy.", "success")
     return redirect(url_for("teach.sets"), 303)
 
@@ -311,6 +312,6 @@ def copy_sample(n: int):
     owner = teacher_id()
     drill_set = sample(n)
     with db() as session:
-        row = teaching.save_set(session, owner, drill_set)
+        row = drill_sets.save_set(session, owner, drill_set)
         flash(f"Copied \u201c{row.title}\u201d into your sets. Change it as you like.", "success")
         return redirect(url_for("teach.edit_set", set_id=row.id), 303)
