@@ -18,7 +18,7 @@ from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.api import hands as hands_api
 from coach.web.play import table as practice
-from coach.web.play.table import SEAT
+from coach.web.shared.practice_hands import SEAT
 from tests.test_web_practice import deal_one, form_of, hand_row, state
 from tests.test_web_teach import post
 

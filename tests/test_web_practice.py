@@ -15,7 +15,7 @@ from coach.notation import tiles
 from coach.play.hand import SEATS, Action, replay
 from coach.play.bots import decide
 from coach.store.models import PracticeHand
-from coach.web.play.table import SEAT
+from coach.web.shared.practice_hands import SEAT
 from tests.test_web_teach import post, sign_up, text_of
 
 
@@ -180,7 +180,8 @@ def test_the_log_starts_at_your_own_last_move_however_many_follow():
     still tells your throw first, then what the others did, bounded at LOG_CAP."""
     from types import SimpleNamespace
 
-    from coach.web.play.table import LOG_CAP, _log_window, describe_move
+    from coach.web.play.table import LOG_CAP, _log_window
+    from coach.web.shared.practice_hands import describe_move
 
     def throw(seat: str, code: str = "5D") -> SimpleNamespace:
         return SimpleNamespace(kind="discard", seat=seat, tiles=(code,))

@@ -20,7 +20,7 @@ from coach.store.accounts import display_of, display_row
 from coach.store.models import LearnerDisplay
 from coach.web.shared import learners
 from coach.web.infra import limits
-from coach.web.account.sign_in import safe_next
+from coach.web.infra.redirects import safe_next
 
 bp = Blueprint("display", __name__)
 

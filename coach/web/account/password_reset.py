@@ -276,12 +276,10 @@ def reset(token: str):
 # -- the command line: python -m coach reset-link EMAIL ----------------------------------
 
 
-def print_link(args: argparse.Namespace, stdout: TextIO) -> int:
+def print_link(app: Flask, args: argparse.Namespace, stdout: TextIO) -> int:
     """For whoever runs the server (and so can read its database and key):
-    a link for the account of this email, or ValueError when there is none."""
-    from coach.web import create_app
-
-    app = create_app()
+    a link for the account of this email, or ValueError when there is none.
+    `app` is the server's app as the command line makes it (its key, its database)."""
     base = args.base_url or app.config.get("COACH_BASE_URL") or "http://127.0.0.1:5000"
     if urlsplit(base).scheme not in ("http", "https") or not urlsplit(base).hostname:
         raise ValueError(f"--base-url must be the site's address, such as https://coach.example.org (got {base[:60]!r})")

@@ -25,7 +25,6 @@ import json
 import re
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
 from zoneinfo import available_timezones
 
 from flask import (
@@ -37,7 +36,6 @@ from flask import (
     request,
     url_for,
 )
-from flask_login import current_user
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
@@ -45,14 +43,16 @@ from coach.store import accounts as store
 from coach.store.models import Learner
 from coach.store.progress import now_utc
 from coach.web.shared import learners
+from coach.web.shared.learners import is_account, name_problem
 from coach.web.infra import limits
+from coach.web.infra.downloads import download
+from coach.web.infra.redirects import safe_next
 from coach.web.infra.limits import check_password_hash, generate_password_hash  # werkzeug's, under a bound
 
 bp = Blueprint("accounts", __name__)
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1000  # hashing a megabyte on every sign-in attempt is a denial of service
-MAX_NAME = 80
 MAX_EMAIL = 254
 GOAL_RANGE = (1, 100)
 EMAIL = re.compile(r"^[^\s@]{1,64}@(?:[^\s@.]+\.)+[^\s@.\d][^\s@.]+$")  # a top-level domain: 2+ characters, not a number
@@ -94,12 +94,6 @@ def password_problem(password: str) -> str | None:
     return None
 
 
-def name_problem(name: str) -> str | None:
-    if len(name) > MAX_NAME:
-        return f"Your name can be at most {MAX_NAME} characters."
-    return None
-
-
 def zone_problem(name: str) -> str | None:
     if not name:
         return "Enter your time zone, such as Europe/London."
@@ -118,16 +112,6 @@ def goal_problem(raw: str) -> tuple[int | None, str | None]:
     return (goal, None) if low <= goal <= high else (None, message)
 
 
-def safe_next(target: str | None) -> str | None:
-    """A path on this site to go back to after signing in; anything else is ignored."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return None
-    if any(ord(ch) < 32 for ch in target):
-        return None
-    parts = urlsplit(target)
-    return target if not parts.scheme and not parts.netloc else None
-
-
 def _field(name: str) -> str:
     value = request.form.get(name, "")
     return value if isinstance(value, str) else ""
@@ -135,11 +119,6 @@ def _field(name: str) -> str:
 
 def _engine():
     return learners.engine()
-
-
-def is_account() -> bool:
-    """Signed in with an account (not a guest made by a first answer)."""
-    return bool(current_user.is_authenticated and not getattr(current_user, "guest", True))
 
 
 def _answers(what: int) -> str:
@@ -414,13 +393,6 @@ def save():
 
 
 # -- own data ---------------------------------------------------------------------------
-
-
-def download(body: str, mimetype: str, filename: str) -> Response:
-    """A file the browser saves rather than shows."""
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 def _download(body: str, mimetype: str, stem: str, extension: str) -> Response:

@@ -13,7 +13,7 @@ the form to post back. An action not in that list answers 400 with
 api.py: JSON bodies only (so no CSRF token), {"error"} on every error,
 the drills' rate limits, guests made on the first new hand. Someone
 else's hand is a 404, as on the /play pages, whose load/keep cache and
-computer players this shares (coach/web/play/table.py).
+computer players this shares (coach/web/shared/practice_hands.py).
 """
 
 from __future__ import annotations
@@ -34,10 +34,22 @@ from coach.store.models import PracticeHand
 from coach.web.shared import learners
 from coach.web.infra import limits
 from coach.web.shared import teacher_cards
-from coach.web.api.drills import BodyError, _body, error_response
+from coach.web.api.drills import BodyError, read_body
 from coach.web.shared.drilling import DrillError
+from coach.web.infra.errors import error_response
 from coach.web.infra.inputs import MAX_DB_INT
-from coach.web.play.table import SEAT, STEP_WORDS, _card, _codes, _row, bots_play, describe_move, keep, load, result_json
+from coach.web.shared.practice_hands import (
+    SEAT,
+    STEP_WORDS,
+    bots_play,
+    codes,
+    describe_move,
+    house_card,
+    keep,
+    load,
+    own_hand,
+    result_json,
+)
 
 bp = Blueprint("hands_api", __name__, url_prefix="/api/hands")
 ACTION_KEYS = {"seat", "kind", "tiles", "blind", "go", "count", "size", "owner", "group"}
@@ -102,7 +114,7 @@ def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "turn": hand.turn if hand.phase == "play" and hand.latest is None else None,
         "owed": owed,
         "wall": len(hand.wall),
-        "rack": _codes(hand.racks[SEAT]),
+        "rack": codes(hand.racks[SEAT]),
         "received": [tiles.CODES[t] for t in hand.received[SEAT]],
         "courtesy": hand.courtesy.get(SEAT, 0),
         "seats": [
@@ -130,7 +142,7 @@ def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
 
 
 def _new_hand_body() -> tuple[int | None, str, int | None]:
-    data = _body({"seed", "bots", "card"})
+    data = read_body({"seed", "bots", "card"})
     seed, bots, card = data.get("seed"), data.get("bots"), data.get("card")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_DB_INT):
         raise BodyError(f'"seed" must be null or a whole number from 0 to {MAX_DB_INT}')
@@ -144,7 +156,7 @@ def _new_hand_body() -> tuple[int | None, str, int | None]:
 
 
 def _posted_action() -> Action:
-    data = _body({"action"})
+    data = read_body({"action"})
     if "action" not in data:
         raise BodyError('"action" is missing: send one of the state\'s "legal" actions as it is')
     raw = data["action"]
@@ -173,7 +185,7 @@ def _advance(session: Session, row: PracticeHand, hand: Hand) -> None:
 def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:
     """The learner's hand as it stands (404 for anyone else's), left unchanged."""
     with _db() as session:
-        row = _row(session, hand_id)
+        row = own_hand(session, hand_id)
         hand = load(row)
         keep(row, hand)
         return row, hand
@@ -189,7 +201,7 @@ def new_hand():
     with _db() as session:
         with learners.write_lock():
             learner = learners.current_learner(session)
-            card = _card()  # the house card, unless the learner names one they may use (as the drills' own cards)
+            card = house_card()  # the house card, unless the learner names one they may use (as the drills' own cards)
             if card_id is not None:
                 found = teaching.may_use_card(session, learner.id if learner is not None else None, card_id)
                 if found is None:
@@ -215,7 +227,7 @@ def show(hand_id: int):
 @limits.drilling
 def act(hand_id: int):
     with _db() as session:
-        row = _row(session, hand_id)
+        row = own_hand(session, hand_id)
         hand = load(row)
         try:
             action = _posted_action()

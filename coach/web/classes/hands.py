@@ -19,7 +19,7 @@ from coach.store import teaching
 from coach.store.models import ClassHand
 from coach.web.shared import learners
 from coach.web.infra import limits
-from coach.web.play import table as practice
+from coach.web.shared import practice_hands as practice
 
 bp = Blueprint("class_hands", __name__)
 

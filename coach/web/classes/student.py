@@ -14,7 +14,7 @@ class's own teacher included, gets the same 404 as for an assignment
 that does not exist, so a stranger cannot even learn that it does.
 
 Answers come in through the drills' own answer route (pages.answer) with
-`session=assignment`, which hands them to `answer` here: the question
+`session=assignment`, which hands them to `answer` here (drill_sessions): the question
 graded must be exactly the one this student was given for that slot,
 and only the first answer to a slot counts (a second one is graded and
 shown, and says that it does not count).
@@ -26,7 +26,6 @@ import json
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import (
     Blueprint,
@@ -52,9 +51,11 @@ from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Cla
 from coach.web.shared import learners
 from coach.web.infra import limits
 from coach.web.shared import teacher_cards
-from coach.web.account.sign_in import MAX_NAME, name_problem
+from coach.web.shared.dates import due_label
+from coach.web.shared.learners import MAX_NAME, name_problem
 from coach.web.shared.drilling import Asked, DrillError, Drilling
-from coach.web.drill.pages import NO_ANSWER, drill_context, no_answer
+from coach.web.shared.drill_sessions import assignment_context, install_assignment_answers
+from coach.web.shared.drill_views import NO_ANSWER, drill_context, no_answer
 from drills.kit.base import AnswerError, Verdict
 from drills.sets import Slot
 
@@ -95,28 +96,6 @@ def _private(response: Response) -> Response:
     # A student's classes and answers are theirs: no shared cache keeps them.
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-# -- dates -----------------------------------------------------------------------
-
-
-def local(moment: datetime, zone: str) -> datetime:
-    """A stored (UTC, maybe naive from SQLite) time in the student's own time zone."""
-    aware = moment.replace(tzinfo=timezone.utc) if moment.tzinfo is None else moment
-    try:
-        return aware.astimezone(ZoneInfo(zone))
-    except (ValueError, KeyError):
-        return aware
-
-
-def due_label(moment: datetime | None, zone: str = "UTC") -> str:
-    """A due date as people say it, "Fri 4 Dec", in the student's own day;
-    the year only when it is not this year's."""
-    if moment is None:
-        return ""
-    when = local(moment, zone)
-    label = f"{when:%a} {when.day} {when:%b}"
-    return label if when.year == local(datetime.now(timezone.utc), zone).year else f"{label} {when.year}"
 
 
 # -- a student's assignment ---------------------------------------------------------
@@ -238,19 +217,6 @@ def review(asked: Asked, stored: AssignmentAnswer) -> tuple[Verdict | None, Any]
         return None, None
 
 
-def session_context(assignment_id: int, slot: int) -> dict[str, Any]:
-    """What a drill's stage and verdict need to stay inside an assignment:
-    answers carry it (see partials/session_fields.html), and "Next" goes on
-    to this assignment's next question."""
-    return {
-        "in_session": True,
-        "session_kind": "assignment",
-        "assignment_id": assignment_id,
-        "slot": slot,
-        "next_url": url_for("classes.next_question", assignment_id=assignment_id),
-    }
-
-
 def question_context(
     session: Session,
     work: Work,
@@ -271,7 +237,7 @@ def question_context(
         note=note,
         problem=problem,
         zone=work.learner.time_zone,
-        **session_context(work.id, index),
+        **assignment_context(work.id, index),
     )
 
 
@@ -513,4 +479,5 @@ def _no_answer_yet(
 
 def install(app: Flask) -> None:
     app.register_blueprint(bp)
+    install_assignment_answers(app, answer)
     app.jinja_env.globals.update(due_label=due_label)

@@ -8,11 +8,9 @@ page, or for an htmx request a small partial it can swap in.
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, jsonify, render_template, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
-
-from coach.web.api.drills import error_response
 
 API_MESSAGES = {
     404: "no such API route; see GET /api/drills",
@@ -22,6 +20,11 @@ API_MESSAGES = {
 
 def _is_api() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
+
+
+def error_response(message: str, status: int):
+    """The API's error shape, {"error": "..."}: the API's routes and the app-wide handlers for /api."""
+    return jsonify(error=message), status
 
 
 def page_error(status: int, title: str, message: str):

@@ -34,6 +34,8 @@ from flask import Flask, current_app, g, make_response, request
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import IntegerConverter, ValidationError
 
+from coach.web.infra.errors import error_response, page_error
+
 MAX_DB_INT = 2**31 - 1  # PostgreSQL's integer; SQLite's is larger
 MAX_JSON_DEPTH = 20
 MAX_INT_DIGITS = 20
@@ -258,9 +260,6 @@ def _form_page(message: str):
 
 
 def _refuse(message: str):
-    from coach.web.api.drills import error_response
-    from coach.web.infra.errors import page_error
-
     if _is_api():
         return error_response(message, 400)
     if request.method == "POST":

@@ -21,7 +21,8 @@ from coach.notation.card import Card
 from coach.store import own_cards
 from coach.web.shared import learners
 from coach.web.shared import teacher_cards
-from coach.web.account.sign_in import is_account, safe_next
+from coach.web.infra.redirects import safe_next
+from coach.web.shared.learners import is_account
 from coach.web.shared.drilling import Asked, DrillError, Drilling
 
 HOUSE = "house"  # the picker's value for the house card

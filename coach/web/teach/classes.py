@@ -5,6 +5,7 @@
     POST     /teach/classes                           a new class
     GET      /teach/classes/<id>                      the class: code, link, students, assignments
     POST     /teach/classes/<id>/rename | /code | /assign
+    POST     /teach/classes/<id>/hands                give the class a hand (title, computer players, card, deal number, due date)
     GET/POST /teach/classes/<id>/students/<learner>/remove   confirm, then take the student out
     GET/POST /teach/classes/<id>/delete               confirm, then delete
     GET      /teach/classes/<id>/dashboard(.csv)      who did what, as a page or a spreadsheet
@@ -26,22 +27,22 @@ from flask_login import current_user, login_user
 from sqlmodel import Session
 
 from coach.store import teaching
+from coach.store.teaching import hands as class_hands
 from coach.store.teaching import reports as class_report
 from coach.store.models import Assignment, Classroom, Learner
 from coach.web.teach import hands as teach_hands
 from coach.web.teach import reports as teach_reports
 from coach.web.shared import teacher_cards
-from coach.web.account.sign_in import download
-from coach.web.shared.learners import SignedIn
-from coach.web.drill.pages import drill_context
+from coach.web.infra.downloads import download
+from coach.web.infra.forms import field
+from coach.web.shared.learners import SignedIn, is_account
+from coach.web.shared.drill_views import drill_context
 from coach.web.teach.base import (
     bp,
     db,
     drilling,
     due_from_form,
-    field,
     found,
-    is_account,
     not_found,
     sets_for_assigning,
     show_date,
@@ -50,7 +51,7 @@ from coach.web.teach.base import (
     teacher_row,
     zone_of,
 )
-from drills.sets import DrillSet, sample_sets
+from drills.sets import HOUSE, DrillSet, sample_sets
 
 
 @dataclass(frozen=True)
@@ -187,6 +188,38 @@ def _class_page(
         errors=errors or {},
         **teach_hands.class_page_context(session, room),
     ), status
+
+
+@bp.post("/classes/<int:class_id>/hands")
+def assign_hand(class_id: int):
+    """Give the class a hand: every student plays the same deal; a problem comes back on the class page (422)."""
+    values = {key: field(key) for key in ("hand_title", "hand_bots", "hand_card", "hand_seed", "hand_due")}
+    with db() as session:
+        room = found(teaching.class_taught(session, teacher_id(), class_id))
+        teacher = teacher_row(session)
+        errors: dict[str, str] = {}
+        due_at, due_problem = due_from_form(values["hand_due"], teacher)
+        if due_problem:
+            errors["hand_due"] = due_problem
+        raw_seed = values["hand_seed"].strip()
+        seed = int(raw_seed) if raw_seed.isdigit() and len(raw_seed) < 11 else None
+        if raw_seed and seed is None:
+            errors["hand_seed"] = "A deal number is a whole number, such as 4242; leave it empty for a new deal."
+        card = values["hand_card"] or HOUSE
+        card_id = None if card == HOUSE else int(card) if card.isdigit() and len(card) < 12 else -1
+        if not errors:
+            try:
+                given = class_hands.assign_hand(
+                    session, teacher.id or 0, class_id, values["hand_title"], values["hand_bots"] or "club", seed, card_id, due_at
+                )
+            except teaching.TeachingError as error:
+                message = str(error)
+                key = "hand_seed" if "deal number" in message else "hand_card" if "card" in message else "hand_title"
+                errors[key] = message
+        if errors:
+            return _class_page(session, room, values, errors, 422)
+        flash(f"Gave {room.name} the hand \u201c{given.title}\u201d: deal {given.seed}, {given.bots} players.", "success")
+    return redirect(url_for("teach.class_page", class_id=class_id) + "#class-hands", 303)
 
 
 def _room(session: Session, class_id: int) -> Classroom:

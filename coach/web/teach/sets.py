@@ -30,9 +30,9 @@ from sqlmodel import Session
 import drills
 from coach.store import teaching
 from coach.store.models import DrillSetRow
-from coach.web.account.sign_in import download
-from coach.web.teach.base import bp, card_problems, db, field, found, not_found, sample, slug, teacher_id, uploaded_text
-from coach.web.teach.cards import echo
+from coach.web.infra.downloads import download
+from coach.web.infra.forms import echo, field, uploaded_text
+from coach.web.teach.base import bp, card_problems, db, found, not_found, sample, slug, teacher_id
 from drills.sets import (
     DEFAULT_QUESTIONS,
     HOUSE,
