@@ -26,12 +26,12 @@ from sqlmodel import Session
 from coach.notation import tiles
 from coach.play.hand import SEATS, Action, Hand, HandError
 from coach.play.bots import STRENGTHS
-from coach.play.legal import canonical, is_legal, legal_actions, refusal
+from coach.play.legal import legal_actions
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, review
 from coach.store import hands as store
 from coach.store import teaching
 from coach.store.models import PracticeHand
-from coach.web.shared import learners
+from coach.web.shared import learners, practice_moves
 from coach.web.infra import limits
 from coach.web.shared import teacher_cards
 from coach.web.api.drills import BodyError, read_body
@@ -41,14 +41,12 @@ from coach.web.infra.inputs import MAX_DB_INT
 from coach.web.shared.practice_hands import (
     SEAT,
     STEP_WORDS,
-    bots_play,
     codes,
     describe_move,
     house_card,
     keep,
     load,
     own_hand,
-    result_json,
 )
 
 bp = Blueprint("hands_api", __name__, url_prefix="/api/hands")
@@ -175,13 +173,6 @@ def _db() -> Session:
     return Session(learners.engine())
 
 
-def _advance(session: Session, row: PracticeHand, hand: Hand) -> None:
-    """The computer players move up to the learner's next decision; the hand is kept."""
-    bots_play(hand, row.bots)
-    store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
-    keep(row, hand)
-
-
 def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:
     """The learner's hand as it stands (404 for anyone else's), left unchanged."""
     with _db() as session:
@@ -213,7 +204,7 @@ def new_hand():
                 return error_response(f"you have {store.MAX_OPEN} hands going: finish one first", 409)
             row = store.new_hand(session, learner.id, card.name, bots, seed)
             hand = load(row)
-            _advance(session, row, hand)
+            practice_moves.advance(session, row, hand)
             return jsonify(state(hand, row)), 201
 
 
@@ -231,16 +222,11 @@ def act(hand_id: int):
         hand = load(row)
         try:
             action = _posted_action()
-            if hand.phase == "over":
-                raise HandError("this hand is over: see its review", "E1")
-            if not is_legal(hand, action):
-                raise refusal(hand, action)
         except (HandError, DrillError):
             keep(row, hand)  # unchanged
             raise
-        hand.apply(canonical(action))
         try:
-            _advance(session, row, hand)
+            practice_moves.play(session, row, hand, action)  # a refusal is a HandError: 400 with its rule
         except store.HandMoved:
             return error_response("the hand moved on in another request before this action arrived: GET it and choose again", 409)
         return jsonify(state(hand, row))

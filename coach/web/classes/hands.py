@@ -14,12 +14,11 @@ from flask import Blueprint, Flask, abort, current_app, redirect, url_for
 from sqlmodel import Session
 
 from coach.store.teaching import hands as store
-from coach.store import hands as practice_store
 from coach.store import teaching
 from coach.store.models import ClassHand
 from coach.web.shared import learners
 from coach.web.infra import limits
-from coach.web.shared import practice_hands as practice
+from coach.web.shared import practice_hands, practice_moves
 
 bp = Blueprint("class_hands", __name__)
 
@@ -42,10 +41,7 @@ def play(class_hand_id: int):
             given = found[0]
             row, new = store.start_hand(session, learner.id, given, card_name(session, given))  # type: ignore[union-attr, arg-type]
             if new:  # the computer players pass first, as on a hand dealt from /play
-                hand = practice.load(row)
-                practice.bots_play(hand, row.bots)
-                practice_store.save(session, row, [a.to_json() for a in hand.actions], practice.result_json(hand))
-                practice.keep(row, hand)
+                practice_moves.advance(session, row, practice_hands.load(row))
         return redirect(url_for("practice.table", hand_id=row.id), 303)
 
 

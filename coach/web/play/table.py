@@ -30,18 +30,16 @@ from coach.rules.mahjong import winning_lines
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.infra import database, limits
-from coach.web.shared import learners
+from coach.web.shared import learners, practice_moves
 from coach.web.shared.practice_hands import (
     SEAT,
     STEP_WORDS,
-    bots_play,
     codes,
     describe_move,
     house_card,
     keep,
     load,
     own_hand,
-    result_json,
 )
 
 bp = Blueprint("practice", __name__)
@@ -158,10 +156,7 @@ def new():
                     problem=f"You have {store.MAX_OPEN} hands going: finish one first.",
                 ), 422
             row = store.new_hand(session, learner.id, house_card().name, strength)
-            hand = load(row)
-            bots_play(hand, row.bots)
-            store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
-            keep(row, hand)
+            practice_moves.advance(session, row, load(row))
             return redirect(url_for("practice.table", hand_id=row.id), 303)
 
 
@@ -200,24 +195,19 @@ def act(hand_id: int):
     with database.reading() as session:
         row = own_hand(session, hand_id)
         hand = load(row)
-        before = len(hand.actions)
         try:
             action = action_from_form()
-            if hand.phase == "over":
-                raise HandError("this hand is over: see its review", "E1")
-            hand.apply(action)
         except HandError as error:
-            if len(hand.actions) == before:
-                keep(row, hand)
+            keep(row, hand)  # unchanged
             return _render(hand, row, 422, problem=f"{error.message} ({error.rule})")
-        bots_play(hand, row.bots)
         try:
-            store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
+            practice_moves.play(session, row, hand, action)  # the API's own move: checked legal first
+        except HandError as error:
+            return _render(hand, row, 422, problem=f"{error.message} ({error.rule})")
         except store.HandMoved:
             session.expire_all()
             row = own_hand(session, hand_id)
             return _render(load(row), row, 409, problem=MOVED)
-        keep(row, hand)
         if request.headers.get("HX-Request") == "true":
             return _render(hand, row)
         return redirect(url_for("practice.table", hand_id=hand_id), 303)
