@@ -50,6 +50,7 @@ from coach.store.teaching import hands as class_hands
 from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, Learner, TeacherCard
 from coach.web.shared import learners
 from coach.web.infra import limits
+from coach.web.infra.htmx import is_htmx
 from coach.web.shared import teacher_cards
 from coach.web.shared.dates import due_label
 from coach.web.shared.learners import MAX_NAME, name_problem
@@ -73,10 +74,6 @@ NEED_CODE = f"Type the code your teacher gave you: {teaching.CODE_LENGTH} letter
 
 def _drilling() -> Drilling:
     return current_app.extensions["coach"]
-
-
-def _htmx() -> bool:
-    return request.headers.get("HX-Request") == "true"
 
 
 def _field(name: str) -> str:
@@ -418,9 +415,9 @@ def next_question(assignment_id: int):
         index = work.next_after(-1 if after is None else after)
         if index is None:  # all answered: the summary
             url = url_for("classes.assignment", assignment_id=assignment_id)
-            return ("", 200, {"HX-Redirect": url}) if _htmx() else redirect(url, 303)
+            return ("", 200, {"HX-Redirect": url}) if is_htmx() else redirect(url, 303)
         url = _question_url(work, index)
-        if not _htmx():
+        if not is_htmx():
             return redirect(url, 303)
         context = question_context(session, work, index, ask_slot(session, work, index))
         return render_template("classes/partials/stage.html", **context), 200, {"HX-Push-Url": url}
@@ -458,7 +455,7 @@ def answer(name: str, form: MultiDict[str, str], given: Any) -> ResponseReturnVa
         work = _work_or_404(session, assignment_id)  # with this answer in
         note = "" if counted else NOT_COUNTED
         context = question_context(session, work, index, asked, verdict, given, note)
-        if not _htmx():
+        if not is_htmx():
             return render_template("classes/question.html", **context)
         verdict_html = render_template(f"partials/{context['base']}_verdict.html", **context)
         extra = render_template("classes/partials/answered.html", **context)
@@ -471,7 +468,7 @@ def _no_answer_yet(
     """Nothing picked: the same question again with a word on what to do."""
     asked = _drilling().from_token(name, form.get("token"))
     check_slot(session, work, index, asked)
-    if _htmx():
+    if is_htmx():
         return render_template("partials/problem.html", title="No answer yet", message=NO_ANSWER), 422
     context = question_context(session, work, index, asked, problem=NO_ANSWER)
     return render_template("classes/question.html", **context), 422

@@ -34,6 +34,7 @@ from coach.web.shared import learners
 from coach.web.infra import limits
 from coach.web.shared import teacher_cards
 from coach.web.infra.errors import page_error
+from coach.web.infra.htmx import is_htmx, render
 from drills.kit.whose import whose
 
 bp = Blueprint("pages", __name__)
@@ -139,7 +140,7 @@ def answer(name: str):
     learners.record(asked.question, verdict, form.get("elapsed_ms"), form.get("tz"))
     extra = drill_sessions.from_form(form)
     answered = _remember(asked, answer, extra)
-    if request.headers.get("HX-Request") == "true":
+    if is_htmx():
         body = _render_drill(asked, verdict=verdict, answer=answer, partial="verdict", **extra)
         return body, 200, ({"HX-Push-Url": answered} if answered else {})
     return _render_drill(asked, verdict=verdict, answer=answer, **extra)
@@ -154,9 +155,8 @@ def hint(name: str):
     asked = _drilling().from_token(name, form.get("token"))
     nudge = drills.hint(asked.question)
     extra = drill_sessions.from_form(form)
-    if request.headers.get("HX-Request") == "true":
-        return render_template("partials/actions.html", **drill_context(asked, hint=nudge, **extra))
-    return _render_drill(asked, hint=nudge, **extra)
+    context = drill_context(asked, hint=nudge, **extra)
+    return render(f"{context['base']}.html", "partials/actions.html", **context)
 
 
 # -- a reload after answering shows the verdict ------------------------------------------
@@ -227,7 +227,7 @@ def answered(name: str):
 def _ask_again(name: str, form, message: str, title: str = "No answer yet"):
     """The question again with what is wrong with the answer, not graded (422)."""
     asked = _drilling().from_token(name, form.get("token"))
-    if request.headers.get("HX-Request") == "true":
+    if is_htmx():
         return render_template("partials/problem.html", title=title, message=message), 422
     picked = picked_places(asked.question.rack, given_answer(form))
     return _render_drill(asked, problem=message, problem_title=title, picked=picked, **drill_sessions.from_form(form)), 422

@@ -20,6 +20,7 @@ from coach.store.progress import local_day, now_utc, summary, zone
 from coach.web.shared import card_choice
 from coach.web.shared import learners
 from coach.web.infra import limits
+from coach.web.infra.htmx import render
 from coach.web.shared import replay_questions
 from coach.web.shared.drilling import Drilling
 from coach.web.drill.pages import TODAY_KEY, regrade
@@ -123,8 +124,7 @@ def next_slot():
             context = _context(session, Learner(), _visitor_plan(after))
         else:
             context = _context(session, learner, advance(session, learner, after))
-    page = "partials/daily_stage.html" if request.headers.get("HX-Request") == "true" else "daily.html"
-    return render_template(page, **context)
+    return render("daily.html", "partials/daily_stage.html", **context)
 
 
 def install(app) -> None:

@@ -23,6 +23,7 @@ from coach.notation.card import house_card
 from coach.store import lessons as kept
 from coach.web.shared import learners
 from coach.web.infra import limits
+from coach.web.infra.htmx import is_htmx
 from drills import lessons
 from drills.kit.base import AnswerError
 
@@ -111,7 +112,7 @@ def answer_check(slug: str, check_id: str):
         check = lesson.check(check_id)
     except KeyError:
         abort(404)
-    hx = request.headers.get("HX-Request") == "true"
+    hx = is_htmx()
     answer = request.form.get("answer", "")
     try:
         asked, verdict = lessons.grade(slug, check_id, answer)

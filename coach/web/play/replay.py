@@ -21,6 +21,7 @@ from sqlmodel import Session
 
 from coach.store import replays
 from coach.web.infra import limits
+from coach.web.infra.htmx import is_htmx, render
 from coach.web.shared import drill_sessions, learners
 from coach.web.shared.drill_views import NO_ANSWER, given_answer, no_answer, picked_places
 from coach.web.shared.replay_questions import asked_at, context, grade, position_id_of
@@ -30,9 +31,7 @@ bp = Blueprint("replay", __name__)
 
 
 def _render(name: str, status: int = 200, **ctx: Any):
-    partial = request.headers.get("HX-Request") == "true"
-    page = f"partials/replay_position_{name}.html" if partial else "replay/position.html"
-    return render_template(page, **ctx), status
+    return render("replay/position.html", f"partials/replay_position_{name}.html", **ctx), status
 
 
 @bp.get("/replay")
@@ -72,7 +71,7 @@ def answer():
                 except AnswerError as error:
                     problem = str(error)
             if verdict is None:
-                if request.headers.get("HX-Request") == "true":
+                if is_htmx():
                     return render_template("partials/problem.html", title="Not quite yet", message=problem), 422
                 picked = picked_places(asked.question.rack, given)
                 return _render("stage", 422, **context(asked, row, problem=problem, picked=picked, **extra))

@@ -30,6 +30,7 @@ from coach.rules.mahjong import winning_lines
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.infra import database, limits
+from coach.web.infra.htmx import is_htmx, render
 from coach.web.shared import learners, practice_moves
 from coach.web.shared.practice_hands import (
     SEAT,
@@ -125,8 +126,7 @@ def _log_window(hand: Hand) -> range:
 
 def _render(hand: Hand, row: PracticeHand, status: int = 200, **extra: Any):
     context = view(hand, row) | extra
-    page = "partials/play_table.html" if request.headers.get("HX-Request") == "true" else "play/table.html"
-    return render_template(page, **context), status
+    return render("play/table.html", "partials/play_table.html", **context), status
 
 
 # -- routes --------------------------------------------------------------------------------
@@ -208,7 +208,7 @@ def act(hand_id: int):
             session.expire_all()
             row = own_hand(session, hand_id)
             return _render(load(row), row, 409, problem=MOVED)
-        if request.headers.get("HX-Request") == "true":
+        if is_htmx():
             return _render(hand, row)
         return redirect(url_for("practice.table", hand_id=hand_id), 303)
 

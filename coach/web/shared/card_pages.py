@@ -19,6 +19,7 @@ from coach.store import own_cards, teaching
 from coach.store.models import TeacherCard
 from coach.web.infra.errors import page_error
 from coach.web.infra.forms import echo, field, uploaded_text
+from coach.web.infra.htmx import is_htmx
 from coach.web.shared import card_editor, learners
 
 CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS}  # told on the upload form
@@ -90,10 +91,6 @@ def _edited(session: Session, owner: int) -> TeacherCard | None:
     return teaching.card_of(session, owner, int(raw)) if raw.isdigit() and len(raw) <= 9 else None
 
 
-def _is_htmx() -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
 def _app_card() -> Card:
     return current_app.extensions["coach"].card
 
@@ -103,7 +100,7 @@ def editor_preview(owner: int, urls: dict[str, str]):
     JavaScript the Preview button brings the whole page back, with the
     tried rack's lines too when a rack is typed."""
     text = field("card_text")
-    if _is_htmx():
+    if is_htmx():
         return render_template("teach/partials/card_preview.html", preview=card_editor.preview(text))
     rack = card_editor.try_rack(text, field("rack"), keep=_app_card()) if field("rack").strip() else None
     with Session(learners.engine()) as session:
@@ -114,7 +111,7 @@ def editor_rack(owner: int, urls: dict[str, str]):
     """ "Try a rack": the nearest lines of the card being written."""
     text = field("card_text")
     rack = card_editor.try_rack(text, field("rack"), keep=_app_card())
-    if _is_htmx():
+    if is_htmx():
         return render_template("teach/partials/card_rack.html", rack=rack)
     with Session(learners.engine()) as session:
         return editor(text, urls, _edited(session, owner), rack)
