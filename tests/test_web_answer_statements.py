@@ -118,11 +118,11 @@ def test_sqlite_writers_take_turns_on_a_file_lock_across_processes(app):
     import fcntl
     import os
 
-    from coach.web.shared import learners
+    from coach.web.infra import database
 
     database = app.extensions["store"].url.database
     with app.app_context():
-        with learners.write_lock():
+        with database.write_lock():
             other = os.open(database + ".write-lock", os.O_RDWR)  # as another process would open it
             try:
                 with pytest.raises(BlockingIOError):

@@ -40,6 +40,7 @@ from sqlmodel import Session
 from coach.store import accounts as store
 from coach.store import login_sessions
 from coach.store.models import Learner
+from coach.web.infra import database
 from coach.web.shared import learners
 from coach.web.infra import limits
 from coach.web.infra.limits import generate_password_hash  # werkzeug's, under a bound
@@ -239,7 +240,7 @@ def forgot():
     problem = email_problem(email)
     if problem:
         return render_template("account/forgot.html", mail=mail, values={"email": email}, errors={"email": problem}, sent=False), 422
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = store.by_email(session, email)
         if learner is not None and not learner.guest and learner.password_hash:
             link = reset_url(current_app.config["COACH_BASE_URL"], make_token(current_app.config["SECRET_KEY"], learner))
@@ -252,7 +253,7 @@ def forgot():
 @bp.route(RESET_PATH + "<token>", methods=["GET", "POST"])
 @limits.password
 def reset(token: str):
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learner_of(session, current_app.config["SECRET_KEY"], token)
         if learner is None:
             return render_template("account/reset.html", usable=False, errors={}), 400

@@ -42,6 +42,7 @@ from sqlmodel import Session
 from coach.store import accounts as store
 from coach.store.models import Learner
 from coach.store.progress import now_utc
+from coach.web.infra import database
 from coach.web.shared import learners
 from coach.web.shared.learners import is_account, name_problem
 from coach.web.infra import limits
@@ -117,10 +118,6 @@ def _field(name: str) -> str:
     return value if isinstance(value, str) else ""
 
 
-def _engine():
-    return learners.engine()
-
-
 def _answers(what: int) -> str:
     return f"{what} answer" if what == 1 else f"{what} answers"
 
@@ -136,7 +133,7 @@ def _private(response: Response) -> Response:
 
 
 def _guest_answers() -> int:
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None or not learner.guest or learner.id is None:
             return 0
@@ -172,7 +169,7 @@ def signup():
 
     if errors:
         return refused()
-    with Session(_engine()) as session:
+    with database.reading() as session:
         if store.by_email(session, email) is not None:
             errors["email"] = taken
             return refused()
@@ -228,7 +225,7 @@ def signin():
         errors["password"] = "Enter your password."
     account_id = None
     if not errors:
-        with Session(_engine()) as session:
+        with database.reading() as session:
             account = store.by_email(session, email) if len(password) <= MAX_PASSWORD else None
             stored = account.password_hash if account is not None and account.password_hash else _DUMMY_HASH
             matches = check_password_hash(stored, password[:MAX_PASSWORD])
@@ -243,7 +240,7 @@ def signin():
 
     assert account_id is not None
     moved = dropped = 0
-    with Session(_engine()) as session:
+    with database.reading() as session:
         guest = learners.current_learner(session)
         if guest is not None and guest.guest and guest.id is not None and guest.id != account_id:
             given = store.attempt_count(session, guest.id)
@@ -286,7 +283,7 @@ def signout_everywhere():
 @limits.password
 def change_password():
     """A new password, the current one asked first; every other session ends."""
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None or learner.guest:
             return redirect(url_for("accounts.signup"), 303)
@@ -340,14 +337,14 @@ def _values_of(learner: Learner | None) -> dict[str, Any]:
 
 @bp.get("/account")
 def account():
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         return _page(session, learner, _values_of(learner), {})
 
 
 @bp.post("/account")
 def save():
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None:
             return redirect(url_for("accounts.signup"), 303)
@@ -401,7 +398,7 @@ def _download(body: str, mimetype: str, stem: str, extension: str) -> Response:
 
 @bp.get("/account/export.csv")
 def export_csv():
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None or learner.id is None:
             body = store.export_csv(session, -1)  # the header alone: nothing is kept
@@ -412,7 +409,7 @@ def export_csv():
 
 @bp.get("/account/export.json")
 def export_json():
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None:
             data: dict[str, Any] = {
@@ -428,7 +425,7 @@ def export_json():
 
 @bp.route("/account/delete", methods=["GET", "POST"])
 def delete():
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         answers = store.attempt_count(session, learner.id) if learner is not None and learner.id is not None else 0
         if request.method == "GET":

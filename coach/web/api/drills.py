@@ -20,11 +20,11 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
-from sqlmodel import Session
 
 import drills
 
 from coach.store.progress import summary
+from coach.web.infra import database
 from coach.web.infra import inputs
 from coach.web.shared import learners
 from coach.web.infra import limits
@@ -125,7 +125,7 @@ def answer(name: str):
 @bp.get("/progress")
 def progress():
     """The learner's (or guest's) attempts, streak and skills."""
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None:
             return jsonify(attempts=0, correct=0, streak=0, today=0, skills=[])

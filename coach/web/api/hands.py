@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Flask, jsonify
-from sqlmodel import Session
 
 from coach.notation import tiles
 from coach.play.hand import SEATS, Action, Hand, HandError
@@ -31,6 +30,7 @@ from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, review
 from coach.store import hands as store
 from coach.store import teaching
 from coach.store.models import PracticeHand
+from coach.web.infra import database
 from coach.web.shared import learners, practice_moves
 from coach.web.infra import limits
 from coach.web.shared import teacher_cards
@@ -169,13 +169,9 @@ def _posted_action() -> Action:
     return action
 
 
-def _db() -> Session:
-    return Session(learners.engine())
-
-
 def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:
     """The learner's hand as it stands (404 for anyone else's), left unchanged."""
-    with _db() as session:
+    with database.reading() as session:
         row = own_hand(session, hand_id)
         hand = load(row)
         keep(row, hand)
@@ -189,23 +185,22 @@ def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:
 @limits.drilling
 def new_hand():
     seed, bots, card_id = _new_hand_body()
-    with _db() as session:
-        with learners.write_lock():
-            learner = learners.current_learner(session)
-            card = house_card()  # the house card, unless the learner names one they may use (as the drills' own cards)
-            if card_id is not None:
-                found = teaching.may_use_card(session, learner.id if learner is not None else None, card_id)
-                if found is None:
-                    return error_response(f"there is no card {card_id} among the cards you may play on", 400)
-                card = teacher_cards.card_of(found)
-            learner = learner or learners.current_learner(session, create=True)
-            assert learner is not None and learner.id is not None
-            if store.open_hands(session, learner.id) >= store.MAX_OPEN:
-                return error_response(f"you have {store.MAX_OPEN} hands going: finish one first", 409)
-            row = store.new_hand(session, learner.id, card.name, bots, seed)
-            hand = load(row)
-            practice_moves.advance(session, row, hand)
-            return jsonify(state(hand, row)), 201
+    with database.writing() as session:
+        learner = learners.current_learner(session)
+        card = house_card()  # the house card, unless the learner names one they may use (as the drills' own cards)
+        if card_id is not None:
+            found = teaching.may_use_card(session, learner.id if learner is not None else None, card_id)
+            if found is None:
+                return error_response(f"there is no card {card_id} among the cards you may play on", 400)
+            card = teacher_cards.card_of(found)
+        learner = learner or learners.current_learner(session, create=True)
+        assert learner is not None and learner.id is not None
+        if store.open_hands(session, learner.id) >= store.MAX_OPEN:
+            return error_response(f"you have {store.MAX_OPEN} hands going: finish one first", 409)
+        row = store.new_hand(session, learner.id, card.name, bots, seed)
+        hand = load(row)
+        practice_moves.advance(session, row, hand)
+        return jsonify(state(hand, row)), 201
 
 
 @bp.get("/<int:hand_id>")
@@ -217,7 +212,7 @@ def show(hand_id: int):
 @bp.post("/<int:hand_id>/actions")
 @limits.drilling
 def act(hand_id: int):
-    with _db() as session:
+    with database.reading() as session:
         row = own_hand(session, hand_id)
         hand = load(row)
         try:

@@ -16,6 +16,7 @@ from sqlmodel import Session
 from coach.store.teaching import hands as store
 from coach.store import teaching
 from coach.store.models import ClassHand
+from coach.web.infra import database
 from coach.web.shared import learners
 from coach.web.infra import limits
 from coach.web.shared import practice_hands, practice_moves
@@ -32,16 +33,15 @@ def card_name(session: Session, given: ClassHand) -> str:
 @bp.post("/class-hands/<int:class_hand_id>/play")
 @limits.drilling
 def play(class_hand_id: int):
-    with Session(learners.engine()) as session:
-        with learners.write_lock():
-            learner = learners.current_learner(session)
-            found = store.hand_given(session, learner.id, class_hand_id) if learner and learner.id else None
-            if found is None:
-                abort(404)
-            given = found[0]
-            row, new = store.start_hand(session, learner.id, given, card_name(session, given))  # type: ignore[union-attr, arg-type]
-            if new:  # the computer players pass first, as on a hand dealt from /play
-                practice_moves.advance(session, row, practice_hands.load(row))
+    with database.writing() as session:
+        learner = learners.current_learner(session)
+        found = store.hand_given(session, learner.id, class_hand_id) if learner and learner.id else None
+        if found is None:
+            abort(404)
+        given = found[0]
+        row, new = store.start_hand(session, learner.id, given, card_name(session, given))  # type: ignore[union-attr, arg-type]
+        if new:  # the computer players pass first, as on a hand dealt from /play
+            practice_moves.advance(session, row, practice_hands.load(row))
         return redirect(url_for("practice.table", hand_id=row.id), 303)
 
 

@@ -48,6 +48,7 @@ from coach.notation.card import Card
 from coach.store import teaching
 from coach.store.teaching import hands as class_hands
 from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, Learner, TeacherCard
+from coach.web.infra import database
 from coach.web.shared import learners
 from coach.web.infra import limits
 from coach.web.infra.htmx import is_htmx
@@ -145,7 +146,7 @@ def _started(session: Session, assignment: Assignment, learner_id: int) -> Assig
     work = teaching.work_of(session, assignment, learner_id)
     if work is not None:
         return work
-    with learners.write_lock():
+    with database.write_lock():
         return teaching.work_of(session, assignment, learner_id, create=True)
 
 
@@ -247,7 +248,7 @@ def _question_url(work: Work, index: int) -> str:
 
 @bp.get("/classes")
 def my_classes():
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         mine = teaching.my_assignments(session, learner.id) if learner and learner.id else []
         joined = teaching.classes_joined(session, learner.id) if learner and learner.id else []
@@ -309,7 +310,7 @@ def teacher_label(teacher: Learner | None) -> str:
 @limits.join
 def join_page(code: str):
     code = teaching.normal_code(code)
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         room = teaching.class_by_code(session, code)
         if room is None:
             return _no_such_code(code, 404)
@@ -321,7 +322,7 @@ def join_page(code: str):
 def join():
     code = teaching.normal_code(_field("code"))
     name = " ".join(_field("name").split())
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         room = teaching.class_by_code(session, code) if code else None
         if room is None:
             return _no_such_code(code, 422)
@@ -332,7 +333,7 @@ def join():
             problem = NEED_NAME if not name else name_problem(name)
             if problem:
                 return _join_page(session, room, {"name": problem}, {"name": name[:MAX_NAME]}, 422)
-        with learners.write_lock():
+        with database.write_lock():
             learner = learner or learners.current_learner(session, create=True)
             assert learner is not None and learner.id is not None and room.id is not None
             already = teaching.membership(session, learner.id, room.id) is not None
@@ -353,12 +354,12 @@ def join():
 
 @bp.post("/classes/<int:class_id>/leave")
 def leave(class_id: int):
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         room = session.get(Classroom, class_id)
         if learner is None or learner.id is None or room is None:
             abort(404)
-        with learners.write_lock():
+        with database.write_lock():
             left = teaching.leave_class(session, learner.id, class_id)
         if not left:
             abort(404)
@@ -368,7 +369,7 @@ def leave(class_id: int):
 
 @bp.get("/assignments/<int:assignment_id>")
 def assignment(assignment_id: int):
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         work = _work_or_404(session, assignment_id)
         items = [
             {
@@ -392,7 +393,7 @@ def assignment(assignment_id: int):
 @bp.get("/assignments/<int:assignment_id>/q/<int:number>")
 @limits.drilling
 def question(assignment_id: int, number: int):
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         work = _work_or_404(session, assignment_id, start=True)
         if not 1 <= number <= work.total:
             abort(404)
@@ -410,7 +411,7 @@ def question(assignment_id: int, number: int):
 @limits.drilling
 def next_question(assignment_id: int):
     after = _int(request.form.get("after"))
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         work = _work_or_404(session, assignment_id, start=True)
         index = work.next_after(-1 if after is None else after)
         if index is None:  # all answered: the summary
@@ -434,7 +435,7 @@ def answer(name: str, form: MultiDict[str, str], given: Any) -> ResponseReturnVa
     assignment_id, index = _int(form.get("assignment")), _int(form.get("slot"))
     if assignment_id is None or index is None:
         raise DrillError('an answer in an assignment needs "assignment" and "slot" as whole numbers')
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         work = find_work(session, assignment_id, start=True)
         if work is None:
             raise DrillError("no such assignment", 404)

@@ -17,6 +17,7 @@ from coach.store.lessons import lesson_before
 from coach.store.daily import Today, advance, plan as plan_slots, today
 from coach.store.models import Attempt, Learner
 from coach.store.progress import local_day, now_utc, summary, zone
+from coach.web.infra import database
 from coach.web.shared import card_choice
 from coach.web.shared import learners
 from coach.web.infra import limits
@@ -104,7 +105,7 @@ def _visitor_plan(after: int = -1) -> Today:
 @bp.get("/today")
 @limits.drilling
 def today_page():
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None:
             return render_template("daily.html", **_context(session, Learner(), _visitor_plan()))
@@ -118,7 +119,7 @@ def next_slot():
         after = int(request.form.get("after", ""))
     except ValueError:
         after = -1  # nothing moves; the current question is shown again
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None:
             context = _context(session, Learner(), _visitor_plan(after))

@@ -17,9 +17,9 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Flask, redirect, render_template, request, url_for
-from sqlmodel import Session
 
 from coach.store import replays
+from coach.web.infra import database
 from coach.web.infra import limits
 from coach.web.infra.htmx import is_htmx, render
 from coach.web.shared import drill_sessions, learners
@@ -36,7 +36,7 @@ def _render(name: str, status: int = 200, **ctx: Any):
 
 @bp.get("/replay")
 def next_due():
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         due = replays.due(session, learner.id, limit=1) if learner is not None and learner.id else []
         if not due:
@@ -47,7 +47,7 @@ def next_due():
 @bp.get("/replay/<int:position_id>")
 @limits.drilling
 def position_page(position_id: int):
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         asked, row = asked_at(session, learners.current_learner(session), position_id)
         return render_template("replay/position.html", **context(asked, row))
 
@@ -58,37 +58,36 @@ def answer():
     form = request.form
     position_id = position_id_of(form.get("token"))
     extra = drill_sessions.from_form(form, kinds=("today",))
-    with Session(learners.engine()) as session:
-        with learners.write_lock():
-            learner = learners.current_learner(session)
-            asked, row = asked_at(session, learner, position_id)
-            given = given_answer(form)
-            problem = NO_ANSWER if no_answer(given) else None
-            verdict = None
-            if problem is None:
-                try:
-                    verdict = grade(asked, given)
-                except AnswerError as error:
-                    problem = str(error)
-            if verdict is None:
-                if is_htmx():
-                    return render_template("partials/problem.html", title="Not quite yet", message=problem), 422
-                picked = picked_places(asked.question.rack, given)
-                return _render("stage", 422, **context(asked, row, problem=problem, picked=picked, **extra))
-            replays.record_answer(session, row, verdict.correct, verdict.answer)
-            return _render("verdict", 200, **context(asked, row, verdict, verdict.answer, **extra))
+    with database.writing() as session:
+        learner = learners.current_learner(session)
+        asked, row = asked_at(session, learner, position_id)
+        given = given_answer(form)
+        problem = NO_ANSWER if no_answer(given) else None
+        verdict = None
+        if problem is None:
+            try:
+                verdict = grade(asked, given)
+            except AnswerError as error:
+                problem = str(error)
+        if verdict is None:
+            if is_htmx():
+                return render_template("partials/problem.html", title="Not quite yet", message=problem), 422
+            picked = picked_places(asked.question.rack, given)
+            return _render("stage", 422, **context(asked, row, problem=problem, picked=picked, **extra))
+        replays.record_answer(session, row, verdict.correct, verdict.answer)
+        return _render("verdict", 200, **context(asked, row, verdict, verdict.answer, **extra))
 
 
 def waiting_now() -> tuple[int, int]:
     """(due now, kept in all) of this request's learner's positions: the progress page's line."""
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         return replays.waiting(session, learner.id) if learner is not None and learner.id else (0, 0)
 
 
 def of_hand(hand_id: int) -> dict[int, int]:
     """This request's learner's positions of one hand (decision number -> position id): the review's links."""
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         return replays.of_hand(session, learner.id, hand_id) if learner is not None and learner.id else {}
 

@@ -146,18 +146,17 @@ def new():
     strength = request.form.get("bots", "club")
     if strength not in STRENGTHS:
         strength = "club"
-    with database.reading() as session:
-        with learners.write_lock():
-            learner = learners.current_learner(session, create=True)
-            assert learner is not None and learner.id is not None
-            if store.open_hands(session, learner.id) >= store.MAX_OPEN:
-                return render_template(
-                    "play/home.html", rows=store.hands_of(session, learner.id), strengths=STRENGTHS, results={},
-                    problem=f"You have {store.MAX_OPEN} hands going: finish one first.",
-                ), 422
-            row = store.new_hand(session, learner.id, house_card().name, strength)
-            practice_moves.advance(session, row, load(row))
-            return redirect(url_for("practice.table", hand_id=row.id), 303)
+    with database.writing() as session:
+        learner = learners.current_learner(session, create=True)
+        assert learner is not None and learner.id is not None
+        if store.open_hands(session, learner.id) >= store.MAX_OPEN:
+            return render_template(
+                "play/home.html", rows=store.hands_of(session, learner.id), strengths=STRENGTHS, results={},
+                problem=f"You have {store.MAX_OPEN} hands going: finish one first.",
+            ), 422
+        row = store.new_hand(session, learner.id, house_card().name, strength)
+        practice_moves.advance(session, row, load(row))
+        return redirect(url_for("practice.table", hand_id=row.id), 303)
 
 
 @bp.get("/play/<int:hand_id>")

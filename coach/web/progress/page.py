@@ -40,6 +40,7 @@ from coach.store.progress import (
     streak,
     zone,
 )
+from coach.web.infra import database
 from coach.web.shared import card_choice
 from coach.web.shared import learners
 from coach.web.shared import teacher_cards
@@ -385,7 +386,7 @@ def _groups(rows: dict[str, SkillRow]) -> list[dict[str, Any]]:
 
 @bp.get("/progress")
 def progress():
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         attempts = load(session, learner) if learner is not None else []
         hands = hand_stats(session, learner.id) if learner is not None and learner.id is not None else None

@@ -17,10 +17,11 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from coach.notation.card import MAX_CARD_BYTES, MAX_LINES, MAX_READINGS, Card
 from coach.store import own_cards, teaching
 from coach.store.models import TeacherCard
+from coach.web.infra import database
 from coach.web.infra.errors import page_error
 from coach.web.infra.forms import echo, field, uploaded_text
 from coach.web.infra.htmx import is_htmx
-from coach.web.shared import card_editor, learners
+from coach.web.shared import card_editor
 
 CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS}  # told on the upload form
 
@@ -51,7 +52,7 @@ def confirm_delete(owner: int, card_id: int, done: str, **places: Any):
     """The delete step of a card page, the teacher's or a learner's: GET a
     confirm page, POST delete and go to `done`. `places` overrides the
     confirm page's trail, action and back links (teach/delete_card.html)."""
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         row = teaching.card_of(session, owner, card_id)
         if row is None:  # someone else's card and a missing one look the same
             abort(404)
@@ -103,7 +104,7 @@ def editor_preview(owner: int, urls: dict[str, str]):
     if is_htmx():
         return render_template("teach/partials/card_preview.html", preview=card_editor.preview(text))
     rack = card_editor.try_rack(text, field("rack"), keep=_app_card()) if field("rack").strip() else None
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         return editor(text, urls, _edited(session, owner), rack)
 
 
@@ -113,7 +114,7 @@ def editor_rack(owner: int, urls: dict[str, str]):
     rack = card_editor.try_rack(text, field("rack"), keep=_app_card())
     if is_htmx():
         return render_template("teach/partials/card_rack.html", rack=rack)
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         return editor(text, urls, _edited(session, owner), rack)
 
 
@@ -121,7 +122,7 @@ def editor_save(owner: int, urls: dict[str, str], stored: Callable[[TeacherCard,
     """Store the card as an upload is stored, as a new card; every problem
     at its line otherwise (422), nothing stored."""
     text = field("card_text")
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         source = _edited(session, owner)
         if not text.strip():
             return editor(text, urls, source, saving=card_editor.pinned(text, ["Type the card first."]), status=422)

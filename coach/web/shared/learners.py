@@ -24,7 +24,7 @@ from coach.store import login_sessions
 from coach.store.models import Learner
 from coach.store.progress import add_answer, keep_guest_zone
 from coach.store.transaction import lock_learner, write
-from coach.web.infra.database import engine, turn_if_free, write_lock
+from coach.web.infra.database import engine, reading, turn_if_free, writing
 from drills.kit.base import Question, Verdict
 
 login_manager = LoginManager()
@@ -103,7 +103,7 @@ def _load(user_id: str) -> SignedIn | None:
     with engine().connect() as connection:  # a read on every signed-in request: no ORM session for it
         found = login_sessions.live(connection, learner_id, token)
     if found is None or login_sessions.needs_touch(found):
-        with Session(engine()) as session:
+        with reading() as session:
             if found is None:
                 return _old_guest_cookie(session, learner_id, token)
             _touch(session, found.session_id)
@@ -141,7 +141,7 @@ def _renew_guest_session(response: Response) -> Response:
     is left to expire, not ended: a request already on its way with it must not
     find the guest gone."""
     if g.pop("renew_guest_session", False) and current_user.is_authenticated and current_user.guest:
-        with write_lock(), Session(engine()) as session:
+        with writing() as session:
             learner = session.get(Learner, int(current_user.id))
             if learner is not None and learner.guest:
                 sign_in(session, learner, new_csrf=False)
@@ -171,7 +171,7 @@ def sign_out(everywhere: bool = False) -> None:
     """End this browser's session on the server (every session of the learner with
     `everywhere`), then forget it here."""
     if current_user.is_authenticated:
-        with write_lock(), Session(engine()) as session:
+        with writing() as session:
             if everywhere:
                 login_sessions.end_all(session, int(current_user.id))
             elif current_user.token:
@@ -270,7 +270,7 @@ def record_with(
         counted = add_answer(session, learner_id, question, verdict, time_taken(time_ms))
         return counted, (also(session, learner_id) if also is not None else None)
 
-    with write_lock(), Session(engine()) as session:
+    with writing() as session:
         result = write(session, lambda: work(session))
     if new_guest:
         login_user(new_guest[0], remember=True)

@@ -17,8 +17,6 @@ teaching) and /teach/start (which turns it on).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, NoReturn, TypeVar
 from zoneinfo import ZoneInfo
@@ -65,12 +63,6 @@ def found(thing: T | None) -> T:
 
 def not_found() -> NoReturn:
     abort(404)
-
-
-@contextmanager
-def db() -> Iterator[Session]:
-    with Session(learners.engine()) as session:
-        yield session
 
 
 def teacher_row(session: Session) -> Learner:

@@ -30,12 +30,13 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from coach.notation.card import HOUSE_CARD
 from coach.store import teaching
 from coach.store.models import TeacherCard
+from coach.web.infra import database
 from coach.web.shared import card_editor
 from coach.web.infra import limits
 from coach.web.shared import teacher_cards
 from coach.web.infra.downloads import download
 from coach.web.shared.card_pages import CAPS, confirm_delete, editor, editor_preview, editor_rack, editor_save, save_upload, too_large
-from coach.web.teach.base import bp, db, found, teacher_id
+from coach.web.teach.base import bp, found, teacher_id
 
 CARD_TYPE = "text/yaml"
 bp.register_error_handler(RequestEntityTooLarge, too_large)  # a card file over the cap: say the cap
@@ -53,7 +54,7 @@ def _cards_page(session: Session, problems: list[str] | None = None, pasted: str
 @bp.get("/cards")
 def cards():
     """The teacher's cards, the upload form and what a card file looks like."""
-    with db() as session:
+    with database.reading() as session:
         return _cards_page(session)
 
 
@@ -63,7 +64,7 @@ def upload_card():
     """A card file or pasted text: every problem listed (422) and nothing
     stored until there are none, nor while the card is too heavy to drill on."""
     owner = teacher_id()
-    with db() as session:
+    with database.reading() as session:
         row = save_upload(session, owner, _cards_page)
         if not isinstance(row, TeacherCard):
             return row
@@ -91,7 +92,7 @@ def _own_card(session: Session, card_id: int) -> TeacherCard:
 @bp.get("/cards/<int:card_id>")
 def card_page(card_id: int):
     """The card's lines as the drills read them, to check the upload."""
-    with db() as session:
+    with database.reading() as session:
         row = _own_card(session, card_id)
         return render_template(
             "teach/card.html", row=row, card=teacher_cards.card_of(row), uses=teaching.card_uses(session, card_id)
@@ -132,7 +133,7 @@ def card_editor_page():
 @bp.get("/cards/<int:card_id>/edit")
 def edit_card(card_id: int):
     """The editor on a copy of the card: the card itself never changes."""
-    with db() as session:
+    with database.reading() as session:
         row = _own_card(session, card_id)
         return editor(row.source, _editor_urls(), row)
 

@@ -30,6 +30,7 @@ from coach.store import teaching
 from coach.store.teaching import hands as class_hands
 from coach.store.teaching import reports as class_report
 from coach.store.models import Assignment, Classroom, Learner
+from coach.web.infra import database
 from coach.web.teach import hands as teach_hands
 from coach.web.teach import reports as teach_reports
 from coach.web.shared import teacher_cards
@@ -39,7 +40,6 @@ from coach.web.shared.learners import SignedIn, is_account
 from coach.web.shared.drill_views import drill_context
 from coach.web.teach.base import (
     bp,
-    db,
     drilling,
     due_from_form,
     found,
@@ -99,7 +99,7 @@ def home():
         return redirect(url_for("accounts.signup") + "?next=" + url_for("teach.home"))
     if not current_user.teacher:
         return render_template("teach/start.html")
-    with db() as session:
+    with database.reading() as session:
         return _home_page(session, {}, {})
 
 
@@ -124,7 +124,7 @@ def start():
     """Turn teaching on for a signed-up account (a guest has no account to keep classes in)."""
     if not is_account():
         abort(403, description="Create an account first: classes belong to an account, not to one browser.")
-    with db() as session:
+    with database.reading() as session:
         learner = found(session.get(Learner, int(current_user.id)))
         learner.role = teaching.TEACHER
         session.add(learner)
@@ -143,7 +143,7 @@ def create_class():
     """A new class, straight to its page: the code is what the teacher needs next."""
     owner = teacher_id()
     name = field("name")
-    with db() as session:
+    with database.reading() as session:
         try:
             room = teaching.create_class(session, owner, name)
         except teaching.TeachingError as error:
@@ -194,7 +194,7 @@ def _class_page(
 def assign_hand(class_id: int):
     """Give the class a hand: every student plays the same deal; a problem comes back on the class page (422)."""
     values = {key: field(key) for key in ("hand_title", "hand_bots", "hand_card", "hand_seed", "hand_due")}
-    with db() as session:
+    with database.reading() as session:
         room = found(teaching.class_taught(session, teacher_id(), class_id))
         teacher = teacher_row(session)
         errors: dict[str, str] = {}
@@ -228,7 +228,7 @@ def _room(session: Session, class_id: int) -> Classroom:
 
 @bp.get("/classes/<int:class_id>")
 def class_page(class_id: int):
-    with db() as session:
+    with database.reading() as session:
         return _class_page(session, _room(session, class_id))
 
 
@@ -236,7 +236,7 @@ def class_page(class_id: int):
 def rename_class(class_id: int):
     """Rename; the code and the students stay."""
     name = field("name")
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         try:
             teaching.rename_class(session, teacher_id(), class_id, name)
@@ -250,7 +250,7 @@ def rename_class(class_id: int):
 @bp.post("/classes/<int:class_id>/code")
 def new_code(class_id: int):
     """A fresh code for a leaked or shared-too-widely one; students stay in."""
-    with db() as session:
+    with database.reading() as session:
         _room(session, class_id)
         room = found(teaching.new_join_code(session, teacher_id(), class_id))
         flash(f"The new code is {room.join_code}. The old code and link no longer work; students already in the class stay in.", "success")
@@ -261,7 +261,7 @@ def new_code(class_id: int):
 def delete_class(class_id: int):
     """GET: what would go, and a red button; POST: delete (the confirm step
     is a page, not a script, so it works everywhere)."""
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         if request.method == "GET":
             students = len(teaching.students(session, class_id))
@@ -277,7 +277,7 @@ def delete_class(class_id: int):
 def remove_student(class_id: int, learner_id: int):
     """GET: a confirm page; POST: take the student out. Someone not in this
     class is a 404, like a stranger's class."""
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         if teaching.membership(session, learner_id, class_id) is None:
             not_found()
@@ -316,7 +316,7 @@ def assign(class_id: int):
     """Give the class a copy of a set, with an optional due date in the
     teacher's own time zone; a problem comes back on the class page (422)."""
     values = {"set": field("set"), "due": field("due")}
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         teacher = teacher_row(session)
         drill_set, set_problem = chosen_set(session, teacher.id or 0, values["set"])
@@ -341,7 +341,7 @@ def assign(class_id: int):
 @bp.get("/classes/<int:class_id>/dashboard")
 def dashboard(class_id: int):
     """Students by assignments: state, answered, right."""
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         teacher = teacher_row(session)
         board = teaching.dashboard(session, room)
@@ -355,7 +355,7 @@ def dashboard(class_id: int):
 @bp.get("/classes/<int:class_id>/dashboard.csv")
 def dashboard_csv(class_id: int):
     """The dashboard for a spreadsheet, named after the class."""
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         body = teaching.dashboard_csv(teaching.dashboard(session, room))
         filename = f"{slug(room.name, 'class')}-results.csv"
@@ -373,7 +373,7 @@ def _assignment(session: Session, assignment_id: int) -> tuple[Assignment, Class
 def assignment_page(assignment_id: int):
     """Per question: how many got it right, and the common wrong answers
     with the coach's explanation, so the teacher knows what to go over."""
-    with db() as session:
+    with database.reading() as session:
         given, room = _assignment(session, assignment_id)
         return assignment_view(session, given, room)
 
@@ -405,7 +405,7 @@ def change_due(assignment_id: int):
     """Move or clear the due date. Work turned in stays turned in; whether it
     was late follows the new date, as the dashboard always works it out."""
     raw = field("due")
-    with db() as session:
+    with database.reading() as session:
         given, room = _assignment(session, assignment_id)
         due, problem = due_from_form(raw, teacher_row(session))
         if problem:
@@ -421,7 +421,7 @@ def preview_question(assignment_id: int, number: int):
     """A question of an assignment as the class sees it, on the class's card,
     with the coach's answer and explanation shown: what to go over in class.
     With fresh seeds every student had their own; this is the set's own example."""
-    with db() as session:
+    with database.reading() as session:
         given, room = _assignment(session, assignment_id)
         drill_set = teaching.drill_set_of(given)
         slots = drill_set.slots()
@@ -452,7 +452,7 @@ def preview_question(assignment_id: int, number: int):
 @bp.route("/assignments/<int:assignment_id>/delete", methods=["GET", "POST"])
 def delete_assignment(assignment_id: int):
     """GET: a confirm page saying whose answers go; POST: delete."""
-    with db() as session:
+    with database.reading() as session:
         given, room = _assignment(session, assignment_id)
         if request.method == "GET":
             board = teaching.dashboard(session, room)

@@ -30,9 +30,10 @@ from coach.play.review import review
 from coach.store.teaching import hands as store
 from coach.store import teaching
 from coach.store.models import ClassHand, Classroom, PracticeHand
+from coach.web.infra import database
 from coach.web.shared import practice_hands as practice
 from coach.web.shared import teacher_cards
-from coach.web.teach.base import bp, db, found, show_date, teacher_id, teacher_row
+from coach.web.teach.base import bp, found, show_date, teacher_id, teacher_row
 from drills.sets import HOUSE
 
 CACHE_SIZE = 32
@@ -172,7 +173,7 @@ def _class_hand(session: Session, class_hand_id: int) -> tuple[ClassHand, Classr
 
 @bp.get("/class-hands/<int:class_hand_id>")
 def class_hand_page(class_hand_id: int):
-    with db() as session:
+    with database.reading() as session:
         given, room = _class_hand(session, class_hand_id)
         teacher = teacher_row(session)
         card = card_of(session, given)
@@ -199,7 +200,7 @@ def class_hand_page(class_hand_id: int):
 @bp.get("/class-hands/<int:class_hand_id>/students/<int:learner_id>")
 def student_hand(class_hand_id: int, learner_id: int):
     """A student's hand of the class hand, as the coach reviews it: read-only, for their teacher."""
-    with db() as session:
+    with database.reading() as session:
         given, room, person, hand_row = found(store.student_hand(session, teacher_id(), class_hand_id, learner_id))
         hand = practice.load(hand_row)
         practice.keep(hand_row, hand)
@@ -220,7 +221,7 @@ def student_hand(class_hand_id: int, learner_id: int):
 @bp.route("/class-hands/<int:class_hand_id>/delete", methods=["GET", "POST"])
 def delete_class_hand(class_hand_id: int):
     """GET: a confirm page saying who has played it; POST: delete it."""
-    with db() as session:
+    with database.reading() as session:
         given, room = _class_hand(session, class_hand_id)
         if request.method == "GET":
             started = sum(1 for p in store.plays_of(session, given) if p.hand is not None)
