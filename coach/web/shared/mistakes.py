@@ -43,7 +43,6 @@ class Mistake:
     card: str = ""  # the card it was asked on, as players name it
 
 
-
 def drill_module(name: str) -> ModuleType | None:
     return drills.DRILLS.get(name)
 

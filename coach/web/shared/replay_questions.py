@@ -81,7 +81,7 @@ def grade(asked: Asked, answer: Any) -> Verdict:
 
 
 def context(asked: Asked, row: ReplayPosition, verdict: Verdict | None = None, answer: Any = None, **extra: Any) -> dict[str, Any]:
-    """What the replay stage and verdict need, as a drill's (pages.drill_context) and the position."""
+    """What the replay stage and verdict need, as a drill's (drill_views.drill_context) and the position."""
     return drill_context(asked, verdict, answer, position=row, label=replay_position.label, **extra)
 
 

@@ -5,7 +5,7 @@
     GET  /teach/assignments/<id>/worksheet           the same for what a class was given
 
 The class's weakest rules and drills are on the dashboard, and due dates
-move on the assignment's page (both in teach_classes).
+move on the assignment's page (both in classes.py).
 """
 
 from __future__ import annotations
