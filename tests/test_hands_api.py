@@ -19,7 +19,7 @@ from coach.play.legal import legal_actions
 from coach.store.teaching import teachers_cards
 from coach.store.models import PracticeHand, TeacherCard
 from coach.store.hands import MAX_OPEN
-from coach.web.play.table import SEAT
+from coach.web.shared.practice_hands import SEAT
 from tests.test_openapi import assert_valid
 from tests.test_web_teach import GOOD_CARD, db, learner_id, sign_up
 

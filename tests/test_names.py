@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from coach.notation import tiles
 from coach.notation.card import house_card
-from coach.web.progress.page import tile_label
+from coach.web.shared.mistakes import tile_label
 from coach.web.tiles.art import svg
 from drills import name_the_tile as drill
 

@@ -16,9 +16,8 @@ from coach.play.hand import Action, replay
 from coach.play.bots import decide
 from coach.store import hands as store
 from coach.store.models import PracticeHand
-from coach.web.api import hands as hands_api
-from coach.web.play import table as practice
-from coach.web.play.table import SEAT
+from coach.web.shared import practice_moves
+from coach.web.shared.practice_hands import SEAT
 from tests.test_web_practice import deal_one, form_of, hand_row, state
 from tests.test_web_teach import post
 
@@ -39,15 +38,14 @@ def other_tab_moves(app, hand_id: int) -> list[dict]:
 def racing(app, monkeypatch):
     """While the request's computer players move, the other tab's move lands first."""
     landed: dict[str, list] = {}
-    real = practice.bots_play
+    real = practice_moves.bots_play
 
     def bots_then_other_tab(hand, strength):
         real(hand, strength)
         if "hand_id" in landed and "actions" not in landed:
             landed["actions"] = other_tab_moves(app, landed["hand_id"])
 
-    monkeypatch.setattr(practice, "bots_play", bots_then_other_tab)
-    monkeypatch.setattr(hands_api, "bots_play", bots_then_other_tab)
+    monkeypatch.setattr(practice_moves, "bots_play", bots_then_other_tab)  # the page's and the API's moves alike
     return landed
 
 

@@ -13,7 +13,7 @@ from coach.store import hands as hands_store
 from coach.store import replays
 from coach.store.db import FILE_NAME, make_engine
 from coach.store.models import PracticeHand
-from coach.web.play.table import result_json
+from coach.web.shared.practice_hands import result_json
 from tests.test_web_browser import DESKTOP, PHONE, errors, no_sideways_scroll  # noqa: F401 - fixtures
 from tests.test_web_replay import HAND, SEED
 

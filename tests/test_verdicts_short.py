@@ -195,7 +195,7 @@ def test_a_hint_inside_todays_practice_keeps_the_session(client, app):
     from sqlmodel import Session, func, select
 
     from coach.store.models import Attempt
-    from coach.web.shared import learners
+    from coach.web.infra import database
 
     html, csrf, token = open_drill(client, "/today")
     drill = re.search(r'action="/drills/([a-z-]+)/hint"', html).group(1)
@@ -203,5 +203,5 @@ def test_a_hint_inside_todays_practice_keeps_the_session(client, app):
     body = reply.get_data(as_text=True)
     assert reply.status_code == 200 and 'class="hint"' in body
     assert 'name="session" value="today"' in body and 'action="/today/next"' in body and "Skip this one" in body
-    with app.app_context(), Session(learners.engine()) as session:
+    with app.app_context(), Session(database.engine()) as session:
         assert session.exec(select(func.count()).select_from(Attempt)).one() == 0  # a hint is no answer

@@ -25,7 +25,7 @@ from coach.notation.card import house_card
 from coach.store import accounts as store
 from coach.store.models import Attempt, Learner, SkillState
 from coach.store.progress import record_answer
-from coach.web.account.sign_in import safe_next
+from coach.web.infra.redirects import safe_next
 from drills import name_the_tile
 from tests.test_web_pages import csrf_of, open_drill
 

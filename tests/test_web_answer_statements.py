@@ -118,18 +118,18 @@ def test_sqlite_writers_take_turns_on_a_file_lock_across_processes(app):
     import fcntl
     import os
 
-    from coach.web.shared import learners
+    from coach.web.infra import database
 
-    database = app.extensions["store"].url.database
+    database_file = app.extensions["store"].url.database
     with app.app_context():
-        with learners.write_lock():
-            other = os.open(database + ".write-lock", os.O_RDWR)  # as another process would open it
+        with database.write_lock():
+            other = os.open(database_file + ".write-lock", os.O_RDWR)  # as another process would open it
             try:
                 with pytest.raises(BlockingIOError):
                     fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
             finally:
                 os.close(other)
-        other = os.open(database + ".write-lock", os.O_RDWR)
+        other = os.open(database_file + ".write-lock", os.O_RDWR)
         try:
             fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)  # let go once the write is done
             fcntl.flock(other, fcntl.LOCK_UN)

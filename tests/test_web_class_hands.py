@@ -19,7 +19,7 @@ from coach.notation import tiles
 from coach.play.hand import Action, Hand, replay
 from coach.play.bots import decide
 from coach.store.models import ClassHand, ClassHandPlay, PracticeHand
-from coach.web.play.table import SEAT
+from coach.web.shared.practice_hands import SEAT
 from tests.test_web_practice import form_of
 from tests.test_web_teach import GOOD_CARD, card_id_named, code_of, guest, join, learner_id, make_class, post, sign_up, text_of, upload_card
 

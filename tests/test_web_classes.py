@@ -32,7 +32,8 @@ from coach.store.models import (
     Learner,
     Membership,
 )
-from coach.web.classes.student import NEED_CODE, NEED_NAME, NOT_COUNTED, REVIEW, due_label
+from coach.web.classes.student import NEED_CODE, NEED_NAME, NOT_COUNTED, REVIEW
+from coach.web.shared.dates import due_label
 from drills.sets import parse_set
 from tests.test_web_accounts import PASSWORD, sign_in, sign_up
 from tests.test_web_pages import csrf_of

@@ -14,7 +14,7 @@ import drills
 from coach.notation import tiles
 from coach.notation.card import CardError, house_card
 from coach.web import create_app
-from coach.web.drill.pages import pattern_tokens
+from coach.web.shared.drill_views import pattern_tokens
 
 CARD = house_card()
 META = re.compile(r'<meta name="csrf-token" content="([^"]+)">')

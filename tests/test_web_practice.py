@@ -14,8 +14,9 @@ from sqlmodel import Session, select
 from coach.notation import tiles
 from coach.play.hand import SEATS, Action, replay
 from coach.play.bots import decide
+from coach.play.legal import legal_actions
 from coach.store.models import PracticeHand
-from coach.web.play.table import SEAT
+from coach.web.shared.practice_hands import SEAT
 from tests.test_web_teach import post, sign_up, text_of
 
 
@@ -112,6 +113,25 @@ def test_a_refused_move_names_its_rule_and_changes_nothing(app):
     assert hand_row(app, hand_id).actions == before
 
 
+def test_an_illegal_move_on_the_page_gets_the_apis_refusal_with_its_rule(app):
+    """The page and the API play a move through one service: a move the engine
+    would take but the legal list does not hold (a pass sent with a vote's
+    "go") is refused on the page as through the API, and nothing is stored."""
+    client = app.test_client()
+    hand_id = deal_one(client)
+    before = hand_row(app, hand_id).actions
+    legal_pass = legal_actions(state(app, hand_id), SEAT)[0]
+    response = post(client, f"/play/{hand_id}/act", form_of(legal_pass) | {"go": "0"})
+    assert response.status_code == 422
+    assert hand_row(app, hand_id).actions == before
+    through_api = client.post(f"/api/hands/{hand_id}/actions", json={"action": legal_pass.to_json() | {"go": False}})
+    assert through_api.status_code == 400
+    refused = through_api.get_json()
+    assert refused["rule"] == "C1"
+    assert f"{refused['error']} ({refused['rule']})" in text_of(response)
+    assert hand_row(app, hand_id).actions == before
+
+
 def test_the_coachs_hint_is_counted_and_says_why(app):
     client = app.test_client()
     hand_id = deal_one(client)
@@ -180,7 +200,8 @@ def test_the_log_starts_at_your_own_last_move_however_many_follow():
     still tells your throw first, then what the others did, bounded at LOG_CAP."""
     from types import SimpleNamespace
 
-    from coach.web.play.table import LOG_CAP, _log_window, describe_move
+    from coach.web.play.table import LOG_CAP, _log_window
+    from coach.web.shared.practice_hands import describe_move
 
     def throw(seat: str, code: str = "5D") -> SimpleNamespace:
         return SimpleNamespace(kind="discard", seat=seat, tiles=(code,))

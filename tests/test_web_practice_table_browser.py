@@ -21,7 +21,7 @@ from sqlmodel import Session
 
 from coach.store.db import database_url, make_engine
 from coach.store.models import PracticeHand
-from coach.web.play import table as practice
+from coach.web.shared import practice_hands
 from tests.test_web_browser import DESKTOP, errors, no_sideways_scroll, screens  # noqa: F401 - fixtures
 
 PHONE_TALL = {"width": 390, "height": 844}
@@ -50,7 +50,7 @@ def dealt(page: Page, live_server: str, tmp_path_factory):
                 session.commit()
         finally:
             engine.dispose()
-        cache, lock = getattr(practice, "_cache", None), getattr(practice, "_lock", None)
+        cache, lock = getattr(practice_hands, "_cache", None), getattr(practice_hands, "_lock", None)
         if cache is not None and lock is not None:
             with lock:
                 cache.clear()  # the live server runs in this process: forget the random deal

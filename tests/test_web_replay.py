@@ -17,7 +17,7 @@ from coach.play.positions import coach_move, position_at, rebuild, to_replay
 from coach.store import hands as hands_store
 from coach.store import replays
 from coach.store.models import Learner, PracticeHand, ReplayPosition
-from coach.web.play.table import result_json
+from coach.web.shared.practice_hands import result_json
 from drills import replay_position
 from tests.replay_hands import careless
 from tests.test_web_practice import deal_one

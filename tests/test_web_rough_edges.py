@@ -123,7 +123,7 @@ def test_calls_page_shows_whose_discard_is_called(client):
 
 def test_an_htmx_answer_pushes_an_address_that_shows_the_verdict_again(client):
     from coach.store.models import Attempt
-    from coach.web.shared import learners
+    from coach.web.infra import database
     from sqlmodel import Session, select
 
     _, csrf, token = open_drill(client, "/drills/name-the-tile?level=1&seed=3")
@@ -135,14 +135,14 @@ def test_an_htmx_answer_pushes_an_address_that_shows_the_verdict_again(client):
     pushed = response.headers["HX-Push-Url"]
     assert pushed.startswith("/drills/name-the-tile/answer?r=") and wrong not in pushed.split("r=")[0]
     with client.application.app_context():
-        with Session(learners.engine()) as session:
+        with Session(database.engine()) as session:
             before = len(session.exec(select(Attempt)).all())
     reload = client.get(pushed)  # the browser's reload of that address
     html = unescape(reload.get_data(as_text=True))
     assert reload.status_code == 200 and "<html" in html
     assert 'data-verdict="wrong"' in html and 'name="token" value="' + token in html
     with client.application.app_context():
-        with Session(learners.engine()) as session:
+        with Session(database.engine()) as session:
             assert len(session.exec(select(Attempt)).all()) == before  # shown again, not stored again
 
 
@@ -225,11 +225,11 @@ def test_todays_practice_ends_with_score_streak_and_mistakes_to_try_again(client
     # "Try again" re-asks that very question: the slot's drill, level and seed.
     from coach.store.daily import today
     from coach.store.models import Learner
-    from coach.web.shared import learners
+    from coach.web.infra import database
     from sqlmodel import Session, select
 
     with client.application.app_context():
-        with Session(learners.engine()) as session:
+        with Session(database.engine()) as session:
             learner = session.exec(select(Learner)).all()[-1]
             plan = today(session, learner)
     for url, n in zip(tries, wrong_slots):

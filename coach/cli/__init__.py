@@ -256,9 +256,10 @@ def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def cmd_reset_link(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.web import create_app
     from coach.web.account.password_reset import print_link
 
-    return print_link(args, stdout)
+    return print_link(create_app(), args, stdout)
 
 
 def _duration(text: str) -> timedelta:

@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Select, bindparam, delete, or_, update
 from sqlalchemy import select as core_select
 from sqlalchemy.engine import Connection
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col
 
 from coach.common import clock
 from coach.store.models import Learner, LoginSession

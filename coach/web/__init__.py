@@ -97,7 +97,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from coach.web.shared import learners
     from coach.web.infra import limits
     from coach.web.drill import pages
-    from coach.web.teach import base as teach
+    from coach.web import teach
     from coach.web.shared import teacher_cards
     from coach.web.tiles import routes as tiles
     from coach.web.shared.drilling import Drilling
@@ -117,7 +117,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     inputs.install(app)  # after CSRF, before the blueprints (its id converter binds with their routes)
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
-    app.register_blueprint(tiles.bp)
+    tiles.install(app)
     app.register_blueprint(progress_bp)
     from coach.web.play import table as practice  # a practice hand against the computer (issue 16)
 

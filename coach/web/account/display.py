@@ -14,13 +14,13 @@ from __future__ import annotations
 from flask import Blueprint, Flask, flash, redirect, request, url_for
 from flask_login import current_user
 from sqlalchemy.exc import SQLAlchemyError
-from sqlmodel import Session
 
 from coach.store.accounts import display_of, display_row
 from coach.store.models import LearnerDisplay
+from coach.web.infra import database
 from coach.web.shared import learners
 from coach.web.infra import limits
-from coach.web.account.sign_in import safe_next
+from coach.web.infra.redirects import safe_next
 
 bp = Blueprint("display", __name__)
 
@@ -38,7 +38,7 @@ def choice() -> tuple[str, str]:
     """This request's learner's (theme, tile size); the defaults for a visitor with no row."""
     if current_user.is_authenticated:
         try:
-            with Session(learners.engine()) as session:
+            with database.reading() as session:
                 chosen = display_of(session, int(current_user.id))
                 return chosen["theme"], chosen["tile_size"]
         except SQLAlchemyError:
@@ -58,7 +58,7 @@ def save():
     if theme not in THEMES or tile_size not in TILE_SIZES:
         flash("Choose a theme (match this device, light or dark) and a tile size (standard or large).", "error")
         return redirect(back, 303)
-    with learners.write_lock(), Session(learners.engine()) as session:
+    with database.writing() as session:
         learner = learners.current_learner(session, create=True)
         assert learner is not None and learner.id is not None
         chosen = display_row(session, learner.id) or LearnerDisplay(learner_id=learner.id)

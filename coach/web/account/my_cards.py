@@ -31,13 +31,16 @@ from coach.store.models import TeacherCard
 from coach.store.teaching import teachers_cards
 from coach.store.teaching.errors import TeachingError
 from coach.web.infra import limits
-from coach.web.teach import cards as teach_cards
 from coach.web.shared import teacher_cards
 from coach.web.shared.card_choice import HOUSE, account_id, house_name, picker
-from coach.web.account.sign_in import is_account, safe_next
+from coach.web.infra.redirects import safe_next
+from coach.web.shared.learners import is_account
 from coach.web.infra.errors import page_error
-from coach.web.teach.base import day, db, field, found
-from coach.web.teach.cards import CAPS, confirm_delete, save_upload, too_large
+from coach.web.infra.forms import field
+from coach.web.infra import database
+from coach.web.shared import card_editor, card_pages
+from coach.web.shared.card_pages import CAPS, confirm_delete, save_upload, too_large
+from coach.web.shared.dates import day
 
 bp = Blueprint("my_cards", __name__, url_prefix="/account/cards")
 bp.register_error_handler(RequestEntityTooLarge, too_large)
@@ -87,7 +90,7 @@ def cards():
     """The learner's cards and the upload form; a guest learns they need an account."""
     if account_id() is None:
         return _page(None)
-    with db() as session:
+    with database.reading() as session:
         return _page(session)
 
 
@@ -96,7 +99,7 @@ def cards():
 def upload():
     """A card file or pasted text: every problem listed (422), nothing stored until there are none."""
     owner = owner_id()
-    with db() as session:
+    with database.reading() as session:
         row = save_upload(session, owner, _page)
         if not isinstance(row, TeacherCard):
             return row
@@ -110,13 +113,16 @@ def upload():
 
 
 def _own(session: Session, card_id: int) -> TeacherCard:
-    return found(teachers_cards.card_of(session, owner_id(), card_id))
+    row = teachers_cards.card_of(session, owner_id(), card_id)
+    if row is None:  # someone else's card and a missing one look the same
+        abort(404)
+    return row
 
 
 @bp.get("/<int:card_id>")
 def card_page(card_id: int):
     """The card's lines as the drills read them, to check the upload."""
-    with db() as session:
+    with database.reading() as session:
         row = _own(session, card_id)
         chosen = own_cards.chosen_row(session, owner_id())
         return render_template(
@@ -157,7 +163,7 @@ def choose():
         card_id = int(raw)
     else:
         abort(400, description="Choose the house card or one of your cards from the list.")
-    with db() as session:
+    with database.reading() as session:
         try:
             row = own_cards.choose(session, owner, card_id)
         except TeachingError as error:
@@ -167,7 +173,7 @@ def choose():
     return redirect(safe_next(field("next")) or url_for("my_cards.cards"), 303)
 
 
-# -- the card editor, as teachers have it (teach_cards.editor_*) -------------------------------
+# -- the card editor, as teachers have it (shared.card_pages.editor_*) -------------------------------
 
 
 def _editor_urls() -> dict[str, str]:
@@ -193,41 +199,41 @@ def _saved(row: TeacherCard, verb: str):
 def editor():
     """The card editor for a learner's own card: the YAML beside the card as printed."""
     owner_id()
-    return teach_cards._editor(teach_cards.card_editor.LAYOUT if request.args.get("start") == "layout" else "", urls=_editor_urls())
+    return card_pages.editor(card_editor.LAYOUT if request.args.get("start") == "layout" else "", _editor_urls())
 
 
 @bp.get("/<int:card_id>/edit")
 def edit(card_id: int):
     """The editor on a copy of one of the learner's cards (a card never changes)."""
-    with db() as session:
+    with database.reading() as session:
         row = _own(session, card_id)
-        return teach_cards._editor(row.source, row, urls=_editor_urls())
+        return card_pages.editor(row.source, _editor_urls(), row)
 
 
 @bp.post("/editor/preview")
 @limits.card_editor
 def editor_preview():
-    return teach_cards.editor_preview(owner_id(), _editor_urls())
+    return card_pages.editor_preview(owner_id(), _editor_urls())
 
 
 @bp.post("/editor/rack")
 @limits.card_editor
 def editor_rack():
-    return teach_cards.editor_rack(owner_id(), _editor_urls())
+    return card_pages.editor_rack(owner_id(), _editor_urls())
 
 
 @bp.post("/editor/save")
 @limits.card_editor
 @limits.card_upload
 def editor_save():
-    return teach_cards.editor_save(owner_id(), _editor_urls(), _saved)
+    return card_pages.editor_save(owner_id(), _editor_urls(), _saved)
 
 
 @bp.get("/how-to")
 def how_to():
     """How to write a card, for anyone with an account."""
     owner_id()
-    return render_template("teach/how_to_card.html", caps=CAPS, layout=teach_cards.card_editor.LAYOUT, editor_url=url_for("my_cards.editor"))
+    return render_template("teach/how_to_card.html", caps=CAPS, layout=card_editor.LAYOUT, editor_url=url_for("my_cards.editor"))
 
 
 def install(app: Flask) -> None:

@@ -40,6 +40,7 @@ from coach.common.settings import BASE_URL, MAIL_FROM, SMTP_URL
 from coach.store import accounts as store
 from coach.store import login_sessions
 from coach.store.models import Learner
+from coach.web.infra import database
 from coach.web.shared import learners
 from coach.web.infra import limits
 from coach.web.infra.limits import generate_password_hash  # werkzeug's, under a bound
@@ -238,7 +239,7 @@ def forgot():
     problem = email_problem(email)
     if problem:
         return render_template("account/forgot.html", mail=mail, values={"email": email}, errors={"email": problem}, sent=False), 422
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = store.by_email(session, email)
         if learner is not None and not learner.guest and learner.password_hash:
             base_url = current_app.extensions["settings"][BASE_URL]
@@ -252,7 +253,7 @@ def forgot():
 @bp.route(RESET_PATH + "<token>", methods=["GET", "POST"])
 @limits.password
 def reset(token: str):
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learner_of(session, current_app.config["SECRET_KEY"], token)
         if learner is None:
             return render_template("account/reset.html", usable=False, errors={}), 400
@@ -276,12 +277,10 @@ def reset(token: str):
 # -- the command line: python -m coach reset-link EMAIL ----------------------------------
 
 
-def print_link(args: argparse.Namespace, stdout: TextIO) -> int:
+def print_link(app: Flask, args: argparse.Namespace, stdout: TextIO) -> int:
     """For whoever runs the server (and so can read its database and key):
-    a link for the account of this email, or ValueError when there is none."""
-    from coach.web import create_app
-
-    app = create_app()
+    a link for the account of this email, or ValueError when there is none.
+    `app` is the server's app as the command line makes it (its key, its database)."""
     base = args.base_url or app.extensions["settings"][BASE_URL] or "http://127.0.0.1:5000"
     if urlsplit(base).scheme not in ("http", "https") or not urlsplit(base).hostname:
         raise ValueError(f"--base-url must be the site's address, such as https://coach.example.org (got {base[:60]!r})")

@@ -25,7 +25,6 @@ import json
 import re
 from functools import lru_cache
 from typing import Any
-from urllib.parse import urlsplit
 from zoneinfo import available_timezones
 
 from flask import (
@@ -37,22 +36,24 @@ from flask import (
     request,
     url_for,
 )
-from flask_login import current_user
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
 from coach.store import accounts as store
 from coach.store.models import Learner
 from coach.common import clock
+from coach.web.infra import database
 from coach.web.shared import learners
+from coach.web.shared.learners import is_account, name_problem
 from coach.web.infra import limits
+from coach.web.infra.downloads import download
+from coach.web.infra.redirects import safe_next
 from coach.web.infra.limits import check_password_hash, generate_password_hash  # werkzeug's, under a bound
 
 bp = Blueprint("accounts", __name__)
 
 MIN_PASSWORD = 8
 MAX_PASSWORD = 1000  # hashing a megabyte on every sign-in attempt is a denial of service
-MAX_NAME = 80
 MAX_EMAIL = 254
 GOAL_RANGE = (1, 100)
 EMAIL = re.compile(r"^[^\s@]{1,64}@(?:[^\s@.]+\.)+[^\s@.\d][^\s@.]+$")  # a top-level domain: 2+ characters, not a number
@@ -94,12 +95,6 @@ def password_problem(password: str) -> str | None:
     return None
 
 
-def name_problem(name: str) -> str | None:
-    if len(name) > MAX_NAME:
-        return f"Your name can be at most {MAX_NAME} characters."
-    return None
-
-
 def zone_problem(name: str) -> str | None:
     if not name:
         return "Enter your time zone, such as Europe/London."
@@ -118,28 +113,9 @@ def goal_problem(raw: str) -> tuple[int | None, str | None]:
     return (goal, None) if low <= goal <= high else (None, message)
 
 
-def safe_next(target: str | None) -> str | None:
-    """A path on this site to go back to after signing in; anything else is ignored."""
-    if not target or not target.startswith("/") or target.startswith("//") or "\\" in target:
-        return None
-    if any(ord(ch) < 32 for ch in target):
-        return None
-    parts = urlsplit(target)
-    return target if not parts.scheme and not parts.netloc else None
-
-
 def _field(name: str) -> str:
     value = request.form.get(name, "")
     return value if isinstance(value, str) else ""
-
-
-def _engine():
-    return learners.engine()
-
-
-def is_account() -> bool:
-    """Signed in with an account (not a guest made by a first answer)."""
-    return bool(current_user.is_authenticated and not getattr(current_user, "guest", True))
 
 
 def _answers(what: int) -> str:
@@ -157,7 +133,7 @@ def _private(response: Response) -> Response:
 
 
 def _guest_answers() -> int:
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None or not learner.guest or learner.id is None:
             return 0
@@ -193,7 +169,7 @@ def signup():
 
     if errors:
         return refused()
-    with Session(_engine()) as session:
+    with database.reading() as session:
         if store.by_email(session, email) is not None:
             errors["email"] = taken
             return refused()
@@ -249,7 +225,7 @@ def signin():
         errors["password"] = "Enter your password."
     account_id = None
     if not errors:
-        with Session(_engine()) as session:
+        with database.reading() as session:
             account = store.by_email(session, email) if len(password) <= MAX_PASSWORD else None
             stored = account.password_hash if account is not None and account.password_hash else _DUMMY_HASH
             matches = check_password_hash(stored, password[:MAX_PASSWORD])
@@ -264,7 +240,7 @@ def signin():
 
     assert account_id is not None
     moved = dropped = 0
-    with Session(_engine()) as session:
+    with database.reading() as session:
         guest = learners.current_learner(session)
         if guest is not None and guest.guest and guest.id is not None and guest.id != account_id:
             given = store.attempt_count(session, guest.id)
@@ -307,7 +283,7 @@ def signout_everywhere():
 @limits.password
 def change_password():
     """A new password, the current one asked first; every other session ends."""
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None or learner.guest:
             return redirect(url_for("accounts.signup"), 303)
@@ -361,14 +337,14 @@ def _values_of(learner: Learner | None) -> dict[str, Any]:
 
 @bp.get("/account")
 def account():
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         return _page(session, learner, _values_of(learner), {})
 
 
 @bp.post("/account")
 def save():
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None:
             return redirect(url_for("accounts.signup"), 303)
@@ -417,20 +393,13 @@ def save():
 # -- own data ---------------------------------------------------------------------------
 
 
-def download(body: str, mimetype: str, filename: str) -> Response:
-    """A file the browser saves rather than shows."""
-    response = Response(body, mimetype=mimetype)
-    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
 def _download(body: str, mimetype: str, stem: str, extension: str) -> Response:
     return download(body, mimetype, f"mahjong-coach-{stem}-{clock.now().date().isoformat()}.{extension}")
 
 
 @bp.get("/account/export.csv")
 def export_csv():
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None or learner.id is None:
             body = store.export_csv(session, -1)  # the header alone: nothing is kept
@@ -441,7 +410,7 @@ def export_csv():
 
 @bp.get("/account/export.json")
 def export_json():
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None:
             data: dict[str, Any] = {
@@ -457,7 +426,7 @@ def export_json():
 
 @bp.route("/account/delete", methods=["GET", "POST"])
 def delete():
-    with Session(_engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         answers = store.attempt_count(session, learner.id) if learner is not None and learner.id is not None else 0
         if request.method == "GET":

@@ -20,14 +20,15 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
-from sqlmodel import Session
 
 import drills
 
 from coach.store.progress import summary
+from coach.web.infra import database
 from coach.web.infra import inputs
 from coach.web.shared import learners
 from coach.web.infra import limits
+from coach.web.infra.errors import error_response
 from coach.web.api import openapi
 from coach.web.shared.drilling import DrillError, Drilling
 
@@ -43,16 +44,7 @@ def _drilling() -> Drilling:
     return current_app.extensions["coach"]
 
 
-def _error(message: str, status: int):
-    return jsonify(error=message), status
-
-
-def error_response(message: str, status: int):
-    """The API's error shape, also used by the app-wide handlers for /api."""
-    return _error(message, status)
-
-
-def _body(allowed: set[str]) -> dict[str, Any]:
+def read_body(allowed: set[str]) -> dict[str, Any]:
     """The request's JSON object, checked for content type, syntax and keys."""
     if request.mimetype != "application/json":
         raise BodyError("send the body as JSON with Content-Type: application/json", 415)
@@ -84,7 +76,7 @@ def _time_ms(value: Any) -> int | float | None:
 
 @bp.errorhandler(DrillError)
 def _drill_error(error: DrillError):
-    return _error(error.message, error.status)
+    return error_response(error.message, error.status)
 
 
 @bp.get("/drills")
@@ -110,7 +102,7 @@ def list_drills():
 @limits.drilling
 def new_question(name: str):
     _drilling().drill(name)  # an unknown drill is a 404 before the body is read
-    data = _body({"seed", "level"})
+    data = read_body({"seed", "level"})
     asked = _drilling().ask(name, seed=data.get("seed"), level=data.get("level"))
     return jsonify(token=asked.token, **asked.question.public(), hint=drills.hint(asked.question)), 201
 
@@ -119,7 +111,7 @@ def new_question(name: str):
 @limits.drilling
 def answer(name: str):
     _drilling().drill(name)
-    data = _body({"token", "answer", "time_ms"})
+    data = read_body({"token", "answer", "time_ms"})
     if "token" not in data:
         raise BodyError('"token" is missing: send the token of the question you answer')
     if "answer" not in data:
@@ -133,7 +125,7 @@ def answer(name: str):
 @bp.get("/progress")
 def progress():
     """The learner's (or guest's) attempts, streak and skills."""
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None:
             return jsonify(attempts=0, correct=0, streak=0, today=0, skills=[])

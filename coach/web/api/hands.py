@@ -13,7 +13,7 @@ the form to post back. An action not in that list answers 400 with
 api.py: JSON bodies only (so no CSRF token), {"error"} on every error,
 the drills' rate limits, guests made on the first new hand. Someone
 else's hand is a 404, as on the /play pages, whose load/keep cache and
-computer players this shares (coach/web/play/table.py).
+computer players this shares (coach/web/shared/practice_hands.py).
 """
 
 from __future__ import annotations
@@ -21,23 +21,33 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, Flask, jsonify
-from sqlmodel import Session
 
 from coach.notation import tiles
 from coach.play.hand import SEATS, Action, Hand, HandError
 from coach.play.bots import STRENGTHS
-from coach.play.legal import canonical, is_legal, legal_actions, refusal
+from coach.play.legal import legal_actions
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, review
 from coach.store import hands as store
 from coach.store.teaching import teachers_cards
 from coach.store.models import PracticeHand
-from coach.web.shared import learners
+from coach.web.infra import database
+from coach.web.shared import learners, practice_moves
 from coach.web.infra import limits
 from coach.web.shared import teacher_cards
-from coach.web.api.drills import BodyError, _body, error_response
+from coach.web.api.drills import BodyError, read_body
 from coach.web.shared.drilling import DrillError
+from coach.web.infra.errors import error_response
 from coach.web.infra.inputs import MAX_DB_INT
-from coach.web.play.table import SEAT, STEP_WORDS, _card, _codes, _row, bots_play, describe_move, keep, load, result_json
+from coach.web.shared.practice_hands import (
+    SEAT,
+    STEP_WORDS,
+    codes,
+    describe_move,
+    house_card,
+    keep,
+    load,
+    own_hand,
+)
 
 bp = Blueprint("hands_api", __name__, url_prefix="/api/hands")
 ACTION_KEYS = {"seat", "kind", "tiles", "blind", "go", "count", "size", "owner", "group"}
@@ -102,7 +112,7 @@ def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "turn": hand.turn if hand.phase == "play" and hand.latest is None else None,
         "owed": owed,
         "wall": len(hand.wall),
-        "rack": _codes(hand.racks[SEAT]),
+        "rack": codes(hand.racks[SEAT]),
         "received": [tiles.CODES[t] for t in hand.received[SEAT]],
         "courtesy": hand.courtesy.get(SEAT, 0),
         "seats": [
@@ -130,7 +140,7 @@ def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
 
 
 def _new_hand_body() -> tuple[int | None, str, int | None]:
-    data = _body({"seed", "bots", "card"})
+    data = read_body({"seed", "bots", "card"})
     seed, bots, card = data.get("seed"), data.get("bots"), data.get("card")
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_DB_INT):
         raise BodyError(f'"seed" must be null or a whole number from 0 to {MAX_DB_INT}')
@@ -144,7 +154,7 @@ def _new_hand_body() -> tuple[int | None, str, int | None]:
 
 
 def _posted_action() -> Action:
-    data = _body({"action"})
+    data = read_body({"action"})
     if "action" not in data:
         raise BodyError('"action" is missing: send one of the state\'s "legal" actions as it is')
     raw = data["action"]
@@ -159,21 +169,10 @@ def _posted_action() -> Action:
     return action
 
 
-def _db() -> Session:
-    return Session(learners.engine())
-
-
-def _advance(session: Session, row: PracticeHand, hand: Hand) -> None:
-    """The computer players move up to the learner's next decision; the hand is kept."""
-    bots_play(hand, row.bots)
-    store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
-    keep(row, hand)
-
-
 def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:
     """The learner's hand as it stands (404 for anyone else's), left unchanged."""
-    with _db() as session:
-        row = _row(session, hand_id)
+    with database.reading() as session:
+        row = own_hand(session, hand_id)
         hand = load(row)
         keep(row, hand)
         return row, hand
@@ -186,23 +185,22 @@ def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:
 @limits.drilling
 def new_hand():
     seed, bots, card_id = _new_hand_body()
-    with _db() as session:
-        with learners.write_lock():
-            learner = learners.current_learner(session)
-            card = _card()  # the house card, unless the learner names one they may use (as the drills' own cards)
-            if card_id is not None:
-                found = teachers_cards.may_use_card(session, learner.id if learner is not None else None, card_id)
-                if found is None:
-                    return error_response(f"there is no card {card_id} among the cards you may play on", 400)
-                card = teacher_cards.card_of(found)
-            learner = learner or learners.current_learner(session, create=True)
-            assert learner is not None and learner.id is not None
-            if store.open_hands(session, learner.id) >= store.MAX_OPEN:
-                return error_response(f"you have {store.MAX_OPEN} hands going: finish one first", 409)
-            row = store.new_hand(session, learner.id, card.name, bots, seed)
-            hand = load(row)
-            _advance(session, row, hand)
-            return jsonify(state(hand, row)), 201
+    with database.writing() as session:
+        learner = learners.current_learner(session)
+        card = house_card()  # the house card, unless the learner names one they may use (as the drills' own cards)
+        if card_id is not None:
+            found = teachers_cards.may_use_card(session, learner.id if learner is not None else None, card_id)
+            if found is None:
+                return error_response(f"there is no card {card_id} among the cards you may play on", 400)
+            card = teacher_cards.card_of(found)
+        learner = learner or learners.current_learner(session, create=True)
+        assert learner is not None and learner.id is not None
+        if store.open_hands(session, learner.id) >= store.MAX_OPEN:
+            return error_response(f"you have {store.MAX_OPEN} hands going: finish one first", 409)
+        row = store.new_hand(session, learner.id, card.name, bots, seed)
+        hand = load(row)
+        practice_moves.advance(session, row, hand)
+        return jsonify(state(hand, row)), 201
 
 
 @bp.get("/<int:hand_id>")
@@ -214,21 +212,16 @@ def show(hand_id: int):
 @bp.post("/<int:hand_id>/actions")
 @limits.drilling
 def act(hand_id: int):
-    with _db() as session:
-        row = _row(session, hand_id)
+    with database.reading() as session:
+        row = own_hand(session, hand_id)
         hand = load(row)
         try:
             action = _posted_action()
-            if hand.phase == "over":
-                raise HandError("this hand is over: see its review", "E1")
-            if not is_legal(hand, action):
-                raise refusal(hand, action)
         except (HandError, DrillError):
             keep(row, hand)  # unchanged
             raise
-        hand.apply(canonical(action))
         try:
-            _advance(session, row, hand)
+            practice_moves.play(session, row, hand, action)  # a refusal is a HandError: 400 with its rule
         except store.HandMoved:
             return error_response("the hand moved on in another request before this action arrived: GET it and choose again", 409)
         return jsonify(state(hand, row))

@@ -14,12 +14,12 @@ from flask import Blueprint, Flask, abort, current_app, redirect, url_for
 from sqlmodel import Session
 
 from coach.store.teaching import hands as store
-from coach.store import hands as practice_store
-from coach.store.teaching import teachers_cards
 from coach.store.models import ClassHand
+from coach.store.teaching import teachers_cards
+from coach.web.infra import database
 from coach.web.shared import learners
 from coach.web.infra import limits
-from coach.web.play import table as practice
+from coach.web.shared import practice_hands, practice_moves
 
 bp = Blueprint("class_hands", __name__)
 
@@ -33,20 +33,15 @@ def card_name(session: Session, given: ClassHand) -> str:
 @bp.post("/class-hands/<int:class_hand_id>/play")
 @limits.drilling
 def play(class_hand_id: int):
-    with Session(learners.engine()) as session:
-        with learners.write_lock():
-            learner = learners.current_learner(session)
-            found = store.hand_given(session, learner.id, class_hand_id) if learner and learner.id else None
-            if found is None:
-                abort(404)
-            given = found[0]
-            assert learner is not None and learner.id is not None  # found is None without them
-            row, new = store.start_hand(session, learner.id, given, card_name(session, given))
-            if new:  # the computer players pass first, as on a hand dealt from /play
-                hand = practice.load(row)
-                practice.bots_play(hand, row.bots)
-                practice_store.save(session, row, [a.to_json() for a in hand.actions], practice.result_json(hand))
-                practice.keep(row, hand)
+    with database.writing() as session:
+        learner = learners.current_learner(session)
+        found = store.hand_given(session, learner.id, class_hand_id) if learner and learner.id else None
+        if found is None:
+            abort(404)
+        given = found[0]
+        row, new = store.start_hand(session, learner.id, given, card_name(session, given))  # type: ignore[union-attr, arg-type]
+        if new:  # the computer players pass first, as on a hand dealt from /play
+            practice_moves.advance(session, row, practice_hands.load(row))
         return redirect(url_for("practice.table", hand_id=row.id), 303)
 
 

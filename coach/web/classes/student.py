@@ -14,7 +14,7 @@ class's own teacher included, gets the same 404 as for an assignment
 that does not exist, so a stranger cannot even learn that it does.
 
 Answers come in through the drills' own answer route (pages.answer) with
-`session=assignment`, which hands them to `answer` here: the question
+`session=assignment`, which hands them to `answer` here (drill_sessions): the question
 graded must be exactly the one this student was given for that slot,
 and only the first answer to a slot counts (a second one is graded and
 shown, and says that it does not count).
@@ -24,9 +24,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import (
     Blueprint,
@@ -51,12 +49,16 @@ from coach.store.teaching import classrooms, drill_sets, homework, work_states
 from coach.store.teaching.errors import TeachingError
 from coach.store.teaching import hands as class_hands
 from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, Learner, TeacherCard
+from coach.web.infra import database
 from coach.web.shared import learners
 from coach.web.infra import limits
+from coach.web.infra.htmx import is_htmx
 from coach.web.shared import teacher_cards
-from coach.web.account.sign_in import MAX_NAME, name_problem
+from coach.web.shared.dates import due_label
+from coach.web.shared.learners import MAX_NAME, name_problem
 from coach.web.shared.drilling import Asked, DrillError, Drilling
-from coach.web.drill.pages import NO_ANSWER, drill_context, no_answer
+from coach.web.shared.drill_sessions import assignment_context, install_assignment_answers
+from coach.web.shared.drill_views import NO_ANSWER, drill_context, no_answer
 from drills.kit.base import AnswerError, Verdict
 from drills.sets import Slot
 
@@ -76,10 +78,6 @@ def _drilling() -> Drilling:
     return current_app.extensions["coach"]
 
 
-def _htmx() -> bool:
-    return request.headers.get("HX-Request") == "true"
-
-
 def _field(name: str) -> str:
     value = request.form.get(name, "")
     return value if isinstance(value, str) else ""
@@ -97,27 +95,6 @@ def _private(response: Response) -> Response:
     # A student's classes and answers are theirs: no shared cache keeps them.
     response.headers["Cache-Control"] = "no-store"
     return response
-
-
-# -- dates -----------------------------------------------------------------------
-
-
-def local(moment: datetime, zone: str) -> datetime:
-    """A stored (UTC) time in the student's own time zone."""
-    try:
-        return moment.astimezone(ZoneInfo(zone))
-    except (ValueError, KeyError):
-        return moment
-
-
-def due_label(moment: datetime | None, zone: str = "UTC") -> str:
-    """A due date as people say it, "Fri 4 Dec", in the student's own day;
-    the year only when it is not this year's."""
-    if moment is None:
-        return ""
-    when = local(moment, zone)
-    label = f"{when:%a} {when.day} {when:%b}"
-    return label if when.year == local(clock.now(), zone).year else f"{label} {when.year}"
 
 
 # -- a student's assignment ---------------------------------------------------------
@@ -170,7 +147,7 @@ def _started(session: Session, assignment: Assignment, learner_id: int) -> Assig
     work = homework.work_of(session, assignment, learner_id)
     if work is not None:
         return work
-    with learners.write_lock():
+    with database.write_lock():
         return homework.work_of(session, assignment, learner_id, create=True)
 
 
@@ -239,19 +216,6 @@ def review(asked: Asked, stored: AssignmentAnswer) -> tuple[Verdict | None, Any]
         return None, None
 
 
-def session_context(assignment_id: int, slot: int) -> dict[str, Any]:
-    """What a drill's stage and verdict need to stay inside an assignment:
-    answers carry it (see partials/session_fields.html), and "Next" goes on
-    to this assignment's next question."""
-    return {
-        "in_session": True,
-        "session_kind": "assignment",
-        "assignment_id": assignment_id,
-        "slot": slot,
-        "next_url": url_for("classes.next_question", assignment_id=assignment_id),
-    }
-
-
 def question_context(
     session: Session,
     work: Work,
@@ -272,7 +236,7 @@ def question_context(
         note=note,
         problem=problem,
         zone=work.learner.time_zone,
-        **session_context(work.id, index),
+        **assignment_context(work.id, index),
     )
 
 
@@ -285,7 +249,7 @@ def _question_url(work: Work, index: int) -> str:
 
 @bp.get("/classes")
 def my_classes():
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         mine = work_states.my_assignments(session, learner.id) if learner and learner.id else []
         joined = classrooms.classes_joined(session, learner.id) if learner and learner.id else []
@@ -347,7 +311,7 @@ def teacher_label(teacher: Learner | None) -> str:
 @limits.join
 def join_page(code: str):
     code = classrooms.normal_code(code)
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         room = classrooms.class_by_code(session, code)
         if room is None:
             return _no_such_code(code, 404)
@@ -359,7 +323,7 @@ def join_page(code: str):
 def join():
     code = classrooms.normal_code(_field("code"))
     name = " ".join(_field("name").split())
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         room = classrooms.class_by_code(session, code) if code else None
         if room is None:
             return _no_such_code(code, 422)
@@ -370,7 +334,7 @@ def join():
             problem = NEED_NAME if not name else name_problem(name)
             if problem:
                 return _join_page(session, room, {"name": problem}, {"name": name[:MAX_NAME]}, 422)
-        with learners.write_lock():
+        with database.write_lock():
             learner = learner or learners.current_learner(session, create=True)
             assert learner is not None and learner.id is not None and room.id is not None
             already = classrooms.membership(session, learner.id, room.id) is not None
@@ -391,12 +355,12 @@ def join():
 
 @bp.post("/classes/<int:class_id>/leave")
 def leave(class_id: int):
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         room = session.get(Classroom, class_id)
         if learner is None or learner.id is None or room is None:
             abort(404)
-        with learners.write_lock():
+        with database.write_lock():
             left = classrooms.leave_class(session, learner.id, class_id)
         if not left:
             abort(404)
@@ -406,7 +370,7 @@ def leave(class_id: int):
 
 @bp.get("/assignments/<int:assignment_id>")
 def assignment(assignment_id: int):
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         work = _work_or_404(session, assignment_id)
         items = [
             {
@@ -430,7 +394,7 @@ def assignment(assignment_id: int):
 @bp.get("/assignments/<int:assignment_id>/q/<int:number>")
 @limits.drilling
 def question(assignment_id: int, number: int):
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         work = _work_or_404(session, assignment_id, start=True)
         if not 1 <= number <= work.total:
             abort(404)
@@ -448,14 +412,14 @@ def question(assignment_id: int, number: int):
 @limits.drilling
 def next_question(assignment_id: int):
     after = _int(request.form.get("after"))
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         work = _work_or_404(session, assignment_id, start=True)
         index = work.next_after(-1 if after is None else after)
         if index is None:  # all answered: the summary
             url = url_for("classes.assignment", assignment_id=assignment_id)
-            return ("", 200, {"HX-Redirect": url}) if _htmx() else redirect(url, 303)
+            return ("", 200, {"HX-Redirect": url}) if is_htmx() else redirect(url, 303)
         url = _question_url(work, index)
-        if not _htmx():
+        if not is_htmx():
             return redirect(url, 303)
         context = question_context(session, work, index, ask_slot(session, work, index))
         return render_template("classes/partials/stage.html", **context), 200, {"HX-Push-Url": url}
@@ -472,7 +436,7 @@ def answer(name: str, form: MultiDict[str, str], given: Any) -> ResponseReturnVa
     assignment_id, index = _int(form.get("assignment")), _int(form.get("slot"))
     if assignment_id is None or index is None:
         raise DrillError('an answer in an assignment needs "assignment" and "slot" as whole numbers')
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         work = find_work(session, assignment_id, start=True)
         if work is None:
             raise DrillError("no such assignment", 404)
@@ -493,7 +457,7 @@ def answer(name: str, form: MultiDict[str, str], given: Any) -> ResponseReturnVa
         work = _work_or_404(session, assignment_id)  # with this answer in
         note = "" if counted else NOT_COUNTED
         context = question_context(session, work, index, asked, verdict, given, note)
-        if not _htmx():
+        if not is_htmx():
             return render_template("classes/question.html", **context)
         verdict_html = render_template(f"partials/{context['base']}_verdict.html", **context)
         extra = render_template("classes/partials/answered.html", **context)
@@ -506,7 +470,7 @@ def _no_answer_yet(
     """Nothing picked: the same question again with a word on what to do."""
     asked = _drilling().from_token(name, form.get("token"))
     check_slot(session, work, index, asked)
-    if _htmx():
+    if is_htmx():
         return render_template("partials/problem.html", title="No answer yet", message=NO_ANSWER), 422
     context = question_context(session, work, index, asked, problem=NO_ANSWER)
     return render_template("classes/question.html", **context), 422
@@ -514,4 +478,5 @@ def _no_answer_yet(
 
 def install(app: Flask) -> None:
     app.register_blueprint(bp)
+    install_assignment_answers(app, answer)
     app.jinja_env.globals.update(due_label=due_label)

@@ -18,7 +18,6 @@ adds a hidden `answer_list` field and the drill gets the list.
 from __future__ import annotations
 
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 from flask import Blueprint, Flask, current_app, render_template, request, session, url_for
@@ -29,12 +28,13 @@ from coach.notation import line_search as card_words
 from coach.rules import catalog as rules
 from coach.notation import tiles
 from coach.web.shared.drilling import AnswerProblem, Asked, DrillError, Drilling
-from coach.web.shared import card_choice
+from coach.web.shared import card_choice, drill_sessions
+from coach.web.shared.drill_views import NO_ANSWER, drill_context, given_answer, no_answer, pattern_tokens, picked_places
 from coach.web.shared import learners
 from coach.web.infra import limits
 from coach.web.shared import teacher_cards
 from coach.web.infra.errors import page_error
-from coach.web.tiles.routes import question_url as tile_question_url
+from coach.web.infra.htmx import is_htmx, render
 from drills.kit.whose import whose
 
 bp = Blueprint("pages", __name__)
@@ -58,30 +58,6 @@ def _drilling() -> Drilling:
     return current_app.extensions["coach"]
 
 
-def template_base(module: ModuleType) -> str:
-    """ "nearest-hand" -> "nearest_hand": the drill's page and partials; a
-    drill answered by picking one of its choices may share "choice"."""
-    return getattr(module, "TEMPLATE", None) or module.NAME.replace("-", "_")
-
-
-def pattern_tokens(pattern: str) -> list[dict[str, str]]:
-    """A card pattern as printed tokens, each with its suit letter for colour.
-
-    The card prints suits in colours rather than letters; the letter stays
-    in `suit` for the colour and in `label` for screen readers."""
-    out = []
-    for word in pattern.split():
-        if set(word) <= set("+=-x"):
-            out.append({"text": word, "suit": "", "label": word})
-            continue
-        body, suit = word, ""
-        if word[-1].lower() in "abc" and len(word) > 1:
-            body, suit = word[:-1], word[-1].lower()
-        label = f"{body} in suit {suit}" if suit else body
-        out.append({"text": body, "suit": suit, "label": label})
-    return out
-
-
 def _static_url(filename: str) -> str:
     """A static URL carrying the file's modification time, so that a long
     browser cache never serves a stale file after an update."""
@@ -101,20 +77,6 @@ def _int_arg(name: str) -> int | None:
         return int(raw)
     except ValueError:
         raise DrillError(f'"{name}" must be a whole number, not "{raw}"') from None
-
-
-def drill_context(asked: Asked, verdict: Any = None, answer: Any = None, **extra: Any) -> dict[str, Any]:
-    """What a drill's page, stage and verdict templates need."""
-    return dict(
-        drill=asked.module,
-        q=asked.question,
-        token=asked.token,
-        verdict=verdict,
-        answer=answer,
-        card=asked.card,
-        base=template_base(asked.module),
-        **extra,
-    )
 
 
 def _render_drill(asked: Asked, verdict: Any = None, answer: Any = None, partial: str | None = None, **extra):
@@ -161,26 +123,6 @@ def next_question(name: str):
     return body, 200, {"HX-Push-Url": url}
 
 
-NO_ANSWER = "Pick an answer first, or press \u201cI don't know, show me\u201d."
-
-
-def given_answer(form) -> Any:
-    """What an answer form sent: None for "show me", a list from a drill
-    answered with several picks (checkboxes), else the text."""
-    if "show" in form:
-        return None
-    if "answer_list" in form:
-        return form.getlist("answer")
-    return form.get("answer", "")
-
-
-def no_answer(answer: Any) -> bool:
-    """Nothing picked or typed (and not "show me"): asked again, not graded."""
-    if answer is None:
-        return False
-    return not (answer if isinstance(answer, list) else answer.strip())
-
-
 @bp.post("/drills/<name>/answer")
 @limits.drilling
 def answer(name: str):
@@ -188,9 +130,7 @@ def answer(name: str):
     answer = given_answer(form)
     if form.get("session") == "assignment":
         # An assignment's answer is checked against the student's question and kept for the teacher.
-        from coach.web.classes import student as classes  # classes imports this module
-
-        return classes.answer(name, form, answer)
+        return drill_sessions.answer_in_assignment(name, form, answer)
     if no_answer(answer):
         return _ask_again(name, form, NO_ANSWER)
     try:
@@ -198,9 +138,9 @@ def answer(name: str):
     except AnswerProblem as problem:
         return _ask_again(name, form, problem.message, "Not quite yet")
     learners.record(asked.question, verdict, form.get("elapsed_ms"), form.get("tz"))
-    extra = _session_context(form)
+    extra = drill_sessions.from_form(form)
     answered = _remember(asked, answer, extra)
-    if request.headers.get("HX-Request") == "true":
+    if is_htmx():
         body = _render_drill(asked, verdict=verdict, answer=answer, partial="verdict", **extra)
         return body, 200, ({"HX-Push-Url": answered} if answered else {})
     return _render_drill(asked, verdict=verdict, answer=answer, **extra)
@@ -214,10 +154,9 @@ def hint(name: str):
     form = request.form
     asked = _drilling().from_token(name, form.get("token"))
     nudge = drills.hint(asked.question)
-    extra = _session_context(form)
-    if request.headers.get("HX-Request") == "true":
-        return render_template("partials/actions.html", **drill_context(asked, hint=nudge, **extra))
-    return _render_drill(asked, hint=nudge, **extra)
+    extra = drill_sessions.from_form(form)
+    context = drill_context(asked, hint=nudge, **extra)
+    return render(f"{context['base']}.html", "partials/actions.html", **context)
 
 
 # -- a reload after answering shows the verdict ------------------------------------------
@@ -288,42 +227,10 @@ def answered(name: str):
 def _ask_again(name: str, form, message: str, title: str = "No answer yet"):
     """The question again with what is wrong with the answer, not graded (422)."""
     asked = _drilling().from_token(name, form.get("token"))
-    if request.headers.get("HX-Request") == "true":
+    if is_htmx():
         return render_template("partials/problem.html", title=title, message=message), 422
     picked = picked_places(asked.question.rack, given_answer(form))
-    return _render_drill(asked, problem=message, problem_title=title, picked=picked, **_session_context(form)), 422
-
-
-def picked_places(rack: tuple[str, ...], answer: Any) -> set[int]:
-    """The rack places an answer of several tiles picked, each tile once (two 7 Craks
-    picked check both 7 Craks): a form asked again keeps its picks."""
-    left = list(answer) if isinstance(answer, list) else []
-    places = set()
-    for n, code in enumerate(rack):
-        if code in left:
-            left.remove(code)
-            places.add(n)
-    return places
-
-
-def _session_context(form) -> dict[str, Any]:
-    """Inside today's practice or an assignment, the verdict's "Next" moves
-    that session on instead of asking another question of the same drill."""
-    kind = form.get("session")
-    if kind not in ("today", "assignment"):
-        return {}
-    try:
-        slot = int(form.get("slot", ""))
-        assignment_id = int(form.get("assignment", "")) if kind == "assignment" else 0
-    except ValueError:
-        return {}
-    if kind == "assignment":
-        from coach.web.classes.student import session_context as assignment_context
-
-        return assignment_context(assignment_id, slot)
-    from coach.web.drill.today import session_context
-
-    return session_context(slot)
+    return _render_drill(asked, problem=message, problem_title=title, picked=picked, **drill_sessions.from_form(form)), 422
 
 
 def install(app: Flask) -> None:
@@ -335,7 +242,6 @@ def install(app: Flask) -> None:
         static_url=_static_url,
         tile_name=tiles.name,
         tile_url=lambda code: url_for("tiles.face", code=code),
-        question_tile_url=tile_question_url,
         pattern_tokens=pattern_tokens,
         rule=rules.rule,
         card_title=teacher_cards.title,

@@ -8,7 +8,7 @@ question of the same drill.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request, session as cookie, url_for
+from flask import Blueprint, current_app, render_template, request, session as cookie
 from sqlmodel import Session, col, select
 
 import drills
@@ -18,13 +18,17 @@ from coach.store.daily import Today, advance, plan as plan_slots, today
 from coach.store.models import Attempt, Learner
 from coach.common import clock
 from coach.store.progress import local_day, summary, zone
+from coach.web.infra import database
 from coach.web.shared import card_choice
 from coach.web.shared import learners
 from coach.web.infra import limits
-from coach.web.play import replay
+from coach.web.infra.htmx import render
+from coach.web.shared import replay_questions
 from coach.web.shared.drilling import Drilling
-from coach.web.drill.pages import TODAY_KEY, drill_context, regrade
-from coach.web.progress.page import _mistakes  # the progress page's mistakes, with their "Try again" links
+from coach.web.drill.pages import TODAY_KEY, regrade
+from coach.web.shared.drill_sessions import today_context
+from coach.web.shared.drill_views import drill_context
+from coach.web.shared.mistakes import recent_mistakes  # as the progress page lists them, with their "Try again" links
 
 bp = Blueprint("daily", __name__)
 
@@ -35,11 +39,6 @@ def _drilling() -> Drilling:
 WHY = {"replay": "Replay a mistake", "due": "Review due", "new": "New skill", "weak": "Weak spot"}
 
 
-def session_context(slot: int) -> dict:
-    """What a drill's stage and verdict need to stay inside today's session."""
-    return {"in_session": True, "slot": slot, "next_url": url_for("daily.next_slot")}
-
-
 def _context(session: Session, learner, plan: Today) -> dict:
     """The session step's template context: the plan, the streak, the current question."""
     context: dict = {"plan": plan, "why": WHY, "progress": summary(session, learner)}
@@ -48,11 +47,11 @@ def _context(session: Session, learner, plan: Today) -> dict:
     slot = plan.current
     context["lesson_first"] = lesson_before(session, learner.id, [s.drill for s in plan.slots[plan.position:]])
     if slot is not None and slot.drill == replay_position.NAME:
-        context.update(replay.daily_context(session, learner, slot.seed, plan.position, plan.day))
+        context.update(replay_questions.daily_context(session, learner, slot.seed, plan.position, plan.day))
     elif slot is not None:
         asked, note = card_choice.ask(slot.drill, seed=slot.seed, level=slot.level)
         verdict, answer = _answered(asked, plan.position)
-        context.update(drill_context(asked, verdict, answer, card_note=note, **session_context(plan.position)))
+        context.update(drill_context(asked, verdict, answer, card_note=note, **today_context(plan.position)))
     return context
 
 
@@ -61,17 +60,17 @@ def _results(session: Session, learner, plan: Today) -> dict:
     and each mistake with a "Try again" link to that very question."""
     card = _drilling().card
     keys = [f"{s.drill}|{s.level}|{s.seed}|{card.name}" for s in plan.slots if s.drill != replay_position.NAME]
-    replayed = replay.answered_in(session, learner, [s.seed for s in plan.slots if s.drill == replay_position.NAME], plan.day)
+    replayed = replay_questions.answered_in(session, learner, [s.seed for s in plan.slots if s.drill == replay_position.NAME], plan.day)
     attempts: list[Attempt] = []
     if learner.id is not None:
         found = session.exec(
             select(Attempt).where(Attempt.learner_id == learner.id, col(Attempt.question).in_(keys))
         ).all()
         order = {key: n for n, key in enumerate(keys)}
-        # _mistakes reads its list from the end (newest first there): here, in the session's order.
+        # recent_mistakes reads its list from the end (newest first there): here, in the session's order.
         attempts = sorted(found, key=lambda a: order[a.question], reverse=True)
     tz = zone(learner)
-    mistakes = _mistakes(attempts, local_day(clock.now(), tz), tz, card)
+    mistakes = recent_mistakes(attempts, local_day(clock.now(), tz), tz, card)
     return {
         "answered": len(attempts) + replayed[0],
         "right": sum(1 for a in attempts if a.correct) + replayed[1],
@@ -107,7 +106,7 @@ def _visitor_plan(after: int = -1) -> Today:
 @bp.get("/today")
 @limits.drilling
 def today_page():
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None:
             return render_template("daily.html", **_context(session, Learner(), _visitor_plan()))
@@ -121,14 +120,13 @@ def next_slot():
         after = int(request.form.get("after", ""))
     except ValueError:
         after = -1  # nothing moves; the current question is shown again
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         if learner is None:
             context = _context(session, Learner(), _visitor_plan(after))
         else:
             context = _context(session, learner, advance(session, learner, after))
-    page = "partials/daily_stage.html" if request.headers.get("HX-Request") == "true" else "daily.html"
-    return render_template(page, **context)
+    return render("daily.html", "partials/daily_stage.html", **context)
 
 
 def install(app) -> None:

@@ -8,11 +8,11 @@ page, or for an htmx request a small partial it can swap in.
 
 from __future__ import annotations
 
-from flask import Flask, render_template, request
+from flask import Flask, jsonify, request
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException, InternalServerError
 
-from coach.web.api.drills import error_response
+from coach.web.infra.htmx import render
 
 API_MESSAGES = {
     404: "no such API route; see GET /api/drills",
@@ -24,11 +24,14 @@ def _is_api() -> bool:
     return request.path == "/api" or request.path.startswith("/api/")
 
 
+def error_response(message: str, status: int):
+    """The API's error shape, {"error": "..."}: the API's routes and the app-wide handlers for /api."""
+    return jsonify(error=message), status
+
+
 def page_error(status: int, title: str, message: str):
     """An HTML error: the whole page, or a partial for htmx to swap in."""
-    if request.headers.get("HX-Request") == "true":
-        return render_template("partials/problem.html", title=title, message=message), status
-    return render_template("error.html", status=status, title=title, message=message), status
+    return render("error.html", "partials/problem.html", status=status, title=title, message=message), status
 
 
 def install(app: Flask) -> None:

@@ -34,6 +34,9 @@ from flask import Flask, current_app, g, make_response, request
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import IntegerConverter, ValidationError
 
+from coach.web.infra.errors import error_response, page_error
+from coach.web.infra.htmx import is_htmx
+
 MAX_DB_INT = 2**31 - 1  # PostgreSQL's integer; SQLite's is larger
 MAX_JSON_DEPTH = 20
 MAX_INT_DIGITS = 20
@@ -233,7 +236,7 @@ def _is_json() -> bool:
 
 def _form_page(message: str):
     """The page the form came from, shown again with the message (400); None when there is none."""
-    if request.headers.get("HX-Request") == "true":
+    if is_htmx():
         return None
     adapter = current_app.url_map.bind_to_environ(request.environ)
     targets = [request.path]
@@ -258,9 +261,6 @@ def _form_page(message: str):
 
 
 def _refuse(message: str):
-    from coach.web.api.drills import error_response
-    from coach.web.infra.errors import page_error
-
     if _is_api():
         return error_response(message, 400)
     if request.method == "POST":

@@ -21,8 +21,10 @@ from sqlmodel import Session
 from coach.rules import glossary
 from coach.notation.card import house_card
 from coach.store import lessons as kept
+from coach.web.infra import database
 from coach.web.shared import learners
 from coach.web.infra import limits
+from coach.web.infra.htmx import is_htmx
 from drills import lessons
 from drills.kit.base import AnswerError
 
@@ -90,7 +92,7 @@ def _context(lesson: lessons.Lesson, passed: frozenset[str], **extra: Any) -> di
 
 @bp.get("/learn")
 def index():
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         passed = kept.passed_checks(session, _learner_id(session))
     return render_template("learn/index.html", lessons=lessons.LESSONS, passed=passed, finished=lessons.finished)
 
@@ -98,7 +100,7 @@ def index():
 @bp.get("/learn/<slug>")
 def lesson_page(slug: str):
     lesson = _lesson(slug)
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         passed = kept.passed_checks(session, _learner_id(session)).get(slug, frozenset())
     return render_template("learn/lesson.html", **_context(lesson, passed))
 
@@ -111,7 +113,7 @@ def answer_check(slug: str, check_id: str):
         check = lesson.check(check_id)
     except KeyError:
         abort(404)
-    hx = request.headers.get("HX-Request") == "true"
+    hx = is_htmx()
     answer = request.form.get("answer", "")
     try:
         asked, verdict = lessons.grade(slug, check_id, answer)
@@ -119,7 +121,7 @@ def answer_check(slug: str, check_id: str):
         if hx:
             return render_template("partials/problem.html", title="No answer yet", message=str(error)), 422
         abort(400, str(error))
-    with learners.write_lock(), Session(learners.engine()) as session:
+    with database.writing() as session:
         if verdict.correct:
             learner = learners.current_learner(session, create=True)
             assert learner is not None and learner.id is not None

@@ -8,7 +8,7 @@
     GET  /play/<id>/review          every decision you made, graded against the coach's
 
 The hand is its seed, its card and its actions (coach/play/hand.py): each
-request rebuilds it (the last state is cached by hand and move count) and
+request rebuilds it (coach/web/shared/practice_hands.py) and
 the server checks every move; the page never says what the hand is. Forms
 post without JavaScript too; htmx swaps the table in place.
 """
@@ -17,117 +17,35 @@ from __future__ import annotations
 
 import json
 import random
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
-from sqlmodel import Session
+from flask import Blueprint, redirect, render_template, request, url_for
 
 from coach.notation import tiles
-from coach.notation.card import Card
-from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, HandError, replay
 from coach.play.bots import STRENGTHS, decide
+from coach.play.hand import MAH_JONGG, SEATS, Action, Hand, HandError
 from coach.play.review import describe, review
 from coach.rules.mahjong import winning_lines
-from coach.play.positions import to_replay
 from coach.store import hands as store
 from coach.store.models import PracticeHand
-from coach.web.shared import learners
-from coach.web.infra import limits
-from coach.web.shared import teacher_cards
+from coach.web.infra import database, limits
+from coach.web.infra.htmx import is_htmx, render
+from coach.web.shared import learners, practice_moves
+from coach.web.shared.practice_hands import (
+    SEAT,
+    STEP_WORDS,
+    codes,
+    describe_move,
+    house_card,
+    keep,
+    load,
+    own_hand,
+)
 
 bp = Blueprint("practice", __name__)
 
-SEAT = "East"  # the learner deals and throws first (S4)
-CACHE_SIZE = 64
-STEP_WORDS = {
-    "first-right": "First Charleston: pass three tiles to the right (C1)",
-    "first-across": "First Charleston: pass three tiles across (C1)",
-    "first-left": "First Charleston: pass three tiles to the left; some may be the ones you just got, unseen (C1, C5)",
-    "vote": "Play the second Charleston? Any one player may stop it (C2)",
-    "second-left": "Second Charleston: pass three tiles to the left (C2)",
-    "second-across": "Second Charleston: pass three tiles across (C2)",
-    "second-right": "Second Charleston: pass three tiles to the right; some may be the ones you just got, unseen (C2, C5)",
-    "offer": "Courtesy pass: offer 0 to 3 tiles to the player across (C3)",
-    "courtesy": "Courtesy pass: choose the tiles to pass across (C3)",
-}
-
 MOVED = "This hand moved on in another tab or window before your move arrived: here it is as it stands now."
-
-_cache: OrderedDict[tuple[int, int, str], Hand] = OrderedDict()
-_lock = threading.Lock()
-
-
-def _card() -> Card:
-    return current_app.extensions["coach"].card
-
-
-def _db() -> Session:
-    return Session(learners.engine())
-
-
-def _row(session: Session, hand_id: int) -> PracticeHand:
-    learner = learners.current_learner(session)
-    row = store.hand_of(session, learner.id, hand_id) if learner is not None and learner.id is not None else None
-    if row is None:
-        abort(404)
-    return row
-
-
-def card_for(row: PracticeHand) -> Card:
-    """The card the hand was dealt on: the house card, or a teacher's card
-    for a class hand (when this person may use it), else the house card."""
-    card = _card()
-    return card if row.card == card.name else teacher_cards.find_card(row.card) or card
-
-
-def load(row: PracticeHand) -> Hand:
-    """The hand as it stands: from the cache, else replayed from its actions."""
-    card = card_for(row)
-    if row.card != card.name:
-        abort(409, description=f'This hand was dealt on "{row.card}", which the coach no longer uses: start a new one.')
-    actions = store.actions_of(row)
-    key = (row.id or 0, len(actions), card.name)
-    with _lock:
-        hand = _cache.pop(key, None)
-    if hand is None:
-        hand = replay(card, row.seed, [Action.from_json(a) for a in actions])
-    return hand
-
-
-def keep(row: PracticeHand, hand: Hand) -> None:
-    with _lock:
-        _cache[(row.id or 0, len(hand.actions), hand.card.name)] = hand
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
-
-
-def bots_play(hand: Hand, strength: str) -> None:
-    """The computer players move until it is the learner's turn to act (or the end)."""
-    for _ in range(2000):
-        waiting = hand.waiting()
-        others = [s for s in SEATS if s in waiting and s != SEAT]
-        if not others:
-            return
-        seat = others[0]
-        rng = random.Random(f"{hand.seed}:{seat}:{len(hand.actions)}")
-        hand.apply(decide(hand, seat, strength, rng))
-
-
-def result_json(hand: Hand) -> dict[str, Any] | None:
-    """How the hand ended, with the review's accuracy for the progress page."""
-    if hand.phase != "over":
-        return None
-    result = dict(hand.record()["result"])
-    found = review(hand.card, hand.seed, hand.actions, SEAT)
-    result["accuracy"] = round(found.accuracy, 3)
-    result["decisions"] = len(found.decisions)
-    result["mistakes"] = sum(1 for d in found.decisions if d.grade == "mistake")
-    result["replay"] = to_replay(found)  # the decisions to ask again (coach/play/positions.py)
-    return result
-
 
 # -- the page's view of the table ---------------------------------------------------------
 
@@ -140,10 +58,6 @@ class Seat:
     exposures: list[list[str]]
     discards: list[str]
     on_turn: bool
-
-
-def _codes(values: list[int]) -> list[str]:
-    return sorted((tiles.CODES[t] for t in values), key=tiles.sort_key)
 
 
 def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
@@ -180,7 +94,7 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "step_words": STEP_WORDS.get(hand.step, ""),
         "seats": seats,
         "you": next(s for s in seats if s.you),
-        "rack": _codes(hand.racks[SEAT]),
+        "rack": codes(hand.racks[SEAT]),
         "received": [tiles.CODES[t] for t in hand.received[SEAT]],
         "blind_ok": owed == "pass" and hand.step in ("first-left", "second-right"),
         "courtesy_count": hand.courtesy.get(SEAT, 0),
@@ -192,7 +106,7 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "log": [line for line in log if line],
         "result": result,
         "line": result.payment.line if result and result.payment else None,
-        "winner_rack": _codes(hand.racks[result.winner]) if result and result.winner else [],  # shown once over, as at a table
+        "winner_rack": codes(hand.racks[result.winner]) if result and result.winner else [],  # shown once over, as at a table
     }
 
 
@@ -210,29 +124,9 @@ def _log_window(hand: Hand) -> range:
     return range(max(0, end - LOG_CAP), end)
 
 
-def describe_move(hand: Hand, number: int) -> str:
-    """One past action in words, as the table shows it ("South threw the 5 Dot")."""
-    action = hand.actions[number]
-    who = "You" if action.seat == SEAT else action.seat
-    if action.kind == "discard":
-        return f"{who} threw the {tiles.name(action.tiles[0])}."
-    if action.kind == "call":
-        return f"{who} called {'Mah Jongg' if not action.size else f'for a group of {action.size}'}."
-    if action.kind == "exchange":
-        return f"{who} exchanged a {tiles.name(action.tiles[0])} for {action.owner}'s joker."
-    if action.kind == "mahjong":
-        return f"{who} declared Mah Jongg."
-    if action.kind == "vote":
-        return f"{who} voted to {'go on' if action.go else 'stop'}."
-    if action.kind in ("pass", "courtesy") and action.seat == SEAT:
-        return f"You passed {', '.join(tiles.name(c) for c in action.tiles)}{f' and {action.blind} blind' if action.blind else ''}."
-    return ""
-
-
 def _render(hand: Hand, row: PracticeHand, status: int = 200, **extra: Any):
     context = view(hand, row) | extra
-    page = "partials/play_table.html" if request.headers.get("HX-Request") == "true" else "play/table.html"
-    return render_template(page, **context), status
+    return render("play/table.html", "partials/play_table.html", **context), status
 
 
 # -- routes --------------------------------------------------------------------------------
@@ -240,7 +134,7 @@ def _render(hand: Hand, row: PracticeHand, status: int = 200, **extra: Any):
 
 @bp.get("/play")
 def home():
-    with _db() as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         rows = store.hands_of(session, learner.id) if learner is not None and learner.id is not None else []
         return render_template("play/home.html", rows=rows, strengths=STRENGTHS, results={r.id: json.loads(r.result) for r in rows})
@@ -252,27 +146,23 @@ def new():
     strength = request.form.get("bots", "club")
     if strength not in STRENGTHS:
         strength = "club"
-    with _db() as session:
-        with learners.write_lock():
-            learner = learners.current_learner(session, create=True)
-            assert learner is not None and learner.id is not None
-            if store.open_hands(session, learner.id) >= store.MAX_OPEN:
-                return render_template(
-                    "play/home.html", rows=store.hands_of(session, learner.id), strengths=STRENGTHS, results={},
-                    problem=f"You have {store.MAX_OPEN} hands going: finish one first.",
-                ), 422
-            row = store.new_hand(session, learner.id, _card().name, strength)
-            hand = load(row)
-            bots_play(hand, row.bots)
-            store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
-            keep(row, hand)
-            return redirect(url_for("practice.table", hand_id=row.id), 303)
+    with database.writing() as session:
+        learner = learners.current_learner(session, create=True)
+        assert learner is not None and learner.id is not None
+        if store.open_hands(session, learner.id) >= store.MAX_OPEN:
+            return render_template(
+                "play/home.html", rows=store.hands_of(session, learner.id), strengths=STRENGTHS, results={},
+                problem=f"You have {store.MAX_OPEN} hands going: finish one first.",
+            ), 422
+        row = store.new_hand(session, learner.id, house_card().name, strength)
+        practice_moves.advance(session, row, load(row))
+        return redirect(url_for("practice.table", hand_id=row.id), 303)
 
 
 @bp.get("/play/<int:hand_id>")
 def table(hand_id: int):
-    with _db() as session:
-        row = _row(session, hand_id)
+    with database.reading() as session:
+        row = own_hand(session, hand_id)
         hand = load(row)
         keep(row, hand)
         return _render(hand, row)
@@ -301,28 +191,23 @@ def action_from_form() -> Action:
 @bp.post("/play/<int:hand_id>/act")
 @limits.drilling
 def act(hand_id: int):
-    with _db() as session:
-        row = _row(session, hand_id)
+    with database.reading() as session:
+        row = own_hand(session, hand_id)
         hand = load(row)
-        before = len(hand.actions)
         try:
             action = action_from_form()
-            if hand.phase == "over":
-                raise HandError("this hand is over: see its review", "E1")
-            hand.apply(action)
         except HandError as error:
-            if len(hand.actions) == before:
-                keep(row, hand)
+            keep(row, hand)  # unchanged
             return _render(hand, row, 422, problem=f"{error.message} ({error.rule})")
-        bots_play(hand, row.bots)
         try:
-            store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
+            practice_moves.play(session, row, hand, action)  # the API's own move: checked legal first
+        except HandError as error:
+            return _render(hand, row, 422, problem=f"{error.message} ({error.rule})")
         except store.HandMoved:
             session.expire_all()
-            row = _row(session, hand_id)
+            row = own_hand(session, hand_id)
             return _render(load(row), row, 409, problem=MOVED)
-        keep(row, hand)
-        if request.headers.get("HX-Request") == "true":
+        if is_htmx():
             return _render(hand, row)
         return redirect(url_for("practice.table", hand_id=hand_id), 303)
 
@@ -331,8 +216,8 @@ def act(hand_id: int):
 @limits.drilling
 def hint(hand_id: int):
     """The coach's move for this moment, with its reason; each press is counted."""
-    with _db() as session:
-        row = _row(session, hand_id)
+    with database.reading() as session:
+        row = own_hand(session, hand_id)
         hand = load(row)
         if SEAT not in hand.waiting():
             keep(row, hand)
@@ -345,8 +230,8 @@ def hint(hand_id: int):
 
 @bp.get("/play/<int:hand_id>/review")
 def review_page(hand_id: int):
-    with _db() as session:
-        row = _row(session, hand_id)
+    with database.reading() as session:
+        row = own_hand(session, hand_id)
         hand = load(row)
         keep(row, hand)
         if hand.phase != "over":

@@ -21,11 +21,7 @@ from dataclasses import dataclass
 from datetime import date
 from html import escape
 
-MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-MONTH_NAMES = (
-    "January", "February", "March", "April", "May", "June",
-    "July", "August", "September", "October", "November", "December",
-)
+from coach.web.shared.dates import long_date, short_date
 
 # Colours of the app's palette (static/css/app.css), so a chart looks right
 # even where the stylesheet does not reach it.
@@ -76,16 +72,6 @@ def _num(value: float) -> str:
 
 def percent(value: float) -> str:
     return f"{round(value * 100)}%"
-
-
-def short_date(day: date, year: bool = False) -> str:
-    """ "3 Mar", or "3 Mar 2025" where the year matters."""
-    label = f"{day.day} {MONTHS[day.month - 1]}"
-    return f"{label} {day.year}" if year else label
-
-
-def long_date(day: date) -> str:
-    return f"{day.day} {MONTH_NAMES[day.month - 1]} {day.year}"
 
 
 def plural(count: int, word: str) -> str:

@@ -14,13 +14,11 @@ short welcome and a way to start.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
 from types import ModuleType
 from typing import Any
-from zoneinfo import ZoneInfo
 
 from flask import Blueprint, current_app, render_template, url_for
 from markupsafe import Markup
@@ -42,16 +40,25 @@ from coach.store.progress import (
     streak,
     zone,
 )
+from coach.web.infra import database
 from coach.web.shared import card_choice
 from coach.web.shared import learners
 from coach.web.shared import teacher_cards
-from coach.web.progress.charts import DayResult, accuracy_chart, goal_ring, long_date, percent, short_date
+from coach.web.progress.charts import DayResult, accuracy_chart, goal_ring, long_date, percent
 from coach.web.shared.drilling import Drilling
+from coach.web.shared.mistakes import (
+    drill_module,
+    drill_title,
+    json_list,
+    known_rule,
+    level_ok,
+    recent_mistakes,
+    tile_label,
+)
 
 bp = Blueprint("progress_page", __name__)
 
 CHART_DAYS = 90  # the charts' window, ending today
-RECENT_MISTAKES = 10
 WEAKEST = 4
 WEAK_BELOW = 0.8  # accuracy under this, with at least MIN_ATTEMPTS, is a weak spot
 MIN_ATTEMPTS = 2
@@ -116,24 +123,6 @@ class SkillRow:
 
 
 @dataclass
-class Mistake:
-    drill: str
-    title: str
-    level: int
-    level_title: str
-    when: str
-    prompt: str | None
-    tile: str | None
-    answer: str | None  # None: the learner asked to be shown
-    best: str | None
-    explanation: list[str]
-    rules: list[str]
-    replay_url: str | None  # the same question; None when the card has changed
-    fresh_url: str | None
-    card: str = ""  # the card it was asked on, as players name it
-
-
-@dataclass
 class DrillChart:
     name: str
     title: str
@@ -153,69 +142,6 @@ class DrillChart:
 
 def _drilling() -> Drilling:
     return current_app.extensions["coach"]
-
-
-def _module(name: str) -> ModuleType | None:
-    return drills.DRILLS.get(name)
-
-
-def drill_title(name: str) -> str:
-    module = _module(name)
-    return module.TITLE if module else name.replace("-", " ").capitalize()
-
-
-def level_title(name: str, level: int) -> str:
-    module = _module(name)
-    if module and 1 <= level <= len(module.LEVELS):
-        return module.LEVELS[level - 1].title
-    return ""
-
-
-def _level_ok(name: str, level: int) -> bool:
-    module = _module(name)
-    return module is not None and 1 <= level <= len(module.LEVELS)
-
-
-def tile_label(code: str) -> str:
-    return "Soap (White Dragon)" if code == "WD" else tiles.name(code)
-
-
-def answer_text(raw: str) -> str | None:
-    """A stored answer (JSON) in words: tile names for tile codes, lists joined."""
-    try:
-        value = json.loads(raw)
-    except (TypeError, ValueError):
-        return str(raw)
-    if value is None:
-        return None
-    if isinstance(value, list):
-        return ", ".join(answer_text(json.dumps(v)) or "" for v in value)
-    if isinstance(value, str) and value in tiles.CODES:
-        return tile_label(value)
-    return str(value)
-
-
-def _json_list(raw: str) -> list[Any]:
-    try:
-        value = json.loads(raw)
-    except (TypeError, ValueError):
-        return []
-    return value if isinstance(value, list) else []
-
-
-def _known_rule(rule_id: str) -> bool:
-    return rule_id in rules.RULES
-
-
-def when_text(moment: datetime, today: date, tz: ZoneInfo) -> str:
-    local = moment.astimezone(tz)
-    day = local.date()
-    clock = local.strftime("%H:%M")
-    if day == today:
-        return f"Today, {clock}"
-    if day == today - timedelta(days=1):
-        return f"Yesterday, {clock}"
-    return f"{short_date(day, day.year != today.year)}, {clock}"
 
 
 def _prefix_mastery(results: list[bool]) -> tuple[str, str]:
@@ -261,7 +187,7 @@ def build(learner: Learner, attempts: list[Attempt], now: datetime, card: Card |
     """The page's context from the learner's answers (oldest first); `card`
     is the one their drills deal from now (the house card by default): the
     questions they may replay."""
-    drilling = _drilling()
+    drilling: Drilling = current_app.extensions["coach"]
     card = card or drilling.card
     tz = zone(learner)
     today = local_day(now, tz)
@@ -324,7 +250,7 @@ def build(learner: Learner, attempts: list[Attempt], now: datetime, card: Card |
         if len(weakest) == WEAKEST:
             break
 
-    mistakes = _mistakes(attempts, today, tz, card)
+    mistakes = recent_mistakes(attempts, today, tz, card)
 
     return {
         "empty": False,
@@ -379,7 +305,7 @@ def _skills(attempts: list[Attempt]) -> tuple[dict[str, SkillRow], dict[tuple[st
         rows[skill].results.append(bool(a.correct))
         if (title := teacher_cards.title(a.card)) not in rows[skill].cards:
             rows[skill].cards.append(title)
-        for entry in _json_list(a.items):
+        for entry in json_list(a.items):
             if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], str)):
                 continue
             item, ok = entry[0], bool(entry[1])
@@ -405,7 +331,7 @@ def _item_row(item: str) -> SkillRow | None:
     kind, _, value = item.partition(":")
     if kind == "tile" and value in tiles.CODES:
         return SkillRow(item, "tile", tile_label(value), "Tiles", tile=value)
-    if kind == "rule" and _known_rule(value):
+    if kind == "rule" and known_rule(value):
         return SkillRow(item, "rule", rules.rule(value).title, "Rules", rule=value)
     return None
 
@@ -421,9 +347,9 @@ def _item_url(learner: Learner, row: SkillRow, answered: dict[tuple[str, int], s
         name, level = carrier
     else:
         return None
-    if not _level_ok(name, level):
+    if not level_ok(name, level):
         return None
-    module = _module(name)
+    module = drill_module(name)
     assert module is not None
     if name in SEARCHABLE:
         start = _stable_seed(learner.id, row.skill, row.attempts)
@@ -431,51 +357,6 @@ def _item_url(learner: Learner, row: SkillRow, answered: dict[tuple[str, int], s
         if seed is not None:
             return url_for("pages.drill_page", name=name, level=level, seed=seed)
     return url_for("pages.drill_page", name=name, level=level)
-
-
-def _mistakes(attempts: list[Attempt], today: date, tz: ZoneInfo, card: Card) -> list[Mistake]:
-    drilling = _drilling()
-    out = []
-    for a in reversed(attempts):
-        if a.correct:
-            continue
-        known = _level_ok(a.drill, a.level)
-        same_card = a.card == card.name
-        prompt = tile = None
-        if known and same_card:
-            module = _module(a.drill)
-            assert module is not None
-            try:
-                q = drilling.question(module, a.seed, a.level, card)
-            except Exception:  # a question that cannot be rebuilt is shown without its prompt
-                q = None
-            if q is not None:
-                prompt, tile = q.prompt, q.tile
-        out.append(
-            Mistake(
-                drill=a.drill,
-                title=drill_title(a.drill),
-                level=a.level,
-                level_title=level_title(a.drill, a.level),
-                when=when_text(a.answered_at, today, tz),
-                prompt=prompt,
-                tile=tile,
-                answer=answer_text(a.answer),
-                best=answer_text(a.best),
-                explanation=[str(line) for line in _json_list(a.explanation)],
-                rules=[r for r in _json_list(a.rules) if isinstance(r, str) and _known_rule(r)],
-                replay_url=(
-                    url_for("pages.drill_page", name=a.drill, level=a.level, seed=a.seed)
-                    if known and same_card
-                    else None
-                ),
-                fresh_url=url_for("pages.drill_page", name=a.drill, level=a.level) if known else None,
-                card=teacher_cards.title(a.card),
-            )
-        )
-        if len(out) == RECENT_MISTAKES:
-            break
-    return out
 
 
 def _groups(rows: dict[str, SkillRow]) -> list[dict[str, Any]]:
@@ -505,7 +386,7 @@ def _groups(rows: dict[str, SkillRow]) -> list[dict[str, Any]]:
 
 @bp.get("/progress")
 def progress():
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         learner = learners.current_learner(session)
         attempts = load(session, learner) if learner is not None else []
         hands = hand_stats(session, learner.id) if learner is not None and learner.id is not None else None

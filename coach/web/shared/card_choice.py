@@ -15,13 +15,13 @@ from typing import Any
 
 from flask import current_app, g, url_for
 from flask_login import current_user
-from sqlmodel import Session
 
 from coach.notation.card import Card
 from coach.store import own_cards
-from coach.web.shared import learners
+from coach.web.infra import database
 from coach.web.shared import teacher_cards
-from coach.web.account.sign_in import is_account, safe_next
+from coach.web.infra.redirects import safe_next
+from coach.web.shared.learners import is_account
 from coach.web.shared.drilling import Asked, DrillError, Drilling
 
 HOUSE = "house"  # the picker's value for the house card
@@ -48,7 +48,7 @@ def _choice() -> tuple[int | None, Card | None]:
     learner_id = account_id()
     choice: tuple[int | None, Card | None] = (None, None)
     if learner_id is not None:
-        with Session(learners.engine()) as session:
+        with database.reading() as session:
             row = own_cards.chosen_row(session, learner_id)
             if row is not None:
                 choice = (row.id, teacher_cards.card_of(row))
@@ -70,7 +70,7 @@ def picker(next_url: str) -> dict[str, Any] | None:
     if learner_id is None:
         return None
     chosen = _choice()[0]
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         options = own_cards.usable_cards(session, learner_id)
     return {
         "options": options,

@@ -35,7 +35,7 @@ from coach.store import own_cards
 from coach.store.models import TeacherCard
 from coach.store.teaching import teachers_cards
 from coach.reading.tiles_away import HoldingError, drop_tables, read_holding
-from coach.web.drill.pages import pattern_tokens
+from coach.web.shared.drill_views import pattern_tokens
 from coach.notation.yamlfile import YamlError, key_line, line_of
 from coach.notation.yamlfile import load as load_yaml
 

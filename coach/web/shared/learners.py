@@ -8,19 +8,15 @@ API count for that learner.
 
 from __future__ import annotations
 
-import contextlib
 import hmac
-import os
-import threading
 from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from flask import Flask, Response, current_app, g
+from flask import Flask, Response, g
 from flask import session as flask_session
 from flask_login import LoginManager, UserMixin, current_user, login_user, logout_user
-from sqlalchemy.engine import Engine
 from sqlmodel import Session
 
 from coach.common.settings import HTTPS
@@ -28,14 +24,11 @@ from coach.store import login_sessions
 from coach.store.models import Learner
 from coach.store.progress import add_answer, keep_guest_zone
 from coach.store.transaction import lock_learner, write
+from coach.web.infra.database import engine, reading, turn_if_free, writing
 from drills.kit.base import Question, Verdict
 
-try:
-    import fcntl  # file locks between gunicorn's worker processes (POSIX)
-except ImportError:  # Windows: one server process, the in-process lock is enough
-    fcntl = None  # type: ignore[assignment]  # no module here: _sqlite_turn checks for None
-
 login_manager = LoginManager()
+MAX_NAME = 80
 MAX_TIME_MS = 60 * 60 * 1000  # an hour: longer is a tab left open, not time spent
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 HSTS = "max-age=31536000; includeSubDomains"  # a year: browsers then never try plain HTTP first
@@ -77,10 +70,6 @@ def stamp(learner: Learner) -> str:
     return format((learner.created_at - EPOCH) // timedelta(microseconds=1), "x")
 
 
-def engine() -> Engine:
-    return current_app.extensions["store"]
-
-
 def install(app: Flask) -> None:
     """Flask-Login with server-side sessions, the cookies' lifetime, and HTTPS-only cookies with the HTTPS setting."""
     app.config.update(
@@ -111,7 +100,7 @@ def _load(user_id: str) -> SignedIn | None:
     with engine().connect() as connection:  # a read on every signed-in request: no ORM session for it
         found = login_sessions.live(connection, learner_id, token)
     if found is None or login_sessions.needs_touch(found):
-        with Session(engine()) as session:
+        with reading() as session:
             if found is None:
                 return _old_guest_cookie(session, learner_id, token)
             _touch(session, found.session_id)
@@ -125,11 +114,10 @@ def _touch(session: Session, session_id: int | None) -> None:
     bookkeeping, and this request may already hold the write turn itself)."""
     if engine().dialect.name != "sqlite":
         login_sessions.touch(session, session_id or 0)
-    elif _WRITES.acquire(blocking=False):
-        try:
+        return
+    with turn_if_free() as free:
+        if free:
             login_sessions.touch(session, session_id or 0)
-        finally:
-            _WRITES.release()
 
 
 def _old_guest_cookie(session: Session, learner_id: int, given: str) -> SignedIn | None:
@@ -150,7 +138,7 @@ def _renew_guest_session(response: Response) -> Response:
     is left to expire, not ended: a request already on its way with it must not
     find the guest gone."""
     if g.pop("renew_guest_session", False) and current_user.is_authenticated and current_user.guest:
-        with write_lock(), Session(engine()) as session:
+        with writing() as session:
             learner = session.get(Learner, int(current_user.id))
             if learner is not None and learner.guest:
                 sign_in(session, learner, new_csrf=False)
@@ -180,7 +168,7 @@ def sign_out(everywhere: bool = False) -> None:
     """End this browser's session on the server (every session of the learner with
     `everywhere`), then forget it here."""
     if current_user.is_authenticated:
-        with write_lock(), Session(engine()) as session:
+        with writing() as session:
             if everywhere:
                 login_sessions.end_all(session, int(current_user.id))
             elif current_user.token:
@@ -215,6 +203,18 @@ def time_taken(value: Any) -> int | None:
     return ms if 0 <= ms <= MAX_TIME_MS else None
 
 
+def is_account() -> bool:
+    """Signed in with an account (not a guest made by a first answer)."""
+    return bool(current_user.is_authenticated and not getattr(current_user, "guest", True))
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with a name a learner typed (the sign-up and join forms), or None."""
+    if len(name) > MAX_NAME:
+        return f"Your name can be at most {MAX_NAME} characters."
+    return None
+
+
 def valid_zone(name: Any) -> str | None:
     if not isinstance(name, str) or not name or len(name) > 64:
         return None
@@ -223,52 +223,6 @@ def valid_zone(name: Any) -> str | None:
     except (ZoneInfoNotFoundError, ValueError):
         return None
     return name
-
-
-# SQLite has one writer at a time; threads of one process take turns here
-# instead of in SQLite's busy handler, whose sleeps grow to 100 ms.
-_WRITES = threading.Lock()
-_LOCK_FILES: dict[tuple[int, str], int] = {}  # (process id, database file): the open lock file
-
-
-def _lock_file(database: str) -> int:
-    """This process's open lock file beside the database file (opened after
-    gunicorn's fork: a file opened before would be one lock for all workers)."""
-    key = (os.getpid(), database)
-    fd = _LOCK_FILES.get(key)
-    if fd is None:
-        fd = os.open(database + ".write-lock", os.O_RDWR | os.O_CREAT, 0o600)
-        _LOCK_FILES[key] = fd
-    return fd
-
-
-@contextlib.contextmanager
-def _sqlite_turn(database: str | None) -> Any:
-    """The process's turn (`_WRITES`), then the file's: gunicorn's workers are
-    processes, and a writer waiting in SQLite's busy handler sleeps 1, 2, 5,
-    10, ... 100 ms between tries, while one waiting on the file lock wakes as
-    soon as it is let go."""
-    with _WRITES:
-        if fcntl is None or not database or database == ":memory:" or database.startswith("file:"):
-            yield
-            return
-        try:
-            fd = _lock_file(database)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        except OSError:  # no lock file (say, a read-only folder): SQLite's busy handler still serves
-            yield
-            return
-        try:
-            yield
-        finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
-
-
-def write_lock() -> contextlib.AbstractContextManager[Any]:
-    """This process's turn to write, and this machine's, for SQLite (see
-    `_sqlite_turn`); other databases take concurrent writers themselves."""
-    store = engine()
-    return _sqlite_turn(store.url.database) if store.dialect.name == "sqlite" else contextlib.nullcontext()
 
 
 def record(question: Question, verdict: Verdict, time_ms: Any = None, time_zone: Any = None) -> bool:
@@ -313,7 +267,7 @@ def record_with(
         counted = add_answer(session, learner_id, question, verdict, time_taken(time_ms))
         return counted, (also(session, learner_id) if also is not None else None)
 
-    with write_lock(), Session(engine()) as session:
+    with writing() as session:
         result = write(session, lambda: work(session))
     if new_guest:
         login_user(new_guest[0], remember=True)

@@ -14,12 +14,11 @@ import threading
 from collections import OrderedDict
 
 from flask_login import current_user
-from sqlmodel import Session
 
 from coach.notation.card import Card
 from coach.store.teaching import teachers_cards
 from coach.store.models import TeacherCard
-from coach.web.shared import learners
+from coach.web.infra import database
 
 CACHE_SIZE = 32
 _parsed: OrderedDict[tuple[str, str], Card] = OrderedDict()
@@ -71,7 +70,7 @@ def find_card(key: str) -> Card | None:
     card_id = teachers_cards.card_id_in(key)
     if card_id is None:
         return None
-    with Session(learners.engine()) as session:
+    with database.reading() as session:
         row = teachers_cards.may_use_card(session, current_id(), card_id)
         if row is None or teachers_cards.card_key(row) != key:
             return None

@@ -1,7 +1,8 @@
 """The teacher's side of the app: classes, drill sets, cards, the dashboard.
 
 One blueprint, "teach", under /teach; its routes live in small modules
-(teach_classes, teach_sets, teach_cards) that import `bp` from here. This
+(cards, classes, hands, reports, sets) that import `bp` from here, and
+the package (coach/web/teach/__init__.py) registers it with them all loaded. This
 module holds what they share: who the teacher is, the "not yours -> 404"
 rule, dates in the teacher's own time zone, file names and downloads.
 
@@ -16,13 +17,11 @@ teaching) and /teach/start (which turns it on).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any, NoReturn, TypeVar
 from zoneinfo import ZoneInfo
 
-from flask import Blueprint, Flask, Response, abort, current_app, request
+from flask import Blueprint, Response, abort, current_app
 from flask_login import current_user
 from sqlmodel import Session
 
@@ -33,8 +32,8 @@ from coach.store.teaching import drill_sets, teachers_cards
 from coach.store.models import DrillSetRow, Learner
 from coach.web.shared import learners
 from coach.web.shared import teacher_cards
-from coach.web.account.sign_in import is_account
-from coach.web.classes.student import due_label
+from coach.web.shared.dates import day, due_label
+from coach.web.shared.learners import is_account
 from coach.web.shared.drilling import DrillError, Drilling
 from drills.sets import HOUSE, DrillSet, sample_sets
 
@@ -67,12 +66,6 @@ def not_found() -> NoReturn:
     abort(404)
 
 
-@contextmanager
-def db() -> Iterator[Session]:
-    with Session(learners.engine()) as session:
-        yield session
-
-
 def teacher_row(session: Session) -> Learner:
     """The teacher's own row (for their time zone and name)."""
     return found(session.get(Learner, teacher_id()))
@@ -80,12 +73,6 @@ def teacher_row(session: Session) -> Learner:
 
 def drilling() -> Drilling:
     return current_app.extensions["coach"]
-
-
-def field(name: str) -> str:
-    """A form field as text ('' when missing), never a list or a file."""
-    value = request.form.get(name, "")
-    return value if isinstance(value, str) else ""
 
 
 # -- dates in the teacher's time zone ----------------------------------------------
@@ -130,23 +117,6 @@ def slug(text: str, fallback: str) -> str:
     """A safe file name stem: "Tuesday beginners!" -> "tuesday-beginners"."""
     stem = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60].strip("-")
     return stem or fallback
-
-
-def uploaded_text(file_field: str, text_field: str) -> tuple[str, str, str | None]:
-    """The text a form sent as a file or pasted: (text, source name, problem).
-    A chosen file wins over the text box."""
-    upload = request.files.get(file_field)
-    if upload is not None and upload.filename:
-        data = upload.read()
-        name = re.sub(r"[^\w. -]+", "", upload.filename.rsplit("/", 1)[-1].rsplit("\\", 1)[-1])[:80] or "file"
-        try:
-            return data.decode("utf-8-sig"), name, None
-        except UnicodeDecodeError:
-            return "", name, f"\u201c{name}\u201d is not a text file in UTF-8. Save it as plain text (YAML) and try again."
-    text = field(text_field)
-    if not text.strip():
-        return "", "", "Choose a file, or paste its text into the box."
-    return text, "", None
 
 
 # -- drill sets: samples, cards, checking a set can be asked -----------------------
@@ -201,13 +171,6 @@ def sets_for_assigning(session: Session, owner_id: int) -> list[tuple[str, list[
     return groups
 
 
-def day(moment: datetime | None) -> str:
-    """A day as lists show it: "4 Dec 2026" (UTC; for upload dates and the like)."""
-    if moment is None:
-        return ""
-    return f"{moment.day} {moment:%b %Y}"
-
-
 def percent(value: float | None) -> str:
     return "\u2013" if value is None else f"{round(100 * value)}%"
 
@@ -237,14 +200,3 @@ def level_title(name: str, level: int) -> str:
 def _helpers() -> dict[str, Any]:
     # Only the teach pages see these (a blueprint's context processor).
     return {"percent": percent, "drill_title": drill_title, "level_title": level_title, "day": day, "house": HOUSE}
-
-
-def install(app: Flask) -> None:
-    """Register the blueprint with all its route modules loaded."""
-    from coach.web.teach import cards as teach_cards
-    from coach.web.teach import classes as teach_classes
-    from coach.web.teach import hands as teach_hands
-    from coach.web.teach import reports as teach_reports
-    from coach.web.teach import sets as teach_sets  # noqa: F401 - they add routes to bp
-
-    app.register_blueprint(bp)

@@ -5,6 +5,7 @@
     POST     /teach/classes                           a new class
     GET      /teach/classes/<id>                      the class: code, link, students, assignments
     POST     /teach/classes/<id>/rename | /code | /assign
+    POST     /teach/classes/<id>/hands                give the class a hand (title, computer players, card, deal number, due date)
     GET/POST /teach/classes/<id>/students/<learner>/remove   confirm, then take the student out
     GET/POST /teach/classes/<id>/delete               confirm, then delete
     GET      /teach/classes/<id>/dashboard(.csv)      who did what, as a page or a spreadsheet
@@ -25,24 +26,30 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_user
 from sqlmodel import Session
 
-from coach.store.teaching import classrooms, dashboards, drill_sets, homework, roles, teachers_cards, work_states
 from coach.store.teaching.errors import TeachingError
+from coach.store.teaching import classrooms
+from coach.store.teaching import hands as class_hands
 from coach.store.teaching import reports as class_report
 from coach.store.models import Assignment, Classroom, Learner
+from coach.store.teaching import work_states
+from coach.store.teaching import teachers_cards
+from coach.store.teaching import roles
+from coach.store.teaching import homework
+from coach.store.teaching import drill_sets
+from coach.store.teaching import dashboards
+from coach.web.infra import database
 from coach.web.teach import hands as teach_hands
 from coach.web.teach import reports as teach_reports
 from coach.web.shared import teacher_cards
-from coach.web.account.sign_in import download
-from coach.web.shared.learners import SignedIn
-from coach.web.drill.pages import drill_context
+from coach.web.infra.downloads import download
+from coach.web.infra.forms import field
+from coach.web.shared.learners import SignedIn, is_account
+from coach.web.shared.drill_views import drill_context
 from coach.web.teach.base import (
     bp,
-    db,
     drilling,
     due_from_form,
-    field,
     found,
-    is_account,
     not_found,
     sets_for_assigning,
     show_date,
@@ -51,7 +58,7 @@ from coach.web.teach.base import (
     teacher_row,
     zone_of,
 )
-from drills.sets import DrillSet, sample_sets
+from drills.sets import HOUSE, DrillSet, sample_sets
 
 
 @dataclass(frozen=True)
@@ -99,7 +106,7 @@ def home():
         return redirect(url_for("accounts.signup") + "?next=" + url_for("teach.home"))
     if not current_user.teacher:
         return render_template("teach/start.html")
-    with db() as session:
+    with database.reading() as session:
         return _home_page(session, {}, {})
 
 
@@ -124,7 +131,7 @@ def start():
     """Turn teaching on for a signed-up account (a guest has no account to keep classes in)."""
     if not is_account():
         abort(403, description="Create an account first: classes belong to an account, not to one browser.")
-    with db() as session:
+    with database.reading() as session:
         learner = found(session.get(Learner, int(current_user.id)))
         learner.role = roles.TEACHER
         session.add(learner)
@@ -143,7 +150,7 @@ def create_class():
     """A new class, straight to its page: the code is what the teacher needs next."""
     owner = teacher_id()
     name = field("name")
-    with db() as session:
+    with database.reading() as session:
         try:
             room = classrooms.create_class(session, owner, name)
         except TeachingError as error:
@@ -190,13 +197,45 @@ def _class_page(
     ), status
 
 
+@bp.post("/classes/<int:class_id>/hands")
+def assign_hand(class_id: int):
+    """Give the class a hand: every student plays the same deal; a problem comes back on the class page (422)."""
+    values = {key: field(key) for key in ("hand_title", "hand_bots", "hand_card", "hand_seed", "hand_due")}
+    with database.reading() as session:
+        room = found(classrooms.class_taught(session, teacher_id(), class_id))
+        teacher = teacher_row(session)
+        errors: dict[str, str] = {}
+        due_at, due_problem = due_from_form(values["hand_due"], teacher)
+        if due_problem:
+            errors["hand_due"] = due_problem
+        raw_seed = values["hand_seed"].strip()
+        seed = int(raw_seed) if raw_seed.isdigit() and len(raw_seed) < 11 else None
+        if raw_seed and seed is None:
+            errors["hand_seed"] = "A deal number is a whole number, such as 4242; leave it empty for a new deal."
+        card = values["hand_card"] or HOUSE
+        card_id = None if card == HOUSE else int(card) if card.isdigit() and len(card) < 12 else -1
+        if not errors:
+            try:
+                given = class_hands.assign_hand(
+                    session, teacher.id or 0, class_id, values["hand_title"], values["hand_bots"] or "club", seed, card_id, due_at
+                )
+            except TeachingError as error:
+                message = str(error)
+                key = "hand_seed" if "deal number" in message else "hand_card" if "card" in message else "hand_title"
+                errors[key] = message
+        if errors:
+            return _class_page(session, room, values, errors, 422)
+        flash(f"Gave {room.name} the hand \u201c{given.title}\u201d: deal {given.seed}, {given.bots} players.", "success")
+    return redirect(url_for("teach.class_page", class_id=class_id) + "#class-hands", 303)
+
+
 def _room(session: Session, class_id: int) -> Classroom:
     return found(classrooms.class_taught(session, teacher_id(), class_id))
 
 
 @bp.get("/classes/<int:class_id>")
 def class_page(class_id: int):
-    with db() as session:
+    with database.reading() as session:
         return _class_page(session, _room(session, class_id))
 
 
@@ -204,7 +243,7 @@ def class_page(class_id: int):
 def rename_class(class_id: int):
     """Rename; the code and the students stay."""
     name = field("name")
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         try:
             classrooms.rename_class(session, teacher_id(), class_id, name)
@@ -218,7 +257,7 @@ def rename_class(class_id: int):
 @bp.post("/classes/<int:class_id>/code")
 def new_code(class_id: int):
     """A fresh code for a leaked or shared-too-widely one; students stay in."""
-    with db() as session:
+    with database.reading() as session:
         _room(session, class_id)
         room = found(classrooms.new_join_code(session, teacher_id(), class_id))
         flash(f"The new code is {room.join_code}. The old code and link no longer work; students already in the class stay in.", "success")
@@ -229,7 +268,7 @@ def new_code(class_id: int):
 def delete_class(class_id: int):
     """GET: what would go, and a red button; POST: delete (the confirm step
     is a page, not a script, so it works everywhere)."""
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         if request.method == "GET":
             students = len(classrooms.students(session, class_id))
@@ -245,7 +284,7 @@ def delete_class(class_id: int):
 def remove_student(class_id: int, learner_id: int):
     """GET: a confirm page; POST: take the student out. Someone not in this
     class is a 404, like a stranger's class."""
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         if classrooms.membership(session, learner_id, class_id) is None:
             not_found()
@@ -284,7 +323,7 @@ def assign(class_id: int):
     """Give the class a copy of a set, with an optional due date in the
     teacher's own time zone; a problem comes back on the class page (422)."""
     values = {"set": field("set"), "due": field("due")}
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         teacher = teacher_row(session)
         drill_set, set_problem = chosen_set(session, teacher.id or 0, values["set"])
@@ -309,7 +348,7 @@ def assign(class_id: int):
 @bp.get("/classes/<int:class_id>/dashboard")
 def dashboard(class_id: int):
     """Students by assignments: state, answered, right."""
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         teacher = teacher_row(session)
         board = dashboards.dashboard(session, room)
@@ -323,7 +362,7 @@ def dashboard(class_id: int):
 @bp.get("/classes/<int:class_id>/dashboard.csv")
 def dashboard_csv(class_id: int):
     """The dashboard for a spreadsheet, named after the class."""
-    with db() as session:
+    with database.reading() as session:
         room = _room(session, class_id)
         body = dashboards.dashboard_csv(dashboards.dashboard(session, room))
         filename = f"{slug(room.name, 'class')}-results.csv"
@@ -341,7 +380,7 @@ def _assignment(session: Session, assignment_id: int) -> tuple[Assignment, Class
 def assignment_page(assignment_id: int):
     """Per question: how many got it right, and the common wrong answers
     with the coach's explanation, so the teacher knows what to go over."""
-    with db() as session:
+    with database.reading() as session:
         given, room = _assignment(session, assignment_id)
         return assignment_view(session, given, room)
 
@@ -373,7 +412,7 @@ def change_due(assignment_id: int):
     """Move or clear the due date. Work turned in stays turned in; whether it
     was late follows the new date, as the dashboard always works it out."""
     raw = field("due")
-    with db() as session:
+    with database.reading() as session:
         given, room = _assignment(session, assignment_id)
         due, problem = due_from_form(raw, teacher_row(session))
         if problem:
@@ -389,7 +428,7 @@ def preview_question(assignment_id: int, number: int):
     """A question of an assignment as the class sees it, on the class's card,
     with the coach's answer and explanation shown: what to go over in class.
     With fresh seeds every student had their own; this is the set's own example."""
-    with db() as session:
+    with database.reading() as session:
         given, room = _assignment(session, assignment_id)
         drill_set = drill_sets.drill_set_of(given)
         slots = drill_set.slots()
@@ -420,7 +459,7 @@ def preview_question(assignment_id: int, number: int):
 @bp.route("/assignments/<int:assignment_id>/delete", methods=["GET", "POST"])
 def delete_assignment(assignment_id: int):
     """GET: a confirm page saying whose answers go; POST: delete."""
-    with db() as session:
+    with database.reading() as session:
         given, room = _assignment(session, assignment_id)
         if request.method == "GET":
             board = dashboards.dashboard(session, room)

@@ -1,6 +1,5 @@
 """Teach: class hands, the same deal for the whole class (issue 16, part 6).
 
-    POST /teach/classes/<id>/hands                          give the class a hand (title, computer players, card, deal number, due date)
     GET  /teach/class-hands/<id>                            the class's dashboard of it: who played, who won, decision by decision
     GET  /teach/class-hands/<id>/students/<learner>         one student's hand, the coach's review of it (read-only)
     GET/POST /teach/class-hands/<id>/delete                 confirm, then take the hand back (students keep theirs)
@@ -29,12 +28,12 @@ from coach.play.bots import STRENGTHS
 from coach.play.compare import Comparison, Step, compare
 from coach.play.review import review
 from coach.store.teaching import hands as store
-from coach.store.teaching import classrooms, roles, teachers_cards
-from coach.store.teaching.errors import TeachingError
+from coach.store.teaching import roles, teachers_cards
 from coach.store.models import ClassHand, Classroom, PracticeHand
-from coach.web.play import table as practice
+from coach.web.infra import database
+from coach.web.shared import practice_hands as practice
 from coach.web.shared import teacher_cards
-from coach.web.teach.base import bp, db, due_from_form, field, found, show_date, teacher_id, teacher_row
+from coach.web.teach.base import bp, found, show_date, teacher_id, teacher_row
 from drills.sets import HOUSE
 
 CACHE_SIZE = 32
@@ -84,40 +83,6 @@ def class_page_context(session: Session, room: Classroom) -> dict[str, Any]:
         )
     cards = [(HOUSE, "The house card")] + [(str(c.id), c.name) for c in teachers_cards.cards_of(session, teacher.id or 0)]
     return {"class_hands": hands, "hand_cards": cards, "strengths": STRENGTHS}
-
-
-@bp.post("/classes/<int:class_id>/hands")
-def assign_hand(class_id: int):
-    """Give the class a hand: every student plays the same deal; a problem comes back on the class page (422)."""
-    from coach.web.teach.classes import _class_page  # the class page, with this form's problems
-
-    values = {key: field(key) for key in ("hand_title", "hand_bots", "hand_card", "hand_seed", "hand_due")}
-    with db() as session:
-        room = found(classrooms.class_taught(session, teacher_id(), class_id))
-        teacher = teacher_row(session)
-        errors: dict[str, str] = {}
-        due_at, due_problem = due_from_form(values["hand_due"], teacher)
-        if due_problem:
-            errors["hand_due"] = due_problem
-        raw_seed = values["hand_seed"].strip()
-        seed = int(raw_seed) if raw_seed.isdigit() and len(raw_seed) < 11 else None
-        if raw_seed and seed is None:
-            errors["hand_seed"] = "A deal number is a whole number, such as 4242; leave it empty for a new deal."
-        card = values["hand_card"] or HOUSE
-        card_id = None if card == HOUSE else int(card) if card.isdigit() and len(card) < 12 else -1
-        if not errors:
-            try:
-                given = store.assign_hand(
-                    session, teacher.id or 0, class_id, values["hand_title"], values["hand_bots"] or "club", seed, card_id, due_at
-                )
-            except TeachingError as error:
-                message = str(error)
-                key = "hand_seed" if "deal number" in message else "hand_card" if "card" in message else "hand_title"
-                errors[key] = message
-        if errors:
-            return _class_page(session, room, values, errors, 422)
-        flash(f"Gave {room.name} the hand \u201c{given.title}\u201d: deal {given.seed}, {given.bots} players.", "success")
-    return redirect(url_for("teach.class_page", class_id=class_id) + "#class-hands", 303)
 
 
 # -- the dashboard --------------------------------------------------------------------------
@@ -208,7 +173,7 @@ def _class_hand(session: Session, class_hand_id: int) -> tuple[ClassHand, Classr
 
 @bp.get("/class-hands/<int:class_hand_id>")
 def class_hand_page(class_hand_id: int):
-    with db() as session:
+    with database.reading() as session:
         given, room = _class_hand(session, class_hand_id)
         teacher = teacher_row(session)
         card = card_of(session, given)
@@ -235,7 +200,7 @@ def class_hand_page(class_hand_id: int):
 @bp.get("/class-hands/<int:class_hand_id>/students/<int:learner_id>")
 def student_hand(class_hand_id: int, learner_id: int):
     """A student's hand of the class hand, as the coach reviews it: read-only, for their teacher."""
-    with db() as session:
+    with database.reading() as session:
         given, room, person, hand_row = found(store.student_hand(session, teacher_id(), class_hand_id, learner_id))
         hand = practice.load(hand_row)
         practice.keep(hand_row, hand)
@@ -256,7 +221,7 @@ def student_hand(class_hand_id: int, learner_id: int):
 @bp.route("/class-hands/<int:class_hand_id>/delete", methods=["GET", "POST"])
 def delete_class_hand(class_hand_id: int):
     """GET: a confirm page saying who has played it; POST: delete it."""
-    with db() as session:
+    with database.reading() as session:
         given, room = _class_hand(session, class_hand_id)
         if request.method == "GET":
             started = sum(1 for p in store.plays_of(session, given) if p.hand is not None)

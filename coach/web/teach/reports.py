@@ -5,7 +5,7 @@
     GET  /teach/assignments/<id>/worksheet           the same for what a class was given
 
 The class's weakest rules and drills are on the dashboard, and due dates
-move on the assignment's page (both in teach_classes).
+move on the assignment's page (both in classes.py).
 """
 
 from __future__ import annotations
@@ -22,8 +22,9 @@ from coach.notation.card import Card
 from coach.store.teaching import drill_sets, homework, roles, teachers_cards
 from coach.store.teaching import reports as class_report
 from coach.store.models import Assignment, TeacherCard
+from coach.web.infra import database
 from coach.web.shared import teacher_cards
-from coach.web.teach.base import bp, card_named, db, drilling, found, show_date, teacher_id, teacher_row
+from coach.web.teach.base import bp, card_named, drilling, found, show_date, teacher_id, teacher_row
 from drills.sets import DrillSet
 
 
@@ -49,7 +50,7 @@ def rule_title(rule_id: str) -> str:
 @bp.get("/classes/<int:class_id>/students/<int:learner_id>")
 def student_page(class_id: int, learner_id: int):
     """Everything one student answered in this class, with the coach's verdict."""
-    with db() as session:
+    with database.reading() as session:
         report = found(class_report.student_report(session, teacher_id(), class_id, learner_id))
         teacher = teacher_row(session)
         due = {a.assignment.id: show_date(a.assignment.due_at, teacher) for a in report.assignments}
@@ -113,7 +114,7 @@ def _worksheet(title: str, drill_set: DrillSet, card: Card | None, back: str):
 
 @bp.get("/sets/<int:set_id>/worksheet")
 def set_worksheet(set_id: int):
-    with db() as session:
+    with database.reading() as session:
         row = found(drill_sets.set_of(session, teacher_id(), set_id))
         drill_set = drill_sets.drill_set_of(row)
         card = card_named(session, teacher_id(), drill_set.card)
@@ -122,7 +123,7 @@ def set_worksheet(set_id: int):
 
 @bp.get("/assignments/<int:assignment_id>/worksheet")
 def assignment_worksheet(assignment_id: int):
-    with db() as session:
+    with database.reading() as session:
         given, _room = found(homework.assignment_taught(session, teacher_id(), assignment_id))
         card = None
         if given.card_id is not None:

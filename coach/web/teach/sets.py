@@ -31,9 +31,10 @@ import drills
 from coach.store.teaching import drill_sets, teachers_cards
 from coach.store.teaching.errors import TeachingError
 from coach.store.models import DrillSetRow
-from coach.web.account.sign_in import download
-from coach.web.teach.base import bp, card_problems, db, field, found, not_found, sample, slug, teacher_id, uploaded_text
-from coach.web.teach.cards import echo
+from coach.web.infra import database
+from coach.web.infra.downloads import download
+from coach.web.infra.forms import echo, field, uploaded_text
+from coach.web.teach.base import bp, card_problems, found, not_found, sample, slug, teacher_id
 from drills.sets import (
     DEFAULT_QUESTIONS,
     HOUSE,
@@ -191,7 +192,7 @@ def _post_builder(session: Session, row_id: int | None):
 def new_set():
     """The builder, empty; POST adds or removes a row, or saves."""
     teacher_id()
-    with db() as session:
+    with database.reading() as session:
         if request.method == "GET":
             return _builder(session, SetForm(), None)
         return _post_builder(session, None)
@@ -204,7 +205,7 @@ def _own_set(session: Session, set_id: int) -> DrillSetRow:
 @bp.route("/sets/<int:set_id>", methods=["GET", "POST"])
 def edit_set(set_id: int):
     """The builder, filled from the stored set; saving replaces it (classes keep their copies)."""
-    with db() as session:
+    with database.reading() as session:
         row = _own_set(session, set_id)
         if request.method == "GET":
             return _builder(session, SetForm.of(drill_sets.drill_set_of(row)), row.id)
@@ -247,7 +248,7 @@ def _sets_page(session: Session, problems: list[str] | None = None, pasted: str 
 @bp.get("/sets")
 def sets():
     """The teacher's sets, the samples and the import form."""
-    with db() as session:
+    with database.reading() as session:
         return _sets_page(session)
 
 
@@ -258,7 +259,7 @@ def import_set():
     owner = teacher_id()
     text, _name, problem = uploaded_text("set_file", "set_text")
     pasted = echo(field("set_text"), MAX_BYTES)
-    with db() as session:
+    with database.reading() as session:
         if problem:
             return _sets_page(session, [problem], pasted, 422)
         try:
@@ -279,7 +280,7 @@ def import_set():
 @bp.get("/sets/<int:set_id>.yaml")
 def export_set(set_id: int):
     """The set as its canonical YAML file, to keep or to share."""
-    with db() as session:
+    with database.reading() as session:
         row = _own_set(session, set_id)
         return download(row.source, YAML_TYPE, f"{slug(row.title, 'drill-set')}.yaml")
 
@@ -287,7 +288,7 @@ def export_set(set_id: int):
 @bp.route("/sets/<int:set_id>/delete", methods=["GET", "POST"])
 def delete_set(set_id: int):
     """GET: a confirm page; POST: delete."""
-    with db() as session:
+    with database.reading() as session:
         row = _own_set(session, set_id)
         if request.method == "GET":
             return render_template("teach/delete_set.html", row=row)
@@ -311,7 +312,7 @@ def copy_sample(n: int):
     """A sample becomes the teacher's own set, to change."""
     owner = teacher_id()
     drill_set = sample(n)
-    with db() as session:
+    with database.reading() as session:
         row = drill_sets.save_set(session, owner, drill_set)
         flash(f"Copied \u201c{row.title}\u201d into your sets. Change it as you like.", "success")
         return redirect(url_for("teach.edit_set", set_id=row.id), 303)

@@ -18,7 +18,7 @@ import logging
 import re
 from functools import lru_cache
 
-from flask import Blueprint, Response, abort, current_app, request, url_for
+from flask import Blueprint, Flask, Response, abort, current_app, request, url_for
 
 from coach.notation import tiles
 from coach.web.tiles.glyphs import GlyphsMissing
@@ -106,3 +106,9 @@ def question_face(name: str):
         return _send(*_question_face(code))
     except GlyphsMissing as missing:
         return _not_built(missing)
+
+
+def install(app: Flask) -> None:
+    app.register_blueprint(bp)
+    # For partials/tiles.html: a tile that is the question is shown by its opaque address.
+    app.jinja_env.globals.update(question_tile_url=question_url)

@@ -1,0 +1,18 @@
+"""Requests from htmx: it swaps a partial into the page, where a plain form
+post (no JavaScript) gets the whole page back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import render_template, request
+
+
+def is_htmx() -> bool:
+    """The request came from htmx (its HX-Request header)."""
+    return request.headers.get("HX-Request") == "true"
+
+
+def render(page: str, partial: str, **context: Any) -> str:
+    """The partial for htmx, else the whole page, from the same context."""
+    return render_template(partial if is_htmx() else page, **context)

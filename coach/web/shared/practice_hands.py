@@ -1,0 +1,134 @@
+"""A practice hand (issue 16) as both the /play pages and the JSON API hold it.
+
+The hand is its seed, its card and its actions (coach/play/hand.py): each
+request rebuilds it, from the cache of the last state by hand and move
+count when it can, and the computer players move until the learner (East)
+is owed a decision.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from flask import abort, current_app
+from sqlmodel import Session
+
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.play.bots import decide
+from coach.play.hand import SEATS, Action, Hand, replay
+from coach.play.positions import to_replay
+from coach.play.review import review
+from coach.store import hands as store
+from coach.store.models import PracticeHand
+from coach.web.shared import learners, teacher_cards
+
+SEAT = "East"  # the learner deals and throws first (S4)
+CACHE_SIZE = 64
+STEP_WORDS = {
+    "first-right": "First Charleston: pass three tiles to the right (C1)",
+    "first-across": "First Charleston: pass three tiles across (C1)",
+    "first-left": "First Charleston: pass three tiles to the left; some may be the ones you just got, unseen (C1, C5)",
+    "vote": "Play the second Charleston? Any one player may stop it (C2)",
+    "second-left": "Second Charleston: pass three tiles to the left (C2)",
+    "second-across": "Second Charleston: pass three tiles across (C2)",
+    "second-right": "Second Charleston: pass three tiles to the right; some may be the ones you just got, unseen (C2, C5)",
+    "offer": "Courtesy pass: offer 0 to 3 tiles to the player across (C3)",
+    "courtesy": "Courtesy pass: choose the tiles to pass across (C3)",
+}
+
+_cache: OrderedDict[tuple[int, int, str], Hand] = OrderedDict()
+_lock = threading.Lock()
+
+
+def house_card() -> Card:
+    """The app's own card: new hands are dealt on it unless a class hand names another."""
+    return current_app.extensions["coach"].card
+
+
+def own_hand(session: Session, hand_id: int) -> PracticeHand:
+    """This request's learner's hand; a 404 for anyone else's, as for a missing one."""
+    learner = learners.current_learner(session)
+    row = store.hand_of(session, learner.id, hand_id) if learner is not None and learner.id is not None else None
+    if row is None:
+        abort(404)
+    return row
+
+
+def card_for(row: PracticeHand) -> Card:
+    """The card the hand was dealt on: the house card, or a teacher's card
+    for a class hand (when this person may use it), else the house card."""
+    card = house_card()
+    return card if row.card == card.name else teacher_cards.find_card(row.card) or card
+
+
+def load(row: PracticeHand) -> Hand:
+    """The hand as it stands: from the cache, else replayed from its actions."""
+    card = card_for(row)
+    if row.card != card.name:
+        abort(409, description=f'This hand was dealt on "{row.card}", which the coach no longer uses: start a new one.')
+    actions = store.actions_of(row)
+    key = (row.id or 0, len(actions), card.name)
+    with _lock:
+        hand = _cache.pop(key, None)
+    if hand is None:
+        hand = replay(card, row.seed, [Action.from_json(a) for a in actions])
+    return hand
+
+
+def keep(row: PracticeHand, hand: Hand) -> None:
+    with _lock:
+        _cache[(row.id or 0, len(hand.actions), hand.card.name)] = hand
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+
+
+def bots_play(hand: Hand, strength: str) -> None:
+    """The computer players move until it is the learner's turn to act (or the end)."""
+    for _ in range(2000):
+        waiting = hand.waiting()
+        others = [s for s in SEATS if s in waiting and s != SEAT]
+        if not others:
+            return
+        seat = others[0]
+        rng = random.Random(f"{hand.seed}:{seat}:{len(hand.actions)}")
+        hand.apply(decide(hand, seat, strength, rng))
+
+
+def result_json(hand: Hand) -> dict[str, Any] | None:
+    """How the hand ended, with the review's accuracy for the progress page."""
+    if hand.phase != "over":
+        return None
+    result = dict(hand.record()["result"])
+    found = review(hand.card, hand.seed, hand.actions, SEAT)
+    result["accuracy"] = round(found.accuracy, 3)
+    result["decisions"] = len(found.decisions)
+    result["mistakes"] = sum(1 for d in found.decisions if d.grade == "mistake")
+    result["replay"] = to_replay(found)  # the decisions to ask again (coach/play/positions.py)
+    return result
+
+
+def codes(values: list[int]) -> list[str]:
+    return sorted((tiles.CODES[t] for t in values), key=tiles.sort_key)
+
+
+def describe_move(hand: Hand, number: int) -> str:
+    """One past action in words, as the table shows it ("South threw the 5 Dot")."""
+    action = hand.actions[number]
+    who = "You" if action.seat == SEAT else action.seat
+    if action.kind == "discard":
+        return f"{who} threw the {tiles.name(action.tiles[0])}."
+    if action.kind == "call":
+        return f"{who} called {'Mah Jongg' if not action.size else f'for a group of {action.size}'}."
+    if action.kind == "exchange":
+        return f"{who} exchanged a {tiles.name(action.tiles[0])} for {action.owner}'s joker."
+    if action.kind == "mahjong":
+        return f"{who} declared Mah Jongg."
+    if action.kind == "vote":
+        return f"{who} voted to {'go on' if action.go else 'stop'}."
+    if action.kind in ("pass", "courtesy") and action.seat == SEAT:
+        return f"You passed {', '.join(tiles.name(c) for c in action.tiles)}{f' and {action.blind} blind' if action.blind else ''}."
+    return ""
