@@ -15,7 +15,6 @@ from __future__ import annotations
 from types import ModuleType
 
 from coach.notation.card import Card
-
 from drills import calls, charleston_rules, dead_or_alive, first_pass, hot_or_safe, jokers, mahjong_or_not, name_the_tile, nearest_hand, payment, setup_and_turns
 from drills.kit import base
 
@@ -59,7 +58,7 @@ def warm(card: Card) -> None:
         for level in module.LEVELS:
             try:
                 module.hint(module.generate(0, level.number, card))
-            except Exception:  # noqa: BLE001 - a card that cannot serve a drill says so when it is asked
+            except Exception:
                 continue
 
 

@@ -21,24 +21,24 @@ Answers are one of the question's choices, as text.
 from __future__ import annotations
 
 import random
-from functools import partial
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from coach.notation import tiles
 from coach.notation.card import GROUP_NAMES, Card, Group, Line, Reading
+from coach.reading.tiles_away import Exposure, Holding, fill
 from coach.rules.calls import MAH_JONGG as MAH_JONGG_CALL
 from coach.rules.calls import GroupCall, after_call, call_ruling, may_rearrange, who_gets
-from coach.rules.mahjong import winning_lines
 from coach.rules.catalog import cite
+from coach.rules.mahjong import winning_lines
 from coach.rules.ruling import Ruling
 from coach.rules.scenes import Scene
 from coach.rules.table import next_seat, seats_between, turns_after
-from coach.reading.tiles_away import Exposure, Holding, fill
 from drills.kit import choice
+from drills.kit.base import Level, Question, check_level, per_card, rng_for
 from drills.kit.exposures import exposure_for
 from drills.kit.wording import join, line_text, many, naturals_and_jokers, seats
-from drills.kit.base import Level, Question, check_level, per_card, rng_for
 
 NAME = "calls"
 TITLE = "Calling a discard"
@@ -473,14 +473,14 @@ def _k2_reasons(c: _Call, ruling: Ruling, why: dict[str, str]) -> dict[str, str]
     calls: tuple[GroupCall, ...] = ruling.facts["calls"]
     legal = {call.size: call for call in calls}
     out = dict(why)
-    for choice in why:
-        size = _size_of(choice)
+    for answer in why:
+        size = _size_of(answer)
         if size is None:
             continue
         if size in legal:
-            out[choice] = _legal(c, legal[size])
+            out[answer] = _legal(c, legal[size])
         elif not (c.kind == "locked" and size == 4):  # the locked pung keeps its own reason (K6)
-            out[choice] = _illegal(c, size)
+            out[answer] = _illegal(c, size)
     if calls:
         first = min(calls, key=lambda call: (call.size not in c.truth.legal, call.size))
         reason = _legal(c, first)

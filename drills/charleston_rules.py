@@ -19,6 +19,7 @@ import random
 
 from coach.notation import tiles
 from coach.notation.card import Card
+from coach.rules.catalog import cite
 from coach.rules.charleston import (
     BLIND_PASSES,
     CHARLESTONS,
@@ -31,12 +32,11 @@ from coach.rules.charleston import (
     receiver,
     sender,
 )
-from coach.rules.catalog import cite
 from coach.rules.table import SEATS
 from drills.kit import choice
+from drills.kit.base import Level
 from drills.kit.choice import Draft
 from drills.kit.wording import capitalised, tiles_word
-from drills.kit.base import Level
 
 NAME = "charleston-rules"
 TITLE = "Charleston rules"

@@ -25,19 +25,18 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from coach.rules import dead_hands as dead
 from coach.notation import tiles
 from coach.notation.card import Card, Line, Reading
+from coach.reading.tiles_away import Exposure, Holding, fill
+from coach.rules import dead_hands as dead
+from coach.rules.catalog import cite
 from coach.rules.dead_hands import concealed_lines, exposed_lines
 from coach.rules.mahjong import winning_lines
 from coach.rules.ruling import Ruling
-from coach.reading.tiles_away import Exposure, Holding, fill
-from coach.rules.catalog import cite
-from drills.kit import choice
-from drills.kit.base import Level, Question, check_level, rng_for
 from coach.rules.table import SEATS
+from drills.kit import choice, wording
+from drills.kit.base import Level, Question, check_level, rng_for
 from drills.kit.exposures import exposure_for
-from drills.kit import wording
 from drills.kit.wording import capitalised, join, line_text
 
 NAME = "dead-or-alive"

@@ -20,15 +20,15 @@ from typing import Any
 
 import numpy as np
 
-from coach.notation import tiles
-from coach.reading.analysis import analyze_rack
-from coach.notation.card import Card
-from coach.common.kept import Kept
-from coach.advice.passes import PassAdvice, EvaluationOptions, evaluate_pass, explain_pass, with_pass
-from coach.rules.charleston import PassError, check_pass
 from coach.advice.explain import NEAREST, tile_note
-from coach.rules.catalog import cite
+from coach.advice.passes import EvaluationOptions, PassAdvice, evaluate_pass, explain_pass, with_pass
+from coach.common.kept import Kept
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.reading.analysis import analyze_rack
 from coach.reading.tiles_away import tables_for
+from coach.rules.catalog import cite
+from coach.rules.charleston import PassError, check_pass
 from drills.kit import short
 from drills.kit.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 

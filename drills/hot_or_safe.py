@@ -24,16 +24,16 @@ from typing import Any
 
 import numpy as np
 
-from coach.notation import tiles
-from coach.reading.analysis import analyze
-from coach.notation.card import Card, Line
 from coach.advice.discard import HOT_SHARE, danger, defend, wanted_share
+from coach.notation import tiles
+from coach.notation.card import Card, Line
+from coach.reading.analysis import analyze
 from coach.reading.tiles_away import Exposure, Holding
 from coach.rules.catalog import cite
-from drills.kit import choice
 from coach.rules.scenes import Scene
-from drills.kit.base import Level, Question, check_level, per_card, rng_for
 from coach.rules.table import SEATS
+from drills.kit import choice
+from drills.kit.base import Level, Question, check_level, per_card, rng_for
 from drills.kit.exposures import exposure_for
 from drills.kit.wording import join, tile_label
 

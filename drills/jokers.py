@@ -26,14 +26,13 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from coach.rules import scenes
 from coach.notation import tiles
-from coach.rules import joker_exchange as exchange
 from coach.notation.card import GROUP_NAMES, Card, Line, Reading, parse_pattern
-from coach.rules.joker_exchange import Exchange, exchange_ruling
+from coach.rules import joker_exchange as exchange
+from coach.rules import scenes
 from coach.rules.catalog import cite
-from drills.kit import choice
-from drills.kit import wording
+from coach.rules.joker_exchange import Exchange, exchange_ruling
+from drills.kit import choice, wording
 from drills.kit.base import Level, Question, check_level, rng_for
 
 NAME = "jokers"

@@ -26,12 +26,12 @@ import numpy as np
 
 from coach.notation import tiles
 from coach.notation.card import Card, Line, Reading, parse_pattern
-from coach.rules.mahjong import pay, score, winning_lines
-from coach.rules.catalog import cite
 from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, fill, tables_for
+from coach.rules.catalog import cite
+from coach.rules.mahjong import pay, score, winning_lines
 from drills.kit import choice
-from drills.kit.wording import count, join, many, number
 from drills.kit.base import Level, Question, check_level, per_card, rng_for
+from drills.kit.wording import count, join, many, number
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
 

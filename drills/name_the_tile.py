@@ -21,9 +21,7 @@ from typing import Any
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.rules.catalog import cite
-from drills.kit import choice
-from drills.kit import hints
-from drills.kit import short
+from drills.kit import choice, hints, short
 from drills.kit.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 NAME = "name-the-tile"

@@ -27,15 +27,14 @@ from typing import Any
 
 import numpy as np
 
+from coach.advice.explain import reading_words
 from coach.common.errors import CoachError
 from coach.notation import tiles
-from coach.reading.analysis import Analysis, LineResult, analyze
 from coach.notation.card import Card, Group, Reading
-from coach.advice.explain import reading_words
-from coach.rules.catalog import RULES, cite
+from coach.reading.analysis import Analysis, LineResult, analyze
 from coach.reading.tiles_away import Exposure, Holding, fill, tables_for
-from drills.kit import hints
-from drills.kit import short
+from coach.rules.catalog import RULES, cite
+from drills.kit import hints, short
 from drills.kit.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 NAME = "nearest-hand"

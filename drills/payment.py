@@ -28,15 +28,15 @@ import numpy as np
 
 from coach.notation import tiles
 from coach.notation.card import Card, Line
+from coach.reading.tiles_away import Exposure, Holding, tables_for
+from coach.rules.catalog import cite
 from coach.rules.dead_hands import wall_game
 from coach.rules.mahjong import Payment, Win, pay, pays_as, score, winning_lines
-from coach.rules.catalog import cite
 from coach.rules.ruling import Ruling
-from coach.reading.tiles_away import Exposure, Holding, tables_for
 from drills.kit import choice
+from drills.kit.base import Level
 from drills.kit.choice import Draft
 from drills.kit.wording import join, jokers_word, many
-from drills.kit.base import Level
 
 NAME = "payment"
 TITLE = "Who pays what"

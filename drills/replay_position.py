@@ -21,9 +21,9 @@ from typing import Any
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, HandError
+from coach.play.positions import Position, codes, drawn_tile, grade_answer
 from coach.play.review import describe
 from coach.rules.mahjong import winning_lines
-from coach.play.positions import Position, codes, drawn_tile, grade_answer
 from drills.kit import short
 from drills.kit.base import AnswerError, Level, Question, Verdict
 from drills.kit.wording import join

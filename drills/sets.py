@@ -41,10 +41,11 @@ from typing import Any, Protocol
 
 import yaml
 
+import drills
+
 # Only `drills.DRILLS` is used, and only inside functions: drills/__init__.py
 # may one day import this module, and the registry is complete by then.
 from coach.common.errors import CoachError
-import drills
 from coach.notation.yamlfile import MAX_BYTES, YamlError, capped, elide, key_line, line_of, load, show
 
 MAX_ITEMS = 20

@@ -22,9 +22,9 @@ from coach.notation.card import Card
 from coach.rules import table
 from coach.rules.catalog import cite
 from drills.kit import choice
+from drills.kit.base import Level
 from drills.kit.choice import Draft
 from drills.kit.wording import join
-from drills.kit.base import Level
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
 

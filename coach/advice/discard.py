@@ -20,10 +20,10 @@ from fractions import Fraction
 
 import numpy as np
 
-from coach.notation import tiles
-from coach.reading.analysis import analyze
-from coach.notation.card import Card
 from coach.common.kept import Kept
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.reading.analysis import analyze
 from coach.reading.tiles_away import HAND_SIZE, CardTables, Exposure, Holding, HoldingError, tables_for
 
 HOT_SHARE = 0.5  # a tile needed by at least half the hands an opponent's exposures allow

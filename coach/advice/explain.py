@@ -13,8 +13,8 @@ from collections import Counter
 from functools import lru_cache
 
 from coach.notation import tiles
-from coach.reading.analysis import Analysis, LineResult
 from coach.notation.card import Card, Reading
+from coach.reading.analysis import Analysis, LineResult
 
 NEAREST = 5
 COUNT_WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]

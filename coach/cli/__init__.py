@@ -13,8 +13,8 @@ import json
 import os
 import re
 import sys
-from pathlib import Path
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 # One BLAS thread, set before numpy loads: a command's matrix products are
@@ -164,8 +164,8 @@ def cmd_simulate(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
 
 
 def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from coach.play.hand import SEATS
     from coach.play.bots import STRENGTHS, play
+    from coach.play.hand import SEATS
 
     strengths = [s.strip() for s in args.bots.split(",")]
     if len(strengths) == 1:

@@ -15,19 +15,19 @@ from __future__ import annotations
 
 import argparse
 import json
-from functools import cached_property
 from collections.abc import Iterable, Iterator, Sequence
+from functools import cached_property
 from typing import TextIO
 
 import numpy as np
 import orjson
 
-from coach.notation import tiles
-from coach.reading.analysis import Analysis, LineResult, analyze
-from coach.notation.card import Card
 from coach.cli.commands import COMMANDS
 from coach.cli.requests import BATCH_ERRORS, UsageError, checked_request, error_reply, request_holding
 from coach.cli.text import render_analysis
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.reading.analysis import Analysis, LineResult, analyze
 from coach.reading.tiles_away import OUT_OF_REACH, BatchRanking, Holding, tables_for
 
 # The keys of each line in the full answer (LineResult.to_json), in its order;

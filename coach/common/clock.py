@@ -5,9 +5,9 @@ aware one)."""
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 
-UTC = timezone.utc
+UTC = UTC
 
 
 def now() -> datetime:

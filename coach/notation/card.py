@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from coach.common.errors import CoachError
-from coach.notation import tiles
 from coach.common.kept import Kept
+from coach.notation import tiles
 from coach.notation.yamlfile import MAX_BYTES, YamlError, capped, elide, key_line, line_of, read_text, show
 from coach.notation.yamlfile import load as load_yaml
 
@@ -268,7 +268,7 @@ def shifts_for(tokens: list[Token], numbers: str | tuple[int, ...]) -> list[int]
     return list(dict.fromkeys(numbers))
 
 
-@lru_cache(maxsize=None)  # a few hundred possible arguments; expansion asks often
+@cache  # a few hundred possible arguments; expansion asks often
 def _symbol_tile(symbol: str, suit: str | None, shift: int) -> int:
     if symbol in NAMED:
         return tiles.INDEX[NAMED[symbol]]

@@ -30,16 +30,16 @@ from collections.abc import Callable
 
 import numpy as np
 
+from coach.advice.discard import wanted_share
+from coach.advice.passes import EvaluationOptions, evaluate_pass
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.advice.discard import wanted_share
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, deal
-from coach.rules.mahjong import winning_lines
-from coach.reading.analysis import analyze
-from coach.advice.passes import EvaluationOptions, evaluate_pass
 from coach.play.policies import least_suit_policy, nearest_three_policy
-from coach.rules.charleston import BLIND_PASSES
+from coach.reading.analysis import analyze
 from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
+from coach.rules.charleston import BLIND_PASSES
+from coach.rules.mahjong import winning_lines
 
 STRENGTHS = ("beginner", "club", "shark")
 MISSED_CALLS = 0.4  # the share of good exposure calls a beginner does not see

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.hand import Action, Hand, HandError, deal
 from coach.play.bots import decide
+from coach.play.hand import Action, Hand, HandError, deal
 from coach.play.review import BEST, RULES, describe, grade_decision
 from coach.play.review import _words as coach_words  # the review's own wording of the coach's move
 

@@ -32,12 +32,12 @@ from typing import Any
 
 from coach.common.errors import CoachError
 from coach.notation import tiles
+from coach.notation.card import Card
+from coach.reading.tiles_away import Exposure, Holding
 from coach.rules.calls import exposure_calls
 from coach.rules.charleston import BLIND_PASSES, COURTESY, STEPS, receiver
-from coach.notation.card import Card
 from coach.rules.mahjong import Payment, score, winning_lines
 from coach.rules.table import next_seat
-from coach.reading.tiles_away import Exposure, Holding
 
 SEATS = tiles.SEATS  # East, South, West, North: play passes to the right (S5)
 MAH_JONGG, EXPOSE = "mahjong", "expose"

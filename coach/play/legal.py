@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from typing import Any
 from itertools import combinations_with_replacement
+from typing import Any
 
 from coach.notation import tiles
-from coach.rules.charleston import BLIND_PASSES
 from coach.play.hand import MAH_JONGG, Action, Exposed, Hand, HandError
+from coach.rules.charleston import BLIND_PASSES
 from coach.rules.mahjong import winning_lines
 
 

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.hand import SEATS, Action, Hand, HandError, replay
 from coach.play.bots import decide
+from coach.play.hand import SEATS, Action, Hand, HandError, replay
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, Review, grade_decision
 
 REPLAYED = (INACCURACY, MISTAKE)

@@ -29,8 +29,8 @@ import numpy as np
 
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.hand import SEATS, Action, Hand, deal
 from coach.play.bots import decide
+from coach.play.hand import SEATS, Action, Hand, deal
 from coach.reading.tiles_away import Exposure, Holding, tables_for
 
 BEST, GOOD, INACCURACY, MISTAKE = "best", "good", "inaccuracy", "mistake"

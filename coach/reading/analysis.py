@@ -22,9 +22,9 @@ from functools import cached_property
 
 import numpy as np
 
+from coach.common.kept import Kept
 from coach.notation import tiles
 from coach.notation.card import Card, Line, Reading
-from coach.common.kept import Kept
 from coach.reading.tiles_away import OUT_OF_REACH, CardTables, Fill, Holding, fill, tables_for
 
 

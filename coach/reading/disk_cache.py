@@ -24,8 +24,8 @@ from pathlib import Path
 from coach.common.settings import CACHE_DIR
 from coach.notation import card as card_module
 from coach.notation import tiles
-from coach.reading import tiles_away
 from coach.notation.card import Card, parse_card, read_card_text
+from coach.reading import tiles_away
 from coach.reading.tiles_away import CardTables, keep_tables
 
 APP_NAME = "mahjong-coach"

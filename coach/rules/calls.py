@@ -23,12 +23,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from coach.notation import tiles
-from coach.reading.analysis import outs_and_dead, unseen
 from coach.notation.card import Card, Line
+from coach.reading.analysis import outs_and_dead, unseen
+from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
 from coach.rules.mahjong import Win, winning_lines
 from coach.rules.ruling import Ruling
 from coach.rules.table import next_seat, seats_between, turns_after
-from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
 
 MAH_JONGG = "mahjong"
 SIZES = (3, 4, 5, 6)  # pung, kong, quint, sextet: the groups an exposure may be (K2)

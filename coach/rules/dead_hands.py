@@ -16,9 +16,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from coach.notation.card import Card, Line
+from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, assign_exposures, tables_for
 from coach.rules.mahjong import winning_lines
 from coach.rules.ruling import Ruling
-from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, assign_exposures, tables_for
 
 # The causes of E3, as `facts["cause"]` names them.
 COUNT, NO_LINE, CONCEALED_ONLY = "count", "no-line", "concealed-only"

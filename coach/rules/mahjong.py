@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from coach.notation.card import Card, Line, Reading
-from coach.rules.ruling import Ruling
 from coach.reading.tiles_away import HAND_SIZE, Holding, tables_for
+from coach.rules.ruling import Ruling
 
 WINS = ("self", "discard", "exchange")
 

@@ -30,13 +30,13 @@ from sqlmodel import Session, SQLModel, col, select
 
 from coach.common import clock
 from coach.store.cells import cell, row
-from coach.store.models import Attempt, Learner, LearnerDisplay, PracticeHand, ReplayPosition, SkillState
-from coach.store.transaction import move_learner_rows
 from coach.store.hands import export_hands
+from coach.store.lessons import export_lessons, merge_lessons
+from coach.store.models import Attempt, Learner, LearnerDisplay, PracticeHand, ReplayPosition, SkillState
+from coach.store.progress import mastery, skill_progress
 from coach.store.replays import export_positions
 from coach.store.teaching.account_data import delete_teaching, export_teaching, merge_teaching
-from coach.store.lessons import export_lessons, merge_lessons
-from coach.store.progress import mastery, skill_progress
+from coach.store.transaction import move_learner_rows
 
 CSV_COLUMNS = (
     "when",

@@ -19,8 +19,8 @@ from datetime import date, datetime
 from sqlmodel import Session, col, select
 
 import drills
-from coach.store.models import DailySession, Learner, SkillState
 from coach.common import clock
+from coach.store.models import DailySession, Learner, SkillState
 from coach.store.progress import drill_skill, local_day, skill_progress, zone
 from coach.store.replays import due_ids as due_positions
 from drills.replay_position import NAME as REPLAY

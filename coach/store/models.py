@@ -12,7 +12,6 @@ from sqlmodel import Field, SQLModel
 from coach.common.clock import now
 from coach.store.utc_datetime import UTCDateTime
 
-
 # SQLite hands a deleted row's id to the next row unless a table says
 # AUTOINCREMENT: ids are never reused, so nothing cached or remembered under
 # an old id (a card, a signed-in learner) can ever point at a newcomer.

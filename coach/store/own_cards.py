@@ -18,9 +18,9 @@ from sqlalchemy import Select, literal, union_all
 from sqlmodel import Session, col, select
 
 from coach.notation.card import CardError, parse_card
+from coach.store.models import Assignment, CardChoice, Classroom, Membership, TeacherCard
 from coach.store.teaching import teachers_cards
 from coach.store.teaching.errors import TeachingError
-from coach.store.models import Assignment, CardChoice, Classroom, Membership, TeacherCard
 from drills.weight import weight_problem
 
 DEFAULT_SOURCE = "Your card"

@@ -30,11 +30,11 @@ from typing import TextIO
 
 import numpy as np
 
-from coach.notation import tiles
-from coach.reading.analysis import analyze
-from coach.notation.card import Card
 from coach.advice.passes import candidate_passes, evaluate_pass, unseen_pool
 from coach.advice.passes.kernel import scores_by_matrix
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.reading.analysis import analyze
 from coach.reading.tiles_away import HAND_SIZE, Holding, tables_for
 
 

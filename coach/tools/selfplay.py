@@ -39,8 +39,8 @@ import numpy as np
 from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.hand import SEATS, Action, Hand, replay
 from coach.play.bots import STRENGTHS, play
+from coach.play.hand import SEATS, Action, Hand, replay
 from coach.play.review import review
 from coach.tools.simulate_charleston import wilson
 

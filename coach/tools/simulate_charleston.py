@@ -23,12 +23,12 @@ from typing import TextIO
 
 import numpy as np
 
+from coach.advice.passes import EvaluationOptions, evaluate_pass
 from coach.notation import tiles
 from coach.notation.card import Card, house_card, load_card
-from coach.advice.passes import EvaluationOptions, evaluate_pass
 from coach.play.policies import Policy, least_suit_policy, nearest_three_policy, random_policy
-from coach.rules.charleston import FIRST_CHARLESTON, SEATS_MOVED
 from coach.reading.tiles_away import Holding, tables_for
+from coach.rules.charleston import FIRST_CHARLESTON, SEATS_MOVED
 
 SEATS = 4
 

@@ -88,20 +88,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     fast_json.install(app)
 
     from coach.store.db import database_url, make_engine, migrate
+    from coach.web import teach
     from coach.web.account import sign_in as accounts
     from coach.web.api import drills as api
     from coach.web.classes import student as classes
-    from coach.web.drill import today as daily
-    from coach.web.infra import errors
-    from coach.web.infra import inputs
-    from coach.web.shared import learners
-    from coach.web.infra import limits
     from coach.web.drill import pages
-    from coach.web import teach
-    from coach.web.shared import teacher_cards
-    from coach.web.tiles import routes as tiles
-    from coach.web.shared.drilling import Drilling
+    from coach.web.drill import today as daily
+    from coach.web.infra import errors, inputs, limits
     from coach.web.progress.page import bp as progress_bp
+    from coach.web.shared import learners, teacher_cards
+    from coach.web.shared.drilling import Drilling
+    from coach.web.tiles import routes as tiles
 
     store = make_engine(database_url(instance, resolved[settings.DATABASE_URL]))
     migrate(store)  # an upgrade brings the schema up to date before the first request

@@ -29,8 +29,8 @@ from functools import wraps
 from typing import Any, TypeVar
 
 from coach.common.errors import CoachError
-from coach.rules import scenes
 from coach.common.kept import Kept
+from coach.rules import scenes
 from coach.rules.scenes import Scene
 
 

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import random
 import re
-from dataclasses import dataclass, field
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from coach.common.errors import CoachError
 from coach.rules.scenes import Scene
-from drills.kit import hints
-from drills.kit import short
+from drills.kit import hints, short
 from drills.kit.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 # "(K1)" or "(P2, P4)" at the end of an explanation's sentence.

@@ -256,7 +256,7 @@ def evaluate_pass(
         chosen = [leader] + rivals[: EXACT_RIVALS - 1]
         chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
         for i in chosen:
-            exact_set[i] = _exact_kept(card, rack, seen, candidates[i][0], lambda: scorer.exact_mean(i, left))
+            exact_set[i] = _exact_kept(card, rack, seen, candidates[i][0], lambda i=i: scorer.exact_mean(i, left))  # run now, or not at all
         firm = []  # nothing left to sample
     if firm is None:
         judged, rivals = focus, top[:4]

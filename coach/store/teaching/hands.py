@@ -26,10 +26,10 @@ from sqlmodel import Session, select
 
 from coach.common import clock
 from coach.play.bots import STRENGTHS as BOTS
+from coach.store.hands import SEED_RANGE
+from coach.store.models import ClassHand, ClassHandPlay, Classroom, Learner, Membership, PracticeHand, TeacherCard
 from coach.store.teaching import classrooms, roles, teachers_cards
 from coach.store.teaching.errors import TeachingError
-from coach.store.models import ClassHand, ClassHandPlay, Classroom, Learner, Membership, PracticeHand, TeacherCard
-from coach.store.hands import SEED_RANGE
 
 MAX_TITLE = 80
 

@@ -17,10 +17,9 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from coach.store.accounts import display_of, display_row
 from coach.store.models import LearnerDisplay
-from coach.web.infra import database
-from coach.web.shared import learners
-from coach.web.infra import limits
+from coach.web.infra import database, limits
 from coach.web.infra.redirects import safe_next
+from coach.web.shared import learners
 
 bp = Blueprint("display", __name__)
 

@@ -30,17 +30,15 @@ from coach.store import own_cards
 from coach.store.models import TeacherCard
 from coach.store.teaching import teachers_cards
 from coach.store.teaching.errors import TeachingError
-from coach.web.infra import limits
-from coach.web.shared import teacher_cards
-from coach.web.shared.card_choice import HOUSE, account_id, house_name, picker
-from coach.web.infra.redirects import safe_next
-from coach.web.shared.learners import is_account
+from coach.web.infra import database, limits
 from coach.web.infra.errors import page_error
 from coach.web.infra.forms import field
-from coach.web.infra import database
-from coach.web.shared import card_editor, card_pages
+from coach.web.infra.redirects import safe_next
+from coach.web.shared import card_editor, card_pages, teacher_cards
+from coach.web.shared.card_choice import HOUSE, account_id, house_name, picker
 from coach.web.shared.card_pages import CAPS, confirm_delete, save_upload, too_large
 from coach.web.shared.dates import day
+from coach.web.shared.learners import is_account
 
 bp = Blueprint("my_cards", __name__, url_prefix="/account/cards")
 bp.register_error_handler(RequestEntityTooLarge, too_large)

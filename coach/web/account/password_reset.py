@@ -40,12 +40,11 @@ from coach.common.settings import BASE_URL, MAIL_FROM, SMTP_URL
 from coach.store import accounts as store
 from coach.store import login_sessions
 from coach.store.models import Learner
-from coach.web.infra import database
-from coach.web.shared import learners
-from coach.web.infra import limits
-from coach.web.infra.limits import generate_password_hash  # werkzeug's, under a bound
 from coach.web.account import sign_in as accounts_web
 from coach.web.account.sign_in import _field, email_problem, normal_email, password_problem
+from coach.web.infra import database, limits
+from coach.web.infra.limits import generate_password_hash  # werkzeug's, under a bound
+from coach.web.shared import learners
 
 bp = Blueprint("password_reset", __name__)
 log = logging.getLogger(__name__)

@@ -39,16 +39,15 @@ from flask import (
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session
 
+from coach.common import clock
 from coach.store import accounts as store
 from coach.store.models import Learner
-from coach.common import clock
-from coach.web.infra import database
+from coach.web.infra import database, limits
+from coach.web.infra.downloads import download
+from coach.web.infra.limits import check_password_hash, generate_password_hash  # werkzeug's, under a bound
+from coach.web.infra.redirects import safe_next
 from coach.web.shared import learners
 from coach.web.shared.learners import is_account, name_problem
-from coach.web.infra import limits
-from coach.web.infra.downloads import download
-from coach.web.infra.redirects import safe_next
-from coach.web.infra.limits import check_password_hash, generate_password_hash  # werkzeug's, under a bound
 
 bp = Blueprint("accounts", __name__)
 

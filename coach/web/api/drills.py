@@ -20,16 +20,12 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
-
 import drills
-
 from coach.store.progress import summary
-from coach.web.infra import database
-from coach.web.infra import inputs
-from coach.web.shared import learners
-from coach.web.infra import limits
-from coach.web.infra.errors import error_response
 from coach.web.api import openapi
+from coach.web.infra import database, inputs, limits
+from coach.web.infra.errors import error_response
+from coach.web.shared import learners
 from coach.web.shared.drilling import DrillError, Drilling
 
 bp = Blueprint("api", __name__, url_prefix="/api")

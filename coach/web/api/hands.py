@@ -23,21 +23,19 @@ from typing import Any
 from flask import Blueprint, Flask, jsonify
 
 from coach.notation import tiles
-from coach.play.hand import SEATS, Action, Hand, HandError
 from coach.play.bots import STRENGTHS
+from coach.play.hand import SEATS, Action, Hand, HandError
 from coach.play.legal import legal_actions
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, review
 from coach.store import hands as store
-from coach.store.teaching import teachers_cards
 from coach.store.models import PracticeHand
-from coach.web.infra import database
-from coach.web.shared import learners, practice_moves
-from coach.web.infra import limits
-from coach.web.shared import teacher_cards
+from coach.store.teaching import teachers_cards
 from coach.web.api.drills import BodyError, read_body
-from coach.web.shared.drilling import DrillError
+from coach.web.infra import database, limits
 from coach.web.infra.errors import error_response
 from coach.web.infra.inputs import MAX_DB_INT
+from coach.web.shared import learners, practice_moves, teacher_cards
+from coach.web.shared.drilling import DrillError
 from coach.web.shared.practice_hands import (
     SEAT,
     STEP_WORDS,

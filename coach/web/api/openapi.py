@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import drills
-from coach.play.hand import SEATS
 from coach.play.bots import STRENGTHS
+from coach.play.hand import SEATS
 from coach.web.infra.inputs import MAX_DB_INT, MAX_JSON_DEPTH
 
 JSON = "application/json"

@@ -13,13 +13,11 @@ from __future__ import annotations
 from flask import Blueprint, Flask, abort, current_app, redirect, url_for
 from sqlmodel import Session
 
-from coach.store.teaching import hands as store
 from coach.store.models import ClassHand
+from coach.store.teaching import hands as store
 from coach.store.teaching import teachers_cards
-from coach.web.infra import database
-from coach.web.shared import learners
-from coach.web.infra import limits
-from coach.web.shared import practice_hands, practice_moves
+from coach.web.infra import database, limits
+from coach.web.shared import learners, practice_hands, practice_moves
 
 bp = Blueprint("class_hands", __name__)
 

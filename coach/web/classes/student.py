@@ -45,20 +45,18 @@ from werkzeug.wrappers import Response
 import drills
 from coach.common import clock
 from coach.notation.card import Card
-from coach.store.teaching import classrooms, drill_sets, homework, work_states
-from coach.store.teaching.errors import TeachingError
-from coach.store.teaching import hands as class_hands
 from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, Learner, TeacherCard
-from coach.web.infra import database
-from coach.web.shared import learners
-from coach.web.infra import limits
+from coach.store.teaching import classrooms, drill_sets, homework, work_states
+from coach.store.teaching import hands as class_hands
+from coach.store.teaching.errors import TeachingError
+from coach.web.infra import database, limits
 from coach.web.infra.htmx import is_htmx
-from coach.web.shared import teacher_cards
+from coach.web.shared import learners, teacher_cards
 from coach.web.shared.dates import due_label
-from coach.web.shared.learners import MAX_NAME, name_problem
-from coach.web.shared.drilling import Asked, DrillError, Drilling
 from coach.web.shared.drill_sessions import assignment_context, install_assignment_answers
 from coach.web.shared.drill_views import NO_ANSWER, drill_context, no_answer
+from coach.web.shared.drilling import Asked, DrillError, Drilling
+from coach.web.shared.learners import MAX_NAME, name_problem
 from drills.kit.base import AnswerError, Verdict
 from drills.sets import Slot
 

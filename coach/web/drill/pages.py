@@ -25,16 +25,14 @@ from itsdangerous import BadData, URLSafeSerializer
 
 import drills
 from coach.notation import line_search as card_words
-from coach.rules import catalog as rules
 from coach.notation import tiles
-from coach.web.shared.drilling import AnswerProblem, Asked, DrillError, Drilling
-from coach.web.shared import card_choice, drill_sessions
-from coach.web.shared.drill_views import NO_ANSWER, drill_context, given_answer, no_answer, pattern_tokens, picked_places
-from coach.web.shared import learners
+from coach.rules import catalog as rules
 from coach.web.infra import limits
-from coach.web.shared import teacher_cards
 from coach.web.infra.errors import page_error
 from coach.web.infra.htmx import is_htmx, render
+from coach.web.shared import card_choice, drill_sessions, learners, teacher_cards
+from coach.web.shared.drill_views import NO_ANSWER, drill_context, given_answer, no_answer, pattern_tokens, picked_places
+from coach.web.shared.drilling import AnswerProblem, Asked, DrillError, Drilling
 from drills.kit.whose import whose
 
 bp = Blueprint("pages", __name__)

@@ -8,27 +8,26 @@ question of the same drill.
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, request, session as cookie
+from flask import Blueprint, current_app, render_template, request
+from flask import session as cookie
 from sqlmodel import Session, col, select
 
 import drills
-from drills import replay_position
-from coach.store.lessons import lesson_before
-from coach.store.daily import Today, advance, plan as plan_slots, today
-from coach.store.models import Attempt, Learner
 from coach.common import clock
+from coach.store.daily import Today, advance, today
+from coach.store.daily import plan as plan_slots
+from coach.store.lessons import lesson_before
+from coach.store.models import Attempt, Learner
 from coach.store.progress import local_day, summary, zone
-from coach.web.infra import database
-from coach.web.shared import card_choice
-from coach.web.shared import learners
-from coach.web.infra import limits
-from coach.web.infra.htmx import render
-from coach.web.shared import replay_questions
-from coach.web.shared.drilling import Drilling
 from coach.web.drill.pages import TODAY_KEY, regrade
+from coach.web.infra import database, limits
+from coach.web.infra.htmx import render
+from coach.web.shared import card_choice, learners, replay_questions
 from coach.web.shared.drill_sessions import today_context
 from coach.web.shared.drill_views import drill_context
+from coach.web.shared.drilling import Drilling
 from coach.web.shared.mistakes import recent_mistakes  # as the progress page lists them, with their "Try again" links
+from drills import replay_position
 
 bp = Blueprint("daily", __name__)
 

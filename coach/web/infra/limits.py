@@ -65,8 +65,8 @@ from typing import Any, TypeVar
 
 from flask import Flask, current_app, jsonify, request, session
 from flask_limiter import Limiter, RateLimitExceeded
-from limits.storage import MemoryStorage
 from flask_login import current_user
+from limits.storage import MemoryStorage
 from werkzeug import security
 from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -100,7 +100,7 @@ class SweptMemoryStorage(MemoryStorage):
         self._next_sweep = 0.0
         self._sweeping = threading.Lock()
 
-    def _MemoryStorage__schedule_expiry(self) -> None:  # noqa: N802 - overrides the store's private timer start
+    def _MemoryStorage__schedule_expiry(self) -> None:
         now = time.monotonic()
         if now >= self._next_sweep and self._sweeping.acquire(blocking=False):
             try:

@@ -18,13 +18,12 @@ from flask import Blueprint, Flask, abort, render_template, request, url_for
 from markupsafe import Markup, escape
 from sqlmodel import Session
 
-from coach.rules import glossary
 from coach.notation.card import house_card
+from coach.rules import glossary
 from coach.store import lessons as kept
-from coach.web.infra import database
-from coach.web.shared import learners
-from coach.web.infra import limits
+from coach.web.infra import database, limits
 from coach.web.infra.htmx import is_htmx
+from coach.web.shared import learners
 from drills import lessons
 from drills.kit.base import AnswerError
 

@@ -19,8 +19,7 @@ from typing import Any
 from flask import Blueprint, Flask, redirect, render_template, request, url_for
 
 from coach.store import replays
-from coach.web.infra import database
-from coach.web.infra import limits
+from coach.web.infra import database, limits
 from coach.web.infra.htmx import is_htmx, render
 from coach.web.shared import drill_sessions, learners
 from coach.web.shared.drill_views import NO_ANSWER, given_answer, no_answer, picked_places

@@ -26,11 +26,11 @@ from sqlmodel import Session, col, select
 
 import drills
 from coach.common import clock
-from coach.rules import catalog as rules
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.store.models import Attempt, Learner
+from coach.rules import catalog as rules
 from coach.store.hands import HandStats, hand_stats
+from coach.store.models import Attempt, Learner
 from coach.store.progress import (
     MASTERY,
     MASTERY_WORDS,
@@ -41,10 +41,8 @@ from coach.store.progress import (
     zone,
 )
 from coach.web.infra import database
-from coach.web.shared import card_choice
-from coach.web.shared import learners
-from coach.web.shared import teacher_cards
 from coach.web.progress.charts import DayResult, accuracy_chart, goal_ring, long_date, percent
+from coach.web.shared import card_choice, learners, teacher_cards
 from coach.web.shared.drilling import Drilling
 from coach.web.shared.mistakes import (
     drill_module,

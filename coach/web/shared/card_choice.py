@@ -19,10 +19,10 @@ from flask_login import current_user
 from coach.notation.card import Card
 from coach.store import own_cards
 from coach.web.infra import database
-from coach.web.shared import teacher_cards
 from coach.web.infra.redirects import safe_next
-from coach.web.shared.learners import is_account
+from coach.web.shared import teacher_cards
 from coach.web.shared.drilling import Asked, DrillError, Drilling
+from coach.web.shared.learners import is_account
 
 HOUSE = "house"  # the picker's value for the house card
 

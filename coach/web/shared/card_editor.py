@@ -29,15 +29,15 @@ from typing import Any
 from sqlmodel import Session
 
 from coach.notation import tiles
-from coach.reading.analysis import analyze
 from coach.notation.card import MAX_LINES, MAX_SECTIONS, SUIT_LETTERS, Card, CardError, Line, parse_card
+from coach.notation.yamlfile import YamlError, key_line, line_of
+from coach.notation.yamlfile import load as load_yaml
+from coach.reading.analysis import analyze
+from coach.reading.tiles_away import HoldingError, drop_tables, read_holding
 from coach.store import own_cards
 from coach.store.models import TeacherCard
 from coach.store.teaching import teachers_cards
-from coach.reading.tiles_away import HoldingError, drop_tables, read_holding
 from coach.web.shared.drill_views import pattern_tokens
-from coach.notation.yamlfile import YamlError, key_line, line_of
-from coach.notation.yamlfile import load as load_yaml
 
 SOURCE = "Your card"  # how messages name the card being written
 MAX_RACK = 200  # characters of a typed rack: 14 tiles with room for "5 dot" style names

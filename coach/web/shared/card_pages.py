@@ -16,9 +16,9 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from coach.notation.card import MAX_CARD_BYTES, MAX_LINES, MAX_READINGS, Card
 from coach.store import own_cards
+from coach.store.models import TeacherCard
 from coach.store.teaching import teachers_cards
 from coach.store.teaching.errors import TeachingError
-from coach.store.models import TeacherCard
 from coach.web.infra import database
 from coach.web.infra.errors import page_error
 from coach.web.infra.forms import echo, field, uploaded_text

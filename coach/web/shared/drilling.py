@@ -12,8 +12,8 @@ import hashlib
 import secrets
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
@@ -204,7 +204,7 @@ def generate_on(module: ModuleType, seed: int, level: int, card: Card) -> Questi
     not a crash."""
     try:
         return module.generate(seed, level, card)
-    except Exception as error:  # noqa: BLE001 - any failure here is the card's, reported as such
+    except Exception as error:
         raise DrillError(
             f'{module.TITLE} cannot make a level-{level} question from the card "{card.name}" '
             f"({error}). Choose another drill or level for this card."

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -30,7 +30,7 @@ from drills.kit.base import Question, Verdict
 login_manager = LoginManager()
 MAX_NAME = 80
 MAX_TIME_MS = 60 * 60 * 1000  # an hour: longer is a tab left open, not time spent
-EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 HSTS = "max-age=31536000; includeSubDomains"  # a year: browsers then never try plain HTTP first
 T = TypeVar("T")
 

@@ -21,8 +21,7 @@ from werkzeug.exceptions import HTTPException
 from coach.notation.card import Card
 from coach.play.hand import Action, HandError
 from coach.play.positions import position_at, rebuild
-from coach.store import hands
-from coach.store import replays
+from coach.store import hands, replays
 from coach.store.models import Learner, ReplayPosition
 from coach.store.progress import local_day, zone
 from coach.web.shared.drill_sessions import today_context

@@ -16,8 +16,8 @@ from collections import OrderedDict
 from flask_login import current_user
 
 from coach.notation.card import Card
-from coach.store.teaching import teachers_cards
 from coach.store.models import TeacherCard
+from coach.store.teaching import teachers_cards
 from coach.web.infra import database
 
 CACHE_SIZE = 32

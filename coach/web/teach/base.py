@@ -17,7 +17,7 @@ teaching) and /teach/start (which turns it on).
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import UTC, date, datetime, time, timedelta
 from typing import Any, NoReturn, TypeVar
 from zoneinfo import ZoneInfo
 
@@ -28,13 +28,12 @@ from sqlmodel import Session
 import drills
 from coach.common import clock
 from coach.notation.card import Card
-from coach.store.teaching import drill_sets, teachers_cards
 from coach.store.models import DrillSetRow, Learner
-from coach.web.shared import learners
-from coach.web.shared import teacher_cards
+from coach.store.teaching import drill_sets, teachers_cards
+from coach.web.shared import learners, teacher_cards
 from coach.web.shared.dates import day, due_label
-from coach.web.shared.learners import is_account
 from coach.web.shared.drilling import DrillError, Drilling
+from coach.web.shared.learners import is_account
 from drills.sets import HOUSE, DrillSet, sample_sets
 
 bp = Blueprint("teach", __name__, url_prefix="/teach")
@@ -102,7 +101,7 @@ def due_from_form(raw: str, learner: Learner, now: datetime | None = None) -> tu
     if day > today + timedelta(days=MAX_DUE_DAYS):
         return None, "That day is more than two years away. Pick a nearer day, or leave it empty."
     end = datetime.combine(day, time(23, 59, 59), tzinfo=zone_of(learner))
-    return end.astimezone(timezone.utc), None
+    return end.astimezone(UTC), None
 
 
 def show_date(moment: datetime | None, learner: Learner) -> str:

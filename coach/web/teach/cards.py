@@ -22,7 +22,6 @@ assignment on it are asked questions on it.
 
 from __future__ import annotations
 
-
 from flask import flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
@@ -30,11 +29,9 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from coach.notation.card import HOUSE_CARD
 from coach.store.models import TeacherCard
 from coach.store.teaching import teachers_cards
-from coach.web.infra import database
-from coach.web.shared import card_editor
-from coach.web.infra import limits
-from coach.web.shared import teacher_cards
+from coach.web.infra import database, limits
 from coach.web.infra.downloads import download
+from coach.web.shared import card_editor, teacher_cards
 from coach.web.shared.card_pages import CAPS, confirm_delete, editor, editor_preview, editor_rack, editor_save, save_upload, too_large
 from coach.web.teach.base import bp, found, teacher_id
 

@@ -26,25 +26,19 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_user
 from sqlmodel import Session
 
-from coach.store.teaching.errors import TeachingError
-from coach.store.teaching import classrooms
+from coach.store.models import Assignment, Classroom, Learner
+from coach.store.teaching import classrooms, dashboards, drill_sets, homework, roles, teachers_cards, work_states
 from coach.store.teaching import hands as class_hands
 from coach.store.teaching import reports as class_report
-from coach.store.models import Assignment, Classroom, Learner
-from coach.store.teaching import work_states
-from coach.store.teaching import teachers_cards
-from coach.store.teaching import roles
-from coach.store.teaching import homework
-from coach.store.teaching import drill_sets
-from coach.store.teaching import dashboards
+from coach.store.teaching.errors import TeachingError
 from coach.web.infra import database
-from coach.web.teach import hands as teach_hands
-from coach.web.teach import reports as teach_reports
-from coach.web.shared import teacher_cards
 from coach.web.infra.downloads import download
 from coach.web.infra.forms import field
-from coach.web.shared.learners import SignedIn, is_account
+from coach.web.shared import teacher_cards
 from coach.web.shared.drill_views import drill_context
+from coach.web.shared.learners import SignedIn, is_account
+from coach.web.teach import hands as teach_hands
+from coach.web.teach import reports as teach_reports
 from coach.web.teach.base import (
     bp,
     drilling,

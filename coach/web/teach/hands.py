@@ -23,13 +23,13 @@ from flask import current_app, flash, redirect, render_template, request, url_fo
 from sqlmodel import Session
 
 from coach.notation.card import Card
-from coach.play.hand import Action
 from coach.play.bots import STRENGTHS
 from coach.play.compare import Comparison, Step, compare
+from coach.play.hand import Action
 from coach.play.review import review
+from coach.store.models import ClassHand, Classroom, PracticeHand
 from coach.store.teaching import hands as store
 from coach.store.teaching import roles, teachers_cards
-from coach.store.models import ClassHand, Classroom, PracticeHand
 from coach.web.infra import database
 from coach.web.shared import practice_hands as practice
 from coach.web.shared import teacher_cards

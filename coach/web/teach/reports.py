@@ -16,12 +16,12 @@ from typing import Any
 from flask import render_template, url_for
 from sqlmodel import Session
 
-from coach.rules import catalog as rulebook
 from coach.notation import tiles
 from coach.notation.card import Card
+from coach.rules import catalog as rulebook
+from coach.store.models import Assignment, TeacherCard
 from coach.store.teaching import drill_sets, homework, roles, teachers_cards
 from coach.store.teaching import reports as class_report
-from coach.store.models import Assignment, TeacherCard
 from coach.web.infra import database
 from coach.web.shared import teacher_cards
 from coach.web.teach.base import bp, card_named, drilling, found, show_date, teacher_id, teacher_row

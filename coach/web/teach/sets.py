@@ -28,9 +28,9 @@ from flask import flash, redirect, render_template, request, url_for
 from sqlmodel import Session
 
 import drills
+from coach.store.models import DrillSetRow
 from coach.store.teaching import drill_sets, teachers_cards
 from coach.store.teaching.errors import TeachingError
-from coach.store.models import DrillSetRow
 from coach.web.infra import database
 from coach.web.infra.downloads import download
 from coach.web.infra.forms import echo, field, uploaded_text
