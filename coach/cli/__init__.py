@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # the commands import what they use when run: a quick start (
     from coach.rules.mahjong import Payment
 
 # Choices named here so that building the parser imports no command's module;
-# tests/test_cli.py holds them equal to coach.advice.passes.PASSES and coach.rules.mahjong.WINS.
+# tests/core/test_cli.py holds them equal to coach.advice.passes.PASSES and coach.rules.mahjong.WINS.
 PASS_CHOICES = ("first-right", "first-across", "first-left", "second-left", "second-across", "second-right", "courtesy")
 WIN_CHOICES = ("self", "discard", "exchange")
 

@@ -1,0 +1,18 @@
+"""Every legal first pass scored, for tests that want a runner-up to answer with."""
+
+from __future__ import annotations
+
+from coach.notation.card import Card
+
+
+def every_pass(card: Card, rack, seed: int):
+    """The first-pass drill's evaluation of a question with every legal pass
+    it scored listed (its grade lists only those worked out exactly): for
+    tests that want a runner-up or a clearly worse pass to answer with."""
+    from coach.advice.passes import evaluate_pass
+    from drills import first_pass
+
+    return evaluate_pass(
+        card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=192,
+        screen=first_pass.SCREEN, include=[], firm=[], exact=True,
+    )
