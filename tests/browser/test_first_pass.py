@@ -15,14 +15,7 @@ from tests.support.browser import (
     tab_until,
 )
 from tests.support.cards import CARD
-from tests.support.passes import every_pass
-
-
-def best_and_worst(seed: int, level: int):
-    q = first_pass.generate(seed, level, CARD)
-    advice = every_pass(CARD, q.key["rack"], q.seed)
-    assert advice.best.tiles == first_pass.advice_for(CARD, q.key["rack"], q.seed).best.tiles
-    return q, advice.best.codes, advice.options[-1].codes
+from tests.support.passes import best_and_worst
 
 
 def pick(page: Page, codes: list[str]) -> None:
@@ -111,21 +104,3 @@ def test_first_pass_on_a_phone(page: Page, errors, screens):
 # -- the JSON API --------------------------------------------------------------------------
 
 
-def test_api_first_pass_question_and_answers(client):
-    asked = client.post("/api/drills/first-pass/questions", json={"seed": 4, "level": 2})
-    assert asked.status_code == 201
-    data = asked.get_json()
-    assert data["drill"] == "first-pass" and len(data["rack"]) == 13 and data["card"] == CARD.name
-    _, best, _ = best_and_worst(4, 2)
-    right = client.post("/api/drills/first-pass/answers", json={"token": data["token"], "answer": best})
-    assert right.status_code == 200 and right.get_json()["correct"] is True
-    assert "C1" in right.get_json()["rules"]
-    shown = client.post("/api/drills/first-pass/answers", json={"token": data["token"], "answer": None})
-    assert shown.get_json()["correct"] is False and shown.get_json()["best"] == best
-
-
-def test_api_first_pass_bad_answers_are_400(client):
-    token = client.post("/api/drills/first-pass/questions", json={"seed": 4, "level": 2}).get_json()["token"]
-    for answer in ["7C N 9B", ["7C"], ["7X", "N", "9B"], [1, 2, 3]]:
-        reply = client.post("/api/drills/first-pass/answers", json={"token": token, "answer": answer})
-        assert reply.status_code == 400 and "error" in reply.get_json()

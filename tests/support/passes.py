@@ -1,8 +1,11 @@
-"""Every legal first pass scored, for tests that want a runner-up to answer with."""
+"""Every legal first pass scored, for tests that want a runner-up (or the worst
+pass) to answer with."""
 
 from __future__ import annotations
 
 from coach.notation.card import Card
+from drills import first_pass
+from tests.support.cards import CARD
 
 
 def every_pass(card: Card, rack, seed: int):
@@ -16,3 +19,10 @@ def every_pass(card: Card, rack, seed: int):
         card, list(rack), "first-right", seed=seed, samples=64, refine=8, refine_samples=192,
         screen=first_pass.SCREEN, include=[], firm=[], exact=True,
     )
+
+
+def best_and_worst(seed: int, level: int):
+    q = first_pass.generate(seed, level, CARD)
+    advice = every_pass(CARD, q.key["rack"], q.seed)
+    assert advice.best.tiles == first_pass.advice_for(CARD, q.key["rack"], q.seed).best.tiles
+    return q, advice.best.codes, advice.options[-1].codes
