@@ -23,6 +23,7 @@ from coach.rules.mahjong import score
 from coach.reading.tiles_away import OUT_OF_REACH, Holding, fill, tables_for
 from tests.support.cards import holding
 from tests.support.paths import DATA
+from tests.support.examples import examples
 
 FORMS_CARD = DATA / "forms-card.yaml"
 OLD_HOUSE_CARD = DATA / "house-2026-before-forms.yaml"
@@ -241,7 +242,7 @@ def _card_or_none(hand: str):
         return None
 
 
-@settings(max_examples=120, derandomize=True, database=None,
+@settings(max_examples=examples(120), derandomize=True, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(forms_and_racks())
 def test_a_line_of_forms_has_the_least_distance_of_its_forms(case) -> None:

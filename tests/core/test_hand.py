@@ -19,6 +19,7 @@ from coach.play.bots import decide, play
 from coach.rules.mahjong import winning_lines
 from tests.support.hands import CARD, FULL_SET, in_play
 from tests.support.cards import CARD as HOUSE
+from tests.support.examples import examples
 
 
 # -- the deal (S1-S3) ----------------------------------------------------------------------
@@ -338,7 +339,7 @@ def random_action(hand: Hand, seat: str, rng: random.Random) -> Action:
     return Action(seat, "discard", (tiles.CODES[rng.choice(rack)],))
 
 
-@settings(max_examples=6, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(6), suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 10**6))
 def test_T1_every_state_of_random_self_play_holds_all_152_tiles_and_replays_exactly(seed):
     rng = random.Random(seed)

@@ -23,6 +23,7 @@ from coach.play.bots import decide
 from coach.play.legal import canonical, is_legal, legal_actions, refusal, trial_copy
 from tests.support.hands import CARD, codes, in_play
 from tests.support.cards import CARD as HOUSE
+from tests.support.examples import examples
 
 KINDS = ("pass", "vote", "offer", "courtesy", "call", "no-call", "discard", "exchange", "mahjong")
 
@@ -103,7 +104,7 @@ def self_play(card, seed: int, rng: random.Random, limit: int = 1500) -> Hand:
     raise AssertionError(f"seed {seed}: the hand did not end")
 
 
-@settings(max_examples=3, database=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(3), database=None, suppress_health_check=list(HealthCheck))
 @given(seed=st.integers(0, 2**31 - 1))
 def test_H1_every_listed_action_applies_and_no_other_does(seed):
     hand = self_play(HOUSE, seed, random.Random(seed))

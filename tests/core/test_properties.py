@@ -33,6 +33,7 @@ from coach.reading.tiles_away import (
     tables_for,
 )
 from tests.support.cards import CARD
+from tests.support.examples import examples
 
 TABLES = tables_for(CARD)
 LINES: tuple[Line, ...] = CARD.lines
@@ -43,9 +44,9 @@ JOKER = tiles.JOKER
 WALL: tuple[int, ...] = tuple(t for t in range(tiles.KINDS) for _ in range(tiles.COPIES[t]))
 
 
-def _settings(examples: int) -> settings:
+def _settings(default: int) -> settings:
     return settings(
-        max_examples=examples,
+        max_examples=examples(default),
         derandomize=True,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

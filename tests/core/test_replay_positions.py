@@ -20,6 +20,7 @@ from drills.kit.base import AnswerError
 from coach.tools.benchmarks.careless_hands import careless
 from tests.support.hands import CARD, in_play
 from tests.support.cards import CARD as HOUSE
+from tests.support.examples import examples
 
 
 def first_with_positions(kinds: tuple[str, ...] = ("discard",)):
@@ -162,7 +163,7 @@ def test_C1_a_pass_position_is_answered_with_tiles():
         replay_position.grade(q, list(coach.tiles[:2]))
 
 
-@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(12), suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10_000), pick=st.integers(0, 10_000))
 def test_at_any_self_play_position_the_coachs_own_move_grades_correct(seed, pick):
     hand = play(HOUSE, seed, {s: "beginner" for s in SEATS})

@@ -31,6 +31,7 @@ from drills.sets import (
     sample_sets,
     seed_for,
 )
+from tests.support.examples import examples
 
 MINIMAL = """\
 set: "Practice"
@@ -480,7 +481,7 @@ _sets = st.builds(
 )
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(_sets)
 def test_dump_then_parse_is_the_identity(drill_set):
     assert parse_set(dump_set(drill_set), cards=(HOUSE, drill_set.card)) == drill_set

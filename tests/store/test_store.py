@@ -21,13 +21,6 @@ NOON = datetime(2026, 11, 29, 12, 0, tzinfo=timezone.utc)
 
 
 @pytest.fixture
-def engine(tmp_path):
-    engine = make_engine(f"sqlite:///{tmp_path / 'coach.sqlite3'}")
-    migrate(engine)
-    return engine
-
-
-@pytest.fixture
 def learner(engine):
     with Session(engine) as session:
         person = Learner(guest=True, time_zone="UTC")

@@ -15,6 +15,7 @@ from coach.store import teaching
 from coach.store.models import Learner
 from drills.sets import parse_set
 from tests.support.accounts import PASSWORD
+from tests.support.app import TEST_PASSWORD_HASH
 from tests.support.pages import csrf_of
 
 FIXED = """\
@@ -69,7 +70,7 @@ def csrf(client) -> str:
 def make_teacher(app, email: str = "lee@example.org", name: str = "Mrs Lee") -> int:
     with db(app) as session:
         row = Learner(
-            email=email, name=name, guest=False, role=teaching.TEACHER, password_hash=generate_password_hash(PASSWORD)
+            email=email, name=name, guest=False, role=teaching.TEACHER, password_hash=generate_password_hash(PASSWORD, method=TEST_PASSWORD_HASH)
         )
         session.add(row)
         session.commit()

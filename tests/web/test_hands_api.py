@@ -22,6 +22,7 @@ from coach.store.hands import MAX_OPEN
 from coach.web.play.table import SEAT
 from tests.support.openapi import assert_valid
 from tests.support.teaching import GOOD_CARD, db, learner_id, sign_up
+from tests.support.examples import examples
 
 
 def stored(app, hand_id: int) -> PracticeHand:
@@ -255,7 +256,7 @@ def test_any_json_posted_as_an_action_is_a_200_or_a_400(app, client):
     url = f"/api/hands/{state['id']}/actions"
     seen: Counter[int] = Counter()
 
-    @settings(max_examples=60, database=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(60), database=None, suppress_health_check=list(HealthCheck))
     @given(body=st.fixed_dictionaries({"action": ACTION_LIKE | JSON}) | JSON)
     def post_any(body):
         response = client.post(url, data=json.dumps(body), content_type="application/json")

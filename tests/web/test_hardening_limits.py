@@ -314,6 +314,18 @@ def test_a_sign_in_flood_never_takes_the_threads_other_learners_drill_on(make_ap
     assert hashing_most <= limits.HASHING_SLOTS
 
 
+def test_only_an_app_made_for_tests_hashes_passwords_the_cheap_way(make_app):
+    """The tests' cheap hash (TEST_PASSWORD_HASH) is honoured under TESTING
+    alone: any other app, and any hash made outside an app, is scrypt."""
+    testing = make_app(TESTING=True, TEST_PASSWORD_HASH="pbkdf2:sha256:1")
+    production = make_app(TESTING=False, TEST_PASSWORD_HASH="pbkdf2:sha256:1")
+    with testing.app_context():
+        assert limits.generate_password_hash("a password").startswith("pbkdf2:sha256:1$")
+    with production.app_context():
+        assert limits.generate_password_hash("a password").startswith("scrypt:")
+    assert limits.generate_password_hash("a password").startswith("scrypt:")
+
+
 def test_a_proxy_count_that_is_no_number_is_refused_at_start_with_a_clear_message(make_app):
     with pytest.raises(ValueError, match="COACH_PROXY_COUNT must be the number of reverse proxies"):
         make_app(COACH_PROXY_COUNT="yes")

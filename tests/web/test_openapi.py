@@ -20,8 +20,9 @@ import drills
 from coach.web.api.openapi import DESCRIPTION, SCHEMAS
 from tests.support.openapi import assert_valid
 from tests.support.openapi import validator
+from tests.support.examples import examples
 
-EXAMPLES_PER_OPERATION = 40  # per generation mode: the whole fuzz test stays well under a minute
+EXAMPLES_PER_OPERATION = examples(40)  # per generation mode: the whole fuzz test stays well under a minute
 
 
 def openapi_path(rule: str) -> str:

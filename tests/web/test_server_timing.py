@@ -95,6 +95,7 @@ def test_load_reports_every_drill_asked_with_its_time_in_the_server(capsys):
     assert "All round trips" in text and "in the server p50" in text
 
 
+@pytest.mark.server
 def test_load_with_a_pause_between_round_trips_on_a_drill_set():
     args = argparse.Namespace(clients=2, seconds=0.6, drills=["name-the-tile"], port=None, pid=None, think=0.1, shared=True)
     out = io.StringIO()
