@@ -1,4 +1,5 @@
-# Quick start: `make run` serves the coach, `make test` runs every test.
+# Quick start: `make run` serves the coach, `make test` runs every test,
+# `make test-fast` the quick loop (no browser, no servers, no wheel build).
 # Both build their own virtual environment in .venv from pyproject.toml,
 # and fetch htmx (pinned in package.json / package-lock.json) with npm,
 # to be served from the app's own static files.
@@ -14,7 +15,8 @@ GLYPHS := static/vendor/tile-glyphs.json
 ASSETS_STAMP := $(VENV)/.installed-assets
 CHROMIUM := /usr/bin/chromium
 
-.PHONY: run test check bench install install-test assets browser postgres redis clean dist
+
+.PHONY: run test test-fast check bench install install-test assets browser postgres redis clean dist
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -70,8 +72,22 @@ PORT ?= 5000
 run: $(STAMP) $(HTMX) $(GLYPHS)
 	$(PY) -m coach serve --port $(PORT)
 
+# pytest keeps its bytecode and rewritten asserts between runs: these machines
+# set PYTHONDONTWRITEBYTECODE, which would make every run compile every test
+# module again (most of a run's first half minute). Both cores run the tests
+# (pytest-xdist); the browser and server tests run in a step of their own,
+# one at a time, as they start Chromium, PostgreSQL, Redis or servers.
+PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest
+CORES ?= 2
+
 test: $(TEST_STAMP) $(HTMX) $(GLYPHS) browser postgres redis
-	$(PY) -m pytest
+	$(PYTEST) -n $(CORES) -m "not browser and not server"
+	$(PYTEST) -m "browser or server"
+
+# Everything but the browser, the servers and the wheel build, with fewer
+# Hypothesis examples (the "fast" profile in tests/conftest.py).
+test-fast: $(TEST_STAMP) $(HTMX) $(GLYPHS)
+	$(PYTEST) -n $(CORES) -m "not browser and not server and not slow" --hypothesis-profile=fast
 
 # The architecture (import contracts in .importlinter: layers, no cycles),
 # the linter and the type checker, over the packages.

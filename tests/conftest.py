@@ -1,5 +1,6 @@
 """Shared fixtures: the Flask app and client, and a live server for the
 browser tests (pytest-playwright's `page` fixture with Debian's Chromium).
+Every test under tests/browser is marked `browser` here.
 
 Playwright never downloads a browser here: `browser_type_launch_args`
 points it at /usr/bin/chromium, which `make test` installs with apt when
@@ -20,25 +21,30 @@ from waitress.server import create_server
 
 from coach.store.db import FILE_NAME, make_engine, migrate
 from coach.web import create_app
-from tests.helpers import stop_waitress
+from tests.support.app import TEST_PASSWORD_HASH, TEST_SECRET
+from tests.support.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.support.servers import stop_waitress
 
 # These machines are shared and their speed swings 2-3x: Hypothesis's 200 ms
 # deadline per example would fail a property for the machine's load, not its
 # code. Speed is the benchmarks' business; the examples stay random.
+# Examples a test: "coach" keeps Hypothesis's 100 (tests that want another
+# count scale it with tests.support.examples); "fast" (`make test-fast`,
+# `--hypothesis-profile=fast`) tries a fifth as many, for a quick loop.
 settings.register_profile("coach", deadline=None)  # so no test sets its own
+settings.register_profile("fast", settings.get_profile("coach"), max_examples=20)
 settings.load_profile("coach")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
-TEST_SECRET = "test-secret-key-not-for-production"
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Every test under tests/browser drives Chromium: marked `browser`, so
+    `-m "not browser"` leaves them all out."""
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.browser)
 
 
 class _ServerErrors(logging.Handler):
@@ -93,7 +99,7 @@ def app(tmp_path, monkeypatch, migrated_database):
     monkeypatch.setenv("COACH_DATA_DIR", str(instance))
     monkeypatch.delenv("COACH_SECRET_KEY", raising=False)
     monkeypatch.delenv("COACH_CARD", raising=False)
-    return create_app({"TESTING": True, "SECRET_KEY": TEST_SECRET})
+    return create_app({"TESTING": True, "SECRET_KEY": TEST_SECRET, "TEST_PASSWORD_HASH": TEST_PASSWORD_HASH})
 
 
 @pytest.fixture

@@ -27,8 +27,8 @@ from pathlib import Path
 import pytest
 
 import coach
-from coach.web.infra import places
 from coach.tools.load import _free_port
+from coach.web.infra import places
 
 ROOT = Path(__file__).resolve().parents[1]
 HTMX = ROOT / "static" / "vendor" / "htmx.min.js"

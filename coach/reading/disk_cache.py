@@ -39,7 +39,7 @@ def cache_folder() -> Path:
     if sys.platform == "linux":
         # platformdirs' answer on Linux is the XDG rule itself; importing it
         # (with tempfile, random, shutil) costs a command's start more than
-        # its work on one rack (issue 13). tests/test_analyze_batch.py holds the two equal.
+        # its work on one rack (issue 13). tests/core/test_analyze_batch.py holds the two equal.
         xdg = os.environ.get("XDG_CACHE_HOME", "")
         return Path(xdg if os.path.isabs(xdg) else os.path.expanduser("~/.cache")) / APP_NAME
     from platformdirs import user_cache_dir

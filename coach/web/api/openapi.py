@@ -1,6 +1,6 @@
 """The JSON API described in OpenAPI 3.1, served at GET /api/openapi.json.
 
-Written by hand (the API is small) as a Python dict; tests/test_openapi.py
+Written by hand (the API is small) as a Python dict; tests/web/test_openapi.py
 keeps it true: every /api route of the app is here with its methods, and
 real responses validate against these schemas. The drill names come from
 the drills package, so a new drill is described without an edit here.

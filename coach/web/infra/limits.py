@@ -63,7 +63,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from flask import Flask, current_app, jsonify, request, session
+from flask import Flask, current_app, has_app_context, jsonify, request, session
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_login import current_user
 from limits.storage import MemoryStorage
@@ -78,6 +78,7 @@ from coach.common.settings import Setting
 F = TypeVar("F", bound=Callable[..., Any])
 
 HASHING_SLOTS = 2  # scrypt at once, per process: one per core
+DEFAULT_HASH = "scrypt"  # werkzeug's own default, named so a test app cannot lower it by accident
 HASHING_QUEUE = 2  # waiting for a slot; more than that are turned away at once
 HASHING_WAIT = 3.0  # seconds a waiting sign-in waits before "busy"
 BUSY_RETRY = 5  # seconds a busy answer asks to wait
@@ -276,7 +277,16 @@ def hashing_slot() -> Iterator[None]:
 def generate_password_hash(password: str) -> str:
     """werkzeug's, under the hashing bound."""
     with hashing_slot():
-        return security.generate_password_hash(password)
+        return security.generate_password_hash(password, method=_hash_method())
+
+
+def _hash_method() -> str:
+    """werkzeug's default (scrypt). Only an app made for tests (TESTING) may name
+    a cheaper one in TEST_PASSWORD_HASH: scrypt's 0.2 s per sign-up is most of
+    many tests' time, and a production app is never TESTING."""
+    if has_app_context() and current_app.testing:
+        return current_app.config.get("TEST_PASSWORD_HASH") or DEFAULT_HASH
+    return DEFAULT_HASH
 
 
 def check_password_hash(pwhash: str, password: str) -> bool:

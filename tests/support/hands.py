@@ -1,0 +1,49 @@
+"""A small card of the engine tests' own and scenes set by hand on a dealt hand."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from coach.notation import tiles
+from coach.notation.card import parse_card
+from coach.play.hand import SEATS, Hand
+
+FULL_SET = Counter(tiles.WALL)
+
+
+# A small card of our own, so scenes are easy to set by hand.
+CARD = parse_card(
+    """name: Engine test card
+year: 2026
+sections:
+  - name: Test
+    hands:
+      - id: "KONGS"
+        pattern: "1111a 2222a 3333a 44a"
+        value: 25
+      - id: "PUNGS"
+        pattern: "FF 111a 222a 333a 444a"
+        value: 30
+      - id: "WINDS-C"
+        pattern: "NN EE WW SS 11a 22a 33a"
+        value: 50
+        concealed: true
+"""
+)
+
+
+def codes(text: str) -> list[int]:
+    return [tiles.INDEX[c] for c in text.split()]
+
+
+def in_play(hand: Hand, racks: dict[str, str], wall: str = "8C 8C 8D 8D", turn: str = "East") -> Hand:
+    """The hand moved to play with these racks (the rest of the set in the wall,
+    so the 152 still add up), `turn` to discard."""
+    hand.phase, hand.step, hand.turn, hand.acquired, hand.win_how = "play", "", turn, "draw", "self"
+    hand.racks = {seat: codes(racks.get(seat, "")) for seat in SEATS}
+    front = codes(wall)
+    placed = Counter(t for r in hand.racks.values() for t in r) + Counter(front)
+    assert not placed - FULL_SET, "the scene holds more copies of a tile than the set has"
+    rest = FULL_SET - placed
+    hand.wall = front + sorted(rest.elements())
+    return hand

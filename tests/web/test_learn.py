@@ -1,0 +1,373 @@
+"""Lessons (/learn), the glossary (/glossary), glossary words marked in
+verdicts, lesson progress kept, and today's practice offering a lesson
+before the drills that need it."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import UTC, datetime
+from html import unescape
+
+import pytest
+from markupsafe import Markup
+from sqlmodel import Session, select
+
+import drills
+from coach.notation import tiles
+from coach.rules import catalog as rules
+from coach.rules import glossary
+from coach.rules.mahjong import pay, winning_lines
+from coach.store.models import LessonProgress
+from coach.web.learn.lessons import mark
+from drills import lessons
+from drills.kit.base import AnswerError
+from drills.kit.choice import CITED
+from tests.support.cards import CARD, holding
+from tests.support.pages import csrf_of, open_drill
+
+ALL_CHECKS = [(lesson, check) for lesson in lessons.LESSONS for check in lesson.checks]
+IDS = [f"{lesson.slug}/{check.id}" for lesson, check in ALL_CHECKS]
+
+
+# -- the lessons as data -------------------------------------------------------------------
+
+
+def test_lessons_come_in_teaching_order_and_prepare_every_drill():
+    slugs = [lesson.slug for lesson in lessons.LESSONS]
+    assert slugs[:2] == ["tiles", "reading-the-card"]
+    assert slugs.index("charleston") < slugs.index("calls") < slugs.index("mahjong-and-paying")
+    prepared = {name for lesson in lessons.LESSONS for name in lesson.prepares}
+    assert prepared == set(drills.DRILLS)  # every drill has a lesson before it, and no lesson names a stranger
+
+
+def test_every_picture_and_line_in_a_lesson_is_real():
+    for lesson in lessons.LESSONS:
+        assert lesson.panels and 3 <= len(lesson.checks) <= 6, lesson.slug
+        for item in (*lesson.panels, *lesson.checks):
+            assert all(code in tiles.CODES for code in item.tiles), item
+            if item.line:
+                CARD.line(item.line)  # KeyError for a line the card does not have
+        for rule_id in lesson.rules:
+            rules.rule(rule_id)
+
+
+@pytest.mark.parametrize(("lesson", "check"), ALL_CHECKS, ids=IDS)
+def test_a_check_is_right_for_its_answer_and_says_why_citing_its_rule_once(lesson, check):
+    question, verdict = lessons.grade(lesson.slug, check.id, check.best)
+    assert verdict.correct and verdict.score == 1.0
+    assert set(question.choices) == {check.best, *check.wrong} and len(question.choices) == len(check.wrong) + 1
+    cited = [rule_id for line in verdict.explanation for group in CITED.findall(line) for rule_id in group.split(", ")]
+    assert cited and len(cited) == len(set(cited)), verdict.explanation  # each rule once
+    assert all(rules.rule(r) for r in verdict.rules) and list(verdict.rules) == cited
+
+
+@pytest.mark.parametrize(("lesson", "check"), ALL_CHECKS, ids=IDS)
+def test_a_wrong_pick_says_why_not_without_giving_the_answer_away(lesson, check):
+    for pick, why in check.wrong.items():
+        _, verdict = lessons.grade(lesson.slug, check.id, pick.upper())  # case does not matter
+        assert not verdict.correct and verdict.score == 0 and verdict.answer == pick
+        text = " ".join(verdict.explanation)
+        assert why in text and "Try again" in text
+        assert f'"{check.best}"' not in text
+
+
+def test_a_check_answer_that_is_no_choice_is_refused_in_plain_words():
+    with pytest.raises(AnswerError, match="is not one of the choices"):
+        lessons.grade("tiles", "green-dragon", "Winds")
+    with pytest.raises(AnswerError):
+        lessons.grade("tiles", "green-dragon", None)
+    with pytest.raises(KeyError):
+        lessons.grade("tiles", "no-such-check", "Bams")
+    with pytest.raises(KeyError):
+        lessons.grade("no-such-lesson", "green-dragon", "Bams")
+
+
+# The checks whose answers the core rules can work out: the lesson must agree with them.
+
+
+def test_the_tile_checks_agree_with_the_tiles():
+    lesson = lessons.get("tiles")
+    assert lesson.check("crak").best == tiles.name(lesson.check("crak").tiles[0])
+    green = lesson.check("green-dragon")
+    assert green.best == tiles.SUIT_PLURALS[tiles.SUIT_OF_DRAGON[green.tiles[0]]]
+    assert lesson.check("count").best == str(tiles.SET_SIZE)
+    assert lesson.check("soap").best == tiles.name(lesson.check("soap").tiles[0])
+
+
+def test_the_dragon_check_agrees_with_the_card():
+    check = lessons.get("reading-the-card").check("dragon")
+    assert "DDDb" in CARD.line(check.line).pattern
+    assert check.best == f"Three {tiles.name(tiles.DRAGON_OF_SUIT['B'])}s"
+
+
+def _rack(text: str) -> str:
+    """ "55 Dots, 5555 Bams, NEWS" -> "5D 5D 5B 5B 5B 5B N E W S"."""
+    codes = []
+    for part in text.split(", "):
+        if " " not in part:
+            codes += list(part)
+            continue
+        digits, suit = part.split(" ")
+        codes += [d + suit[0] for d in digits]
+    return " ".join(codes)
+
+
+def test_the_like_numbers_check_agrees_with_the_card():
+    check = lessons.get("reading-the-card").check("like")
+    line = CARD.line(check.line)
+    fits = {text: any(w.line.id == line.id for w in winning_lines(CARD, holding(_rack(text))))
+            for text in (check.best, *check.wrong)}
+    assert fits == {check.best: True, **{text: False for text in check.wrong}}
+
+
+def test_the_payment_checks_agree_with_the_payments():
+    line = next(line for line in CARD.lines if line.value == 25 and line.takes_jokers)
+    lesson = lessons.get("mahjong-and-paying")
+    discarder, _, _ = pay(line, "discard", jokerless=False)
+    _, each, _ = pay(line, "self", jokerless=False)
+    assert "25 line" in lesson.check("discard").prompt and lesson.check("discard").best == str(discarder)
+    assert "25 line" in lesson.check("self-picked").prompt and lesson.check("self-picked").best == str(each)
+
+
+def test_a_lesson_is_needed_before_the_drills_it_prepares_until_done():
+    assert [lesson.slug for lesson in lessons.needed_before(["name-the-tile"], set())] == ["tiles"]
+    assert lessons.needed_before(["name-the-tile"], {"tiles"}) == []
+    needed = lessons.needed_before(["calls", "name-the-tile", "calls"], {"calls"})
+    assert [lesson.slug for lesson in needed] == ["tiles"]
+    assert [lesson.slug for lesson in lessons.needed_before(["jokers", "first-pass"], set())] == [
+        "jokers", "reading-the-card", "charleston"]
+
+
+# -- the glossary and its marks ------------------------------------------------------------
+
+
+def test_the_glossary_has_the_words_a_beginner_asks_about():
+    words = {term.word.casefold() for term in glossary.TERMS}
+    for word in ("pung", "kong", "quint", "sextet", "exposure", "charleston", "courtesy pass", "dead hand",
+                 "hot tile", "joker exchange", "concealed", "singles and pairs", "soap"):
+        assert word in words
+    for term in glossary.TERMS:
+        assert term.meaning.endswith(".") and (not term.rule or rules.rule(term.rule))
+
+
+def test_words_are_found_whole_once_and_the_longest_first():
+    text = "A joker exchange needs a Pung; pungs and a pungent kong, then another pung."
+    found = [(text[f.start:f.end], f.term.slug) for f in glossary.find(text)]
+    assert found == [("joker exchange", "joker-exchange"), ("Pung", "pung"), ("kong", "kong")]
+    assert [f.term.slug for f in glossary.find("Singles & Pairs hands have no joker")] == ["singles-and-pairs", "joker"]
+    assert glossary.find("pung", skip=frozenset({"pung"})) == []
+
+
+def test_marking_escapes_the_text_first_and_leaves_html_alone():
+    marked = mark('<b onclick="x">pung</b> & "kong"')
+    assert isinstance(marked, Markup)
+    assert "<b" not in marked and "&lt;b onclick=&#34;x&#34;&gt;" in marked and "&amp;" in marked
+    assert marked.count('class="gloss"') == 2 and 'data-gloss="pung"' in marked
+    assert 'tabindex="0"' in marked and 'role="tooltip"' in marked
+    assert glossary.BY_SLUG["pung"].meaning in unescape(str(marked))
+    assert mark(Markup("<em>pung</em>")) == Markup("<em>pung</em>")
+    assert mark(None) == "" and mark("nothing here") == "nothing here"
+
+
+def test_the_filter_marks_a_drill_verdict_on_the_page(client):
+    html, csrf, token = open_drill(client, "/drills/jokers?level=1&seed=1")
+    response = client.post(
+        "/drills/jokers/answer", data={"token": token, "show": "1", "csrf_token": csrf},
+        headers={"HX-Request": "true", "X-CSRFToken": csrf},
+    )
+    assert response.status_code == 200
+    verdict = response.get_data(as_text=True)
+    why = verdict[verdict.index('id="verdict-card"'):]  # the reasons and "Why, in full"
+    marks = re.findall(r'<span class="gloss" tabindex="0" data-gloss="([a-z-]+)"', why)
+    assert "joker" in marks
+    assert "<script" not in why
+
+
+def test_the_glossary_page_lists_every_word_with_its_anchor(client):
+    response = client.get("/glossary")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    for term in glossary.TERMS:
+        assert f'id="{term.slug}"' in html and f"<dt>{term.word}</dt>" in html
+    entry = html[html.index('id="pung"'):html.index("</div>", html.index('id="pung"'))]
+    assert 'data-gloss="pung"' not in entry  # a meaning does not mark its own word
+
+
+# -- the pages and the progress kept -------------------------------------------------------
+
+
+def test_learn_lists_the_lessons_in_order(client):
+    html = client.get("/learn").get_data(as_text=True)
+    places = [html.index(f'href="/learn/{lesson.slug}"') for lesson in lessons.LESSONS]
+    assert places == sorted(places)
+    assert 'href="/learn"' in client.get("/").get_data(as_text=True)
+
+
+def test_a_lesson_page_shows_its_pictures_and_checks(client):
+    response = client.get("/learn/reading-the-card")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    lesson = lessons.get("reading-the-card")
+    for panel in lesson.panels:
+        for code in panel.tiles:
+            assert f'src="/tiles/{code}.svg"' in html
+    assert html.count('class="card lesson-check"') == len(lesson.checks)
+    assert 'class="pattern__token suit-b"' in html  # card lines in their suit colours
+    assert 'class="cx cx--c"' in html and 'class="cx cx--x"' in html
+    assert 'class="gloss"' in html
+    assert client.get("/learn/no-such-lesson").status_code == 404
+
+
+def _answer(client, slug, check_id, answer, csrf, hx=True, came_from=None):
+    data = {"answer": answer, "csrf_token": csrf}
+    if came_from:
+        data["from"] = came_from
+    headers = {"HX-Request": "true", "X-CSRFToken": csrf} if hx else {}
+    return client.post(f"/learn/{slug}/checks/{check_id}", data=data, headers=headers)
+
+
+def _kept(app) -> list[LessonProgress]:
+    with Session(app.extensions["store"]) as session:
+        return list(session.exec(select(LessonProgress)).all())
+
+
+def test_answering_every_check_right_finishes_the_lesson_and_keeps_it(app, client):
+    lesson = lessons.get("charleston")
+    csrf = csrf_of(client.get(f"/learn/{lesson.slug}").get_data(as_text=True))
+    first, *rest = lesson.checks
+    wrong = _answer(client, lesson.slug, first.id, next(iter(first.wrong)), csrf)
+    assert wrong.status_code == 200 and 'data-verdict="wrong"' in wrong.get_data(as_text=True)
+    assert _kept(app) == []  # a wrong answer keeps nothing (and makes no guest)
+    for number, check in enumerate(lesson.checks, 1):
+        body = _answer(client, lesson.slug, check.id, check.best, csrf).get_data(as_text=True)
+        assert 'data-verdict="right"' in body and 'hx-swap-oob="true"' in body
+        assert ("data-lesson-done" in body) == (number == len(lesson.checks))
+    [row] = _kept(app)
+    assert row.lesson == lesson.slug and row.finished_at is not None
+    assert sorted(json.loads(row.passed)) == sorted(c.id for c in lesson.checks)
+    listing = client.get("/learn").get_data(as_text=True)
+    card = listing[listing.index(f'data-lesson="{lesson.slug}"'):]
+    assert "✓ Done" in card[:card.index("</li>")]
+    again = client.get(f"/learn/{lesson.slug}").get_data(as_text=True)
+    assert "data-lesson-done" in again  # kept across page loads
+
+
+def test_a_wrong_answer_after_a_right_one_takes_nothing_away(app, client):
+    csrf = csrf_of(client.get("/learn/tiles").get_data(as_text=True))
+    check = lessons.get("tiles").check("count")
+    _answer(client, "tiles", check.id, check.best, csrf)
+    _answer(client, "tiles", check.id, next(iter(check.wrong)), csrf)
+    [row] = _kept(app)
+    assert json.loads(row.passed) == [check.id] and row.finished_at is None
+
+
+def test_a_check_answered_without_javascript_shows_the_whole_page(client):
+    csrf = csrf_of(client.get("/learn/jokers").get_data(as_text=True))
+    check = lessons.get("jokers").checks[0]
+    response = _answer(client, "jokers", check.id, check.best, csrf, hx=False)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and "<html" in html and 'data-verdict="right"' in html
+    assert html.count('class="card lesson-check"') == len(lessons.get("jokers").checks)
+
+
+def test_bad_check_answers_get_a_clear_message_not_a_500(client):
+    csrf = csrf_of(client.get("/learn/tiles").get_data(as_text=True))
+    empty = _answer(client, "tiles", "green-dragon", "", csrf)
+    assert empty.status_code == 422 and "not one of the choices" in unescape(empty.get_data(as_text=True))
+    assert _answer(client, "tiles", "green-dragon", "Winds", csrf, hx=False).status_code == 400
+    assert _answer(client, "tiles", "no-such-check", "Bams", csrf).status_code == 404
+    assert _answer(client, "nothing", "green-dragon", "Bams", csrf).status_code == 404
+    assert client.post("/learn/tiles/checks/green-dragon", data={"answer": "Bams"}).status_code == 400  # no CSRF
+
+
+# -- today's practice brings the lesson in --------------------------------------------------
+
+
+def test_todays_practice_offers_the_lesson_its_drills_need_first(client):
+    html = client.get("/today").get_data(as_text=True)
+    assert 'data-lesson-offer="tiles"' in html
+    assert html.index("data-lesson-offer") < html.index('class="daily-question')
+    assert 'href="/learn/tiles?from=today"' in html
+    lesson = lessons.get("tiles")
+    page = client.get("/learn/tiles?from=today").get_data(as_text=True)
+    assert 'href="/today"' in page and 'name="from" value="today"' in page
+    csrf = csrf_of(page)
+    for check in lesson.checks:
+        body = _answer(client, "tiles", check.id, check.best, csrf, came_from="today").get_data(as_text=True)
+    assert "Back to today's practice" in unescape(body)
+    after = client.get("/today").get_data(as_text=True)
+    assert "data-lesson-offer" not in after and 'class="daily-question' in after  # the tiles lesson is done
+
+
+# -- the store: kept through sign-in, exported, and no stale-guest purge while in use --------
+
+
+@pytest.fixture
+def engine(tmp_path):
+    from coach.store.db import make_engine, migrate
+
+    engine = make_engine(f"sqlite:///{tmp_path / 'coach.sqlite3'}")
+    migrate(engine)
+    return engine
+
+
+def _learner(engine, guest: bool = True, created=None) -> int:
+    from coach.store.models import Learner
+
+    with Session(engine) as session:
+        row = Learner(guest=guest, email=None if guest else f"{id(object())}@example.org")
+        if created is not None:
+            row.created_at = created
+        session.add(row)
+        session.commit()
+        return row.id
+
+
+def test_a_lesson_is_finished_once_every_check_is_kept_and_stays_finished(engine):
+    from coach.store import lessons as kept
+
+    learner = _learner(engine)
+    lesson = lessons.get("jokers")
+    with Session(engine) as session:
+        assert [kept.pass_check(session, learner, lesson.slug, c.id) for c in lesson.checks] == [False, False, True]
+        assert kept.pass_check(session, learner, lesson.slug, lesson.checks[0].id)  # again: still finished
+        assert kept.finished_lessons(session, learner) == {"jokers"}
+        assert kept.passed_checks(session, learner) == {"jokers": frozenset(c.id for c in lesson.checks)}
+        assert kept.lesson_before(session, learner, ["jokers", "payment"]).slug == "mahjong-and-paying"
+        with pytest.raises(KeyError):
+            kept.pass_check(session, learner, "jokers", "no-such-check")
+
+
+def test_a_guest_signing_in_brings_their_lessons_along(engine):
+    from coach.store import lessons as kept
+    from coach.store.accounts import export_data, merge_guest
+    from coach.store.models import Learner
+
+    guest, account = _learner(engine), _learner(engine, guest=False)
+    tiles_lesson, calls = lessons.get("tiles"), lessons.get("calls")
+    with Session(engine) as session:
+        for check in tiles_lesson.checks:
+            kept.pass_check(session, guest, "tiles", check.id)
+        kept.pass_check(session, guest, "calls", calls.checks[0].id)
+        for check in calls.checks[1:]:
+            kept.pass_check(session, account, "calls", check.id)
+        merge_guest(session, guest, account)
+        assert kept.finished_lessons(session, account) == {"tiles", "calls"}  # the two halves make a whole
+        assert session.get(Learner, guest) is None and kept.passed_checks(session, guest) == {}
+        exported = export_data(session, session.get(Learner, account), datetime.now(UTC))
+    assert [(e["lesson"], e["finished_at"] is not None) for e in exported["lessons"]] == [("calls", True), ("tiles", True)]
+    assert sorted(exported["lessons"][1]["checks_right"]) == sorted(c.id for c in tiles_lesson.checks)
+
+
+def test_a_guest_working_through_lessons_is_not_purged_as_stale(engine):
+    from datetime import timedelta
+
+    from coach.store import lessons as kept
+    from coach.store.guests import stale_guests
+
+    long_ago = datetime.now(UTC) - timedelta(days=90)
+    learning, idle = _learner(engine, created=long_ago), _learner(engine, created=long_ago)
+    with Session(engine) as session:
+        kept.pass_check(session, learning, "tiles", "count")
+        assert stale_guests(session, datetime.now(UTC) - timedelta(days=30)) == [idle]
