@@ -159,7 +159,7 @@ def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int,
     question (a drill set gives everyone the same seeds) pays for it once,
     and each learner's pass adds only its own exact sum."""
     # Keyed by the Card object itself (kept in the entry, so its id() is never
-    # another card's): parsed cards are shared by content (coach.web.shared.teacher_cards),
+    # another card's): parsed cards are shared by content (coach.web.shared.cards.teachers),
     # so a changed card is a new object and never meets an old evaluation.
     question = _CACHE.get((id(card), rack, seed), lambda: evaluate_question(card, rack, seed), owner=card)
     return with_pass(question, include) if include else question

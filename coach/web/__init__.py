@@ -96,7 +96,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from coach.web.drill import today as daily
     from coach.web.infra import errors, inputs, limits
     from coach.web.progress.page import bp as progress_bp
-    from coach.web.shared import learners, teacher_cards
+    from coach.web.shared import learners
+    from coach.web.shared.cards import teachers as teacher_cards
     from coach.web.shared.drilling import Drilling
     from coach.web.tiles import routes as tiles
 

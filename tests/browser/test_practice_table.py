@@ -21,7 +21,7 @@ from sqlmodel import Session
 
 from coach.store.db import database_url, make_engine
 from coach.store.models import PracticeHand
-from coach.web.shared import practice_hands
+from coach.web.shared.practice import hands as practice_hands
 from tests.support.browser import DESKTOP, no_sideways_scroll
 
 PHONE_TALL = {"width": 390, "height": 844}

@@ -13,7 +13,7 @@ from coach.store import hands as hands_store
 from coach.store import replays
 from coach.store.db import FILE_NAME, make_engine
 from coach.store.models import PracticeHand
-from coach.web.shared.practice_hands import result_json
+from coach.web.shared.practice.hands import result_json
 from tests.support.browser import DESKTOP, PHONE, no_sideways_scroll
 from tests.support.replay import HAND, SEED
 

@@ -1,6 +1,6 @@
 """The class's decisions on one deal, compared (coach/play/compare.py, issue 16 part 6).
 
-Students' hands are played as the table plays them (coach.web.shared.practice_hands.bots_play
+Students' hands are played as the table plays them (coach.web.shared.practice.hands.bots_play
 moves the computer players), the learner's moves chosen by the coach or by a
 scripted slip, so the test knows who did what without hard-coding any tile.
 """
@@ -18,7 +18,7 @@ from coach.play.bots import decide
 from coach.play.compare import compare, did, same_move
 from coach.play.hand import Action, Hand, deal
 from coach.play.review import review
-from coach.web.shared.practice_hands import SEAT, bots_play
+from coach.web.shared.practice.hands import SEAT, bots_play
 
 SEED = 11
 Chooser = Callable[[Hand, int], Action]

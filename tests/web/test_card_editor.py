@@ -17,7 +17,7 @@ from coach.notation.card import HOUSE_CARD, MAX_LINES, parse_card
 from coach.reading.analysis import analyze
 from coach.reading.tiles_away import read_holding
 from coach.store.models import TeacherCard
-from coach.web.shared import card_editor
+from coach.web.shared.cards import editor as card_editor
 from tests.support.teaching import GOOD_CARD, card_id_named, db, post, sign_up, snapshot, text_of, upload_card
 
 HTMX = {"HX-Request": "true"}

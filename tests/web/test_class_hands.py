@@ -19,7 +19,7 @@ from coach.notation import tiles
 from coach.play.bots import decide
 from coach.play.hand import Action, Hand, replay
 from coach.store.models import ClassHand, ClassHandPlay, PracticeHand
-from coach.web.shared.practice_hands import SEAT
+from coach.web.shared.practice.hands import SEAT
 from tests.support.practice import form_of
 from tests.support.teaching import (
     GOOD_CARD,

@@ -19,7 +19,7 @@ from coach.play.legal import legal_actions
 from coach.store.hands import MAX_OPEN
 from coach.store.models import PracticeHand, TeacherCard
 from coach.store.teaching import teachers_cards
-from coach.web.shared.practice_hands import SEAT
+from coach.web.shared.practice.hands import SEAT
 from tests.support.examples import examples
 from tests.support.openapi import assert_valid
 from tests.support.teaching import GOOD_CARD, db, learner_id, sign_up

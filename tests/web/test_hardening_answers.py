@@ -44,7 +44,8 @@ from coach.store.models import (
 from coach.store.progress import SCHEDULER, drill_skill, rating, record_answer
 from coach.store.teaching import classrooms, drill_sets, homework, roles, teachers_cards
 from coach.web import create_app
-from coach.web.shared import learners, teacher_cards
+from coach.web.shared import learners
+from coach.web.shared.cards import teachers as teacher_cards
 from drills import name_the_tile, nearest_hand
 from drills.sets import parse_set
 from tests.support.accounts import sign_in

@@ -13,7 +13,7 @@ import drills
 from coach.notation import tiles
 from coach.notation.card import CardError
 from coach.web import create_app
-from coach.web.shared.drill_views import pattern_tokens
+from coach.web.shared.drilling.views import pattern_tokens
 from tests.support.cards import CARD
 from tests.support.pages import TOKEN_INPUT, open_drill
 

@@ -12,7 +12,7 @@ from coach.notation import tiles
 from coach.play.bots import decide
 from coach.play.hand import SEATS
 from coach.play.legal import legal_actions
-from coach.web.shared.practice_hands import SEAT
+from coach.web.shared.practice.hands import SEAT
 from tests.support.practice import deal_one, form_of, hand_row, state
 from tests.support.teaching import post, sign_up, text_of
 
@@ -158,7 +158,7 @@ def test_the_log_starts_at_your_own_last_move_however_many_follow():
     from types import SimpleNamespace
 
     from coach.web.play.table import LOG_CAP, _log_window
-    from coach.web.shared.practice_hands import describe_move
+    from coach.web.shared.practice.hands import describe_move
 
     def throw(seat: str, code: str = "5D") -> SimpleNamespace:
         return SimpleNamespace(kind="discard", seat=seat, tiles=(code,))

@@ -16,8 +16,8 @@ from coach.play.bots import decide
 from coach.play.hand import Action, replay
 from coach.store import hands as store
 from coach.store.models import PracticeHand
-from coach.web.shared import practice_moves
-from coach.web.shared.practice_hands import SEAT
+from coach.web.shared.practice import moves as practice_moves
+from coach.web.shared.practice.hands import SEAT
 from tests.support.practice import deal_one, form_of, hand_row, state
 from tests.support.teaching import post
 

@@ -16,7 +16,7 @@ from coach.play.review import review
 from coach.store import hands as hands_store
 from coach.store import replays
 from coach.store.models import Learner, PracticeHand, ReplayPosition
-from coach.web.shared.practice_hands import result_json
+from coach.web.shared.practice.hands import result_json
 from drills import replay_position
 from tests.support.accounts import PASSWORD
 from tests.support.practice import deal_one

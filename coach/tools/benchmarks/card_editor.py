@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from coach.notation import card as card_module
 from coach.notation.card import HOUSE_CARD, MAX_LINES, parse_card
-from coach.web.shared import card_editor
+from coach.web.shared.cards import editor as card_editor
 
 RACK = "1D 1D 2D 3D N N E E WD WD F F J"
 

@@ -23,7 +23,7 @@ from coach.play.bots import decide
 from coach.play.compare import compare
 from coach.play.hand import Action, deal
 from coach.play.review import review
-from coach.web.shared.practice_hands import SEAT, bots_play
+from coach.web.shared.practice.hands import SEAT, bots_play
 
 
 def student(card, seed: int, number: int) -> list[Action]:

@@ -41,7 +41,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         os.environ["COACH_DATA_DIR"] = folder
         from coach.web import create_app
-        from coach.web.shared.practice_hands import SEAT, load
+        from coach.web.shared.practice.hands import SEAT, load
 
         app = create_app({"TESTING": True, "SECRET_KEY": "bench", "RATELIMIT_ENABLED": False})  # measured, not limited
         client = app.test_client()

@@ -34,9 +34,11 @@ from coach.web.infra import database, limits
 from coach.web.infra.errors import page_error
 from coach.web.infra.forms import field
 from coach.web.infra.redirects import safe_next
-from coach.web.shared import card_editor, card_pages, teacher_cards
-from coach.web.shared.card_choice import HOUSE, account_id, house_name, picker
-from coach.web.shared.card_pages import CAPS, confirm_delete, save_upload, too_large
+from coach.web.shared.cards import editor as card_editor
+from coach.web.shared.cards import pages as card_pages
+from coach.web.shared.cards import teachers as teacher_cards
+from coach.web.shared.cards.choice import HOUSE, account_id, house_name, picker
+from coach.web.shared.cards.pages import CAPS, confirm_delete, save_upload, too_large
 from coach.web.shared.dates import day
 from coach.web.shared.learners import is_account
 

@@ -13,7 +13,7 @@ the form to post back. An action not in that list answers 400 with
 api.py: JSON bodies only (so no CSRF token), {"error"} on every error,
 the drills' rate limits, guests made on the first new hand. Someone
 else's hand is a 404, as on the /play pages, whose load/keep cache and
-computer players this shares (coach/web/shared/practice_hands.py).
+computer players this shares (coach/web/shared/practice/hands.py).
 """
 
 from __future__ import annotations
@@ -34,9 +34,11 @@ from coach.web.api.drills import BodyError, read_body
 from coach.web.infra import database, limits
 from coach.web.infra.errors import error_response
 from coach.web.infra.inputs import MAX_DB_INT
-from coach.web.shared import learners, practice_moves, teacher_cards
+from coach.web.shared import learners
+from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.drilling import DrillError
-from coach.web.shared.practice_hands import (
+from coach.web.shared.practice import moves as practice_moves
+from coach.web.shared.practice.hands import (
     SEAT,
     STEP_WORDS,
     codes,

@@ -17,7 +17,9 @@ from coach.store.models import ClassHand
 from coach.store.teaching import hands as store
 from coach.store.teaching import teachers_cards
 from coach.web.infra import database, limits
-from coach.web.shared import learners, practice_hands, practice_moves
+from coach.web.shared import learners
+from coach.web.shared.practice import hands as practice_hands
+from coach.web.shared.practice import moves as practice_moves
 
 bp = Blueprint("class_hands", __name__)
 

@@ -51,11 +51,12 @@ from coach.store.teaching import hands as class_hands
 from coach.store.teaching.errors import TeachingError
 from coach.web.infra import database, limits
 from coach.web.infra.htmx import is_htmx
-from coach.web.shared import learners, teacher_cards
+from coach.web.shared import learners
+from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.dates import due_label
-from coach.web.shared.drill_sessions import assignment_context, install_assignment_answers
-from coach.web.shared.drill_views import NO_ANSWER, drill_context, no_answer
 from coach.web.shared.drilling import Asked, DrillError, Drilling
+from coach.web.shared.drilling.sessions import assignment_context, install_assignment_answers
+from coach.web.shared.drilling.views import NO_ANSWER, drill_context, no_answer
 from coach.web.shared.learners import MAX_NAME, name_problem
 from drills.kit.base import AnswerError, Verdict
 from drills.sets import Slot

@@ -30,9 +30,12 @@ from coach.rules import catalog as rules
 from coach.web.infra import limits
 from coach.web.infra.errors import page_error
 from coach.web.infra.htmx import is_htmx, render
-from coach.web.shared import card_choice, drill_sessions, learners, teacher_cards
-from coach.web.shared.drill_views import NO_ANSWER, drill_context, given_answer, no_answer, pattern_tokens, picked_places
+from coach.web.shared import learners
+from coach.web.shared.cards import choice as card_choice
+from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.drilling import AnswerProblem, Asked, DrillError, Drilling
+from coach.web.shared.drilling import sessions as drill_sessions
+from coach.web.shared.drilling.views import NO_ANSWER, drill_context, given_answer, no_answer, pattern_tokens, picked_places
 from drills.kit.whose import whose
 
 bp = Blueprint("pages", __name__)

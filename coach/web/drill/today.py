@@ -22,10 +22,11 @@ from coach.store.progress import local_day, summary, zone
 from coach.web.drill.pages import TODAY_KEY, regrade
 from coach.web.infra import database, limits
 from coach.web.infra.htmx import render
-from coach.web.shared import card_choice, learners, replay_questions
-from coach.web.shared.drill_sessions import today_context
-from coach.web.shared.drill_views import drill_context
+from coach.web.shared import learners, replay_questions
+from coach.web.shared.cards import choice as card_choice
 from coach.web.shared.drilling import Drilling
+from coach.web.shared.drilling.sessions import today_context
+from coach.web.shared.drilling.views import drill_context
 from coach.web.shared.mistakes import recent_mistakes  # as the progress page lists them, with their "Try again" links
 from drills import replay_position
 

@@ -21,8 +21,9 @@ from flask import Blueprint, Flask, redirect, render_template, request, url_for
 from coach.store import replays
 from coach.web.infra import database, limits
 from coach.web.infra.htmx import is_htmx, render
-from coach.web.shared import drill_sessions, learners
-from coach.web.shared.drill_views import NO_ANSWER, given_answer, no_answer, picked_places
+from coach.web.shared import learners
+from coach.web.shared.drilling import sessions as drill_sessions
+from coach.web.shared.drilling.views import NO_ANSWER, given_answer, no_answer, picked_places
 from coach.web.shared.replay_questions import asked_at, context, grade, position_id_of
 from drills.kit.base import AnswerError
 

@@ -8,7 +8,7 @@
     GET  /play/<id>/review          every decision you made, graded against the coach's
 
 The hand is its seed, its card and its actions (coach/play/hand.py): each
-request rebuilds it (coach/web/shared/practice_hands.py) and
+request rebuilds it (coach/web/shared/practice/hands.py) and
 the server checks every move; the page never says what the hand is. Forms
 post without JavaScript too; htmx swaps the table in place.
 """
@@ -31,8 +31,9 @@ from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.infra import database, limits
 from coach.web.infra.htmx import is_htmx, render
-from coach.web.shared import learners, practice_moves
-from coach.web.shared.practice_hands import (
+from coach.web.shared import learners
+from coach.web.shared.practice import moves as practice_moves
+from coach.web.shared.practice.hands import (
     SEAT,
     STEP_WORDS,
     codes,

@@ -42,7 +42,9 @@ from coach.store.progress import (
 )
 from coach.web.infra import database
 from coach.web.progress.charts import DayResult, accuracy_chart, goal_ring, long_date, percent
-from coach.web.shared import card_choice, learners, teacher_cards
+from coach.web.shared import learners
+from coach.web.shared.cards import choice as card_choice
+from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.drilling import Drilling
 from coach.web.shared.mistakes import (
     drill_module,

@@ -18,7 +18,7 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.rules import catalog as rules
 from coach.store.models import Attempt
-from coach.web.shared import teacher_cards
+from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.dates import short_date
 from coach.web.shared.drilling import Drilling
 

@@ -24,9 +24,9 @@ from coach.play.positions import position_at, rebuild
 from coach.store import hands, replays
 from coach.store.models import Learner, ReplayPosition
 from coach.store.progress import local_day, zone
-from coach.web.shared.drill_sessions import today_context
-from coach.web.shared.drill_views import drill_context
 from coach.web.shared.drilling import Asked
+from coach.web.shared.drilling.sessions import today_context
+from coach.web.shared.drilling.views import drill_context
 from drills import replay_position
 from drills.kit.base import AnswerError, Verdict
 

@@ -30,7 +30,8 @@ from coach.common import clock
 from coach.notation.card import Card
 from coach.store.models import DrillSetRow, Learner
 from coach.store.teaching import drill_sets, teachers_cards
-from coach.web.shared import learners, teacher_cards
+from coach.web.shared import learners
+from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.dates import day, due_label
 from coach.web.shared.drilling import DrillError, Drilling
 from coach.web.shared.learners import is_account

@@ -31,8 +31,9 @@ from coach.store.models import TeacherCard
 from coach.store.teaching import teachers_cards
 from coach.web.infra import database, limits
 from coach.web.infra.downloads import download
-from coach.web.shared import card_editor, teacher_cards
-from coach.web.shared.card_pages import CAPS, confirm_delete, editor, editor_preview, editor_rack, editor_save, save_upload, too_large
+from coach.web.shared.cards import editor as card_editor
+from coach.web.shared.cards import teachers as teacher_cards
+from coach.web.shared.cards.pages import CAPS, confirm_delete, editor, editor_preview, editor_rack, editor_save, save_upload, too_large
 from coach.web.teach.base import bp, found, teacher_id
 
 CARD_TYPE = "text/yaml"

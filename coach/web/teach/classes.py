@@ -34,8 +34,8 @@ from coach.store.teaching.errors import TeachingError
 from coach.web.infra import database
 from coach.web.infra.downloads import download
 from coach.web.infra.forms import field
-from coach.web.shared import teacher_cards
-from coach.web.shared.drill_views import drill_context
+from coach.web.shared.cards import teachers as teacher_cards
+from coach.web.shared.drilling.views import drill_context
 from coach.web.shared.learners import SignedIn, is_account
 from coach.web.teach import hands as teach_hands
 from coach.web.teach import reports as teach_reports

@@ -31,8 +31,8 @@ from coach.store.models import ClassHand, Classroom, PracticeHand
 from coach.store.teaching import hands as store
 from coach.store.teaching import roles, teachers_cards
 from coach.web.infra import database
-from coach.web.shared import practice_hands as practice
-from coach.web.shared import teacher_cards
+from coach.web.shared.cards import teachers as teacher_cards
+from coach.web.shared.practice import hands as practice
 from coach.web.teach.base import bp, found, show_date, teacher_id, teacher_row
 from drills.sets import HOUSE
 

@@ -23,7 +23,7 @@ from coach.store.models import Assignment, TeacherCard
 from coach.store.teaching import drill_sets, homework, roles, teachers_cards
 from coach.store.teaching import reports as class_report
 from coach.web.infra import database
-from coach.web.shared import teacher_cards
+from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.teach.base import bp, card_named, drilling, found, show_date, teacher_id, teacher_row
 from drills.sets import DrillSet
 

@@ -37,7 +37,7 @@ from coach.reading.tiles_away import HoldingError, drop_tables, read_holding
 from coach.store import own_cards
 from coach.store.models import TeacherCard
 from coach.store.teaching import teachers_cards
-from coach.web.shared.drill_views import pattern_tokens
+from coach.web.shared.drilling.views import pattern_tokens
 
 SOURCE = "Your card"  # how messages name the card being written
 MAX_RACK = 200  # characters of a typed rack: 14 tiles with room for "5 dot" style names

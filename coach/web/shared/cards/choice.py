@@ -20,7 +20,7 @@ from coach.notation.card import Card
 from coach.store import own_cards
 from coach.web.infra import database
 from coach.web.infra.redirects import safe_next
-from coach.web.shared import teacher_cards
+from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.drilling import Asked, DrillError, Drilling
 from coach.web.shared.learners import is_account
 

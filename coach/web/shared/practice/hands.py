@@ -24,7 +24,8 @@ from coach.play.positions import to_replay
 from coach.play.review import review
 from coach.store import hands as store
 from coach.store.models import PracticeHand
-from coach.web.shared import learners, teacher_cards
+from coach.web.shared import learners
+from coach.web.shared.cards import teachers as teacher_cards
 
 SEAT = "East"  # the learner deals and throws first (S4)
 CACHE_SIZE = 64

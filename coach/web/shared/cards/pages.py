@@ -23,7 +23,7 @@ from coach.web.infra import database
 from coach.web.infra.errors import page_error
 from coach.web.infra.forms import echo, field, uploaded_text
 from coach.web.infra.htmx import is_htmx
-from coach.web.shared import card_editor
+from coach.web.shared.cards import editor as card_editor
 
 CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS}  # told on the upload form
 

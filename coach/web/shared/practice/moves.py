@@ -16,7 +16,7 @@ from coach.play.hand import Action, Hand, HandError
 from coach.play.legal import canonical, is_legal, refusal
 from coach.store import hands as store
 from coach.store.models import PracticeHand
-from coach.web.shared.practice_hands import bots_play, keep, result_json
+from coach.web.shared.practice.hands import bots_play, keep, result_json
 
 
 def why_refused(hand: Hand, action: Action) -> HandError | None:
