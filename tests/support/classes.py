@@ -11,8 +11,8 @@ from html import unescape
 from sqlmodel import Session
 from werkzeug.security import generate_password_hash
 
-from coach.store import teaching
 from coach.store.models import Learner
+from coach.store.teaching import classrooms, homework, roles
 from drills.sets import parse_set
 from tests.support.accounts import PASSWORD
 from tests.support.app import TEST_PASSWORD_HASH
@@ -70,7 +70,7 @@ def csrf(client) -> str:
 def make_teacher(app, email: str = "lee@example.org", name: str = "Mrs Lee") -> int:
     with db(app) as session:
         row = Learner(
-            email=email, name=name, guest=False, role=teaching.TEACHER, password_hash=generate_password_hash(PASSWORD, method=TEST_PASSWORD_HASH)
+            email=email, name=name, guest=False, role=roles.TEACHER, password_hash=generate_password_hash(PASSWORD, method=TEST_PASSWORD_HASH)
         )
         session.add(row)
         session.commit()
@@ -81,7 +81,7 @@ def make_teacher(app, email: str = "lee@example.org", name: str = "Mrs Lee") -> 
 
 def make_class(app, teacher_id: int, name: str = "Tuesday beginners") -> Room:
     with db(app) as session:
-        row = teaching.create_class(session, teacher_id, name)
+        row = classrooms.create_class(session, teacher_id, name)
         assert row.id is not None
         return Room(teacher_id, row.id, row.join_code, row.name)
 
@@ -89,7 +89,7 @@ def make_class(app, teacher_id: int, name: str = "Tuesday beginners") -> Room:
 def give(app, room: Room, source: str = FIXED, due_at: datetime | None = None, cards=None) -> int:
     with db(app) as session:
         drill_set = parse_set(source, cards=cards or ("house",))
-        row = teaching.assign(session, room.teacher_id, room.class_id, drill_set, due_at)
+        row = homework.assign(session, room.teacher_id, room.class_id, drill_set, due_at)
         assert row.id is not None
         return row.id
 

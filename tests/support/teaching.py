@@ -13,7 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlmodel import Session, select
 
-from coach.store import progress, teaching
+from coach.store import progress
 from coach.store.models import (
     Assignment,
     AssignmentAnswer,
@@ -26,6 +26,7 @@ from coach.store.models import (
     Membership,
     TeacherCard,
 )
+from coach.store.teaching import classrooms, homework
 from drills.sets import HOUSE
 from tests.support.pages import csrf_of
 
@@ -199,7 +200,7 @@ def join(app: Flask, email: str, class_id: int) -> int:
     """Put a signed-up learner in a class (as the student pages would)."""
     with db(app) as session:
         learner = session.exec(select(Learner).where(Learner.email == email)).one()
-        teaching.join_class(session, learner, code_of(app, class_id))
+        classrooms.join_class(session, learner, code_of(app, class_id))
         assert learner.id is not None
         return learner.id
 
@@ -225,14 +226,14 @@ def answer_slots(app: Flask, assignment_id: int, student: int, rights: list[bool
     with db(app) as session:
         given = session.get(Assignment, assignment_id)
         assert given is not None
-        work = teaching.work_of(session, given, student, create=True)
-        for slot, right in zip(teaching.slots_of(given, work), rights):
+        work = homework.work_of(session, given, student, create=True)
+        for slot, right in zip(homework.slots_of(given, work), rights):
             asked = coach.ask(slot.drill, seed=slot.seed, level=slot.level)
             q = asked.question
             reply = q.tile if right else next(c for c in q.choices if c != q.tile)
             verdict = asked.module.grade(q, reply)
             assert verdict.correct is right
-            assert teaching.record_assignment_answer(session, given, student, slot, q, verdict)
+            assert homework.record_assignment_answer(session, given, student, slot, q, verdict)
             if attempts:
                 progress.record_answer(session, student, q, verdict)
             verdicts.append(verdict)

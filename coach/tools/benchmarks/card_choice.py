@@ -20,6 +20,8 @@ import statistics
 import tempfile
 import time
 
+from coach.common import settings
+
 PASSWORD = "correct horse battery"
 # A teacher's card of its own: two lines on evens.
 OWN_CARD = """name: "Spring class"
@@ -57,9 +59,9 @@ def main() -> None:
     parser.add_argument("--drill", default="name-the-tile")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        os.environ["COACH_DATA_DIR"] = folder
-        os.environ["COACH_LIMIT_DRILL_LEARNER"] = "1000000/minute"
-        os.environ["COACH_LIMIT_DRILL_ADDRESS"] = "1000000/minute"
+        os.environ[settings.DATA_DIR.name] = folder
+        os.environ[settings.LIMIT_DRILL_LEARNER.name] = "1000000/minute"
+        os.environ[settings.LIMIT_DRILL_ADDRESS.name] = "1000000/minute"
         from coach.web import create_app
 
         app = create_app({"TESTING": True, "SECRET_KEY": "bench"})

@@ -20,6 +20,7 @@ from collections import defaultdict
 
 from sqlmodel import Session
 
+from coach.common import settings
 from coach.play.hand import replay
 from coach.play.legal import legal_actions
 from coach.store.models import PracticeHand
@@ -39,7 +40,7 @@ def main() -> None:
     parser.add_argument("--bots", default="club")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
-        os.environ["COACH_DATA_DIR"] = folder
+        os.environ[settings.DATA_DIR.name] = folder
         from coach.web import create_app
         from coach.web.shared.practice.hands import SEAT, load
 
