@@ -17,7 +17,7 @@ import argparse
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
-from typing import TextIO
+from typing import TextIO, cast
 
 import numpy as np
 import orjson
@@ -143,7 +143,8 @@ class _Ranked:
     def joined(self, ranking: BatchRanking) -> list[bytes]:
         """Every rack's answer line (`answer`'s text, with its newline), its
         lines' pieces picked by array arithmetic and joined."""
-        get = self.pieces.__getitem__  # type: ignore[union-attr]
+        assert self.pieces is not None  # answer_lines calls this only when there are pieces
+        get = self.pieces.__getitem__
         head, tail = self.head.encode(), b"]}\n"
         return [head + b",".join(map(get, row)) + tail for row in self._picks(ranking).tolist()]
 
@@ -278,6 +279,7 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
         quick_requests: list[dict] = []
         flat: list[int] = []
         lengths: list[int] = []
+        seen: tuple[int, ...] | np.ndarray | None  # a slow line's own, then the chunk's as an array
         slow: list[tuple[int, Holding]] = []
         slow_racks, slow_seens = [], []
         for k, raw in enumerate(chunk):
@@ -286,7 +288,7 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
                 indices = _rack_indices(request)
                 if indices is not None:
                     quick.append(k)
-                    quick_requests.append(request)  # type: ignore[arg-type]
+                    quick_requests.append(request)  # type: ignore[arg-type]  # _rack_indices answers only for a dict
                     flat.extend(indices)
                     lengths.append(len(indices))
                     continue
@@ -301,7 +303,7 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
             except BATCH_ERRORS as error:
                 replies[k] = error_reply(error)
         counts = _counted(flat, lengths) if quick else np.zeros((0, tiles.KINDS), dtype=np.int16)
-        too_many = (counts > _COPIES_ARRAY).any(axis=1)
+        too_many = cast(np.ndarray, (counts > _COPIES_ARRAY).any(axis=1))
         if too_many.any():  # more copies than the set has: the general reader's own message
             for i in np.flatnonzero(too_many).tolist():
                 try:
@@ -363,7 +365,7 @@ def run_analyze(card: Card, args: argparse.Namespace, stdin: TextIO, stdout: Tex
     if fields is not None and not args.json:
         raise UsageError("--fields chooses JSON fields: add --json")
     request = {key: getattr(args, key) for key in KEYS if getattr(args, key, None) is not None}
-    result = COMMANDS["analyze"].solve(card, request)
+    result = cast(Analysis, COMMANDS["analyze"].solve(card, request))
     if args.json:
         _write(stdout, orjson.dumps(_analysis_answer(result, fields, top)) + b"\n")
     else:

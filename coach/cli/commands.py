@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from coach.cli.requests import exposures_field, request_holding, request_seed
 from coach.cli.text import render_analysis
@@ -69,7 +69,7 @@ def _solve_pass(card: Card, request: dict) -> tuple[PassAdvice, list[str]]:
 def _pass_json(result: object) -> dict:
     from coach.advice.passes import stop_vote
 
-    advice, explanation = result  # type: ignore[misc]
+    advice, explanation = cast("tuple[PassAdvice, list[str]]", result)
     extra = {"stop": stop_vote(advice).stop} if advice.which == "second-left" else {}
     return {
         **extra,
@@ -94,7 +94,7 @@ def _pass_json(result: object) -> dict:
 
 
 def _pass_text(result: object, args: argparse.Namespace) -> str:
-    advice, explanation = result  # type: ignore[misc]
+    advice, explanation = cast("tuple[PassAdvice, list[str]]", result)
     direction = PASSES[advice.which][1]
     out = [f"{advice.which} pass ({direction}); you are {advice.current} tiles away now.", ""]
     out.append(f"{'pass':<34} {'expected':>8} {'± se':>6} {'behind':>7}")
@@ -133,7 +133,7 @@ def _solve_discard(card: Card, request: dict) -> DiscardAdvice:
 
 
 def _discard_json(result: object) -> dict:
-    advice: DiscardAdvice = result  # type: ignore[assignment]
+    advice = cast("DiscardAdvice", result)
     return {
         "best": tiles.CODES[advice.best.tile],
         "ranked": [
@@ -152,7 +152,7 @@ def _discard_json(result: object) -> dict:
 
 
 def _discard_text(result: object, args: argparse.Namespace) -> str:
-    advice: DiscardAdvice = result  # type: ignore[assignment]
+    advice = cast("DiscardAdvice", result)
     out = [f"{'discard':<14} {'away':>4} {'outs':>5}  note"]
     for o in advice.options[: args.top]:
         flag = "HOT " if o.hot else ("safe " if o.safe else "")
@@ -166,14 +166,14 @@ COMMANDS = {
     "analyze": Command(
         frozenset({"rack", "exposed", "seen"}),
         _solve_analyze,
-        lambda r: r.to_json(),  # type: ignore[attr-defined]
-        lambda r, args: render_analysis(r, 10 if args.top is None else args.top),  # type: ignore[arg-type]
+        lambda r: cast("Analysis", r).to_json(),
+        lambda r, args: render_analysis(cast("Analysis", r), 10 if args.top is None else args.top),
     ),
     "score": Command(
         frozenset({"rack", "exposed", "win"}),
         _solve_score,
-        lambda r: r.to_json(),  # type: ignore[attr-defined]
-        lambda r, args: "\n".join(r.explanation),  # type: ignore[attr-defined]
+        lambda r: cast("Payment", r).to_json(),
+        lambda r, args: "\n".join(cast("Payment", r).explanation),
     ),
     "pass": Command(frozenset({"rack", "seen", "seed", "which"}), _solve_pass, _pass_json, _pass_text),
     "discard": Command(

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Container, Sequence
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cached_property, partial
 
 import numpy as np
 
@@ -233,7 +233,7 @@ def evaluate_pass(
                 scores[i] = np.concatenate([scores[i], more])
 
     everyone = np.arange(len(candidates))
-    scores = scorer.best_on(everyone, draws, 0, samples)
+    scores = scorer.best_on(everyone.tolist(), draws, 0, samples)
     # Sums of whole numbers are exact in any order: these are the arrays' own mean().
     means = np.stack(scores).sum(axis=1, dtype=np.int64) / samples
     top = [int(i) for i in np.lexsort((everyone, means))[: max(1, refine)]]
@@ -243,7 +243,7 @@ def evaluate_pass(
 
     def leader_of() -> int:
         most = max(len(s) for s in scores)
-        return min((i for i in everyone if len(scores[i]) == most), key=lambda i: (int(scores[i].sum(dtype=np.int64)) / most, i))
+        return int(min((i for i in everyone if len(scores[i]) == most), key=lambda i: (int(scores[i].sum(dtype=np.int64)) / most, i)))
 
     exact_set: dict[int, float] = {}
     if exact and firm is not None and all(takes_all == 3 for takes_all in scorer.takes):
@@ -256,7 +256,7 @@ def evaluate_pass(
         chosen = [leader] + rivals[: EXACT_RIVALS - 1]
         chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
         for i in chosen:
-            exact_set[i] = _exact_kept(card, rack, seen, candidates[i][0], lambda i=i: scorer.exact_mean(i, left))  # run now, or not at all
+            exact_set[i] = _exact_kept(card, rack, seen, candidates[i][0], partial(scorer.exact_mean, i, left))  # run now, or not at all
         firm = []  # nothing left to sample
     if firm is None:
         judged, rivals = focus, top[:4]

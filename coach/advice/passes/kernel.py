@@ -461,7 +461,7 @@ class Scorer:
             table[:, k + 1] = table[:, k] + mine - shared
         return table
 
-    def _layout(self, which: Sequence[int], slack: int = 2, by_line: bool = False) -> _Layout:
+    def _layout(self, which: Sequence[int] | np.ndarray, slack: int = 2, by_line: bool = False) -> _Layout:
         """The kept readings of every pass in `which` one after another (a
         flat layout, so a block of draws is scored for all passes in a few
         array operations), with, for each kind some pass gives away, the

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from sqlalchemy import delete
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.store.models import (
     Assignment,
@@ -40,10 +40,10 @@ def merge_teaching(session: Session, guest_id: int, account_id: int) -> None:
     started = set(session.exec(select(AssignmentWork.assignment_id).where(AssignmentWork.learner_id == account_id)).all())
     for work in session.exec(select(AssignmentWork).where(AssignmentWork.learner_id == guest_id)).all():
         if work.assignment_id in started:
-            session.exec(  # type: ignore[call-overload]
+            session.exec(
                 delete(AssignmentAnswer).where(
-                    AssignmentAnswer.learner_id == guest_id,  # type: ignore[arg-type]
-                    AssignmentAnswer.assignment_id == work.assignment_id,  # type: ignore[arg-type]
+                    col(AssignmentAnswer.learner_id) == guest_id,
+                    col(AssignmentAnswer.assignment_id) == work.assignment_id,
                 )
             )
             session.delete(work)
@@ -78,7 +78,7 @@ def export_teaching(session: Session, learner_id: int) -> dict[str, Any]:
             "answered_at": a.answered_at.isoformat(),
         }
         for a in session.exec(
-            select(AssignmentAnswer).where(AssignmentAnswer.learner_id == learner_id).order_by(AssignmentAnswer.id)  # type: ignore[arg-type]
+            select(AssignmentAnswer).where(col(AssignmentAnswer.learner_id) == learner_id).order_by(col(AssignmentAnswer.id))
         ).all()
     ]
     taught = [
@@ -99,16 +99,16 @@ def delete_teaching(session: Session, teacher_id: int) -> None:
     cards, child rows first: this does not rely on the database's cascades.
     The caller commits."""
     rooms = select(Classroom.id).where(Classroom.teacher_id == teacher_id)
-    given = select(Assignment.id).where(Assignment.classroom_id.in_(rooms))  # type: ignore[union-attr]
+    given = select(Assignment.id).where(col(Assignment.classroom_id).in_(rooms))
     class_hands.delete_for_teacher(session, rooms)
     for statement in (
-        delete(AssignmentAnswer).where(AssignmentAnswer.assignment_id.in_(given)),  # type: ignore[attr-defined]
-        delete(AssignmentWork).where(AssignmentWork.assignment_id.in_(given)),  # type: ignore[attr-defined]
-        delete(Assignment).where(Assignment.classroom_id.in_(rooms)),  # type: ignore[attr-defined]
-        delete(Membership).where(Membership.classroom_id.in_(rooms)),  # type: ignore[attr-defined]
-        delete(Classroom).where(Classroom.teacher_id == teacher_id),  # type: ignore[arg-type]
-        delete(DrillSetRow).where(DrillSetRow.owner_id == teacher_id),  # type: ignore[arg-type]
-        delete(CardChoice).where(CardChoice.card_id.in_(select(TeacherCard.id).where(TeacherCard.owner_id == teacher_id))),  # type: ignore[attr-defined]
-        delete(TeacherCard).where(TeacherCard.owner_id == teacher_id),  # type: ignore[arg-type]
+        delete(AssignmentAnswer).where(col(AssignmentAnswer.assignment_id).in_(given)),
+        delete(AssignmentWork).where(col(AssignmentWork.assignment_id).in_(given)),
+        delete(Assignment).where(col(Assignment.classroom_id).in_(rooms)),
+        delete(Membership).where(col(Membership.classroom_id).in_(rooms)),
+        delete(Classroom).where(col(Classroom.teacher_id) == teacher_id),
+        delete(DrillSetRow).where(col(DrillSetRow.owner_id) == teacher_id),
+        delete(CardChoice).where(col(CardChoice.card_id).in_(select(TeacherCard.id).where(col(TeacherCard.owner_id) == teacher_id))),
+        delete(TeacherCard).where(col(TeacherCard.owner_id) == teacher_id),
     ):
-        session.exec(statement.execution_options(synchronize_session=False))  # type: ignore[call-overload]
+        session.exec(statement.execution_options(synchronize_session=False))

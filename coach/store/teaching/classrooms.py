@@ -10,7 +10,7 @@ from __future__ import annotations
 import secrets
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.store.models import Classroom, Learner, Membership
 from coach.store.teaching.errors import TeachingError
@@ -102,7 +102,7 @@ def delete_class(session: Session, teacher_id: int, class_id: int) -> bool:
 def classes_taught(session: Session, teacher_id: int) -> list[Classroom]:
     return list(
         session.exec(
-            select(Classroom).where(Classroom.teacher_id == teacher_id).order_by(Classroom.created_at, Classroom.id)  # type: ignore[arg-type]
+            select(Classroom).where(col(Classroom.teacher_id) == teacher_id).order_by(col(Classroom.created_at), col(Classroom.id))
         ).all()
     )
 
@@ -164,10 +164,10 @@ def classes_joined(session: Session, learner_id: int) -> list[tuple[Classroom, L
     """The classes a student is in, each with its teacher."""
     rows = session.exec(
         select(Classroom, Learner)
-        .join(Membership, Membership.classroom_id == Classroom.id)  # type: ignore[arg-type]
-        .join(Learner, Learner.id == Classroom.teacher_id)  # type: ignore[arg-type]
+        .join(Membership, col(Membership.classroom_id) == Classroom.id)
+        .join(Learner, col(Learner.id) == Classroom.teacher_id)
         .where(Membership.learner_id == learner_id)
-        .order_by(Membership.joined_at, Membership.id)  # type: ignore[arg-type]
+        .order_by(col(Membership.joined_at), col(Membership.id))
     ).all()
     return [(c, t) for c, t in rows]
 
@@ -175,9 +175,9 @@ def classes_joined(session: Session, learner_id: int) -> list[tuple[Classroom, L
 def students(session: Session, class_id: int) -> list[Learner]:
     rows = session.exec(
         select(Learner)
-        .join(Membership, Membership.learner_id == Learner.id)  # type: ignore[arg-type]
+        .join(Membership, col(Membership.learner_id) == Learner.id)
         .where(Membership.classroom_id == class_id)
-        .order_by(Membership.joined_at, Membership.id)  # type: ignore[arg-type]
+        .order_by(col(Membership.joined_at), col(Membership.id))
     ).all()
     return list(rows)
 

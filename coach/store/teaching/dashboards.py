@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlalchemy import case, func
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.common import clock
 from coach.store.cells import cell
@@ -65,7 +65,7 @@ def dashboard(session: Session, classroom: Classroom, now: datetime | None = Non
     ids = [a.id for a in given]
     works = {
         (w.assignment_id, w.learner_id): w
-        for w in session.exec(select(AssignmentWork).where(AssignmentWork.assignment_id.in_(ids))).all()  # type: ignore[union-attr]
+        for w in session.exec(select(AssignmentWork).where(col(AssignmentWork.assignment_id).in_(ids))).all()
     }
     counts: dict[tuple[int, int], tuple[int, int]] = {}
     for assignment_id, learner_id, answered, right in session.exec(
@@ -73,10 +73,10 @@ def dashboard(session: Session, classroom: Classroom, now: datetime | None = Non
             AssignmentAnswer.assignment_id,
             AssignmentAnswer.learner_id,
             func.count(),
-            func.sum(case((AssignmentAnswer.correct, 1), else_=0)),  # type: ignore[arg-type]
+            func.sum(case((col(AssignmentAnswer.correct), 1), else_=0)),
         )
-        .where(AssignmentAnswer.assignment_id.in_(ids))  # type: ignore[union-attr]
-        .group_by(AssignmentAnswer.assignment_id, AssignmentAnswer.learner_id)
+        .where(col(AssignmentAnswer.assignment_id).in_(ids))
+        .group_by(col(AssignmentAnswer.assignment_id), col(AssignmentAnswer.learner_id))
     ).all():
         counts[(assignment_id, learner_id)] = (int(answered), int(right or 0))
     totals = {a.id: drill_set_of(a).total for a in given}
@@ -105,18 +105,18 @@ def question_stats(session: Session, assignment: Assignment, class_only: bool = 
     if class_only:
         query = query.join(
             Membership,
-            (Membership.learner_id == AssignmentAnswer.learner_id)  # type: ignore[arg-type]
+            (col(Membership.learner_id) == AssignmentAnswer.learner_id)
             & (Membership.classroom_id == assignment.classroom_id),
         )
     by_slot: dict[int, list[AssignmentAnswer]] = {}
-    for row in session.exec(query.order_by(AssignmentAnswer.answered_at, AssignmentAnswer.id)).all():  # type: ignore[arg-type]
+    for row in session.exec(query.order_by(col(AssignmentAnswer.answered_at), col(AssignmentAnswer.id))).all():
         by_slot.setdefault(row.slot, []).append(row)
     stats = []
     for slot in drill_set.slots():
         answers = by_slot.get(slot.index, [])
         wrong = [a for a in answers if not a.correct]
         tally = Counter(a.answer_text for a in wrong)
-        first_of = {}
+        first_of: dict[str, AssignmentAnswer] = {}
         for a in wrong:
             first_of.setdefault(a.answer_text, a)
         common = tuple(

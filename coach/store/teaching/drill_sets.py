@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.common import clock
 from coach.store.models import Assignment, DrillSetRow
@@ -31,7 +31,7 @@ def save_set(session: Session, teacher_id: int, drill_set: DrillSet, set_id: int
 def sets_of(session: Session, teacher_id: int) -> list[DrillSetRow]:
     return list(
         session.exec(
-            select(DrillSetRow).where(DrillSetRow.owner_id == teacher_id).order_by(DrillSetRow.title, DrillSetRow.id)  # type: ignore[arg-type]
+            select(DrillSetRow).where(col(DrillSetRow.owner_id) == teacher_id).order_by(col(DrillSetRow.title), col(DrillSetRow.id))
         ).all()
     )
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from sqlalchemy import delete
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.common import clock
 from coach.play.bots import STRENGTHS as BOTS
@@ -82,7 +82,7 @@ def assign_hand(
 def hands_of_class(session: Session, class_id: int) -> list[ClassHand]:
     return list(
         session.exec(
-            select(ClassHand).where(ClassHand.classroom_id == class_id).order_by(ClassHand.created_at, ClassHand.id)  # type: ignore[arg-type]
+            select(ClassHand).where(col(ClassHand.classroom_id) == class_id).order_by(col(ClassHand.created_at), col(ClassHand.id))
         ).all()
     )
 
@@ -109,7 +109,7 @@ def delete_hand(session: Session, teacher_id: int, class_hand_id: int) -> bool:
     found = hand_taught(session, teacher_id, class_hand_id)
     if found is None:
         return False
-    session.exec(delete(ClassHandPlay).where(ClassHandPlay.class_hand_id == class_hand_id).execution_options(synchronize_session=False))  # type: ignore[arg-type, call-overload]
+    session.exec(delete(ClassHandPlay).where(col(ClassHandPlay.class_hand_id) == class_hand_id).execution_options(synchronize_session=False))
     session.delete(found[0])
     session.commit()
     return True
@@ -124,7 +124,7 @@ def play_of(session: Session, class_hand_id: int, learner_id: int) -> PracticeHa
     """The student's own hand of a class hand, if they have started it."""
     return session.exec(
         select(PracticeHand)
-        .join(ClassHandPlay, ClassHandPlay.hand_id == PracticeHand.id)  # type: ignore[arg-type]
+        .join(ClassHandPlay, col(ClassHandPlay.hand_id) == PracticeHand.id)
         .where(ClassHandPlay.class_hand_id == class_hand_id, ClassHandPlay.learner_id == learner_id)
     ).first()
 
@@ -174,7 +174,7 @@ def plays_of(session: Session, class_hand: ClassHand) -> list[Played]:
         play.learner_id: hand
         for play, hand in session.exec(
             select(ClassHandPlay, PracticeHand)
-            .join(PracticeHand, PracticeHand.id == ClassHandPlay.hand_id)  # type: ignore[arg-type]
+            .join(PracticeHand, col(PracticeHand.id) == ClassHandPlay.hand_id)
             .where(ClassHandPlay.class_hand_id == class_hand.id)
         ).all()
     }
@@ -211,10 +211,10 @@ def hands_given(session: Session, learner_id: int) -> list[GivenHand]:
     """The class hands of every class the student is in, with their own hand of each."""
     rows = session.exec(
         select(ClassHand, Classroom)
-        .join(Classroom, Classroom.id == ClassHand.classroom_id)  # type: ignore[arg-type]
-        .join(Membership, Membership.classroom_id == Classroom.id)  # type: ignore[arg-type]
+        .join(Classroom, col(Classroom.id) == ClassHand.classroom_id)
+        .join(Membership, col(Membership.classroom_id) == Classroom.id)
         .where(Membership.learner_id == learner_id)
-        .order_by(ClassHand.created_at, ClassHand.id)  # type: ignore[arg-type]
+        .order_by(col(ClassHand.created_at), col(ClassHand.id))
     ).all()
     return [GivenHand(given, room, play_of(session, given.id or 0, learner_id)) for given, room in rows]
 
@@ -234,6 +234,6 @@ def merge_plays(session: Session, guest_id: int, account_id: int) -> None:
 
 def delete_for_teacher(session: Session, rooms: Any) -> None:
     """The class hands of these classes (a select of class ids), links first. The caller commits."""
-    given = select(ClassHand.id).where(ClassHand.classroom_id.in_(rooms))  # type: ignore[attr-defined]
-    session.exec(delete(ClassHandPlay).where(ClassHandPlay.class_hand_id.in_(given)).execution_options(synchronize_session=False))  # type: ignore[attr-defined, call-overload]
-    session.exec(delete(ClassHand).where(ClassHand.classroom_id.in_(rooms)).execution_options(synchronize_session=False))  # type: ignore[attr-defined, call-overload]
+    given = select(ClassHand.id).where(col(ClassHand.classroom_id).in_(rooms))
+    session.exec(delete(ClassHandPlay).where(col(ClassHandPlay.class_hand_id).in_(given)).execution_options(synchronize_session=False))
+    session.exec(delete(ClassHand).where(col(ClassHand.classroom_id).in_(rooms)).execution_options(synchronize_session=False))

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import func
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.common import clock
 from coach.notation import tiles
@@ -51,7 +51,7 @@ def assign(
 def assignments_of_class(session: Session, class_id: int) -> list[Assignment]:
     return list(
         session.exec(
-            select(Assignment).where(Assignment.classroom_id == class_id).order_by(Assignment.created_at, Assignment.id)  # type: ignore[arg-type]
+            select(Assignment).where(col(Assignment.classroom_id) == class_id).order_by(col(Assignment.created_at), col(Assignment.id))
         ).all()
     )
 

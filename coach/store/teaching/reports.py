@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.common import clock
 from coach.store.models import Assignment, AssignmentAnswer, Attempt, Classroom, Learner, Membership
@@ -89,7 +89,7 @@ def student_report(
         rows = session.exec(
             select(AssignmentAnswer)
             .where(AssignmentAnswer.assignment_id == assignment.id, AssignmentAnswer.learner_id == learner_id)
-            .order_by(AssignmentAnswer.slot)  # type: ignore[arg-type]
+            .order_by(col(AssignmentAnswer.slot))
         ).all()
         work = work_of(session, assignment, learner_id)
         total = len(slots_of(assignment, work)) if work is not None else drill_set_of(assignment).total
@@ -154,10 +154,10 @@ def weak_spots(
         select(AssignmentAnswer)
         .join(
             Membership,
-            (Membership.learner_id == AssignmentAnswer.learner_id)  # type: ignore[arg-type]
+            (col(Membership.learner_id) == AssignmentAnswer.learner_id)
             & (Membership.classroom_id == class_id),
         )
-        .where(AssignmentAnswer.assignment_id.in_(list(given)))  # type: ignore[union-attr]
+        .where(col(AssignmentAnswer.assignment_id).in_(list(given)))
     ).all()
     card_names = {assignment_id: card_name_of(a) for assignment_id, a in given.items()}
     keys = {(row.learner_id, f"{row.drill}|{row.level}|{row.seed}|{card_names[row.assignment_id]}") for row in rows}
@@ -167,8 +167,8 @@ def weak_spots(
     for start in range(0, len(questions), 500):  # bounded IN lists
         for learner_id, question, rules in session.exec(
             select(Attempt.learner_id, Attempt.question, Attempt.rules).where(
-                Attempt.learner_id.in_(learners),  # type: ignore[attr-defined]
-                Attempt.question.in_(questions[start : start + 500]),  # type: ignore[attr-defined]
+                col(Attempt.learner_id).in_(learners),
+                col(Attempt.question).in_(questions[start : start + 500]),
             )
         ).all():
             rules_of[(learner_id, question)] = [str(r) for r in json.loads(rules or "[]")]

@@ -8,7 +8,7 @@ is not theirs: the web layer turns that into a 404.
 from __future__ import annotations
 
 from sqlalchemy.exc import IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.notation.card import Card, parse_card
 from coach.store.models import Assignment, ClassHand, Classroom, DrillSetRow, Membership, TeacherCard
@@ -77,7 +77,7 @@ def card_uses(session: Session, card_id: int) -> list[str]:
     sets = session.exec(select(DrillSetRow.title).where(DrillSetRow.card_id == card_id)).all()
     given = session.exec(
         select(Assignment.title, Classroom.name)
-        .join(Classroom, Classroom.id == Assignment.classroom_id)  # type: ignore[arg-type]
+        .join(Classroom, col(Classroom.id) == Assignment.classroom_id)
         .where(Assignment.card_id == card_id)
     ).all()
     return [f"the set \u201c{t}\u201d" for t in sets] + [f"\u201c{t}\u201d assigned to {c}" for t, c in given]
@@ -111,13 +111,13 @@ def may_use_card(session: Session, learner_id: int | None, card_id: int) -> Teac
         return row
     member = session.exec(
         select(Membership.id)
-        .join(Assignment, Assignment.classroom_id == Membership.classroom_id)  # type: ignore[arg-type]
+        .join(Assignment, col(Assignment.classroom_id) == Membership.classroom_id)
         .where(Membership.learner_id == learner_id, Assignment.card_id == card_id)
     ).first()
     if member is None:  # a class hand dealt on the card counts too
         member = session.exec(
             select(Membership.id)
-            .join(ClassHand, ClassHand.classroom_id == Membership.classroom_id)  # type: ignore[arg-type]
+            .join(ClassHand, col(ClassHand.classroom_id) == Membership.classroom_id)
             .where(Membership.learner_id == learner_id, ClassHand.card_id == card_id)
         ).first()
     return row if member is not None else None

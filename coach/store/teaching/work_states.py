@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.common import clock
 from coach.store.models import Assignment, Classroom, Membership
@@ -61,8 +61,8 @@ def my_assignments(session: Session, learner_id: int, now: datetime | None = Non
     now = clock.as_utc(now or clock.now())
     rows = session.exec(
         select(Assignment, Classroom)
-        .join(Classroom, Classroom.id == Assignment.classroom_id)  # type: ignore[arg-type]
-        .join(Membership, Membership.classroom_id == Classroom.id)  # type: ignore[arg-type]
+        .join(Classroom, col(Classroom.id) == Assignment.classroom_id)
+        .join(Membership, col(Membership.classroom_id) == Classroom.id)
         .where(Membership.learner_id == learner_id)
     ).all()
     out = []

@@ -106,7 +106,7 @@ class SweptMemoryStorage(MemoryStorage):
         if now >= self._next_sweep and self._sweeping.acquire(blocking=False):
             try:
                 self._next_sweep = now + self.SWEEP_EVERY
-                self._MemoryStorage__expire_events()  # type: ignore[attr-defined]
+                self._MemoryStorage__expire_events()  # type: ignore[attr-defined]  # MemoryStorage's private sweep, name-mangled: invisible to the stubs
             finally:
                 self._sweeping.release()
 
@@ -331,7 +331,7 @@ def install(app: Flask) -> None:
     app.config.setdefault("RATELIMIT_ENABLED", True)  # said each time: the limiter object is shared
     proxies = resolved[settings.PROXY_COUNT]
     if proxies > 0:
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)  # type: ignore[method-assign]  # Flask's documented way to wrap the WSGI app
     limiter.init_app(app)
 
     @app.errorhandler(RateLimitExceeded)
