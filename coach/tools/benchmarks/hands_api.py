@@ -71,7 +71,9 @@ def main() -> None:
             reviews.append(time.perf_counter() - started)
             with app.test_request_context():
                 with Session(app.extensions["store"]) as session:
-                    hand = load(session.get(PracticeHand, state["id"]))
+                    row = session.get(PracticeHand, state["id"])
+                    assert row is not None  # the hand this run just made
+                    hand = load(row)
                 for cut in range(0, len(hand.actions), 7):  # legal_actions alone, along the hand
                     position = replay(hand.card, hand.seed, hand.actions[:cut])
                     for seat in position.waiting():

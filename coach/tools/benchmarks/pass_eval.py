@@ -27,6 +27,7 @@ import tempfile
 import time
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import numpy as np
 
@@ -61,14 +62,14 @@ def load_base(revision: str) -> ModuleType:
     return importlib.import_module("base_charleston")
 
 
-def exact_sums(module: ModuleType):  # type: ignore[no-untyped-def]
+def exact_sums(module: ModuleType) -> Any:
     """The kept exact sums of a revision's pass evaluation (a module, or the package's evaluation)."""
     if hasattr(module, "_EXACT"):
         return module._EXACT
     return importlib.import_module(module.__name__ + ".evaluation")._EXACT
 
 
-def evaluate(module: ModuleType, *args, **effort):  # type: ignore[no-untyped-def]
+def evaluate(module: ModuleType, *args: Any, **effort: Any) -> Any:
     """evaluate_pass with the effort as keywords (older revisions) or as EvaluationOptions."""
     if hasattr(module, "EvaluationOptions"):
         return module.evaluate_pass(*args, options=module.EvaluationOptions(**effort))
