@@ -6,11 +6,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 
+from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.reading.tiles_away import Holding, read_holding
 
 
-class UsageError(Exception):
+class UsageError(CoachError):
     """A command line the parser or a command refuses: exit status 2, one line."""
 
 

@@ -28,12 +28,14 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar, cast
 
+from coach.common.errors import CoachError
+
 PREFIX = "COACH_"
 
 T = TypeVar("T")
 
 
-class SettingError(ValueError):
+class SettingError(CoachError, ValueError):
     """A malformed setting, said in one line (the command line prints it as it is)."""
 
 

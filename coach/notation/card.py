@@ -391,7 +391,7 @@ def _numbers(value: object) -> str | tuple[int, ...]:
     raise ValueError(f'"numbers" must be fixed, any or a list of whole-number shifts, not {show(value)}')
 
 
-class _FieldProblem(ValueError):
+class _FieldProblem(CoachError, ValueError):
     """A problem with one field of a hand: reported at that field's own line."""
 
     def __init__(self, field: str, message: str):
@@ -399,7 +399,7 @@ class _FieldProblem(ValueError):
         self.field = field
 
 
-class _CardTooBig(ValueError):
+class _CardTooBig(CoachError, ValueError):
     """The card passed a cap of the whole card: nothing after it is read."""
 
 

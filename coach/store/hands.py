@@ -18,6 +18,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
 
 from coach.common import clock
+from coach.common.errors import CoachError
 from coach.store.models import PracticeHand
 from coach.store.replays import add_for_hand
 
@@ -63,7 +64,7 @@ def actions_of(row: PracticeHand) -> list[dict[str, Any]]:
     return list(json.loads(row.actions or "[]"))
 
 
-class HandMoved(Exception):
+class HandMoved(CoachError):
     """Another request (a second tab, a double click) moved the hand on after
     this one loaded it: nothing was written, the hand stands as the other left it."""
 

@@ -18,6 +18,7 @@ from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
+from coach.common.errors import CoachError
 from coach.common.settings import THREADS, WORKERS
 from coach.web import create_app
 from coach.web.infra.blas import one_blas_thread
@@ -38,7 +39,7 @@ class _Standalone(BaseApplication):  # gunicorn's documented custom-application 
         return self.application
 
 
-class PortTaken(OSError):
+class PortTaken(CoachError, OSError):
     """The port is already in use: said in words, with how to choose another."""
 
     def __init__(self, host: str, port: int):

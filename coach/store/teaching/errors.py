@@ -1,5 +1,8 @@
 """The one error of teaching: what a teacher or student asked for that cannot be done."""
 
-class TeachingError(ValueError):
+from coach.common.errors import CoachError
+
+
+class TeachingError(CoachError, ValueError):
     """Something a teacher or student asked for that cannot be done, said plainly."""
 

@@ -34,6 +34,7 @@ from flask import Flask, current_app, g, make_response, request
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import IntegerConverter, ValidationError
 
+from coach.common.errors import CoachError
 from coach.web.infra.errors import error_response, page_error
 from coach.web.infra.htmx import is_htmx
 
@@ -64,7 +65,7 @@ _CONTROL_OR_LINE = re.compile(r"[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 _JSON_NESTING = re.compile(rb'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 
 
-class InputError(ValueError):
+class InputError(CoachError, ValueError):
     """An input refused before any view sees it; the message says what and where."""
 
 

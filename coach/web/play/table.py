@@ -26,6 +26,7 @@ from coach.notation import tiles
 from coach.play.bots import STRENGTHS, decide
 from coach.play.hand import MAH_JONGG, SEATS, Action, Hand, HandError
 from coach.play.review import describe, review
+from coach.rules.charleston import BLIND_PASSES
 from coach.rules.mahjong import winning_lines
 from coach.store import hands as store
 from coach.store.models import PracticeHand
@@ -97,7 +98,7 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "you": next(s for s in seats if s.you),
         "rack": codes(hand.racks[SEAT]),
         "received": [tiles.CODES[t] for t in hand.received[SEAT]],
-        "blind_ok": owed == "pass" and hand.step in ("first-left", "second-right"),
+        "blind_ok": owed == "pass" and hand.step in BLIND_PASSES,
         "courtesy_count": hand.courtesy.get(SEAT, 0),
         "latest": latest,
         "calls": calls,

@@ -20,6 +20,7 @@ from typing import Any
 from itsdangerous import BadData, URLSafeSerializer
 
 import drills
+from coach.common.errors import CoachError
 from coach.notation.card import Card
 from drills.kit.base import AnswerError, Question, Verdict
 from drills.sets import MAX_SEED  # 2**31 - 1, as in set files: answers keep seeds in PostgreSQL's integer
@@ -29,7 +30,7 @@ CACHE_SIZE = 512
 DIGESTS_SIZE = 64  # cards whose digest is remembered (the app's and teachers' in use)
 
 
-class DrillError(ValueError):
+class DrillError(CoachError, ValueError):
     """A request the drills cannot serve; `status` is the HTTP status to answer."""
 
     def __init__(self, message: str, status: int = 400):
