@@ -5,30 +5,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from playwright.sync_api import Page, expect
 
 from tests.support.browser import DESKTOP, PHONE, question
 from tests.support.question_tiles import shows_question_tile
-
-
-@pytest.fixture(scope="module")
-def shots(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("progress-screens")
-    print(f"\nprogress screenshots: {folder}")
-    return folder
-
-
-@pytest.fixture
-def console_errors(page: Page):
-    seen: list[str] = []
-    page.on("console", lambda message: seen.append(message.text) if message.type == "error" else None)
-    page.on("pageerror", lambda error: seen.append(str(error)))
-    page.on(
-        "requestfailed",
-        lambda request: None if "ERR_ABORTED" in (request.failure or "") else seen.append(f"failed: {request.url}"),
-    )
-    return seen
 
 
 def click_answer(page: Page, url: str, value: str | None) -> None:
@@ -40,11 +20,11 @@ def click_answer(page: Page, url: str, value: str | None) -> None:
     expect(page.locator("#verdict-card")).to_be_visible()
 
 
-def test_progress_in_the_browser_after_a_few_drills(page: Page, console_errors, shots):
+def test_progress_in_the_browser_after_a_few_drills(page: Page, errors, screens):
     page.set_viewport_size(DESKTOP)
     page.goto("/progress")
     expect(page.locator("h1")).to_have_text("Your progress starts with your first answer")
-    page.screenshot(path=str(shots / "progress-empty-desktop.png"), full_page=True)
+    page.screenshot(path=str(screens / "progress-empty-desktop.png"), full_page=True)
 
     right, wrong = question("name-the-tile", 3, 1), question("name-the-tile", 4, 1)
     click_answer(page, "/drills/name-the-tile?level=1&seed=3", right.tile)
@@ -64,7 +44,7 @@ def test_progress_in_the_browser_after_a_few_drills(page: Page, console_errors, 
     expect(page.locator("#chart-nearest-hand .chart__point")).to_have_count(1)
     expect(page.locator(".mistake")).to_have_count(2)
     expect(page.locator(".mistake").first).to_contain_text("You asked to be shown")
-    page.screenshot(path=str(shots / "progress-desktop.png"), full_page=True)
+    page.screenshot(path=str(screens / "progress-desktop.png"), full_page=True)
 
     # "Try again" opens the very question that was missed.
     page.locator('.mistake[data-drill="name-the-tile"] [data-try-again]').click()
@@ -91,7 +71,7 @@ def test_progress_in_the_browser_after_a_few_drills(page: Page, console_errors, 
         expect(charts.nth(n)).to_be_visible()
         box = charts.nth(n).bounding_box()
         assert box and box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-    page.screenshot(path=str(shots / "progress-phone.png"), full_page=True)
+    page.screenshot(path=str(screens / "progress-phone.png"), full_page=True)
     page.locator("#chart-name-the-tile").scroll_into_view_if_needed()
-    page.screenshot(path=str(shots / "progress-phone-chart.png"))
-    assert console_errors == []
+    page.screenshot(path=str(screens / "progress-phone-chart.png"))
+    assert errors == []
