@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from coach.advice.explain import NEAREST, tile_note
-from coach.advice.passes import EvaluationOptions, PassAdvice, evaluate_pass, explain_pass, with_pass
+from coach.advice.passes import PassAdvice, evaluate_pass, explain_pass, question_options, with_pass
+from coach.advice.passes.evaluation import QUESTION_SCREEN
 from coach.common.kept import Kept
 from coach.notation import tiles
 from coach.notation.card import Card
@@ -123,7 +124,7 @@ def generate(seed: int, level: int, card: Card) -> Question:
     )
 
 
-SCREEN = 48  # candidate passes scored by Monte Carlo (the learner's own is worked out exactly by with_pass)
+SCREEN = QUESTION_SCREEN  # candidate passes scored by Monte Carlo (the learner's own is worked out exactly by with_pass)
 # The grade reads the best pass, the learner's, and how far behind it is;
 # never flexibility, which only orders the other passes among themselves.
 FLEXIBILITY = False
@@ -142,15 +143,6 @@ def evaluate_question(card: Card, rack: tuple[int, ...], seed: int) -> PassAdvic
     exactly (issue 12), and only those listed: a grade reads the best pass
     and the learner's, which `with_pass` adds."""
     return evaluate_pass(card, list(rack), "first-right", seed=seed, options=question_options(FLEXIBILITY))
-
-
-def question_options(flexibility: bool, exact_only: bool = True) -> EvaluationOptions:
-    """The effort of a question's evaluation: few draws for every pass, more
-    for the leaders, the leaders worked out exactly."""
-    return EvaluationOptions(
-        samples=64, refine=8, refine_samples=192, screen=SCREEN, include=(), firm=(), exact=True,
-        flexibility=flexibility, exact_only=exact_only,
-    )
 
 
 def advice_for(card: Card, rack: tuple[int, ...], seed: int, include: tuple[int, ...] | None = None) -> PassAdvice:

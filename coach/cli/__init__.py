@@ -25,6 +25,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 from coach import __version__
 from coach.cli.commands import COMMANDS
 from coach.cli.requests import BATCH_ERRORS, UsageError, error_reply, read_request
+from coach.common.blas import one_blas_thread
 from coach.common.settings import BASE_URL
 from coach.notation import tiles
 from coach.notation.card import Card, CardError
@@ -479,6 +480,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     parser = build_parser(argv[0] if argv and argv[0] in SUBPARSERS else None)
     try:
         args = parser.parse_args(argv)
+        one_blas_thread()  # see coach.common.blas
         if args.command is None:
             raise UsageError("choose a command: analyze, score, pass, discard, play, review, serve, check-card, check-set or bench (--help for more)")
         return args.func(args, stdin, stdout)

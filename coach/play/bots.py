@@ -5,10 +5,12 @@ Three strengths (issue 16):
   beginner's way: passes its shortest suit in the Charleston, looks only at
   the nearest line (any tile that keeps it nearest will do), misses some
   calls, never exchanges for a joker, never stops or offers;
-- "club": the coach's advice (the review's yardstick): passes what its
+- "club": a club player: passes what its
   nearest lines do not use, calls when a call brings it nearer, exchanges
   for jokers, discards what leaves its nearest line nearest, then the most
   lines close;
+- "coach": the coach's own move, from its one evaluation
+  (`coach.play.evaluation`): what the hint says and the review grades by;
 - "shark": the club player with the pass drill's evaluation for its passes
   (`coach.advice.passes.evaluate_pass`, on fewer samples), the tiles it has seen
   counted (a dead line, E3, does not count; live outs break ties; a call
@@ -34,14 +36,16 @@ from coach.advice.discard import wanted_share
 from coach.advice.passes import EvaluationOptions, evaluate_pass
 from coach.notation import tiles
 from coach.notation.card import Card
+from coach.play.evaluation import coach_move
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, deal
+from coach.play.outlook import seen_tiles
 from coach.play.policies import least_suit_policy, nearest_three_policy
 from coach.reading.analysis import analyze
 from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
 from coach.rules.charleston import BLIND_PASSES
 from coach.rules.mahjong import winning_lines
 
-STRENGTHS = ("beginner", "club", "shark")
+STRENGTHS = ("beginner", "club", "shark", "coach")
 MISSED_CALLS = 0.4  # the share of good exposure calls a beginner does not see
 LATE = 40  # tiles left in the wall when a shark starts to defend (D1)
 HOT = 0.5  # a tile at least this share of an exposure's possible hands need is hot (D1)
@@ -69,19 +73,6 @@ def _shark_pass(hand: Hand, seat: str, rng: random.Random) -> tuple[str, ...]:
 def _beginner_pass(card: Card, rack: list[int], rng: random.Random) -> tuple[str, ...]:
     """A beginner's habit: pass the suit you hold least of, keeping the honours."""
     return tuple(tiles.CODES[t] for t in least_suit_policy(card, rack, [], rng))
-
-
-def seen_tiles(hand: Hand, seat: str) -> np.ndarray:
-    """What `seat` has seen: the discards and the other players' exposures."""
-    seen = np.zeros(tiles.KINDS, dtype=np.int16)
-    for _, tile in hand.discards:
-        seen[tile] += 1
-    for other in SEATS:
-        if other != seat:
-            for group in hand.exposed[other]:
-                for tile in group.as_exposure().tiles:
-                    seen[tile] += 1
-    return seen
 
 
 def live_lines(card: Card, rows: np.ndarray, exposures: list[Exposure], seen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -141,6 +132,8 @@ def decide(hand: Hand, seat: str, strength: str, rng: random.Random) -> Action:
     """The bot's action for the move `seat` owes now (see Hand.waiting)."""
     if strength not in STRENGTHS:
         raise ValueError(f"a bot is one of {', '.join(STRENGTHS)}, not {strength!r}")
+    if strength == "coach":
+        return coach_move(hand, seat)  # the coach's one evaluation: the review's yardstick
     owed = hand.waiting()[seat]
     card, rack = hand.card, hand.racks[seat]
     if owed == "pass":

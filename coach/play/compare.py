@@ -20,13 +20,12 @@ whatever the size of the class.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.bots import decide
+from coach.play.evaluation import coach_move
 from coach.play.hand import Action, Hand, HandError, deal
 from coach.play.review import BEST, RULES, describe, grade_decision
 from coach.play.review import _words as coach_words  # the review's own wording of the coach's move
@@ -122,7 +121,6 @@ def compare(card: Card, seed: int, hands: Mapping[str, Sequence[Action]], seat: 
     """The class's decisions at each position its largest group shared (see the module doc).
     `hands` maps each student (any name) to every action of their hand, the bots' too."""
     hand = deal(card, seed)
-    rng = random.Random(f"review:{seed}:{seat}")  # as coach/hand_review.review draws the coach's moves
     group = sorted(hands)
     steps: list[Step] = []
     number = 0
@@ -144,7 +142,7 @@ def compare(card: Card, seed: int, hands: Mapping[str, Sequence[Action]], seat: 
         ranked = sorted(moves, key=lambda k: -len(moves[k]))  # stable: the first seen wins a tie
         followed = ranked[0]
         if any(first[k].seat == seat for k in moves):
-            step = _step(hand, seat, number, len(steps) + 1, rng, moves, first, waiting, followed)
+            step = _step(hand, seat, number, len(steps) + 1, moves, first, waiting, followed)
             if step is not None:
                 steps.append(step)
         try:
@@ -157,10 +155,10 @@ def compare(card: Card, seed: int, hands: Mapping[str, Sequence[Action]], seat: 
 
 
 def _step(
-    hand: Hand, seat: str, number: int, decision: int, rng: random.Random, moves: dict[Key, list[str]],
+    hand: Hand, seat: str, number: int, decision: int, moves: dict[Key, list[str]],
     first: dict[Key, Action], waiting: list[str], followed: Key,
 ) -> Step | None:
-    coach = decide(hand, seat, "club", rng)
+    coach = coach_move(hand, seat)  # the review's, the hint's and the replay's coach
     coach_key = same_move(coach)
     choices = []
     for key, players in moves.items():
@@ -168,7 +166,7 @@ def _step(
         if played.seat != seat:
             continue  # not the learner's move (hands with other computer players): not a choice
         try:
-            grade = BEST if key == coach_key else grade_decision(hand, played, coach)[0]
+            grade = BEST if key == coach_key else grade_decision(hand, played).grade
         except (ValueError, KeyError):  # a stored move the rules refuse (say, a tile not held): no choice
             continue
         choices.append(Choice(played, did(played, hand), tuple(players), grade, key == coach_key))

@@ -5,27 +5,26 @@ A position is the hand's seed, the actions before the decision and the
 seat deciding: replaying those rebuilds exactly what the table showed.
 The reviewed decisions graded an "inaccuracy" or a "mistake" become
 positions: one discard can only cost one tile, so most discards worth
-replaying are inaccuracies; a mistake is a pass that breaks the hand or a
-missed Mah Jongg. The stop vote and the courtesy offer are left out: they
-are a matter of taste more than of tiles (hand_review grades them so).
+replaying are inaccuracies or mistakes by what they cost in points. The stop vote and the courtesy offer are left out: they
+are valued by the review, but a yes-or-no choice asked again teaches little.
 
 An answer at a position is graded as the review grades a decision
-(`hand_review.grade_decision`) against the coach's move there: the
-"club" computer player, with a random source of its own so that the same
-position always gets the same coach's move. It is correct when best or
+(`coach.play.review.grade_decision`) against the coach's move there: the
+coach's one evaluation (`coach.play.evaluation`), a function of the
+position, so the same position always gets the same coach's move, the
+one the table's hint and the review gave. It is correct when best or
 good. An illegal answer is refused with the rule id (`HandError`).
 """
 
 from __future__ import annotations
 
 import copy
-import random
 from collections import Counter
 from dataclasses import dataclass
 
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.bots import decide
+from coach.play.evaluation import coach_move as evaluation_move
 from coach.play.hand import SEATS, Action, Hand, HandError, replay
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, Review, grade_decision
 
@@ -50,7 +49,7 @@ class Position:
 @dataclass(frozen=True)
 class Graded:
     grade: str  # best, good, inaccuracy, mistake (hand_review)
-    cost: int  # tiles away lost against the coach's move
+    cost: float  # what the answer gave up against the coach's move (points, or tiles in the Charleston)
     reason: str
     rules: tuple[str, ...]
     coach: Action
@@ -83,7 +82,7 @@ def rebuild(card: Card, position: Position) -> Hand:
 
 def coach_move(hand: Hand, position: Position) -> Action:
     """The coach's move at the position: always the same one for the same position."""
-    return decide(hand, position.seat, "club", random.Random(f"replay:{position.seed}:{position.number}"))
+    return evaluation_move(hand, position.seat)
 
 
 def check_legal(hand: Hand, action: Action) -> None:
@@ -108,8 +107,8 @@ def grade_answer(hand: Hand, position: Position, answer: Action) -> Graded:
     coach = coach_move(hand, position)
     if same_move(answer, coach):
         answer = coach
-    grade, cost, reason, rules = grade_decision(hand, answer, coach)
-    return Graded(grade, cost, reason, rules, coach)
+    judged = grade_decision(hand, answer)
+    return Graded(judged.grade, judged.cost, judged.reason, judged.rules, judged.coach)
 
 
 def drawn_tile(hand: Hand, seat: str) -> int | None:

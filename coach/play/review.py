@@ -1,64 +1,80 @@
-"""A coach's review of every decision one player made in a hand (issue 16).
+"""A coach's review of every decision one player made in a hand.
 
 The hand is replayed from its record; at each of the player's decisions
-the coach (the "club" computer player) says what it would have done, and
-both choices are measured the same way, in tiles away from the nearest
-line right after the decision:
+the coach's one evaluation (`coach.play.evaluation`) values every move
+open there, and the player's move is graded by what it gave up against
+the best one, in the evaluation's units:
 
-- a pass: the tiles kept (before any arrive), C1-C5;
-- a discard: the rack left, S4 (and holding a winning hand is never right:
-  declare Mah Jongg, E1);
-- a call or no call: the holding after it (a call for Mah Jongg is worth
-  everything, K3; an exposure that brings the hand no nearer is not, K2);
-- a joker exchange: the holding after it (J4);
-- the stop vote and the courtesy offer: the coach's own choice (C2, C3).
+- play (a discard, a call or no call, a joker exchange, Mah Jongg), in
+  points of expected payment (P1-P6): within BEST_WITHIN of the coach's
+  move is "best", under INACCURACY_FROM "good", under MISTAKE_FROM an
+  "inaccuracy", more a "mistake"; a Mah Jongg not taken (on the turn, on
+  a discard, or through a joker exchange) is always a mistake that says
+  so (E1, K3, J4);
+- the Charleston, in tiles, as the first-pass drill grades a pass (the
+  same evaluation and effort): the best pass or one that cannot be told
+  from it (a tenth of a tile at 95%) is best or good, a close pass
+  (CLOSE_TILES) an inaccuracy, a further one a mistake; the stop vote and
+  the courtesy offer by the tiles their pass is expected to leave.
 
-The grade is the cost, in tiles away, of the player's choice over the
-coach's: 0 is "best" when it is the coach's very choice or leaves as many
-lines as close, "good" otherwise; 1 tile is an "inaccuracy"; 2 or more,
-or a missed Mah Jongg, a "mistake" (thresholds in `GRADES`).
+The reason states the numbers: tiles away, the chance to win, the chance
+of handing an opponent Mah Jongg (D1), and the coach's move beside it.
 """
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import numpy as np
-
+from coach.advice.passes import PassOption
+from coach.advice.passes.evaluation import MARGIN
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.bots import decide
+from coach.play.evaluation import POINTS, Evaluation, Option, evaluate, pass_advice
 from coach.play.hand import SEATS, Action, Hand, deal
-from coach.reading.tiles_away import Exposure, Holding, tables_for
+from coach.play.legal import canonical
 
 BEST, GOOD, INACCURACY, MISTAKE = "best", "good", "inaccuracy", "mistake"
-# The cost in tiles away from which each grade starts; a missed Mah Jongg is a mistake.
-GRADES = ((2, MISTAKE), (1, INACCURACY), (0, GOOD))
-MISSED_WIN = 14  # the cost of not taking a win: every tile
+REVIEW_VERSION = 2  # bump when the grading changes: stored reviews are made again
+
+# Play, in points of expected payment lost against the coach's move.
+BEST_WITHIN = 0.5
+INACCURACY_FROM = 5.0
+MISTAKE_FROM = 20.0
+# The Charleston, in tiles expected: as good as the best within MARGIN (at 95%), close within CLOSE_TILES.
+CLOSE_TILES = 0.35
+THRESHOLDS = {
+    "points": {"best": f"within {BEST_WITHIN} points", "good": f"under {INACCURACY_FROM:g} points",
+               "inaccuracy": f"under {MISTAKE_FROM:g} points", "mistake": f"{MISTAKE_FROM:g} points or more, or a missed Mah Jongg"},
+    "tiles": {"best": "the best pass", "good": f"within {MARGIN} tiles at 95%", "inaccuracy": f"within {CLOSE_TILES} tiles",
+              "mistake": f"more than {CLOSE_TILES} tiles"},
+}
 
 
 @dataclass(frozen=True)
 class Reviewed:
     number: int  # the action's index in the hand's record
     seat: str
-    kind: str  # pass, vote, offer, courtesy, call, discard, exchange, mahjong
+    kind: str  # pass, vote, offer, courtesy, call, no-call, discard, exchange, mahjong
     played: Action
     coach: Action
     grade: str
-    cost: int  # tiles away lost against the coach's choice (MISSED_WIN for a missed win)
+    cost: float  # what the move gave up against the coach's, in `unit`
     reason: str
     rules: tuple[str, ...]
     wall: int  # tiles left in the wall at the time
     rack: tuple[str, ...] = ()  # the player's concealed tiles just before the decision
     exposed: tuple[tuple[str, ...], ...] = ()  # and their exposures
+    unit: str = POINTS  # "points" (play) or "tiles" (the Charleston)
+    missed_win: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
             "number": self.number, "seat": self.seat, "kind": self.kind,
             "played": self.played.to_json(), "coach": self.coach.to_json(),
-            "grade": self.grade, "cost": self.cost, "reason": self.reason, "rules": list(self.rules), "wall": self.wall,
+            "grade": self.grade, "cost": round(self.cost, 2), "unit": self.unit, "missed_win": self.missed_win,
+            "reason": self.reason, "rules": list(self.rules), "wall": self.wall,
             "rack": list(self.rack), "exposed": [list(e) for e in self.exposed],
         }
 
@@ -78,8 +94,10 @@ class Review:
         return sum(1 for d in self.decisions if d.grade in (BEST, GOOD)) / len(self.decisions)
 
     def costliest(self, n: int = 3) -> list[Reviewed]:
-        hurt = [d for d in self.decisions if d.cost > 0]
-        return sorted(hurt, key=lambda d: (-d.cost, d.number))[:n]
+        """The worst decisions: missed wins, then mistakes, then inaccuracies, by cost."""
+        order = {MISTAKE: 0, INACCURACY: 1}
+        hurt = [d for d in self.decisions if d.grade in order]
+        return sorted(hurt, key=lambda d: (not d.missed_win, order[d.grade], -d.cost, d.number))[:n]
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -92,56 +110,30 @@ class Review:
         }
 
 
-def _nearest(card: Card, rack: list[int] | tuple[int, ...], exposures: tuple[Exposure, ...]) -> tuple[int, int]:
-    """(tiles away from the nearest line, lines within one more): lower is better."""
-    distances = tables_for(card).line_distances(Holding(tuple(tiles.counts(rack)), exposures))
-    low = int(distances.min())
-    return low, int(np.sum(distances <= low + 1))
+@dataclass(frozen=True)
+class Judged:
+    """One decision graded against the coach's move there."""
 
-
-def _without(rack: list[int], codes: tuple[str, ...]) -> list[int]:
-    left = list(rack)
-    for code in codes:
-        left.remove(tiles.INDEX[code])
-    return left
-
-
-def _measure(hand: Hand, action: Action) -> tuple[int, int]:
-    """How near the player stands right after this action (see the module doc)."""
-    seat = action.seat
-    holding = hand.holding(seat)
-    rack = list(hand.racks[seat])
-    if action.kind in ("pass", "courtesy"):
-        kept = _without(rack, action.tiles)
-        for tile in hand.received[seat][: action.blind]:
-            kept.remove(tile)
-        return _nearest(hand.card, kept, holding.exposures)
-    if action.kind == "discard":
-        return _nearest(hand.card, _without(rack, action.tiles), holding.exposures)
-    if action.kind == "exchange":
-        after = _without(rack, action.tiles) + [tiles.JOKER]
-        return _nearest(hand.card, after, holding.exposures)
-    if action.kind == "call" and action.size:
-        assert hand.latest is not None
-        tile = hand.latest[1]
-        used = min(rack.count(tile), action.size - 1)
-        after = list(rack)
-        for _ in range(used):
-            after.remove(tile)
-        for _ in range(action.size - 1 - used):
-            after.remove(tiles.JOKER)
-        return _nearest(hand.card, after, holding.exposures + (Exposure(tile, action.size, action.size - 1 - used),))
-    return _nearest(hand.card, rack, holding.exposures)
+    grade: str
+    cost: float
+    reason: str
+    rules: tuple[str, ...]
+    coach: Action
+    unit: str
+    missed_win: bool = False
 
 
 def _names(codes: tuple[str, ...]) -> str:
-    return ", ".join(tiles.name(c) for c in codes) or "nothing"
+    return ", ".join(tiles.name(c) for c in sorted(codes, key=tiles.sort_key)) or "nothing"
 
 
 def _words(action: Action, hand: Hand) -> str:
+    """The move as an instruction: "throw the 3 Bam"."""
     if action.kind in ("pass", "courtesy"):
-        blind = f" and {action.blind} passed on blind" if action.blind else ""
-        return f"pass {_names(action.tiles)}{blind}"
+        if action.blind:
+            own = f"{_names(action.tiles)} and " if action.tiles else ""
+            return f"pass {own}{action.blind} of the incoming tiles on unseen"
+        return f"pass {_names(action.tiles)}"
     if action.kind == "discard":
         return f"throw the {_names(action.tiles)}"
     if action.kind == "exchange":
@@ -162,65 +154,209 @@ RULES = {"pass": ("C1",), "courtesy": ("C3",), "vote": ("C2",), "offer": ("C3",)
          "call": ("K2",), "no-call": ("K2",), "mahjong": ("E1",)}
 
 
-def grade_decision(hand: Hand, played: Action, coach: Action) -> tuple[str, int, str, tuple[str, ...]]:
-    """(grade, cost, reason, rules) of the played action against the coach's, in this state."""
-    rules = RULES.get(played.kind, ("H3",))
-    if played == coach:
-        return BEST, 0, f"The coach would also {_words(coach, hand)}.", rules
-    win_now = coach.kind == "mahjong" or (coach.kind == "call" and not coach.size)
-    if win_now:
-        return MISTAKE, MISSED_WIN, f"The hand was complete: {_words(coach, hand)} wins it.", ("E1", "K3") if coach.kind == "call" else ("E1",)
-    if played.kind in ("vote", "offer"):
-        return INACCURACY, 1, f"You chose to {_words(played, hand)}; the coach would {_words(coach, hand)}.", rules
-    mine, theirs = _measure(hand, played), _measure(hand, coach)
-    cost = max(0, mine[0] - theirs[0])
-    if cost == 0:
-        grade = BEST if mine[1] >= theirs[1] else GOOD
-        reason = (
-            f"As good as the coach's choice ({_words(coach, hand)}): {mine[0]} tiles away either way."
-            if grade == BEST
-            else f"Fine: {mine[0]} tiles away as with the coach's choice ({_words(coach, hand)}), "
-            f"which keeps {theirs[1]} lines close to your {mine[1]}."
-        )
-        return grade, 0, reason, rules
-    grade = next(name for start, name in GRADES if cost >= start)
-    reason = (
-        f"You chose to {_words(played, hand)}: that leaves you {mine[0]} tiles away. "
-        f"The coach would {_words(coach, hand)}: {theirs[0]} away."
+def _chance(p: float) -> str:
+    """A chance as a player says it: "about 1 in 8", "under 1 in 100"."""
+    if p >= 0.5:
+        return f"about {round(p * 100)} in 100"
+    if p < 0.01:
+        return "under 1 in 100"
+    return f"about 1 in {round(1 / p)}"
+
+
+def _standing(option: Option) -> str:
+    """Where a play move leaves the player: "4 tiles away (about 1 in 9 to win)"."""
+    if option.wins_now:
+        return "Mah Jongg"
+    if option.distance is None or option.win is None:
+        return "as before"
+    away = "every line dead" if not option.line else f"{option.distance} tile{'s' if option.distance != 1 else ''} away"
+    return f"{away} ({_chance(option.win)} to win)"
+
+
+def _risk(option: Option) -> str:
+    if option.action.kind != "discard":
+        return ""
+    if option.deal_in >= 0.01:
+        return f" and gives {option.danger_seat} {_chance(option.deal_in)} at Mah Jongg on it"
+    return " and is safe" if option.action.tiles[0] == tiles.CODES[tiles.JOKER] or option.deal_in < 0.002 else ""
+
+
+def _win_rule(action: Action) -> tuple[str, ...]:
+    if action.kind == "call":
+        return ("K3",)
+    if action.kind == "exchange":
+        return ("J4", "P6")
+    return ("E1",)
+
+
+def _play_reason(hand: Hand, mine: Option, best: Option, grade: str) -> str:
+    ours, theirs = _words(mine.action, hand), _words(best.action, hand)
+    if mine is best:
+        return f"The coach would also {theirs}: it leaves you {_standing(mine)}{_risk(mine)}."
+    cost = best.value - mine.value
+    head = f"You chose to {ours}: that leaves you {_standing(mine)}{_risk(mine)}."
+    coach = f"The coach would {theirs}: {_standing(best)}{_risk(best)}."
+    if grade == BEST:
+        return f"As good as the coach's choice. {head} {coach}"
+    return f"{head} {coach} About {cost:.0f} point{'s' if round(cost) != 1 else ''} of expected payment lost."
+
+
+def _pass_reason(hand: Hand, mine: Option, best: Option, grade: str, current: int) -> str:
+    now = f"(you are {current} away now)"
+    if mine.expected is None or best.expected is None:
+        return ""
+    if mine.action == best.action:
+        return f"The coach would also {_words(best.action, hand)}: it leaves you {best.expected:.2f} tiles away on average {now}."
+    gap = mine.expected - best.expected
+    head = (
+        f"You chose to {_words(mine.action, hand)}: {mine.expected:.2f} tiles away on average once tiles come back {now}. "
+        f"The coach would {_words(best.action, hand)}: {best.expected:.2f}"
     )
-    return grade, cost, reason, rules
+    if gap < 0:
+        return f"{head}: yours is {-gap:.2f} tiles nearer, better than the coach's choice."
+    if grade in (BEST, GOOD):
+        return f"{head}, no better than yours by more than {MARGIN} tiles."
+    return f"{head}, {gap:.2f} tiles nearer."
+
+
+def _pass_grade(option: PassOption, best: PassOption) -> str:
+    if option is best or option.behind <= 0:
+        return BEST
+    if option.as_good_as_best:
+        return GOOD
+    return INACCURACY if option.behind <= CLOSE_TILES else MISTAKE
+
+
+def _tiles_grade(cost: float) -> str:
+    if cost <= 0:
+        return BEST
+    if cost <= MARGIN:
+        return GOOD
+    return INACCURACY if cost <= CLOSE_TILES else MISTAKE
+
+
+def _points_grade(cost: float) -> str:
+    if cost <= BEST_WITHIN:
+        return BEST
+    if cost < INACCURACY_FROM:
+        return GOOD
+    return INACCURACY if cost < MISTAKE_FROM else MISTAKE
+
+
+def grade_decision(hand: Hand, played: Action) -> Judged:
+    """The played action graded against the coach's move, in this state
+    (ValueError if the action is not a legal move here)."""
+    played = canonical(played)
+    evaluation = evaluate(hand, played.seat)
+    best = evaluation.best
+    rules = RULES.get(played.kind, ("H3",))
+    if evaluation.owed in ("pass", "courtesy"):
+        return _grade_pass(hand, played, evaluation)
+    mine = evaluation.find(played)
+    if mine is None:
+        raise ValueError(f"{_words(played, hand)} is not a legal move here")
+    cost = max(0.0, best.value - mine.value)
+    if evaluation.unit != POINTS:  # the stop vote and the courtesy offer
+        grade = BEST if mine is best else _tiles_grade(cost)
+        reason = _choice_reason(hand, mine, best, evaluation, grade)
+        return Judged(grade, cost, reason, rules, best.action, evaluation.unit)
+    if best.wins_now and not mine.wins_now:
+        reason = f"You had Mah Jongg: {_words(best.action, hand)} and the hand is won, worth {best.value:.0f} points."
+        if best.action.kind == "exchange":
+            reason = f"You had Mah Jongg: {_words(best.action, hand)} and your hand is complete, worth {best.value:.0f} points."
+        return Judged(MISTAKE, cost, reason, _win_rule(best.action), best.action, POINTS, missed_win=True)
+    grade = BEST if mine is best else _points_grade(cost)
+    return Judged(grade, cost, _play_reason(hand, mine, best, grade), rules, best.action, POINTS)
+
+
+def _choice_reason(hand: Hand, mine: Option, best: Option, evaluation: Evaluation, grade: str) -> str:
+    current = int(evaluation.extra.get("current", 0))
+    if mine is best:
+        return f"The coach would also {_words(best.action, hand)}." + _vote_facts(best, current)
+    return (
+        f"You chose to {_words(mine.action, hand)}; the coach would {_words(best.action, hand)}."
+        + _vote_facts(best, current)
+    )
+
+
+def _vote_facts(best: Option, current: int) -> str:
+    if best.action.kind == "vote":
+        if best.action.go and best.expected is not None:
+            return f" Its best pass is expected to leave you {best.expected:.2f} tiles away, against {current} now."
+        return f" You are {current} away and no pass is expected to bring you nearer by more than a quarter of a tile."
+    if best.action.kind == "offer" and best.expected is not None:
+        return f" Its best courtesy pass is expected to leave you {best.expected:.2f} tiles away (you are {current} away now)."
+    return ""
+
+
+def _grade_pass(hand: Hand, played: Action, evaluation: Evaluation) -> Judged:
+    """A pass graded as the first-pass drill grades it: the same evaluation, the
+    learner's pass worked out beside the leaders (`pass_advice`)."""
+    coach = evaluation.best
+    own = tuple(sorted(tiles.INDEX[c] for c in played.tiles))
+    if evaluation.owed == "courtesy":  # the agreed count only (C3): graded by the tiles it is expected to leave
+        mine = evaluation.find(played)
+        if mine is None:
+            raise ValueError(f"{_words(played, hand)} is not a legal move here")
+        cost = max(0.0, coach.value - mine.value)
+        grade = BEST if mine is coach else _tiles_grade(cost)
+    else:
+        advice = pass_advice(hand, played.seat, played)
+        option = advice.option(own, played.blind)
+        mine = Option(played, -option.expected, expected=option.expected, pass_option=option)
+        grade = _pass_grade(option, advice.best)
+        cost = max(0.0, option.behind)
+        if played == coach.action:
+            mine = coach
+    reason = _pass_reason(hand, mine, coach, grade, int(evaluation.extra.get("current", 0)))
+    return Judged(grade, cost, reason, RULES.get(played.kind, ("C1",)), coach.action, evaluation.unit)
 
 
 def describe(hand: Hand, action: Action) -> str:
     """The coach's move in words, with why: the table's hint."""
-    words = _words(action, hand)
-    if action.kind == "mahjong" or (action.kind == "call" and not action.size):
-        return f"The coach would {words}: the hand is complete (E1)."
-    if action.kind in ("pass", "courtesy", "discard", "exchange") or action.kind == "call":
-        low, close = _measure(hand, action)
-        lines = "line" if close == 1 else "lines"
-        return f"The coach would {words}: that leaves you {low} tiles away, with {close} {lines} within one more ({', '.join(RULES[action.kind])})."
-    if action.kind == "no-call":
-        return "The coach would let it go: no call brings your hand nearer (K2)."
-    return f"The coach would {words} ({', '.join(RULES.get(action.kind, ('H3',)))})."
+    evaluation = evaluate(hand, action.seat)
+    option = evaluation.find(action) or evaluation.best
+    words = _words(option.action, hand)
+    rules = ", ".join(RULES.get(option.action.kind, ("H3",)))
+    if option.wins_now:
+        rule = ", ".join(_win_rule(option.action))
+        return f"The coach would {words}: that completes your hand, worth {option.value:.0f} points ({rule})."
+    if evaluation.unit == POINTS:
+        return f"The coach would {words}: it leaves you {_standing(option)}{_risk(option)} ({rules})."
+    if option.expected is not None and option.action.kind in ("pass", "courtesy"):
+        return f"The coach would {words}: it is expected to leave you {option.expected:.2f} tiles away once tiles come back ({rules})."
+    return f"The coach would {words}.{_vote_facts(option, int(evaluation.extra.get('current', 0)))} ({rules})"
 
 
-def review(card: Card, seed: int, actions: list[Action], seat: str) -> Review:
-    """Replay the hand and grade every decision `seat` made."""
+def hint(hand: Hand, seat: str) -> tuple[Action, str]:
+    """The coach's move for `seat` now and why (the table's "What would the coach do?")."""
+    best = evaluate(hand, seat).best.action
+    return best, describe(hand, best)
+
+
+def review(
+    card: Card, seed: int, actions: list[Action], seat: str, progress: Callable[[int, int], None] | None = None,
+) -> Review:
+    """Replay the hand and grade every decision `seat` made; `progress(done, total)`
+    is told after each graded decision."""
     if seat not in SEATS:
         raise ValueError(f"a seat is one of {', '.join(SEATS)}, not {seat!r}")
     hand = deal(card, seed)
-    rng = random.Random(f"review:{seed}:{seat}")
+    total = sum(1 for a in actions if a.seat == seat)
     out = []
     for number, action in enumerate(actions):
         if action.seat == seat:
-            coach = decide(hand, seat, "club", rng)
-            grade, cost, reason, rules = grade_decision(hand, action, coach)
+            judged = grade_decision(hand, action)
             rack = tuple(sorted((tiles.CODES[t] for t in hand.racks[seat]), key=tiles.sort_key))
             exposed = tuple(tuple(e.as_exposure().codes) for e in hand.exposed[seat])
             out.append(
-                Reviewed(number, seat, action.kind, action, coach, grade, cost, reason, rules, len(hand.wall), rack, exposed)
+                Reviewed(
+                    number, seat, action.kind, action, judged.coach, judged.grade, judged.cost, judged.reason, judged.rules,
+                    len(hand.wall), rack, exposed, judged.unit, judged.missed_win,
+                )
             )
+            if progress is not None:
+                progress(len(out), total)
         hand.apply(action)
     result = hand.result
     line = result.payment.line.id if result and result.payment and result.payment.line else None

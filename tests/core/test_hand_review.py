@@ -1,6 +1,7 @@
-"""The review of a played hand (issue 16, part 4): every decision of one
-player graded against the coach's, in tiles away, with the thresholds the
-module states; `python -m coach review` prints it."""
+"""The review of a played hand (issue 24): every decision of one player
+graded against the coach's one evaluation, in points of expected payment
+for play and in tiles for the Charleston, with the thresholds the module
+states; `python -m coach review` prints it."""
 
 from __future__ import annotations
 
@@ -10,53 +11,97 @@ import json
 from coach.cli import main
 from coach.notation import tiles
 from coach.play.bots import play
-from coach.play.hand import SEATS, Action, deal
-from coach.play.review import BEST, INACCURACY, MISSED_WIN, MISTAKE, grade_decision, review
+from coach.play.evaluation import evaluate
+from coach.play.hand import SEATS, Action, Exposed, deal
+from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, grade_decision, review
 from tests.support.cards import CARD as HOUSE
-from tests.support.hands import CARD, in_play
+from tests.support.hands import CARD, codes, in_play
 
 
-def test_a_club_players_discards_are_the_coachs_own():
-    hand = play(HOUSE, 3, {s: "club" for s in SEATS})
+def test_a_coach_players_every_decision_is_graded_best():
+    hand = play(HOUSE, 3, {"East": "coach", "South": "shark", "West": "club", "North": "shark"})
     found = review(HOUSE, 3, hand.actions, "East")
-    discards = [d for d in found.decisions if d.kind == "discard"]
-    assert discards and all(d.grade == BEST and d.cost == 0 for d in discards)
     assert len(found.decisions) == sum(1 for a in hand.actions if a.seat == "East")
+    assert found.decisions and all(d.grade == BEST and d.cost == 0 and d.played == d.coach for d in found.decisions)
 
 
-def test_E1_holding_a_winning_hand_and_discarding_is_a_mistake():
+def test_E1_holding_a_winning_hand_and_discarding_is_a_mistake_that_says_so():
     hand = in_play(deal(CARD, 1), {"East": "1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 4D 4D"})
-    grade, cost, reason, rules = grade_decision(hand, Action("East", "discard", ("4D",)), Action("East", "mahjong"))
-    assert (grade, cost) == (MISTAKE, MISSED_WIN) and "E1" in rules and "wins it" in reason
+    judged = grade_decision(hand, Action("East", "discard", ("4D",)))
+    assert judged.grade == MISTAKE and judged.missed_win and judged.rules == ("E1",)
+    assert judged.coach == Action("East", "mahjong") and judged.reason.startswith("You had Mah Jongg")
 
 
-def test_S4_a_discard_is_graded_by_the_tiles_away_it_costs():
-    # East holds KONGS but for one 4 Dot; throwing a 1 Dot costs a tile, the 9 Crak nothing.
+def test_K3_letting_the_winning_discard_go_is_a_missed_mah_jongg():
+    hand = in_play(deal(CARD, 1), {"East": "4D 9C", "South": "1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 4D"})
+    hand.apply(Action("East", "discard", ("4D",)))
+    judged = grade_decision(hand, Action("South", "no-call"))
+    assert judged.grade == MISTAKE and judged.missed_win and judged.rules == ("K3",)
+    assert judged.coach == Action("South", "call") and "4 Dot" in judged.reason
+
+
+def test_J4_P6_a_mah_jongg_through_a_joker_exchange_is_never_missed():
+    # East's 5 Crak buys West's joker, and the joker finishes the kong of 3 Dots.
+    hand = in_play(deal(CARD, 1), {"East": "1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 4D 4D 5C", "West": "9B 9B"})
+    hand.exposed["West"] = [Exposed(tiles.INDEX["5C"], 3, 1)]
+    for tile in codes("5C 5C J"):
+        hand.wall.remove(tile)
+    judged = grade_decision(hand, Action("East", "discard", ("5C",)))
+    assert judged.grade == MISTAKE and judged.missed_win and judged.rules == ("J4", "P6")
+    assert judged.coach == Action("East", "exchange", ("5C",), owner="West", group=0)
+    assert "5 Crak for West's joker" in judged.reason
+
+
+def test_E3_a_dead_line_counts_for_nothing():
+    # PUNGS (FF 111 222 333 444) is one Flower away; KONGS three tiles away.
+    rack = "F 1D 1D 1D 2D 2D 2D 3D 3D 3D 4D 4D 4D 1C"
+    alive = in_play(deal(CARD, 1), {"East": rack})
+    dead = in_play(deal(CARD, 1), {"East": rack})
+    flowers = [t for t in dead.wall if t == tiles.INDEX["F"]][:7]
+    for tile in flowers:  # every other Flower is on the floor: PUNGS can never be made
+        dead.wall.remove(tile)
+        dead.discards.append(("West", tile))
+    assert evaluate(alive, "East").best.line == "PUNGS" and evaluate(alive, "East").best.distance == 1
+    best = evaluate(dead, "East").best
+    assert best.line == "KONGS" and best.distance == 3
+    # Keeping the Flower for the dead line is worth nothing over throwing it.
+    flower = evaluate(dead, "East").find(Action("East", "discard", ("F",)))
+    assert flower is not None and flower.value >= best.value - 0.5
+
+
+def test_D1_a_hot_tile_thrown_late_is_graded_below_a_safe_one_as_near():
+    # West shows kongs of 1, 2 and 3 Dot: KONGS is all they can hold, and it needs the 4 Dot.
+    hand = in_play(
+        deal(CARD, 1),
+        {"East": "4D 5B 5B 5B 6B 6B 6B 7B 7B 7B 9C N N E", "West": "4D 9B 9B 9B"},
+    )
+    hand.exposed["West"] = [Exposed(tiles.INDEX[c], 4, 0) for c in ("1D", "2D", "3D")]
+    for tile in codes("1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D"):
+        hand.wall.remove(tile)
+    del hand.wall[16:]  # late in the hand
+    safe = Action("East", "discard", ("9C",))
+    hot = grade_decision(hand, Action("East", "discard", ("4D",)))
+    assert hot.grade in (INACCURACY, MISTAKE) and "West" in hot.reason and "Mah Jongg" in hot.reason
+    assert grade_decision(hand, safe).grade in (BEST, GOOD)
+
+
+def test_S4_a_discard_that_costs_a_tile_is_graded_in_points():
     hand = in_play(deal(CARD, 1), {"East": "1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 4D 9C"})
-    coach = Action("East", "discard", ("9C",))
-    assert grade_decision(hand, coach, coach)[:2] == (BEST, 0)
-    grade, cost, reason, _ = grade_decision(hand, Action("East", "discard", ("1D",)), coach)
-    assert (grade, cost) == (INACCURACY, 1) and "1 tiles away" not in reason and "2 tiles away" in reason
+    coach = grade_decision(hand, Action("East", "discard", ("9C",)))
+    assert (coach.grade, coach.cost) == (BEST, 0)
+    worse = grade_decision(hand, Action("East", "discard", ("1D",)))
+    assert worse.grade in (INACCURACY, MISTAKE) and worse.cost > 0 and worse.unit == "points"
+    assert "1 tile away" in coach.reason and "2 tiles away" in worse.reason and "points of expected payment" in worse.reason
 
 
-def test_C1_a_pass_that_breaks_the_hand_is_a_mistake():
+def test_C1_a_pass_that_breaks_the_hand_is_a_mistake_in_tiles():
     hand = deal(CARD, 1)
-    hand.racks["East"] = [tiles.INDEX[c] for c in "1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 9C 8C 7C".split()]
-    coach = Action("East", "pass", ("9C", "8C", "7C"))
-    assert grade_decision(hand, coach, coach)[:2] == (BEST, 0)
-    grade, cost, reason, rules = grade_decision(hand, Action("East", "pass", ("1D", "2D", "3D")), coach)
-    assert (grade, cost, rules) == (MISTAKE, 3, ("C1",))
-    assert "leaves you 6 tiles away" in reason and "3 away" in reason
-
-
-def test_K2_a_missed_call_that_would_have_brought_the_hand_nearer_is_graded():
-    hand = in_play(deal(CARD, 2), {"East": "2B 5C", "South": "F F 1B 1B 1B 2B 2B 3B 3B 4B 4B 4B 9C"})
-    hand.apply(Action("East", "discard", ("2B",)))
-    coach = Action("South", "call", size=3)
-    assert ("expose", 3) in hand.may_call["South"]
-    grade, cost, reason, rules = grade_decision(hand, Action("South", "no-call"), coach)
-    assert (grade, cost, rules) == (INACCURACY, 1, ("K2",))
-    assert "leaves you 2 tiles away" in reason and "call the 2 Bam for a group of 3: 1 away" in reason
+    hand.racks["East"] = codes("1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 9C 8C 7C")
+    kept = grade_decision(hand, Action("East", "pass", ("7C", "8C", "9C")))
+    assert (kept.grade, kept.unit) == (BEST, "tiles")
+    broken = grade_decision(hand, Action("East", "pass", ("1D", "2D", "3D")))
+    assert broken.grade == MISTAKE and broken.rules == ("C1",) and broken.cost > 1
+    assert "tiles away on average" in broken.reason
 
 
 def test_review_summary_has_accuracy_and_the_three_costliest():
@@ -64,11 +109,18 @@ def test_review_summary_has_accuracy_and_the_three_costliest():
     found = review(HOUSE, 3, hand.actions, "South")
     assert 0 <= found.accuracy <= 1
     worst = found.costliest()
-    assert len(worst) <= 3 and all(d.cost > 0 for d in worst)
-    assert [d.cost for d in worst] == sorted((d.cost for d in worst), reverse=True)
+    assert len(worst) <= 3 and all(d.grade in (INACCURACY, MISTAKE) for d in worst)
     data = found.to_json()
     assert data["winner"] == (hand.result.winner if hand.result else None)
     assert data["costliest"] == [d.number for d in worst]
+    assert all(d["unit"] in ("points", "tiles") for d in data["decisions"])
+
+
+def test_review_reports_its_progress():
+    hand = play(HOUSE, 4, {s: "club" for s in SEATS})
+    seen: list[tuple[int, int]] = []
+    found = review(HOUSE, 4, hand.actions, "East", progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(n + 1, len(found.decisions)) for n in range(len(found.decisions))]
 
 
 def test_review_command_prints_the_review_and_refuses_a_bad_record(tmp_path):

@@ -22,6 +22,7 @@ from coach.advice.passes.evaluation import (
     PassOption,
     courtesy_advice,
     evaluate_pass,
+    question_options,
     with_pass,
 )
 from coach.advice.passes.vote import StopVote, second_charleston_vote, stop_vote
@@ -37,6 +38,7 @@ __all__ = [
     "evaluate_pass",
     "explain_pass",
     "gap_words",
+    "question_options",
     "second_charleston_vote",
     "stop_vote",
     "unseen_pool",

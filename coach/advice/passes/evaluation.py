@@ -181,6 +181,20 @@ class EvaluationOptions:
     exact_only: bool = False
 
 
+# The first-pass drill's effort for a question (issue 12): few draws for every
+# pass, more for the leaders, the leaders worked out exactly. The practice
+# hand's review grades a pass with the same effort, so the two agree.
+QUESTION_SCREEN = 48  # candidate passes scored by Monte Carlo (a learner's own is worked out exactly by with_pass)
+
+
+def question_options(flexibility: bool = False, exact_only: bool = True) -> EvaluationOptions:
+    """The effort of a drill question's evaluation (see QUESTION_SCREEN)."""
+    return EvaluationOptions(
+        samples=64, refine=8, refine_samples=192, screen=QUESTION_SCREEN, include=(), firm=(), exact=True,
+        flexibility=flexibility, exact_only=exact_only,
+    )
+
+
 def evaluate_pass(
     card: Card,
     rack: Sequence[int],

@@ -1,4 +1,4 @@
-"""One BLAS thread in the server (issue 13).
+"""One BLAS thread in the server (issue 13; coach.common.blas).
 
 The few matrix products a request does (coach.reading.tiles_away, the first-pass
 screen) are small; OpenBLAS's own threads only spin against gunicorn's
@@ -11,12 +11,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-
-def one_blas_thread() -> None:
-    """Limit BLAS to one thread for good (not only inside a `with`)."""
-    from threadpoolctl import threadpool_limits
-
-    threadpool_limits(limits=1, user_api="blas")
+from coach.common.blas import one_blas_thread
 
 
 def install(app: Flask) -> None:

@@ -16,16 +16,16 @@ post without JavaScript too; htmx swaps the table in place.
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from coach.notation import tiles
-from coach.play.bots import STRENGTHS, decide
+from coach.play.bots import STRENGTHS
 from coach.play.hand import MAH_JONGG, SEATS, Action, Hand, HandError
-from coach.play.review import describe, review
+from coach.play.review import hint as coach_hint
+from coach.play.review import review
 from coach.rules.charleston import BLIND_PASSES
 from coach.rules.mahjong import winning_lines
 from coach.store import hands as store
@@ -224,10 +224,10 @@ def hint(hand_id: int):
         if SEAT not in hand.waiting():
             keep(row, hand)
             return _render(hand, row, 200, advice="Nothing to decide just now: the others are playing.")
-        advised = decide(hand, SEAT, "club", random.Random(f"hint:{hand.seed}:{len(hand.actions)}"))
+        _, advice = coach_hint(hand, SEAT)  # the coach's one evaluation, as the review grades
         store.add_hint(session, row)
         keep(row, hand)
-        return _render(hand, row, 200, advice=describe(hand, advised))
+        return _render(hand, row, 200, advice=advice)
 
 
 @bp.get("/play/<int:hand_id>/review")

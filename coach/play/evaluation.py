@@ -1,0 +1,325 @@
+"""The coach's one evaluation: every move open to a seat, valued.
+
+`evaluate(hand, seat)` lists every legal action of the move the seat owes
+(`coach.play.legal`), each with its value, best first; `coach_move` is the
+first. The hint, the review, the replayed positions, the class-hand
+dashboard and the strongest computer player ("coach") all ask this, so
+they never disagree. It is a pure function of the position: the same
+position always gets the same answer (its seeded draws come from the
+hand's seed and the number of actions played).
+
+The units, by the kind of move:
+
+- The Charleston (a pass, the courtesy pass, the stop vote, the courtesy
+  offer), in tiles: the pass evaluation of the first-pass drill
+  (`coach.advice.passes`, the same options), the tiles away a pass is
+  expected to leave once tiles come back; no joker ever comes back (C4).
+  Value = minus that expectation.
+- Play (a discard, a call or no call, a joker exchange, Mah Jongg), in
+  points: what the move is expected to be worth to the player (P1-P6).
+  Mah Jongg is worth its payment, exactly (on the turn, on a discard,
+  through a joker exchange, P6). Any other move leaves a 13-tile holding
+  whose chance to win the hand comes from `coach.play.outlook` (its
+  nearest live line: a line whose needed tiles are all visible is out,
+  E3), worth that chance times what a winner of that line collects; a
+  discard loses the chance that it hands an opponent Mah Jongg (D1: the
+  model reads their exposures and the discards) times what that costs:
+  the discarder pays double (P2) and its own chance is gone. A joker is
+  never called (J3). Exposures are counted by the model: jokers exposed
+  can be taken (J4), and a concealed line is out once you expose (H4).
+
+Method and error: a fitted model (no playouts), a few ms a move; its fit
+on held-out self-play hands is in `outlook.json`'s note.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from coach.advice.passes import EvaluationOptions, PassAdvice, PassOption, evaluate_pass, question_options, stop_vote, with_pass
+from coach.common.kept import Kept
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand
+from coach.play.legal import canonical, legal_actions, trial_copy
+from coach.play.outlook import Prospect, deal_in_chance, model, prospect, seen_tiles, win_chance
+from coach.reading.tiles_away import Exposure, Holding
+from coach.rules.charleston import BLIND_PASSES
+from coach.rules.mahjong import score, winning_lines
+
+POINTS, TILES = "points", "tiles"
+CHARLESTON = ("pass", "courtesy", "vote", "offer")
+JOKER_KEEP = 2.0  # points: see _ranked
+
+
+@dataclass(frozen=True)
+class Option:
+    """One legal move and what the coach expects of it."""
+
+    action: Action
+    value: float  # in the evaluation's unit, higher is better
+    wins_now: bool = False  # Mah Jongg now, or an exchange that completes the hand
+    distance: int | None = None  # tiles away from the nearest live line after it
+    line: str = ""  # that line
+    win: float | None = None  # the share of hands won after it (play)
+    deal_in: float = 0.0  # the chance it hands an opponent Mah Jongg now (a discard)
+    danger_seat: str = ""  # the opponent most likely to call it
+    expected: float | None = None  # a pass: tiles away expected once tiles come back
+    pass_option: PassOption | None = None
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    seat: str
+    owed: str  # pass, courtesy, vote, offer, call, turn
+    unit: str  # POINTS or TILES
+    options: tuple[Option, ...]  # every legal move, best first
+    advice: PassAdvice | None = None  # the pass evaluation behind a Charleston decision
+    extra: dict[str, float] = field(default_factory=dict)  # facts for the words: current tiles away, vote gain
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+    def find(self, action: Action) -> Option | None:
+        wanted = canonical(action)
+        return next((o for o in self.options if o.action == wanted), None)
+
+
+_KEPT: Kept[Evaluation] = Kept(512)
+
+
+def position_seed(hand: Hand) -> int:
+    """The seed of a position's draws: the hand's seed and how far it has gone."""
+    return (hand.seed * 1009 + len(hand.actions) * 7919) % (2**31)
+
+
+def evaluate(hand: Hand, seat: str) -> Evaluation:
+    """Every legal move `seat` has now, valued, best first (see the module doc)."""
+    owed = hand.waiting().get(seat)
+    if owed is None:
+        raise ValueError(f"{seat} has no move to make now")
+    return _KEPT.get(_fingerprint(hand, seat), lambda: _evaluate(hand, seat, owed), owner=hand.card)
+
+
+def _fingerprint(hand: Hand, seat: str) -> tuple:
+    """Everything the evaluation reads of a position (a scene set by hand
+    with the same seed and actions is another position)."""
+    return (
+        id(hand.card), seat, position_seed(hand), hand.phase, hand.step, hand.turn, hand.acquired, hand.win_how,
+        hand.latest, len(hand.wall), tuple(sorted(hand.racks[seat])), tuple(hand.received[seat]),
+        tuple(sorted(hand.courtesy.items())), tuple(hand.discards),
+        tuple((s, g.tile, g.size, g.jokers) for s in SEATS for g in hand.exposed[s]),
+        tuple(sorted((s, tuple(p)) for s, p in hand.may_call.items())),
+    )
+
+
+def coach_move(hand: Hand, seat: str) -> Action:
+    """The coach's move: the best of `evaluate`."""
+    return evaluate(hand, seat).best.action
+
+
+def _evaluate(hand: Hand, seat: str, owed: str) -> Evaluation:
+    if owed in ("pass", "courtesy"):
+        return _passes(hand, seat, owed)
+    if owed == "vote":
+        return _vote(hand, seat)
+    if owed == "offer":
+        return _offer(hand, seat)
+    if owed == "call":
+        return _calls(hand, seat)
+    return _turn(hand, seat)
+
+
+# -- the Charleston, in tiles -------------------------------------------------------------------
+
+
+def pass_effort(which: str) -> EvaluationOptions:
+    """The first-pass drill's own effort for a pass without blind tiles (its
+    leaders worked out exactly); a blind pass or the courtesy pass is sampled."""
+    if which in BLIND_PASSES or which == "courtesy":
+        return EvaluationOptions()
+    return question_options()
+
+
+def pass_advice(hand: Hand, seat: str, played: Action | None = None) -> PassAdvice:
+    """The pass evaluation for the pass `seat` owes, with `played` worked out too."""
+    which = "courtesy" if hand.step == "courtesy" else hand.step
+    rack = hand.racks[seat]
+    effort = pass_effort(which)
+    own = tuple(sorted(tiles.INDEX[c] for c in played.tiles)) if played is not None else None
+    if own is not None and effort.exact and not played.blind:  # type: ignore[union-attr]
+        return with_pass(evaluate_pass(hand.card, rack, which, seed=position_seed(hand), options=effort), own)
+    return evaluate_pass(hand.card, rack, which, seed=position_seed(hand), options=effort)
+
+
+def _pass_action(seat: str, kind: str, option: PassOption) -> Action:
+    return canonical(Action(seat, kind, tuple(tiles.CODES[t] for t in option.tiles), blind=option.blind))
+
+
+def _passes(hand: Hand, seat: str, owed: str) -> Evaluation:
+    advice = pass_advice(hand, seat)
+    count = hand.courtesy.get(seat, 3) if owed == "courtesy" else 3
+    options = [
+        Option(_pass_action(seat, owed, o), -o.expected, expected=o.expected, pass_option=o)
+        for o in advice.options
+        if owed != "courtesy" or len(o.tiles) == count
+    ]
+    return Evaluation(seat, owed, TILES, tuple(options), advice, {"current": advice.current})
+
+
+def _vote(hand: Hand, seat: str) -> Evaluation:
+    advice = evaluate_pass(hand.card, hand.racks[seat], "second-left", seed=position_seed(hand))
+    vote = stop_vote(advice)
+    go, stop = Action(seat, "vote", go=True), Action(seat, "vote", go=False)
+    # Going on is worth the best pass's expected tiles; stopping keeps the rack as it is.
+    keep = Option(stop, -float(advice.current), expected=float(advice.current))
+    more = Option(go, -advice.best.expected, expected=advice.best.expected, pass_option=advice.best)
+    ordered = (keep, more) if vote.stop else (more, keep)
+    return Evaluation(seat, "vote", TILES, ordered, advice, {"current": advice.current, "gain": vote.gain})
+
+
+def _offer(hand: Hand, seat: str) -> Evaluation:
+    advice = evaluate_pass(hand.card, hand.racks[seat], "courtesy", seed=position_seed(hand))
+    best_of: dict[int, PassOption] = {}
+    for o in advice.options:  # ranked best first: the first of each size is its best
+        best_of.setdefault(len(o.tiles), o)
+    options = [
+        Option(Action(seat, "offer", count=n), -o.expected, expected=o.expected, pass_option=o) for n, o in best_of.items()
+    ]
+    # Fewer tiles first among equals: nothing is gained by offering more.
+    options.sort(key=lambda o: (-round(o.value, 9), o.action.count))
+    return Evaluation(seat, "offer", TILES, tuple(options), advice, {"current": advice.current})
+
+
+# -- play, in points ----------------------------------------------------------------------------
+
+
+def _payment_value(card: Card, holding: Holding, how: str) -> float:
+    """What the winner collects for this winning holding (P1-P6)."""
+    payment = score(card, holding, how)
+    return float(payment.total)
+
+
+def _gain(found: Prospect) -> float:
+    """What a win of that line is worth, on average over how it is won."""
+    return found.value * model().gain_per_value
+
+
+def _holding_value(card: Card, holding: Holding, seen: np.ndarray, wall: int) -> tuple[float, float, Prospect]:
+    """(points, win chance, prospect) of a 13-tile holding from here."""
+    found = prospect(card, holding, seen)
+    chance = win_chance(found, wall)
+    return chance * _gain(found), chance, found
+
+
+def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list[Option]:
+    """Every discard from a 14-tile holding, valued."""
+    card, wall = hand.card, len(hand.wall)
+    floor = Counter(t for _, t in hand.discards)
+    others = {o: [e.as_exposure() for e in hand.exposed[o]] for o in SEATS if o != seat}
+    lost_to_deal_in = 2 * model().mean_value  # P2: the discarder pays double
+    out = []
+    for tile in sorted(set(holding.rack_tiles())):
+        rack = list(holding.rack)
+        rack[tile] -= 1
+        after = Holding(tuple(rack), holding.exposures)
+        now_seen = seen.copy()
+        now_seen[tile] += 1
+        points, chance, found = _holding_value(card, after, now_seen, wall)
+        risks = {o: deal_in_chance(card, tile, exposures, floor[tile], wall) for o, exposures in others.items()}
+        safe = math.prod(1 - q for q in risks.values())
+        deal = 1 - safe
+        value = safe * points - deal * lost_to_deal_in
+        worst = max(risks, key=lambda o: risks[o]) if deal > 0 else ""
+        out.append(
+            Option(
+                Action(seat, "discard", (tiles.CODES[tile],)), value, distance=found.distance, line=found.line, win=chance,
+                deal_in=deal, danger_seat=worst,
+            )
+        )
+    return out
+
+
+def _best_discard(options: list[Option]) -> Option:
+    return max(options, key=lambda o: (round(o.value, 9), o.action.tiles[0] != tiles.CODES[tiles.JOKER]))
+
+
+def _turn(hand: Hand, seat: str) -> Evaluation:
+    card = hand.card
+    holding = hand.holding(seat)
+    seen = seen_tiles(hand, seat)
+    options: list[Option] = []
+    for action in legal_actions(hand, seat):
+        if action.kind == "mahjong":
+            options.append(Option(action, _payment_value(card, holding, hand.win_how), wins_now=True, distance=0, win=1.0))
+        elif action.kind == "exchange":
+            trial = trial_copy(hand)
+            trial.apply(action)
+            after = trial.holding(seat)
+            if winning_lines(card, after):
+                options.append(Option(action, _payment_value(card, after, trial.win_how), wins_now=True, distance=0, win=1.0))
+            else:
+                best = _best_discard(_discards(trial, seat, after, seen_tiles(trial, seat)))
+                options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win))
+    options += _discards(hand, seat, holding, seen)
+    return Evaluation(seat, "turn", POINTS, tuple(_ranked(options)), extra={"wall": len(hand.wall)})
+
+
+def _is_joker_discard(option: Option) -> bool:
+    return option.action.kind == "discard" and option.action.tiles[0] == tiles.CODES[tiles.JOKER]
+
+
+def _ranked(options: list[Option]) -> list[Option]:
+    """Best first; among equals Mah Jongg, then keeping jokers, then the legal
+    list's order. A joker is thrown only when it is worth more than JOKER_KEEP
+    points over every other move: the model reads a joker's worth from the
+    lines in reach now, and a joker kept can serve a line you switch to."""
+    order = {id(o): n for n, o in enumerate(options)}
+
+    def key(o: Option) -> tuple:
+        return (-round(o.value, 6), not o.wins_now, _is_joker_discard(o), order[id(o)])
+
+    ranked = sorted(options, key=key)
+    if ranked and _is_joker_discard(ranked[0]):
+        keeper = next((o for o in ranked if not _is_joker_discard(o) and o.value >= ranked[0].value - JOKER_KEEP), None)
+        if keeper is not None:
+            ranked.remove(keeper)
+            ranked.insert(0, keeper)
+    return ranked
+
+
+def _calls(hand: Hand, seat: str) -> Evaluation:
+    assert hand.latest is not None
+    card, (thrower, tile) = hand.card, hand.latest
+    holding = hand.holding(seat)
+    seen = seen_tiles(hand, seat)
+    wall = len(hand.wall)
+    options: list[Option] = []
+    for action in legal_actions(hand, seat):
+        if action.kind == "no-call":
+            points, chance, found = _holding_value(card, holding, seen, wall)
+            options.append(Option(action, points, distance=found.distance, line=found.line, win=chance))
+        elif not action.size:  # K3: the call for Mah Jongg
+            won = Holding.of(holding.rack_tiles() + [tile], holding.exposures)
+            options.append(Option(action, _payment_value(card, won, "discard"), wins_now=True, distance=0, win=1.0))
+        else:
+            counts = list(holding.rack)
+            used = min(counts[tile], action.size - 1)
+            counts[tile] -= used
+            counts[tiles.JOKER] -= action.size - 1 - used
+            after = Holding(tuple(counts), holding.exposures + (Exposure(tile, action.size, action.size - 1 - used),))
+            now_seen = seen.copy()
+            now_seen[tile] -= 1  # the called tile leaves the floor for the exposure, counted as own now
+            trial = trial_copy(hand)
+            trial.latest, trial.answers, trial.may_call = None, {}, {}
+            best = _best_discard(_discards(trial, seat, after, now_seen))
+            options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win))
+    return Evaluation(seat, "call", POINTS, tuple(_ranked(options)), extra={"wall": wall, "thrower": SEATS.index(thrower)})
+
+
+__all__ = ["CHARLESTON", "POINTS", "TILES", "EXPOSE", "MAH_JONGG", "Evaluation", "Option", "coach_move", "evaluate", "pass_advice"]

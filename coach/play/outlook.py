@@ -1,0 +1,143 @@
+"""How a position is likely to end: the model behind the coach's values.
+
+Two estimates, each a logistic model over a few facts a player at the
+table can see, fitted on self-play hands by `python -m coach calibrate`
+(coefficients in `outlook.json`, with the hands they came from and how
+well they predict held-out hands):
+
+- `win_chance`: the share of hands a 13-tile holding goes on to win, from
+  its nearest live line (dead lines are out, E3): tiles away, live outs,
+  how many live lines are as near or one more, and the tiles left in the
+  wall.
+- `deal_in_chance`: the chance that throwing a tile hands one opponent
+  Mah Jongg (K3), from the share of the hands their exposures still allow
+  that need it (the danger figure of `coach.advice.discard`, D1), how
+  many exposures they have, how often the tile was already thrown, and
+  the wall. A joker can never be called (J3), and a tile that no hand an
+  opponent's exposures allow needs cannot complete it: both are 0.
+
+The coach's value of a move (`coach.play.evaluation`) is built from these
+in points a player wins or pays (P1-P6).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import numpy as np
+
+from coach.advice.discard import danger
+from coach.notation import tiles
+from coach.notation.card import Card
+from coach.play.hand import SEATS, Hand
+from coach.reading.analysis import analyze
+from coach.reading.tiles_away import HAND_SIZE, Exposure, Holding
+
+MODEL_FILE = Path(__file__).with_name("outlook.json")
+FAR = 9  # tiles away counted as at most this: further is as good as lost
+WALL = 100.0  # the wall's tiles are counted in hundreds in the models
+WALL_AFTER_DEAL = 99  # 152 tiles less 53 dealt (S3): no wall of a real hand is longer
+
+
+def seen_tiles(hand: Hand, seat: str) -> np.ndarray:
+    """What `seat` has seen: the discards and the other players' exposures."""
+    seen = np.zeros(tiles.KINDS, dtype=np.int16)
+    for _, tile in hand.discards:
+        seen[tile] += 1
+    for other in SEATS:
+        if other != seat:
+            for group in hand.exposed[other]:
+                for tile in group.as_exposure().tiles:
+                    seen[tile] += 1
+    return seen
+
+
+@dataclass(frozen=True)
+class Prospect:
+    """A holding's nearest live line as the models read it."""
+
+    distance: int  # tiles away from the nearest live line (FAR+ when every line is dead)
+    outs: int  # live outs of that line
+    close: int  # live lines at most one tile further
+    value: int  # that line's value on the card (P1)
+    line: str  # its id, "" when every line is dead
+    exposures: int = 0  # groups this player has exposed
+    exposed_jokers: int = 0  # jokers in them: others may take them (J4)
+    jokers: int = 0  # jokers on the rack: any line may use them (J1)
+
+
+def prospect(card: Card, holding: Holding, seen: Sequence[int] | np.ndarray) -> Prospect:
+    """The nearest line still alive for a holding, given the tiles seen (E3)."""
+    analysis = analyze(card, holding, tuple(int(x) for x in seen))
+    live = [line for line in analysis.lines if line.distance is not None and not line.dead]
+    shown = len(holding.exposures), sum(e.jokers for e in holding.exposures), holding.jokers
+    if not live:
+        return Prospect(HAND_SIZE, 0, 0, 0, "", *shown)
+    first = live[0]
+    assert first.distance is not None
+    near = sum(1 for line in live if line.distance is not None and line.distance <= first.distance + 1)
+    return Prospect(first.distance, first.live_outs, near, first.line.value, first.line.id, *shown)
+
+
+def win_features(found: Prospect, wall: int, distance: int | None = None) -> np.ndarray:
+    d = min(found.distance if distance is None else distance, FAR)
+    w = min(wall, WALL_AFTER_DEAL) / WALL
+    return np.array([
+        1.0, d, d * d / 10, w, d * w, math.log1p(found.outs), math.log1p(found.close), found.exposures, found.exposed_jokers,
+        found.jokers,
+    ])
+
+
+def danger_features(share: float, exposures: int, thrown: int, wall: int) -> np.ndarray:
+    late = 1.0 - min(wall, WALL_AFTER_DEAL) / WALL
+    return np.array([1.0, share, min(exposures, 4), share * min(exposures, 4), min(thrown, 3), late, late * min(exposures, 4)])
+
+
+@dataclass(frozen=True)
+class Model:
+    win: np.ndarray  # coefficients over win_features
+    deal_in: np.ndarray  # coefficients over danger_features
+    gain_per_value: float  # what a winner collects, in multiples of the line's value (P1-P5)
+    mean_value: float  # a line's value on the card played, on average
+    hands: int  # self-play hands fitted
+    note: str  # how well it predicts held-out hands
+
+
+def _logistic(z: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+@cache
+def model() -> Model:
+    data = json.loads(MODEL_FILE.read_text())
+    return Model(
+        np.array(data["win"]), np.array(data["deal_in"]), float(data["gain_per_value"]), float(data["mean_value"]),
+        int(data["hands"]), str(data["note"]),
+    )
+
+
+def win_chance(found: Prospect, wall: int) -> float:
+    """The share of hands this holding goes on to win (see the module doc)."""
+    if found.distance >= HAND_SIZE:
+        return 0.0
+    # Never more for being further away, whatever the fitted curve does between its points.
+    weights = model().win
+    return min(_logistic(float(weights @ win_features(found, wall, d))) for d in range(min(found.distance, FAR) + 1))
+
+
+def deal_in_chance(card: Card, tile: int, exposures: Sequence[Exposure], thrown: int, wall: int) -> float:
+    """The chance that throwing `tile` hands the player with these exposures Mah Jongg."""
+    if tile >= tiles.NATURALS:
+        return 0.0  # J3: a joker is never called
+    share = 0.0
+    if exposures:
+        found = danger(card, exposures)
+        share = found.share(tile)
+        if share == 0.0:
+            return 0.0  # no hand their exposures allow needs it
+    return _logistic(float(model().deal_in @ danger_features(share, len(exposures), thrown, wall)))
