@@ -21,8 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from coach.advice.explain import NEAREST, tile_note
-from coach.advice.explain import with_line_words
+from coach.advice.explain import NEAREST, tile_note, with_line_words
 from coach.advice.passes import (
     EvaluationOptions,
     PassAdvice,

@@ -335,3 +335,35 @@ def test_C1_a_pass_exactly_as_good_as_the_best_ties_as_evaluate_pass_breaks_ties
     follows = with_pass(advice, later)
     assert follows.best.tiles == best.tiles
     assert follows.option(later).behind == 0 and follows.option(later).as_good_as_best
+
+
+def test_the_numbers_a_learner_reads_add_up_and_half_right_is_only_for_close_passes():
+    """Issue 24: "6.8 ... 7.0, 0.1 tiles worse: clearly worse" under a 0.1
+    margin. The two expectations shown differ by the gap stated; a pass is
+    called clearly worse only past CLOSE; "Half right" (half credit) only
+    for a close pass, full marks for best and as good, none for worse."""
+    import re
+
+    from coach.advice.passes import CLOSE, MARGIN
+
+    grades = set()
+    for seed in range(24):
+        q = question(5000 + seed, 2 + seed % 2)
+        naturals = [c for c in q.rack if c != "J"]
+        for pick in (naturals[:3], naturals[-3:], naturals[seed % 5 : seed % 5 + 3]):
+            verdict = first_pass.grade(q, pick)
+            grade = verdict.detail["grade"]
+            grades.add(grade)
+            assert verdict.score == first_pass.CREDIT[grade]
+            assert verdict.headline.startswith({"best": "Right", "as good": "Right", "close": "Half right", "worse": "Not quite"}[grade])
+            said = " ".join(verdict.reasons + verdict.explanation)
+            if grade in ("close", "worse"):
+                mine, best, gap = re.search(r"leaves you (\d+\.\d+) tiles away on average; the best leaves (\d+\.\d+), (\d+\.\d+) tiles nearer", said).groups()
+                decimals = len(gap.split(".")[1])
+                assert round(float(mine) - float(best), decimals) == float(gap), said
+                assert float(gap) > MARGIN
+                assert (float(gap) > CLOSE) == (grade == "worse")
+                assert ("clearly worse" in said) == (grade == "worse"), said
+            else:
+                assert "clearly worse" not in said
+    assert {"close", "worse"} <= grades and grades & {"best", "as good"}

@@ -32,11 +32,14 @@ def _gap(option: PassOption, best: PassOption | None, decimals: int) -> float:
 
 def shown_decimals(option: PassOption, best: PassOption | None = None) -> int:
     """Decimals to show `option`'s and `best`'s expectations (and the gap)
-    with: one, unless one would move the shown gap across MARGIN or CLOSE
-    ("6.8 ... 7.0, 0.1 tiles worse" for a gap of 0.12 is shown as 6.83
-    and 6.95, 0.12 tiles worse)."""
+    with: one, unless the difference of the numbers so shown would cross
+    MARGIN or CLOSE, or stray from the true gap by more than the last
+    decimal shown ("6.8 ... 7.0, 0.1 tiles worse" for a gap of 0.12 is
+    shown as 6.83 and 6.95, 0.12 tiles worse)."""
     for decimals in range(1, MAX_DECIMALS + 1):
-        if _band(_gap(option, best, decimals)) == _band(option.behind):
+        gap = _gap(option, best, decimals)
+        # The same side of every threshold, and the true gap to the decimals shown (not 0.2 for 0.12).
+        if _band(gap) == _band(option.behind) and abs(gap - option.behind) <= 0.5 * 10**-decimals + 1e-9:
             return decimals
     return MAX_DECIMALS
 
