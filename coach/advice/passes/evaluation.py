@@ -9,7 +9,10 @@ are made firm: sampled on, in doubling batches, until the one-sided 95%
 interval of the paired gap to the best lies clear of MARGIN (or CAP), or,
 for a graded first pass, worked out exactly over every three tiles that
 could come back. A pass is as good as the best unless it is, at that
-confidence, more than MARGIN (a tenth of a tile) worse.
+confidence, more than MARGIN (a tenth of a tile) worse; `pass_grade`
+turns that into the one verdict every caller reads. Last, `_settled` ranks
+them: when the nearest pass splits a pair or breaks a pung and a pass that
+keeps it is as good (within MARGIN), that pass is the best instead.
 """
 
 from __future__ import annotations
