@@ -42,7 +42,7 @@ def test_a_pass_names_its_tiles_in_any_order(app, client):
     hand = state(app, hand_id)
     rack = sorted((tiles.CODES[t] for t in hand.racks["East"] if tiles.CODES[t] != "J"), key=tiles.sort_key)
     chosen = [rack[-1], rack[0], rack[5]]  # not in the rack's order
-    response = post(client, f"/play/{hand_id}/act", {"kind": "pass", "tiles": chosen, "blind": "0"})
+    response = post(client, f"/play/{hand_id}/act", {"kind": "pass", "tiles": chosen, "blind": "0", "move": "0"})
     assert response.status_code == 303
     after = state(app, hand_id)
     assert after.step == "first-across"
@@ -65,7 +65,7 @@ def test_a_won_hand_lays_out_the_winners_tiles(app, client):
         if hand.phase == "over":
             break
         action: Action = decide(hand, "East", "club", rng)
-        assert post(client, f"/play/{hand_id}/act", form_of(action)).status_code == 303
+        assert post(client, f"/play/{hand_id}/act", form_of(action, hand)).status_code == 303
     hand = state(app, hand_id)
     assert hand.result is not None and hand.result.winner, "seed 10 no longer ends in a win: pick another"
     page = client.get(f"/play/{hand_id}").get_data(as_text=True)
