@@ -32,7 +32,7 @@ from coach.play.hand import MAH_JONGG, SEATS, Action, Hand, HandError
 from coach.play.review import describe, review
 from coach.play.seen import move_number, seen_by
 from coach.rules.charleston import BLIND_PASSES
-from coach.rules.mahjong import winning_lines
+from coach.rules.mahjong import lay_out, winning_lines
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.infra import database, limits
@@ -116,7 +116,16 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "result": result,
         "line": result.payment.line if result and result.payment else None,
         "winner_rack": codes(hand.racks[result.winner]) if result and result.winner else [],  # shown once over, as at a table
+        "winning": _laid(hand),
     }
+
+
+def _laid(hand: Hand) -> tuple:
+    """The winner's 14 tiles grouped as the winning line reads, jokers in their groups (H1, J1)."""
+    result = hand.result
+    if result is None or result.winner is None or result.payment is None or result.payment.reading is None:
+        return ()
+    return lay_out(hand.holding(result.winner), result.payment.reading)
 
 
 LOG_CAP = 16  # a table shows what happened since your move; a few turns at most, bounded anyway
