@@ -63,14 +63,14 @@ def dealt(page: Page, live_server: str, tmp_path_factory):
                 cache.clear()  # the live server runs in this process: forget the random deal
         page.evaluate("window.localStorage.clear()")  # the random deal's rack order is not this one's
         page.reload()
-        expect(page.locator("#table")).to_have_attribute("data-move", str(sum(1 for a in actions or [] if a["seat"] == "East")))
+        expect(page.locator("#table")).to_have_attribute("data-move-number", str(sum(1 for a in actions or [] if a["seat"] == "East")))
         return hand_id
 
     return deal_hand
 
 
 def moves(page: Page) -> str:
-    return page.locator("#table").get_attribute("data-move") or ""
+    return page.locator("#table").get_attribute("data-move-number") or ""
 
 
 def owed(page: Page) -> str:
@@ -79,7 +79,7 @@ def owed(page: Page) -> str:
 
 def after(page: Page, before: str) -> None:
     """Wait until the table shows the state after the move just made."""
-    expect(page.locator("#table")).not_to_have_attribute("data-move", before, timeout=30_000)
+    expect(page.locator("#table")).not_to_have_attribute("data-move-number", before, timeout=30_000)
 
 
 def the_move(page: Page) -> tuple[str, list[Locator], str]:
@@ -196,7 +196,7 @@ def test_a_whole_hand_from_the_deal_to_the_review(page: Page, dealt, errors, scr
     assert {"courtesy", "call"} <= seen, f"seed {SEED} no longer reaches a courtesy exchange and a call: {seen}"
     expect(page.locator("#play-status")).to_contain_text(re.compile(r"won|wall game"))
     if "won" in (page.locator("#play-status").text_content() or ""):  # the winner's tiles are laid out, as at a table
-        expect(page.locator(".play-winning .tile").first).to_be_visible()
+        expect(page.locator(".play-laid .tile").first).to_be_visible()
     shoot("over")
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('coach:rack:'))") == []  # a finished hand's order is dropped
     check_review(page, keyboard, made)

@@ -53,7 +53,7 @@ def to_east_throw(client, seed: int) -> dict:
 
 
 def table_move(page: str) -> int:
-    found = re.search(r'id="table"[^>]*data-move="(\d+)"', page)
+    found = re.search(r'id="table"[^>]*data-move-number="(\d+)"', page)
     assert found, "the table carries no move number"
     return int(found.group(1))
 
