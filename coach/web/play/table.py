@@ -125,7 +125,10 @@ def _laid(hand: Hand) -> tuple:
     result = hand.result
     if result is None or result.winner is None or result.payment is None or result.payment.reading is None:
         return ()
-    return lay_out(hand.holding(result.winner), result.payment.reading)
+    try:
+        return lay_out(hand.holding(result.winner), result.payment.reading)
+    except ValueError:  # cannot happen for a win the engine scored; the plain layout then stands in
+        return ()
 
 
 LOG_CAP = 16  # a table shows what happened since your move; a few turns at most, bounded anyway
