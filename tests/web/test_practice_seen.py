@@ -14,6 +14,7 @@ hand as it stands (C1); a move without its number is a 400 on the API.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 
@@ -21,7 +22,7 @@ import pytest
 
 from coach.play.hand import SEATS, Action, replay
 from coach.play.seen import move_number, seen_actions
-from coach.web.shared.practice.hands import SEAT
+from coach.web.shared.practice.hands import SEAT, describe_move
 from tests.support.practice import hand_row
 from tests.support.teaching import post, text_of
 
@@ -78,6 +79,10 @@ def test_K1_a_computer_players_silent_no_call_is_never_shown_while_the_hand_is_p
             silent += sum(1 for n, a in enumerate(hand.actions) if n not in heard)
             page = text_of(client.get(f"/play/{state['id']}"))
             assert table_move(page) == state["move"] and "data-moves" not in page  # not the count of all actions
+            told = {describe_move(hand, n) for n in heard}
+            log = re.search(r'<section class="play-log".*?<ol>(.*?)</ol>', page, re.S)
+            lines = [html.unescape(li) for li in re.findall(r"<li>(.*?)</li>", log.group(1))] if log else []
+            assert all(line in told for line in lines), lines  # the table tells only what East's seat saw
         if state["over"]:
             break
         state = act(client, state, state["legal"][0]).get_json()
