@@ -54,11 +54,11 @@ def attempts(client, hand_id: int, move: dict) -> list:
     """Every route on one hand, each with a move that would change it."""
     return [
         client.get(f"/play/{hand_id}"),
-        post(client, f"/play/{hand_id}/act", {"kind": "vote", "go": "0"}),
+        post(client, f"/play/{hand_id}/act", {"kind": "vote", "go": "0", "move": "0"}),
         post(client, f"/play/{hand_id}/hint"),
         client.get(f"/play/{hand_id}/review"),
         client.get(f"/api/hands/{hand_id}"),
-        client.post(f"/api/hands/{hand_id}/actions", json={"action": move}),
+        client.post(f"/api/hands/{hand_id}/actions", json={"action": move, "move": 0}),
         client.get(f"/api/hands/{hand_id}/review"),
     ]
 

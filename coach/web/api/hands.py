@@ -2,14 +2,23 @@
 
     POST /api/hands                     {"seed"?, "bots"?, "card"?} -> 201 {"id", ...state}
     GET  /api/hands/<id>                the state as the learner (East) sees it
-    POST /api/hands/<id>/actions        {"action": <one of "legal">} -> the state after the computer players moved
+    POST /api/hands/<id>/actions        {"action": <one of "legal">, "move": <the state's "move">}
+                                        -> the state after the computer players moved
     GET  /api/hands/<id>/review         once over: {"decisions": [...], "summary": {...}}
 
-A state never shows the other racks, the tiles others passed, or the
-wall's order (nor the seed, which would give the wall away); it carries
-"legal", every action the learner may take now (coach/play/legal.py) in
-the form to post back. An action not in that list answers 400 with
-{"error", "rule"}: the rule id that forbids it. Everything else follows
+While the hand is played a state shows what a player in East's seat sees
+and nothing else (coach/play/seen.py): never the other racks, the tiles
+others passed, another seat's silent "no call" (only seats that could call
+are asked, so a "no" would give their rack away), or the wall's order (nor
+the seed, which would give the wall away). Once the hand is over it adds
+"record": every action of the hand, each seat's passes and no-calls
+included, for study (the seed stays hidden). A state carries "legal",
+every action the learner may take now (coach/play/legal.py) in the form to
+post back, and "move", the number of the learner's moves so far: an action
+carries it back, and one sent with another number (a double tap, a retry)
+answers 409 with {"error", "state"}, the hand unchanged; one sent without
+it is a 400. An action not in that list answers 400 with {"error",
+"rule"}: the rule id that forbids it. Everything else follows
 api.py: JSON bodies only (so no CSRF token), {"error"} on every error,
 the drills' rate limits, guests made on the first new hand. Someone
 else's hand is a 404, as on the /play pages, whose load/keep cache and
@@ -27,6 +36,7 @@ from coach.play.bots import STRENGTHS
 from coach.play.hand import SEATS, Action, Hand, HandError
 from coach.play.legal import legal_actions
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, review
+from coach.play.seen import move_number, seen_actions
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.store.teaching import teachers_cards
@@ -87,16 +97,17 @@ def _public(hand: Hand, number: int) -> dict[str, Any]:
         words = describe_move(hand, number)
         if words:
             move["words"] = words
-    move["number"] = number
     return move
 
 
 def _last_moves(hand: Hand) -> list[dict[str, Any]]:
-    """The moves since the learner's own last one (the computer players' answer to it)."""
-    start = len(hand.actions)
-    while start > 0 and hand.actions[start - 1].seat != SEAT and len(hand.actions) - start < LAST_MOVES:
+    """The moves the learner saw since their own last one (the computer players'
+    answer to it): never another seat's silent no-call (coach/play/seen.py)."""
+    seen = seen_actions(hand, SEAT, max(0, len(hand.actions) - 4 * LAST_MOVES))
+    start = len(seen)
+    while start > 0 and hand.actions[seen[start - 1]].seat != SEAT and len(seen) - start < LAST_MOVES:
         start -= 1
-    return [_public(hand, n) for n in range(start, len(hand.actions))]
+    return [_public(hand, n) for n in seen[start:]]
 
 
 def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
@@ -125,14 +136,16 @@ def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
             for seat in SEATS
         ],
         "latest": {"seat": hand.latest[0], "tile": tiles.CODES[hand.latest[1]]} if hand.latest else None,
-        "moves": len(hand.actions),
+        "move": move_number(hand, SEAT),
         "last_moves": _last_moves(hand),
         "hints": row.hints,
         "legal": [a.to_json() for a in legal_actions(hand, SEAT)],
         "over": hand.phase == "over",
     }
     if hand.phase == "over":
-        out["result"] = hand.record()["result"]
+        record = hand.record()
+        out["result"] = record["result"]
+        out["record"] = record["actions"]  # over: the whole hand may be studied, as racks are shown at the end
     return out
 
 
@@ -153,10 +166,16 @@ def _new_hand_body() -> tuple[int | None, str, int | None]:
     return seed, bots, card
 
 
-def _posted_action() -> Action:
-    data = read_body({"action"})
+def _posted_action() -> tuple[Action, int]:
+    """The action posted and the move number it was chosen on."""
+    data = read_body({"action", "move"})
     if "action" not in data:
         raise BodyError('"action" is missing: send one of the state\'s "legal" actions as it is')
+    move = data.get("move")
+    if move is None:
+        raise BodyError('"move" is missing: send the state\'s "move" with the action, so a repeated action is never played twice')
+    if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move <= MAX_DB_INT:
+        raise BodyError('"move" is the state\'s "move": a whole number from 0')
     raw = data["action"]
     if not isinstance(raw, dict):
         raise HandError('"action" is an object such as {"seat": "East", "kind": "discard", "tiles": ["5D"]}', "H1")
@@ -166,7 +185,7 @@ def _posted_action() -> Action:
     action = Action.from_json(raw)
     if action.seat != SEAT:
         raise HandError(f"you play {SEAT}: the computer players make their own moves", "S5")
-    return action
+    return action, move
 
 
 def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:
@@ -216,14 +235,23 @@ def act(hand_id: int):
         row = own_hand(session, hand_id)
         hand = load(row)
         try:
-            action = _posted_action()
+            action, move = _posted_action()
         except (HandError, DrillError):
             keep(row, hand)  # unchanged
             raise
         try:
-            practice_moves.play(session, row, hand, action)  # a refusal is a HandError: 400 with its rule
+            practice_moves.play(session, row, hand, action, move)  # a refusal is a HandError: 400 with its rule
+        except practice_moves.StaleMove as stale:
+            return jsonify(error=str(stale), state=state(hand, row)), 409
         except store.HandMoved:
-            return error_response("the hand moved on in another request before this action arrived: GET it and choose again", 409)
+            session.expire_all()
+            row = own_hand(session, hand_id)
+            hand = load(row)
+            keep(row, hand)
+            return jsonify(
+                error="the hand moved on in another request before this action arrived: here it is now; choose again",
+                state=state(hand, row),
+            ), 409
         return jsonify(state(hand, row))
 
 

@@ -206,19 +206,34 @@ SCHEMAS.update({
     },
     "ActionRequest": {
         "type": "object",
-        "required": ["action"],
-        "properties": {"action": _ref("Action")},
+        "required": ["action", "move"],
+        "properties": {
+            "action": _ref("Action"),
+            "move": {
+                "type": "integer", "minimum": 0, "maximum": MAX_DB_INT,
+                "description": "The \"move\" of the state the action was chosen on; another number answers 409, nothing played",
+            },
+        },
+        "additionalProperties": False,
+    },
+    "Stale": {
+        "type": "object",
+        "description": "The action was chosen on a state the hand has moved on from (a repeat, a retry, another tab): nothing was played",
+        "required": ["error", "state"],
+        "properties": {"error": {"type": "string"}, "state": _ref("HandState")},
         "additionalProperties": False,
     },
     "Move": {
         "type": "object",
-        "description": "A past move; another seat's passed tiles, and its vote or offer until all have given theirs, stay hidden",
-        "required": ["seat", "kind", "number"],
+        "description": (
+            "A past move, as a player in your seat saw it: another seat's passed tiles, and its vote or offer until"
+            " all have given theirs, stay hidden; another seat's silent no-call is never listed"
+        ),
+        "required": ["seat", "kind"],
         "properties": {
             **{key: {} for key in ("tiles", "blind", "go", "count", "size", "owner", "group")},
             "seat": {"type": "string", "enum": list(SEATS)},
             "kind": {"type": "string"},
-            "number": {"type": "integer", "minimum": 0},
             "words": {"type": "string", "description": "The move in words, as the table shows it"},
         },
         "additionalProperties": False,
@@ -226,7 +241,7 @@ SCHEMAS.update({
     "HandState": {
         "type": "object",
         "required": ["id", "card", "bots", "seat", "phase", "step", "turn", "owed", "wall", "rack", "received", "courtesy",
-                     "seats", "latest", "moves", "last_moves", "hints", "legal", "over"],
+                     "seats", "latest", "move", "last_moves", "hints", "legal", "over"],
         "properties": {
             "id": {"type": "integer", "minimum": 1},
             "card": {"type": "string"},
@@ -262,8 +277,11 @@ SCHEMAS.update({
                 ],
                 "description": "The discard that may be called now",
             },
-            "moves": {"type": "integer", "minimum": 0},
-            "last_moves": {"type": "array", "items": _ref("Move"), "description": "The moves since your own last one"},
+            "move": {
+                "type": "integer", "minimum": 0,
+                "description": "How many moves you have made: send it back with your action (a repeated one answers 409)",
+            },
+            "last_moves": {"type": "array", "items": _ref("Move"), "description": "The moves you saw since your own last one"},
             "hints": {"type": "integer", "minimum": 0},
             "legal": {"type": "array", "items": _ref("Action"), "description": "Every action you may take now: post one back as it is"},
             "over": {"type": "boolean"},
@@ -278,6 +296,11 @@ SCHEMAS.update({
                     "rules": {"type": "array", "items": {"type": "string"}},
                 },
                 "additionalProperties": False,
+            },
+            "record": {
+                "type": "array",
+                "items": _ref("Action"),
+                "description": "Once the hand is over: every action of every seat, passes and no-calls included, in order",
             },
         },
         "additionalProperties": False,
@@ -358,8 +381,16 @@ HAND_PATHS: dict[str, Any] = {
             "requestBody": {"required": True, "content": {JSON: {"schema": _ref("ActionRequest")}}},
             "responses": {
                 "200": _json(_ref("HandState"), "The new state"),
-                "400": _json({"anyOf": [_ref("Refusal"), _ref("Error")]}, "An action not in the legal list (with the rule id that forbids it), or a bad body"),
-                **_errors(404, 409, 413, 415, 500),
+                "400": _json(
+                    {"anyOf": [_ref("Refusal"), _ref("Error")]},
+                    "An action not in the legal list (with the rule id that forbids it), or a bad body (no \"move\", say)",
+                ),
+                "409": _json(
+                    {"anyOf": [_ref("Stale"), _ref("Error")]},
+                    "The hand is no longer at the \"move\" sent (a repeated action, a retry, another tab): nothing was"
+                    " played, and the state is the hand as it stands now",
+                ),
+                **_errors(404, 413, 415, 500),
             },
         }
     },

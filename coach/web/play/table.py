@@ -9,8 +9,12 @@
 
 The hand is its seed, its card and its actions (coach/play/hand.py): each
 request rebuilds it (coach/web/shared/practice/hands.py) and
-the server checks every move; the page never says what the hand is. Forms
-post without JavaScript too; htmx swaps the table in place.
+the server checks every move; the page never says what the hand is, and
+shows only what a player in East's seat sees (coach/play/seen.py). Every
+form carries the table's move number back: a move from a table that has
+moved on (a double click, a retried post, an old tab) answers 409 with the
+table as it stands now and a short note, nothing played. Forms post
+without JavaScript too; htmx swaps the table in place, a 409 included.
 """
 
 from __future__ import annotations
@@ -26,8 +30,9 @@ from coach.notation import tiles
 from coach.play.bots import STRENGTHS, decide
 from coach.play.hand import MAH_JONGG, SEATS, Action, Hand, HandError
 from coach.play.review import describe, review
+from coach.play.seen import move_number, seen_by
 from coach.rules.charleston import BLIND_PASSES
-from coach.rules.mahjong import winning_lines
+from coach.rules.mahjong import lay_out, winning_lines
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.infra import database, limits
@@ -48,6 +53,7 @@ from coach.web.shared.practice.hands import (
 bp = Blueprint("practice", __name__)
 
 MOVED = "This hand moved on in another tab or window before your move arrived: here it is as it stands now."
+NO_NUMBER = "Your move came without the table's move number, so it was not played: choose it again on the table below."
 
 # -- the page's view of the table ---------------------------------------------------------
 
@@ -87,12 +93,13 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         {"owner": owner, "group": group, "tile": tiles.CODES[tile]} for owner, group, tile in hand.exchanges(SEAT)
     ] if owed == "turn" else []
     can_win = owed == "turn" and bool(winning_lines(hand.card, hand.holding(SEAT)))
-    log = [describe_move(hand, n) for n in _log_window(hand)]
+    log = [describe_move(hand, n) for n in _log_window(hand) if seen_by(hand, SEAT, n)]
     result = hand.result
     return {
         "row": row,
         "hand": hand,
         "owed": owed,
+        "move": move_number(hand, SEAT),
         "step_words": STEP_WORDS.get(hand.step, ""),
         "seats": seats,
         "you": next(s for s in seats if s.you),
@@ -109,7 +116,19 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "result": result,
         "line": result.payment.line if result and result.payment else None,
         "winner_rack": codes(hand.racks[result.winner]) if result and result.winner else [],  # shown once over, as at a table
+        "winning": _laid(hand),
     }
+
+
+def _laid(hand: Hand) -> tuple:
+    """The winner's 14 tiles grouped as the winning line reads, jokers in their groups (H1, J1)."""
+    result = hand.result
+    if result is None or result.winner is None or result.payment is None or result.payment.reading is None:
+        return ()
+    try:
+        return lay_out(hand.holding(result.winner), result.payment.reading)
+    except ValueError:  # cannot happen for a win the engine scored; the plain layout then stands in
+        return ()
 
 
 LOG_CAP = 16  # a table shows what happened since your move; a few turns at most, bounded anyway
@@ -196,13 +215,19 @@ def act(hand_id: int):
     with database.reading() as session:
         row = own_hand(session, hand_id)
         hand = load(row)
+        move = request.form.get("move", "")
+        if not (move.isdigit() and len(move) < 10):
+            keep(row, hand)  # unchanged
+            return _render(hand, row, 400, problem=NO_NUMBER)
         try:
             action = action_from_form()
         except HandError as error:
             keep(row, hand)  # unchanged
             return _render(hand, row, 422, problem=f"{error.message} ({error.rule})")
         try:
-            practice_moves.play(session, row, hand, action)  # the API's own move: checked legal first
+            practice_moves.play(session, row, hand, action, int(move))  # the API's own move: checked legal first
+        except practice_moves.StaleMove:
+            return _render(hand, row, 409, problem=practice_moves.ALREADY_PLAYED)
         except HandError as error:
             return _render(hand, row, 422, problem=f"{error.message} ({error.rule})")
         except store.HandMoved:
