@@ -10,7 +10,7 @@ when it is first looked at; the pages and the API show its progress and
 poll until it is done.
 
 The work runs in a small pool of threads per server process
-(COACH_REVIEW_WORKERS); the store's claim (coach/store/reviews.py) makes
+(settings.REVIEW_WORKERS); the store's claim (coach/store/reviews.py) makes
 sure two requests, or two processes, never compute the same review twice,
 and the worker's heartbeat (its progress, written every decision at most
 every half second) lets a review whose process was killed be claimed again.
