@@ -22,6 +22,7 @@ or a missed Mah Jongg, a "mistake" (thresholds in `GRADES`).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +38,9 @@ BEST, GOOD, INACCURACY, MISTAKE = "best", "good", "inaccuracy", "mistake"
 # The cost in tiles away from which each grade starts; a missed Mah Jongg is a mistake.
 GRADES = ((2, MISTAKE), (1, INACCURACY), (0, GOOD))
 MISSED_WIN = 14  # the cost of not taking a win: every tile
+# Stored reviews (coach/store/reviews.py) carry the version they were graded
+# with: bump it whenever the grading changes, and every stored review is graded again.
+REVIEW_VERSION = 1
 
 
 @dataclass(frozen=True)
@@ -61,6 +65,16 @@ class Reviewed:
             "grade": self.grade, "cost": self.cost, "reason": self.reason, "rules": list(self.rules), "wall": self.wall,
             "rack": list(self.rack), "exposed": [list(e) for e in self.exposed],
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Reviewed:
+        """A decision as `to_json` wrote it (a stored review read back)."""
+        return cls(
+            int(data["number"]), str(data["seat"]), str(data["kind"]),
+            Action.from_json(data["played"]), Action.from_json(data["coach"]),
+            str(data["grade"]), int(data["cost"]), str(data["reason"]), tuple(data["rules"]), int(data["wall"]),
+            tuple(data.get("rack", ())), tuple(tuple(e) for e in data.get("exposed", ())),
+        )
 
 
 @dataclass(frozen=True)
@@ -90,6 +104,13 @@ class Review:
             "winner": self.winner,
             "line": self.line,
         }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Review:
+        """A review as `to_json` wrote it; its accuracy and costliest are worked out again, the same."""
+        return cls(
+            str(data["seat"]), tuple(Reviewed.from_json(d) for d in data["decisions"]), data.get("winner"), data.get("line")
+        )
 
 
 def _nearest(card: Card, rack: list[int] | tuple[int, ...], exposures: tuple[Exposure, ...]) -> tuple[int, int]:
@@ -205,10 +226,16 @@ def describe(hand: Hand, action: Action) -> str:
     return f"The coach would {words} ({', '.join(RULES.get(action.kind, ('H3',)))})."
 
 
-def review(card: Card, seed: int, actions: list[Action], seat: str) -> Review:
-    """Replay the hand and grade every decision `seat` made."""
+def review(
+    card: Card, seed: int, actions: list[Action], seat: str, progress: Callable[[int, int], None] | None = None
+) -> Review:
+    """Replay the hand and grade every decision `seat` made.
+
+    `progress(done, total)` is called after each graded decision (a stored
+    review shows it while it runs: coach/web/shared/practice/reviews.py)."""
     if seat not in SEATS:
         raise ValueError(f"a seat is one of {', '.join(SEATS)}, not {seat!r}")
+    total = sum(1 for action in actions if action.seat == seat)
     hand = deal(card, seed)
     rng = random.Random(f"review:{seed}:{seat}")
     out = []
@@ -221,6 +248,8 @@ def review(card: Card, seed: int, actions: list[Action], seat: str) -> Review:
             out.append(
                 Reviewed(number, seat, action.kind, action, coach, grade, cost, reason, rules, len(hand.wall), rack, exposed)
             )
+            if progress is not None:
+                progress(len(out), total)
         hand.apply(action)
     result = hand.result
     line = result.payment.line.id if result and result.payment and result.payment.line else None

@@ -11,7 +11,7 @@ from coach.cli import main
 from coach.notation import tiles
 from coach.play.bots import play
 from coach.play.hand import SEATS, Action, deal
-from coach.play.review import BEST, INACCURACY, MISSED_WIN, MISTAKE, grade_decision, review
+from coach.play.review import BEST, INACCURACY, MISSED_WIN, MISTAKE, Review, grade_decision, review
 from tests.support.cards import CARD as HOUSE
 from tests.support.hands import CARD, in_play
 
@@ -22,6 +22,16 @@ def test_a_club_players_discards_are_the_coachs_own():
     discards = [d for d in found.decisions if d.kind == "discard"]
     assert discards and all(d.grade == BEST and d.cost == 0 for d in discards)
     assert len(found.decisions) == sum(1 for a in hand.actions if a.seat == "East")
+
+
+def test_a_review_reports_its_progress_after_each_decision_and_reads_back_from_its_json():
+    hand = play(HOUSE, 5, {s: "club" for s in SEATS})
+    seen: list[tuple[int, int]] = []
+    found = review(HOUSE, 5, hand.actions, "East", progress=lambda done, total: seen.append((done, total)))
+    total = len(found.decisions)
+    assert total > 10 and seen == [(n, total) for n in range(1, total + 1)]
+    again = Review.from_json(json.loads(json.dumps(found.to_json())))
+    assert again == found and again.to_json() == found.to_json()
 
 
 def test_E1_holding_a_winning_hand_and_discarding_is_a_mistake():

@@ -4,7 +4,8 @@
     GET  /api/hands/<id>                the state as the learner (East) sees it
     POST /api/hands/<id>/actions        {"action": <one of "legal">, "move": <the state's "move">}
                                         -> the state after the computer players moved
-    GET  /api/hands/<id>/review         once over: {"decisions": [...], "summary": {...}}
+    GET  /api/hands/<id>/review         once over: 202 {"status", "done", "total"} while the review is
+                                        computed (poll again), then 200 {"decisions": [...], "summary": {...}}
 
 While the hand is played a state shows what a player in East's seat sees
 and nothing else (coach/play/seen.py): never the other racks, the tiles
@@ -35,7 +36,7 @@ from coach.notation import tiles
 from coach.play.bots import STRENGTHS
 from coach.play.hand import SEATS, Action, Hand, HandError
 from coach.play.legal import legal_actions
-from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, review
+from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE
 from coach.play.seen import move_number, seen_actions
 from coach.store import hands as store
 from coach.store.models import PracticeHand
@@ -58,6 +59,7 @@ from coach.web.shared.practice.hands import (
     load,
     own_hand,
 )
+from coach.web.shared.practice.reviews import FAILED, start_review
 
 bp = Blueprint("hands_api", __name__, url_prefix="/api/hands")
 ACTION_KEYS = {"seat", "kind", "tiles", "blind", "go", "count", "size", "owner", "group"}
@@ -258,10 +260,19 @@ def act(hand_id: int):
 @bp.get("/<int:hand_id>/review")
 @limits.drilling
 def review_of(hand_id: int):
+    """The review, computed once in the background (practice/reviews.py): 202 with how
+    far it has got until it is done, never graded in this request."""
     row, hand = _looked_at(hand_id)
     if hand.phase != "over":
         return error_response("the review comes once the hand is over: play on", 409)
-    found = review(hand.card, hand.seed, hand.actions, SEAT)
+    assert row.id is not None
+    state = start_review(row.id)
+    if state.status == FAILED:
+        body, status = error_response("the review could not be made just now: it is tried again in a few minutes", 503)
+        return body, status, {"Retry-After": "600"}
+    found = state.review
+    if found is None:
+        return jsonify(state.to_json()), 202, {"Retry-After": "1"}
     return jsonify(
         decisions=[d.to_json() for d in found.decisions],
         summary={

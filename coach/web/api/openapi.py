@@ -34,6 +34,7 @@ def _errors(*statuses: int) -> dict[str, Any]:
         413: "The body is larger than 64 KB",
         415: "The body is not sent as application/json",
         500: "An unexpected error, logged; the answer says nothing of its cause",
+        503: "The review could not be made just now; it is tried again later (Retry-After)",
     }
     return {str(status): _json(_ref("Error"), said[status]) for status in statuses}
 
@@ -305,6 +306,16 @@ SCHEMAS.update({
         },
         "additionalProperties": False,
     },
+    "ReviewProgress": {
+        "type": "object",
+        "required": ["status", "done", "total"],
+        "properties": {
+            "status": {"type": "string", "enum": ["waiting", "running"], "description": "waiting: about to start; running: being graded"},
+            "done": {"type": "integer", "minimum": 0, "description": "Decisions graded so far"},
+            "total": {"type": "integer", "minimum": 0, "description": "Decisions to grade (0 until the first is graded)"},
+        },
+        "additionalProperties": False,
+    },
     "HandReview": {
         "type": "object",
         "required": ["decisions", "summary"],
@@ -398,8 +409,16 @@ HAND_PATHS: dict[str, Any] = {
         "get": {
             "operationId": "handReview",
             "summary": "Once the hand is over: each of your decisions graded against the coach's",
+            "description": (
+                "The review is computed once, in the background, from the moment the hand ends, and kept. "
+                "Until it is done the answer is 202 with how far it has got (and Retry-After: 1): ask again."
+            ),
             "parameters": [_HAND],
-            "responses": {"200": _json(_ref("HandReview"), "The review"), **_errors(404, 409, 500)},
+            "responses": {
+                "200": _json(_ref("HandReview"), "The review"),
+                "202": _json(_ref("ReviewProgress"), "Not done yet: the decisions graded so far, of how many; ask again"),
+                **_errors(404, 409, 500, 503),
+            },
         }
     },
 }

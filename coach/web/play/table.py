@@ -5,7 +5,9 @@
     GET  /play/<id>                 the table
     POST /play/<id>/act             your move (a pass, vote, offer, call, exchange, discard, Mah Jongg)
     POST /play/<id>/hint            "What would the coach do?" (counted)
-    GET  /play/<id>/review          every decision you made, graded against the coach's
+    GET  /play/<id>/review          every decision you made, graded against the coach's (how far the
+                                    review has got while it is computed; htmx polls it for its partial)
+    GET  /play/<id>/review/summary  the end of the table: the review in one line, or how far it has got (htmx)
 
 The hand is its seed, its card and its actions (coach/play/hand.py): each
 request rebuilds it (coach/web/shared/practice/hands.py) and
@@ -29,7 +31,7 @@ from flask import Blueprint, redirect, render_template, request, url_for
 from coach.notation import tiles
 from coach.play.bots import STRENGTHS, decide
 from coach.play.hand import MAH_JONGG, SEATS, Action, Hand, HandError
-from coach.play.review import describe, review
+from coach.play.review import describe
 from coach.play.seen import move_number, seen_by
 from coach.rules.charleston import BLIND_PASSES
 from coach.rules.mahjong import lay_out, winning_lines
@@ -49,6 +51,7 @@ from coach.web.shared.practice.hands import (
     load,
     own_hand,
 )
+from coach.web.shared.practice.reviews import start_review
 
 bp = Blueprint("practice", __name__)
 
@@ -147,6 +150,8 @@ def _log_window(hand: Hand) -> range:
 
 def _render(hand: Hand, row: PracticeHand, status: int = 200, **extra: Any):
     context = view(hand, row) | extra
+    if hand.phase == "over" and row.id is not None:
+        context["review_state"] = start_review(row.id)  # started when the hand ended; here if it never was
     return render("play/table.html", "partials/play_table.html", **context), status
 
 
@@ -257,11 +262,26 @@ def hint(hand_id: int):
 
 @bp.get("/play/<int:hand_id>/review")
 def review_page(hand_id: int):
+    """The review once it is computed (practice/reviews.py: never here), else how far it has
+    got; htmx polls this address and gets the partial, the finished review when it is."""
     with database.reading() as session:
         row = own_hand(session, hand_id)
         hand = load(row)
         keep(row, hand)
         if hand.phase != "over":
             return redirect(url_for("practice.table", hand_id=hand_id), 303)
-        found = review(hand.card, hand.seed, hand.actions, SEAT)
-        return render_template("play/review.html", row=row, hand=hand, review=found, line=view(hand, row)["line"])
+        line = view(hand, row)["line"]
+    state = start_review(hand_id)
+    page = render("play/review.html", "partials/review_live.html", row=row, hand=hand, state=state, line=line)
+    return page, 200, {"Vary": "HX-Request"}  # one address, two answers: a cache must keep them apart
+
+
+@bp.get("/play/<int:hand_id>/review/summary")
+def review_summary(hand_id: int):
+    """The table's end: the review in one line once done, else its progress (htmx polls it)."""
+    with database.reading() as session:
+        row = own_hand(session, hand_id)
+        finished = row.finished_at is not None
+    if not is_htmx() or not finished:
+        return redirect(url_for("practice.table", hand_id=hand_id), 303)
+    return render_template("partials/review_summary.html", row=row, review_state=start_review(hand_id))

@@ -20,8 +20,6 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.bots import decide
 from coach.play.hand import SEATS, Action, Hand, replay
-from coach.play.positions import to_replay
-from coach.play.review import review
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.shared import learners
@@ -100,16 +98,11 @@ def bots_play(hand: Hand, strength: str) -> None:
 
 
 def result_json(hand: Hand) -> dict[str, Any] | None:
-    """How the hand ended, with the review's accuracy for the progress page."""
+    """How the hand ended. The review's accuracy, decision count, mistakes and
+    positions to replay join it when the review is done (practice/reviews.py)."""
     if hand.phase != "over":
         return None
-    result = dict(hand.record()["result"])
-    found = review(hand.card, hand.seed, hand.actions, SEAT)
-    result["accuracy"] = round(found.accuracy, 3)
-    result["decisions"] = len(found.decisions)
-    result["mistakes"] = sum(1 for d in found.decisions if d.grade == "mistake")
-    result["replay"] = to_replay(found)  # the decisions to ask again (coach/play/positions.py)
-    return result
+    return dict(hand.record()["result"])
 
 
 def codes(values: list[int]) -> list[str]:

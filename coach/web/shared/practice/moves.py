@@ -26,6 +26,7 @@ from coach.play.seen import move_number
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.shared.practice.hands import SEAT, bots_play, keep, result_json
+from coach.web.shared.practice.reviews import start_review
 
 ALREADY_PLAYED = "That move was already played; here is the table now."
 
@@ -49,10 +50,13 @@ def why_refused(hand: Hand, action: Action) -> HandError | None:
 
 def advance(session: Session, row: PracticeHand, hand: Hand) -> None:
     """The computer players move up to the learner's next decision; the hand is
-    saved (store.HandMoved if another request saved first) and kept."""
+    saved (store.HandMoved if another request saved first) and kept. Once it is
+    over, its review starts at once, in the background (practice/reviews.py)."""
     bots_play(hand, row.bots)
     store.save(session, row, [a.to_json() for a in hand.actions], result_json(hand))
     keep(row, hand)
+    if hand.phase == "over" and row.id is not None:
+        start_review(row.id)
 
 
 def play(session: Session, row: PracticeHand, hand: Hand, action: Action, move: int) -> None:
