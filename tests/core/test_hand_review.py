@@ -11,7 +11,7 @@ from coach.cli import main
 from coach.notation import tiles
 from coach.play.bots import play
 from coach.play.hand import SEATS, Action, deal
-from coach.play.review import BEST, INACCURACY, MISSED_WIN, MISTAKE, grade_decision, review
+from coach.play.review import BEST, INACCURACY, MISSED_WIN, MISTAKE, _measure, _nearest, _words, grade_decision, review
 from tests.support.cards import CARD as HOUSE
 from tests.support.hands import CARD, in_play
 
@@ -89,3 +89,19 @@ def test_review_command_prints_the_review_and_refuses_a_bad_record(tmp_path):
     assert main(["review", str(broken)], stdout=io.StringIO()) == 2
     (tmp_path / "junk.json").write_text("not json")
     assert main(["review", str(tmp_path / "junk.json")], stdout=io.StringIO()) == 2
+
+
+def test_C5_a_blind_pass_is_measured_on_the_rack_less_its_own_tiles():
+    # The tiles sent on unseen never enter the rack, so only the own tiles leave it.
+    hand = deal(HOUSE, 5)
+    while hand.step != "first-left":
+        for seat in SEATS:
+            hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in [t for t in hand.racks[seat] if t != tiles.JOKER][:3])))
+    own = next(t for t in hand.racks["East"] if t != tiles.JOKER)
+    played = Action("East", "pass", (tiles.CODES[own],), blind=2)
+    kept = list(hand.racks["East"])
+    kept.remove(own)
+    assert _measure(hand, played) == _nearest(HOUSE, kept, ())
+    assert _measure(hand, Action("East", "pass", blind=3)) == _nearest(HOUSE, hand.racks["East"], ())
+    assert _words(played, hand) == f"pass {tiles.name(own)} and send on 2 of the tiles coming to you, unseen"
+    assert _words(Action("East", "pass", blind=3), hand) == "send on all three tiles coming to you, unseen"
