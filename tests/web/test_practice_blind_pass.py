@@ -4,13 +4,18 @@ takes it, and neither the page nor the state ever shows the tiles sent on."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 
+from sqlmodel import Session
+
+from coach.common import clock
 from coach.notation import tiles
 from coach.play.legal import legal_actions
 from coach.web.shared.practice.hands import SEAT
-from tests.support.practice import deal_one, form_of, state
+from tests.support.old_hands import migration, old_hand
+from tests.support.practice import deal_one, form_of, hand_row, state
 from tests.support.teaching import post
 
 
@@ -67,3 +72,25 @@ def test_C5_the_api_state_shows_only_the_tiles_that_entered_your_rack(client):
     # All three went on unseen: nothing entered the rack, and nothing is shown as received.
     assert state["received"] == [] and state["rack"] == rack
     assert state["step"] == "vote" and state["owed"] == "vote"
+
+
+def test_C5_a_hand_stored_before_the_change_still_opens_with_its_review(app, client):
+    """An old finished hand, as migration 0013_blind_pass leaves it, opens at
+    the table and in its review, on the page and over the API."""
+    record = old_hand()
+    actions = migration().plain_passes(record["actions"])
+    hand_id = deal_one(client)
+    row = hand_row(app, hand_id)
+    with Session(app.extensions["store"]) as session:
+        row.seed, row.actions, row.finished_at = record["seed"], json.dumps(actions), clock.now()
+        row.result = json.dumps(dict(record["result"], accuracy=0.9, decisions=20, mistakes=1, replay=[]))
+        session.add(row)
+        session.commit()
+    hand = state(app, hand_id)
+    assert hand.phase == "over" and hand.result is not None and hand.result.winner == record["result"]["winner"]
+    page = client.get(f"/play/{hand_id}")
+    assert page.status_code == 200 and "winning hand" in page.get_data(as_text=True)
+    review = client.get(f"/play/{hand_id}/review")
+    assert review.status_code == 200
+    found = client.get(f"/api/hands/{hand_id}/review").get_json()
+    assert found["decisions"] and all(d["played"]["seat"] == SEAT for d in found["decisions"])
