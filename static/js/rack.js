@@ -263,9 +263,8 @@
     var need = Number(form.getAttribute("data-need")) - unseen;
     var picks = form.querySelectorAll("input[name=tiles]:checked").length;
     count.hidden = false;
-    count.textContent = picks + " of " + need + " of your tiles chosen" +
-      (unseen ? ", and " + unseen + " coming to you sent on unseen" : "") +
-      (picks > need ? ": that is too many" : "");
+    count.textContent = picks + " of " + need + " chosen" + (picks > need ? ": that is too many" : "") +
+      (unseen ? "; " + unseen + " of the tiles coming to you go straight on, unseen" : "");
   }
   document.addEventListener("change", function (event) {
     if (event.target.name === "tiles" || event.target.name === "blind") countPicks();
