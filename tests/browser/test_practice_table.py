@@ -147,6 +147,9 @@ def play_to_the_end(page: Page, keyboard: bool, shoot) -> tuple[set[str], int]:
             tab_to(page, button)
             page.keyboard.press("Enter")
         else:
+            # A thrown tile lifts 6px under the pointer: a pointer left resting on a
+            # tile's lower edge by the last click would make it flicker, so move it off first.
+            page.mouse.move(0, 0)
             button.click()
         after(page, before)
         made += 1
