@@ -33,6 +33,7 @@ from coach.notation.card import Card
 from coach.play.bots import decide
 from coach.play.hand import SEATS, Action, Hand, deal
 from coach.reading.tiles_away import Exposure, Holding, tables_for
+from coach.rules.charleston import pass_words
 
 BEST, GOOD, INACCURACY, MISTAKE = "best", "good", "inaccuracy", "mistake"
 # The cost in tiles away from which each grade starts; a missed Mah Jongg is a mistake.
@@ -133,9 +134,7 @@ def _measure(hand: Hand, action: Action) -> tuple[int, int]:
     holding = hand.holding(seat)
     rack = list(hand.racks[seat])
     if action.kind in ("pass", "courtesy"):
-        kept = _without(rack, action.tiles)
-        for tile in hand.received[seat][: action.blind]:
-            kept.remove(tile)
+        kept = _without(rack, action.tiles)  # forwarded tiles never enter the rack (C5)
         return _nearest(hand.card, kept, holding.exposures)
     if action.kind == "discard":
         return _nearest(hand.card, _without(rack, action.tiles), holding.exposures)
@@ -161,8 +160,7 @@ def _names(codes: tuple[str, ...]) -> str:
 
 def _words(action: Action, hand: Hand) -> str:
     if action.kind in ("pass", "courtesy"):
-        blind = f" and {action.blind} passed on blind" if action.blind else ""
-        return f"pass {_names(action.tiles)}{blind}"
+        return pass_words([tiles.name(c) for c in action.tiles], action.blind)
     if action.kind == "discard":
         return f"throw the {_names(action.tiles)}"
     if action.kind == "exchange":

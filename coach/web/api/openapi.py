@@ -196,7 +196,11 @@ SCHEMAS.update({
             "seat": {"type": "string", "enum": list(SEATS)},
             "kind": {"type": "string", "enum": ["pass", "vote", "offer", "courtesy", "call", "no-call", "discard", "exchange", "mahjong"]},
             "tiles": {**TILES, "maxItems": 14},
-            "blind": {**_SMALL, "description": "A pass: tiles just received passed on unseen (C5)"},
+            "blind": {**_SMALL, "description": (
+                "A pass on the last pass of a Charleston: how many of the three tiles coming to you in this same pass "
+                "go straight on unseen, never entering your rack; \"tiles\" then holds 3 - blind of your own (C5). "
+                "If all four send all three on, the Charleston ends and East discards (C6)"
+            )},
             "go": {"type": "boolean", "description": "A vote: true to play the second Charleston (C2)"},
             "count": {**_SMALL, "description": "An offer: tiles offered in the courtesy pass (C3)"},
             "size": {**_SMALL, "description": "A call: the exposure's size; absent: Mah Jongg (K2, K3)"},
@@ -255,7 +259,7 @@ SCHEMAS.update({
             "owed": {"type": ["string", "null"], "description": "The kind of move you owe now; null: none (the hand is over)"},
             "wall": {"type": "integer", "minimum": 0, "description": "Tiles left in the wall"},
             "rack": {**TILES, "description": "Your concealed tiles, sorted"},
-            "received": {**TILES, "description": "The tiles of the last Charleston pass you received"},
+            "received": {**TILES, "description": "The tiles the last Charleston pass put in your rack (never those you sent on unseen, C5)"},
             "courtesy": {"type": "integer", "minimum": 0, "maximum": 3, "description": "Tiles you pass in the courtesy pass"},
             "seats": {
                 "type": "array",

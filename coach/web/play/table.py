@@ -107,7 +107,6 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "seats": seats,
         "you": next(s for s in seats if s.you),
         "rack": codes(hand.racks[SEAT]),
-        "received": [tiles.CODES[t] for t in hand.received[SEAT]],
         "blind_ok": owed == "pass" and hand.step in BLIND_PASSES,
         "courtesy_count": hand.courtesy.get(SEAT, 0),
         "latest": latest,
