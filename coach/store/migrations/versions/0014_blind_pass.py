@@ -20,7 +20,7 @@ tiles of the across pass the seat received (from the seat opposite).
 
 Written out here, not imported: the engine may change later, this must not.
 
-Revision ID: 0013_blind_pass
+Revision ID: 0014_blind_pass
 Revises: 0012_utc_times
 Create Date: 2026-12-02
 """
