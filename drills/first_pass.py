@@ -9,8 +9,9 @@ marks for a pass that cannot be told from the best at one-sided 95% on
 the paired difference, with a practical margin of a tenth of a tile; the
 learner's pass and the leading few are worked out exactly over every three
 tiles that could come back, so the call does not depend on a sampling
-seed. Partial credit falls by how many tiles
-worse the pass is expected to leave you.
+seed. Half marks ("Half right") only for a pass that is close, at most
+CLOSE tiles behind the best; none for one further behind. The verdict is
+`coach.advice.passes.pass_grade`, the one the practice hand's review reads.
 """
 
 from __future__ import annotations
@@ -20,8 +21,17 @@ from typing import Any
 
 import numpy as np
 
-from coach.advice.explain import NEAREST, tile_note
-from coach.advice.passes import PassAdvice, evaluate_pass, explain_pass, question_options, with_pass
+from coach.advice.explain import NEAREST, tile_note, with_line_words
+from coach.advice.passes import (
+    PassAdvice,
+    PassOption,
+    evaluate_pass,
+    explain_pass,
+    pass_grade,
+    question_options,
+    shown_decimals,
+    with_pass,
+)
 from coach.advice.passes.evaluation import QUESTION_SCREEN
 from coach.common.kept import Kept
 from coach.notation import tiles
@@ -42,6 +52,10 @@ LEVELS: tuple[Level, ...] = (
 )
 MAX_DEALS = 200
 FIRST_RIGHT = "The first pass of the first Charleston goes to the right, three tiles (C1)."
+
+# Credit by the pass's verdict (pass_grade): full for the best and as good
+# as the best, half ("Half right") for close, none for worse.
+CREDIT = {"best": 1.0, "as good": 1.0, "close": 0.5, "worse": 0.0}
 
 _CACHE: Kept[PassAdvice] = Kept(256)  # each question's evaluation, by (card, rack, seed)
 
@@ -187,6 +201,7 @@ def grade(question: Question, answer: object) -> Verdict:
     advice = advice_for(card, rack, question.seed, tuple(sorted(passed)) if legal and passed is not None else None)
     best = advice.best
     lines: list[str] = []
+    option: PassOption | None
     if passed is not None and tiles.JOKER in passed:
         option = None
         lines.append("A joker can never be passed, in any Charleston pass (C4). Keep it: it can stand in a pung or more.")
@@ -198,23 +213,27 @@ def grade(question: Question, answer: object) -> Verdict:
         option = advice.option(passed)
     else:
         option = None
+    grade_of = pass_grade(option) if option is not None else None
+    correct = CREDIT.get(grade_of or "", 0.0) == 1.0
+    decimals = shown_decimals(option, best) if option is not None else 1
     if option is not None:
         if option is best:
             lines.append(f"Good pass: {option.label()} is the best pass for this rack.")
-        elif option.as_good_as_best:
+        elif correct:
             lines.append(f"Good pass: {option.label()} cannot be told from the best pass.")
+        elif grade_of == "close":
+            lines.append(f"{option.label()} is close, but another pass leaves you closer.")
         else:
-            lines.append(f"{option.label()} works, but another pass leaves you closer.")
-        lines += explain_pass(advice, option)
-    if option is None or not option.as_good_as_best:
+            lines.append(f"{option.label()} works, but another pass leaves you clearly closer.")
+        lines += explain_pass(advice, option, decimals=decimals)
+    if option is None or not correct:
         lines.append(f"Best: pass {best.label()}.")
         # Only a learner who passed nothing ("show me") is told "This is the best pass" of the best.
-        lines += [line for line in explain_pass(advice, best, yours=passed is None) if line not in lines]
+        lines += [line for line in explain_pass(advice, best, yours=passed is None, decimals=decimals) if line not in lines]
     lines.append(FIRST_RIGHT)
     if tiles.JOKER in rack:
         lines.append(cite("C4"))
-    correct = option is not None and option.as_good_as_best
-    score = 1.0 if correct else (max(0.0, 1.0 - option.behind) if option is not None else 0.0)
+    score = CREDIT[grade_of] if grade_of is not None else 0.0
     analysis = advice.analysis
     notes = {tiles.CODES[t]: tile_note(card, analysis, t, passing=True) for t in dict.fromkeys(rack) if t != tiles.JOKER}
     detail: dict[str, Any] = {
@@ -224,6 +243,7 @@ def grade(question: Question, answer: object) -> Verdict:
         "expected": round(option.expected, 2) if option is not None else None,
         "best_expected": round(best.expected, 2),
         "behind": round(option.behind, 2) if option is not None else None,
+        "grade": grade_of,  # pass_grade: best, as good, close or worse
         "current": advice.current,
         "notes": notes,
     }
@@ -238,31 +258,39 @@ def grade(question: Question, answer: object) -> Verdict:
         items=tuple((item, correct) for item in question.items),
         detail=detail,
     )
-    return _shaped(verdict, advice, option, passed, notes)
+    return _shaped(verdict, advice, option, passed, notes, decimals)
 
 
-def _shaped(verdict: Verdict, advice: PassAdvice, option: Any, passed: list[int] | None, notes: dict[str, str]) -> Verdict:
+def _shaped(verdict: Verdict, advice: PassAdvice, option: Any, passed: list[int] | None, notes: dict[str, str], decimals: int) -> Verdict:
     """Headline and short reasons: the best pass named, never called yours
-    after a worse pick; how far each pass leaves you; what the tiles do."""
+    after a worse pick; how far each pass leaves you (to `decimals`, so
+    that the two numbers' difference is the gap the verdict states); what
+    the tiles do."""
     best = advice.best
     now = f"(you are {advice.current} away now)"
+    d = decimals
     if verdict.correct:
         title = f"Right: {option.label()} is {'the best pass' if option is best else 'as good as the best pass'}."
-        reasons = [f"It leaves you {option.expected:.1f} tiles away on average {now}."]
+        reasons = [f"It leaves you {option.expected:.{d}f} tiles away on average {now}."]
         shown = option
     else:
         title = short.headline(short.kind_of(False, passed is not None, verdict.score), best.label(), "the best pass is")
         reasons = [verdict.explanation[0]] if option is None and passed is not None else []  # a joker passed
         if option is not None:
-            reasons.append(f"Your pass leaves you {option.expected:.1f} tiles away on average; the best leaves {best.expected:.1f}.")
+            gap = round(round(option.expected, d) - round(best.expected, d), d)
+            reasons.append(
+                f"Your pass leaves you {option.expected:.{d}f} tiles away on average; the best leaves {best.expected:.{d}f}, "
+                f"{gap:.{d}f} tiles nearer."
+            )
             reasons += [notes[tiles.CODES[t]] for t in dict.fromkeys(option.tiles) if t not in best.tiles][:1]
         else:
-            reasons.append(f"The best pass leaves you {best.expected:.1f} tiles away on average {now}.")
+            reasons.append(f"The best pass leaves you {best.expected:.{d}f} tiles away on average {now}.")
         shown = best
     reasons += [notes[tiles.CODES[t]] for t in dict.fromkeys(shown.tiles)]
     # The rest, less what the headline says and the fact every first pass shares (its chip, C1, links it).
     rest = [line for line in verdict.explanation
-            if not line.startswith(("Best: pass", "Good pass:", "This is the best pass", "The best pass leaves")) and line != FIRST_RIGHT and "works, but another pass" not in line]
+            if not line.startswith(("Best: pass", "Good pass:", "This is the best pass", "The best pass leaves")) and line != FIRST_RIGHT
+            and "works, but another pass" not in line and "is close, but another pass" not in line]
     return short.shaped(verdict, title, reasons, rest)
 
 
@@ -270,4 +298,5 @@ def hint(question: Question) -> str:
     """A nudge toward the tiles the rack's nearest lines do not use."""
     analysis = analyze_rack(question.key["card"], question.key["rack"])
     jokers = " Jokers never go." if tiles.JOKER in question.key["rack"] else ""
-    return f"Your nearest line is {analysis.lines[0].line.id}: which of your tiles do it and the lines near it not use?{jokers}"
+    nearest = analysis.lines[0].line
+    return with_line_words(f"Your nearest line is {nearest.id}: which of your tiles do it and the lines near it not use?{jokers}", [nearest], cite=False)

@@ -23,6 +23,7 @@ from coach.notation.card import Card
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, HandError
 from coach.play.positions import Position, codes, drawn_tile, grade_answer
 from coach.play.review import describe
+from coach.rules.charleston import pass_words
 from coach.rules.mahjong import winning_lines
 from drills.kit import short
 from drills.kit.base import AnswerError, Level, Question, Verdict
@@ -149,8 +150,7 @@ def _label(move: Action) -> str:
 def _said(move: Action, key: Key) -> str:
     """A move in a few words, for the headline."""
     if move.kind in ("pass", "courtesy"):
-        blind = [f"{move.blind} passed on blind"] if move.blind else []
-        return f"pass {join([tiles.name(c) for c in move.tiles] + blind)}"
+        return pass_words([tiles.name(c) for c in move.tiles], move.blind)
     if move.kind == "call" and key.hand.latest is not None:
         tile = tiles.name(key.hand.latest[1])
         return f"call the {tile} for Mah Jongg" if not move.size else f"call the {tile} for {GROUPS.get(move.size, 'a group')}"

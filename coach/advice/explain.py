@@ -13,7 +13,7 @@ from collections import Counter
 from functools import lru_cache
 
 from coach.notation import tiles
-from coach.notation.card import Card, Reading
+from coach.notation.card import Card, Line, Reading
 from coach.reading.analysis import Analysis, LineResult
 
 NEAREST = 5
@@ -45,6 +45,26 @@ def lines_using(card: Card, tile: int) -> int:
     return hit[1].get(tile, 0)
 
 
+def singles_and_pairs_words(lines: list[Line], cite: bool = True) -> str:
+    """What a beginner must know of the Singles and Pairs lines named
+    (J2, K3), or "" when none is: such a line has no group of three, so
+    it takes no joker, and its tiles are never called but the last one,
+    for Mah Jongg. Said of every such line a reason names."""
+    ids = list(dict.fromkeys(line.id for line in lines if line.singles_and_pairs))
+    if not ids:
+        return ""
+    named = " and ".join(ids)
+    what = "a Singles and Pairs line" if len(ids) == 1 else "Singles and Pairs lines"
+    rules = " (J2, K3)" if cite else ""  # a hint cites no rule: it must not give the answer away
+    return f"{named} {'is' if len(ids) == 1 else 'are'} {what}: no jokers, and no calls except the last tile, for Mah Jongg{rules}."
+
+
+def with_line_words(sentence: str, lines: list[Line], cite: bool = True) -> str:
+    """`sentence`, followed by `singles_and_pairs_words` for the lines it names."""
+    extra = singles_and_pairs_words(lines, cite)
+    return f"{sentence} {extra}" if extra else sentence
+
+
 def _plural_name(tile: int) -> str:
     return tiles.plural(tile, 2).split(" ", 1)[1]
 
@@ -60,10 +80,15 @@ def _role(result: LineResult, tile: int) -> str | None:
     line = result.line.id
     name = tiles.name(tile)
     if group.size == 1:
-        return f"This {name} is a single that line {line} needs."
+        return f"This {name} is a single that line {line} needs."  # (tile_note adds the Singles and Pairs words)
     if held == 1:
         return f"This {name} is your only one for the {group.kind} of {_plural_name(tile)} in line {line}."
     return f"This {name} is one of {COUNT_WORDS[held]} for the {group.kind} of {_plural_name(tile)} in line {line}."
+
+
+def nearest_users(analysis: Analysis, tile: int) -> list[LineResult]:
+    """The rack's NEAREST nearest lines whose best reading places `tile`."""
+    return [r for r in analysis.lines[:NEAREST] if _role(r, tile)]
 
 
 def tile_note(card: Card, analysis: Analysis, tile: int, passing: bool = False) -> str:
@@ -84,12 +109,13 @@ def tile_note(card: Card, analysis: Analysis, tile: int, passing: bool = False) 
         return f"{name} is in none of your {COUNT_WORDS[NEAREST]} nearest lines."
     if passing and users[0] is not nearest[0] and len(users) <= 2:
         ids = " and ".join(r.line.id for r in users)
-        return f"{name} helps only {ids}, not your nearest line {nearest[0].line.id}."
+        named = [r.line for r in users] + [nearest[0].line]
+        return with_line_words(f"{name} helps only {ids}, not your nearest line {nearest[0].line.id}.", named)
     role = _role(users[0], tile)
     assert role is not None
     if passing:
-        return role[:-1] + ", so passing it costs a tile there."
-    return role
+        role = role[:-1] + ", so passing it costs a tile there."
+    return with_line_words(role, [users[0].line])
 
 
 def keep_note(card: Card, analysis: Analysis, tile: int) -> str | None:

@@ -163,6 +163,12 @@ THREADS: Setting[int] = Setting(
     "Threads in each worker for `python -m coach serve`.",
     ("coach.web.serve",),
 )
+REVIEW_WORKERS: Setting[int] = Setting(
+    "COACH_REVIEW_WORKERS", 1, whole_number(1, 16, "a whole number from 1 to 16"),
+    "Threads in each server process that compute practice hands' reviews in the background "
+    "(a review is computed once and kept; more wait their turn).",
+    ("coach.web.shared.practice.reviews",),
+)
 HTTPS: Setting[bool] = Setting(
     "COACH_HTTPS", False, flag,
     "1 behind TLS: every cookie is Secure and every answer has a Strict-Transport-Security header.",
@@ -229,7 +235,7 @@ LIMIT_CARD_UPLOAD_LEARNER = _limit("CARD_UPLOAD_LEARNER", "10/minute", "Card upl
 
 SETTINGS: tuple[Setting[Any], ...] = (
     DATA_DIR, SECRET_KEY, DATABASE_URL, CARD, CACHE_DIR,
-    WORKERS, THREADS, HTTPS, PROXY_COUNT, RATELIMIT_STORAGE_URI, SERVER_TIMING,
+    WORKERS, THREADS, REVIEW_WORKERS, HTTPS, PROXY_COUNT, RATELIMIT_STORAGE_URI, SERVER_TIMING,
     SMTP_URL, BASE_URL, MAIL_FROM,
     LIMIT_SIGNIN_EMAIL, LIMIT_SIGNIN_ADDRESS, LIMIT_SIGNUP_EMAIL, LIMIT_SIGNUP_ADDRESS, LIMIT_JOIN_ADDRESS,
     LIMIT_DRILL_LEARNER, LIMIT_DRILL_ADDRESS, LIMIT_FIRST_PASS_ADDRESS,

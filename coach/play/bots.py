@@ -42,7 +42,6 @@ from coach.play.outlook import seen_tiles
 from coach.play.policies import least_suit_policy, nearest_three_policy
 from coach.reading.analysis import analyze
 from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
-from coach.rules.charleston import BLIND_PASSES
 from coach.rules.mahjong import winning_lines
 
 STRENGTHS = ("beginner", "club", "shark", "coach")
@@ -62,12 +61,13 @@ def _pass_tiles(card: Card, rack: list[int], count: int, rng: random.Random) -> 
     return tuple(tiles.CODES[t] for t in chosen)
 
 
-def _shark_pass(hand: Hand, seat: str, rng: random.Random) -> tuple[str, ...]:
+def _shark_pass(hand: Hand, seat: str, rng: random.Random) -> Action:
     """The pass drill's own evaluation (expected tiles away after the exchange),
-    on fewer samples to stay quick; no blind pass (its tiles are the neighbour's choice)."""
-    step = hand.step if hand.step not in BLIND_PASSES else hand.step.split("-")[0] + "-across"
-    advice = evaluate_pass(hand.card, hand.racks[seat], step, seed=rng.randrange(2**31), options=PASS_EFFORT)
-    return tuple(tiles.CODES[t] for t in advice.best.tiles)
+    on fewer samples to stay quick. On the last pass of a Charleston it may
+    send some of the incoming tiles on unseen (C5): the evaluation values
+    that as passing 3 - blind own tiles for as many unseen ones."""
+    advice = evaluate_pass(hand.card, hand.racks[seat], hand.step, seed=rng.randrange(2**31), options=PASS_EFFORT)
+    return Action(seat, "pass", tuple(tiles.CODES[t] for t in advice.best.tiles), blind=advice.best.blind)
 
 
 def _beginner_pass(card: Card, rack: list[int], rng: random.Random) -> tuple[str, ...]:
@@ -140,7 +140,7 @@ def decide(hand: Hand, seat: str, strength: str, rng: random.Random) -> Action:
         if strength == "beginner":
             return Action(seat, "pass", _beginner_pass(card, rack, rng))
         if strength == "shark":
-            return Action(seat, "pass", _shark_pass(hand, seat, rng))
+            return _shark_pass(hand, seat, rng)
         return Action(seat, "pass", _pass_tiles(card, rack, 3, rng))
     if owed == "vote":
         # Far from every line: another three passes are worth more than they risk.

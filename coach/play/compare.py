@@ -29,6 +29,7 @@ from coach.play.evaluation import coach_move
 from coach.play.hand import Action, Hand, HandError, deal
 from coach.play.review import BEST, RULES, describe, grade_decision
 from coach.play.review import _words as coach_words  # the review's own wording of the coach's move
+from coach.rules.charleston import pass_words
 
 Key = tuple[str, str, tuple[str, ...], int, bool, int, int, str, int]
 
@@ -46,8 +47,7 @@ def did(action: Action, hand: Hand) -> str:
     names = ", ".join(tiles.name(c) for c in sorted(action.tiles, key=tiles.sort_key))
     latest = tiles.name(hand.latest[1]) if hand.latest is not None else "tile"
     if action.kind in ("pass", "courtesy"):
-        blind = f" and {action.blind} blind" if action.blind else ""
-        return f"passed {names or 'nothing'}{blind}"
+        return pass_words([tiles.name(c) for c in sorted(action.tiles, key=tiles.sort_key)], action.blind, "passed")
     if action.kind == "discard":
         return f"threw the {names}"
     if action.kind == "call":

@@ -41,13 +41,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from coach.advice.passes import EvaluationOptions, PassAdvice, PassOption, evaluate_pass, question_options, stop_vote, with_pass
+from coach.advice.passes.vote import courtesy_offer_values
 from coach.common.kept import Kept
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand
 from coach.play.legal import canonical, legal_actions, trial_copy
 from coach.play.outlook import Prospect, deal_in_chance, model, prospect, seen_tiles, win_chance
-from coach.reading.tiles_away import Exposure, Holding
+from coach.reading.tiles_away import Exposure, Holding, tables_for
 from coach.rules.charleston import BLIND_PASSES
 from coach.rules.mahjong import score, winning_lines
 
@@ -184,16 +185,15 @@ def _vote(hand: Hand, seat: str) -> Evaluation:
 
 
 def _offer(hand: Hand, seat: str) -> Evaluation:
-    advice = evaluate_pass(hand.card, hand.racks[seat], "courtesy", seed=position_seed(hand))
-    best_of: dict[int, PassOption] = {}
-    for o in advice.options:  # ranked best first: the first of each size is its best
-        best_of.setdefault(len(o.tiles), o)
+    offer = courtesy_offer_values(hand.card, hand.racks[seat], seed=position_seed(hand))
     options = [
-        Option(Action(seat, "offer", count=n), -o.expected, expected=o.expected, pass_option=o) for n, o in best_of.items()
+        Option(Action(seat, "offer", count=n), -value, expected=value, pass_option=offer.passes[n])
+        for n, value in enumerate(offer.values)
     ]
-    # Fewer tiles first among equals: nothing is gained by offering more.
-    options.sort(key=lambda o: (-round(o.value, 9), o.action.count))
-    return Evaluation(seat, "offer", TILES, tuple(options), advice, {"current": advice.current})
+    # The advised count first (a larger offer must gain more than MARGIN), then by value.
+    options.sort(key=lambda o: (o.action.count != offer.count, -round(o.value, 9), o.action.count))
+    current = int(tables_for(hand.card).line_distances(hand.holding(seat)).min())
+    return Evaluation(seat, "offer", TILES, tuple(options), None, {"current": current})
 
 
 # -- play, in points ----------------------------------------------------------------------------

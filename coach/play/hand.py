@@ -9,10 +9,13 @@ a Charleston pass in flight (`Hand.census`).
 
 The order of play, by rule id:
 - S1-S3: dice choose the break; the deal gives East 14 tiles, the others 13.
-- C1-C5: the first Charleston (right, across, left; the left pass may be
+- C1-C6: the first Charleston (right, across, left; the left pass may be
   blind), a vote on the second (any one player stops it), the second
   (left, across, right; the right pass may be blind), the courtesy pass
-  across (0-3 tiles, the smaller offer moves). Jokers never pass.
+  across (0-3 tiles, the smaller offer moves). Jokers never pass. A blind
+  pass forwards some of the tiles coming to you in that same pass, unseen,
+  and they never enter your rack (C5); if all four forward all three, the
+  Charleston ends there and East discards (C6).
 - S4: East discards first without drawing; then each turn draws,
   may exchange for jokers (J4-J7), and discards.
 - K1-K7: only the latest discard can be called; Mah Jongg beats an
@@ -60,7 +63,7 @@ class Action:
     seat: str
     kind: str
     tiles: tuple[str, ...] = ()
-    blind: int = 0  # pass: tiles just received passed on unseen (C5)
+    blind: int = 0  # pass: how many of the tiles coming in this pass go straight on, unseen (C5)
     go: bool = True  # vote: True to play the second Charleston (C2)
     count: int = 0  # offer: tiles offered in the courtesy pass (C3)
     size: int = 0  # call to expose: the group's size (K2)
@@ -138,7 +141,8 @@ class Hand:
     phase: str = "charleston"  # "charleston", "play" or "over"
     step: str = "first-right"  # one of coach.rules.charleston.STEPS
     passes: dict[str, Action] = field(default_factory=dict)  # pass, vote or offer actions this step
-    received: dict[str, list[int]] = field(default_factory=lambda: {s: [] for s in SEATS})  # the last pass received
+    # The tiles the last pass put in each rack (never the ones forwarded unseen, C5).
+    received: dict[str, list[int]] = field(default_factory=lambda: {s: [] for s in SEATS})
     courtesy: dict[str, int] = field(default_factory=dict)  # seat -> tiles it exchanges across (C3)
     turn: str = "East"
     acquired: str | None = "deal"  # how the player on turn got their 14th tile: "deal", "draw", "call"
@@ -236,35 +240,57 @@ class Hand:
 
     def _pass(self, action: Action) -> None:
         direction = self.step.split("-", 1)[1]
-        blind_ok = self.step in BLIND_PASSES  # C5
         if action.kind != "pass":
             raise HandError(f"{action.seat} must pass three tiles {direction}", "C1")
-        if action.blind and not blind_ok:
+        if action.blind and self.step not in BLIND_PASSES:
             raise HandError("a blind pass is only allowed on the last pass of each Charleston", "C5")
-        if not 0 <= action.blind <= min(3, len(self.received[action.seat])):
-            raise HandError("a blind pass passes on at most the three tiles just received", "C5")
+        if action.blind > 3:
+            raise HandError("a blind pass forwards at most the three tiles coming to you", "C5")
         if len(action.tiles) + action.blind != 3:
             raise HandError("three tiles move in every Charleston pass", "C1" if self.step.startswith("first") else "C2")
-        chosen = self._take(action.seat, action.tiles, "C1")
+        chosen = self._take(action.seat, action.tiles, "C1")  # own tiles: from the whole rack
         if tiles.JOKER in chosen:
             raise HandError("jokers are never passed", "C4")
-        left = Counter(self.racks[action.seat])
-        left.subtract(self.received[action.seat][: action.blind])
-        if any(left[t] < n for t, n in Counter(chosen).items()):
-            raise HandError(f"{action.seat} does not hold those tiles besides the ones passed blind", "C5")
         self.passes[action.seat] = action
         if len(self.passes) == 4:
-            moving = {}
-            for seat, chosen_action in self.passes.items():
-                out = self.received[seat][: chosen_action.blind] + [tiles.INDEX[c] for c in chosen_action.tiles]
-                for tile in out:
-                    self.racks[seat].remove(tile)
-                moving[receiver(seat, direction)] = out
-            for seat, got in moving.items():
-                self.racks[seat].extend(got)
-                self.received[seat] = got
-            self.passes = {}
-            self._next_step()
+            self._move_passes(direction)
+
+    def _move_passes(self, direction: str) -> None:
+        """All four have chosen: the tiles move at once (C1, C2, C5, C6).
+
+        Seat s sends its own tiles, then the first `blind` tiles of what
+        comes to it, unseen (C5); what comes to s is exactly what its
+        sender sends, in that order. A forwarded tile never enters the
+        forwarder's rack, so s keeps only the last 3 - blind of what comes
+        to it. If all four forward all three, nothing is left to move: the
+        Charleston ends there and East discards (C6).
+        """
+        blind = {s: self.passes[s].blind for s in SEATS}
+        own = {s: [tiles.INDEX[c] for c in self.passes[s].tiles] for s in SEATS}
+        self.passes = {}
+        if all(b == 3 for b in blind.values()):
+            self._start_play()  # C6: no vote, no second Charleston, no courtesy pass
+            return
+        sender = {receiver(s, direction): s for s in SEATS}
+
+        def out(seat: str, k: int) -> int:
+            # Position k of what `seat` sends. A seat forwarding all three
+            # keeps the index; any other lowers it, so the chain ends (one
+            # seat at least passes an own tile, else C6 above).
+            while k >= 3 - blind[seat]:
+                k -= 3 - blind[seat]
+                seat = sender[seat]
+            return own[seat][k]
+
+        incoming = {s: [out(sender[s], k) for k in range(3)] for s in SEATS}
+        for seat in SEATS:
+            for tile in own[seat]:
+                self.racks[seat].remove(tile)
+        for seat in SEATS:
+            kept = incoming[seat][blind[seat]:]  # the forwarded ones went on unseen
+            self.racks[seat].extend(kept)
+            self.received[seat] = kept
+        self._next_step()
 
     def _vote(self, action: Action) -> None:
         if action.kind != "vote":

@@ -8,7 +8,8 @@ the seat owes now (`Hand.waiting`):
 
 - a Charleston pass: every distinct set of three tiles, jokers never
   (C1, C2, C4); on the last pass of each Charleston also one to three of
-  the tiles just received passed on blind, the rest from the rack (C5);
+  the tiles coming in that same pass forwarded unseen (`blind`), with the
+  rest (3 - blind) the seat's own from its rack (C5);
 - the vote on the second Charleston: go or stop (C2);
 - the courtesy offer: 0 to 3 tiles; the courtesy pass itself: every set
   of the agreed count, jokers never (C3, C4);
@@ -42,14 +43,11 @@ def _sets(counts: Counter[int], size: int) -> list[tuple[str, ...]]:
 
 
 def _passes(hand: Hand, seat: str) -> list[Action]:
+    # C5: on a blind pass, any b of the three tiles coming in may go straight
+    # on unseen; the other 3 - b are the seat's own, from the whole rack.
     rack = Counter(hand.racks[seat])
-    received = hand.received[seat]
-    most_blind = min(3, len(received)) if hand.step in BLIND_PASSES else 0
-    out = []
-    for blind in range(most_blind + 1):
-        left = rack - Counter(received[:blind])  # the blind tiles go on unseen; the rest come from what stays
-        out += [Action(seat, "pass", chosen, blind=blind) for chosen in _sets(left, 3 - blind)]
-    return out
+    most_blind = 3 if hand.step in BLIND_PASSES else 0
+    return [Action(seat, "pass", chosen, blind=blind) for blind in range(most_blind + 1) for chosen in _sets(rack, 3 - blind)]
 
 
 def _turn(hand: Hand, seat: str) -> list[Action]:

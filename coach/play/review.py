@@ -27,13 +27,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from coach.advice.passes import PassOption
-from coach.advice.passes.evaluation import MARGIN
+from coach.advice.passes import CLOSE, MARGIN, PassOption, pass_grade
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.evaluation import POINTS, Evaluation, Option, evaluate, pass_advice
 from coach.play.hand import SEATS, Action, Hand, deal
 from coach.play.legal import canonical
+from coach.rules.charleston import pass_words
 
 BEST, GOOD, INACCURACY, MISTAKE = "best", "good", "inaccuracy", "mistake"
 REVIEW_VERSION = 2  # bump when the grading changes: stored reviews are made again
@@ -43,7 +43,7 @@ BEST_WITHIN = 0.5
 INACCURACY_FROM = 5.0
 MISTAKE_FROM = 20.0
 # The Charleston, in tiles expected: as good as the best within MARGIN (at 95%), close within CLOSE_TILES.
-CLOSE_TILES = 0.35
+CLOSE_TILES = CLOSE
 THRESHOLDS = {
     "points": {"best": f"within {BEST_WITHIN} points", "good": f"under {INACCURACY_FROM:g} points",
                "inaccuracy": f"under {MISTAKE_FROM:g} points", "mistake": f"{MISTAKE_FROM:g} points or more, or a missed Mah Jongg"},
@@ -78,6 +78,17 @@ class Reviewed:
             "rack": list(self.rack), "exposed": [list(e) for e in self.exposed],
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Reviewed:
+        """A decision as `to_json` wrote it (a stored review read back)."""
+        return cls(
+            int(data["number"]), str(data["seat"]), str(data["kind"]),
+            Action.from_json(data["played"]), Action.from_json(data["coach"]),
+            str(data["grade"]), float(data["cost"]), str(data["reason"]), tuple(data["rules"]), int(data["wall"]),
+            tuple(data.get("rack", ())), tuple(tuple(e) for e in data.get("exposed", ())),
+            str(data.get("unit", POINTS)), bool(data.get("missed_win", False)),
+        )
+
 
 @dataclass(frozen=True)
 class Review:
@@ -109,6 +120,13 @@ class Review:
             "line": self.line,
         }
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Review:
+        """A review as `to_json` wrote it; its accuracy and costliest are worked out again, the same."""
+        return cls(
+            str(data["seat"]), tuple(Reviewed.from_json(d) for d in data["decisions"]), data.get("winner"), data.get("line")
+        )
+
 
 @dataclass(frozen=True)
 class Judged:
@@ -130,10 +148,7 @@ def _names(codes: tuple[str, ...]) -> str:
 def _words(action: Action, hand: Hand) -> str:
     """The move as an instruction: "throw the 3 Bam"."""
     if action.kind in ("pass", "courtesy"):
-        if action.blind:
-            own = f"{_names(action.tiles)} and " if action.tiles else ""
-            return f"pass {own}{action.blind} of the incoming tiles on unseen"
-        return f"pass {_names(action.tiles)}"
+        return pass_words([tiles.name(c) for c in sorted(action.tiles, key=tiles.sort_key)], action.blind)
     if action.kind == "discard":
         return f"throw the {_names(action.tiles)}"
     if action.kind == "exchange":
@@ -219,12 +234,12 @@ def _pass_reason(hand: Hand, mine: Option, best: Option, grade: str, current: in
     return f"{head}, {gap:.2f} tiles nearer."
 
 
-def _pass_grade(option: PassOption, best: PassOption) -> str:
-    if option is best or option.behind <= 0:
-        return BEST
-    if option.as_good_as_best:
-        return GOOD
-    return INACCURACY if option.behind <= CLOSE_TILES else MISTAKE
+# The pass verdicts of the first-pass drill (`pass_grade`), as review grades.
+PASS_GRADES = {"best": BEST, "as good": GOOD, "close": INACCURACY, "worse": MISTAKE}
+
+
+def _pass_grade(option: PassOption) -> str:
+    return PASS_GRADES[pass_grade(option)]
 
 
 def _tiles_grade(cost: float) -> str:
@@ -283,7 +298,7 @@ def _vote_facts(best: Option, current: int) -> str:
     if best.action.kind == "vote":
         if best.action.go and best.expected is not None:
             return f" Its best pass is expected to leave you {best.expected:.2f} tiles away, against {current} now."
-        return f" You are {current} away and no pass is expected to bring you nearer by more than a quarter of a tile."
+        return f" You are {current} away and no pass is expected to bring you nearer by more than {MARGIN} tiles."
     if best.action.kind == "offer" and best.expected is not None:
         return f" Its best courtesy pass is expected to leave you {best.expected:.2f} tiles away (you are {current} away now)."
     return ""
@@ -304,7 +319,7 @@ def _grade_pass(hand: Hand, played: Action, evaluation: Evaluation) -> Judged:
         advice = pass_advice(hand, played.seat, played)
         option = advice.option(own, played.blind)
         mine = Option(played, -option.expected, expected=option.expected, pass_option=option)
-        grade = _pass_grade(option, advice.best)
+        grade = _pass_grade(option)
         cost = max(0.0, option.behind)
         if played == coach.action:
             mine = coach

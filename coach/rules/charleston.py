@@ -6,7 +6,8 @@ tools read it from here.
 - C2: the second is optional (any one player stops it): left, across, right.
 - C3: the courtesy pass goes across, 0 to 3 tiles, the smaller offer moves.
 - C4: a joker is never passed.
-- C5: the last pass of each Charleston may forward tiles just received, unseen.
+- C5: on the last pass of each Charleston, some or all of the three tiles may
+  be ones coming in that same pass, sent straight on unseen.
 - C6: (a table rule) everyone passing all three blind ends the Charleston.
 
 "Right" is the next seat in turn order (S5), so a direction is a number of
@@ -47,6 +48,22 @@ STEPS = (
     + tuple(f"second-{d}" for d in SECOND_CHARLESTON)
     + ("offer",)
 )
+
+
+def forwarded(blind: int) -> str:
+    """A blind pass's forwarded tiles in words (C5): "2 of the tiles coming to you, unseen"."""
+    if blind == 3:
+        return "all three tiles coming to you, unseen"
+    return f"{blind} of the tiles coming to you, unseen"
+
+
+def pass_words(names: Sequence[str], blind: int, verb: str = "pass") -> str:
+    """A pass in words: "pass 5 Dot, Soap and send on 1 of the tiles coming to you, unseen"."""
+    own = ", ".join(names)
+    if not blind:
+        return f"{verb} {own or 'nothing'}"
+    send = {"pass": "send on", "passed": "sent on"}.get(verb, "send on")
+    return f"{verb} {own} and {send} {forwarded(blind)}" if own else f"{send} {forwarded(blind)}"
 
 
 class PassError(CoachError, ValueError):

@@ -11,8 +11,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from coach.notation.card import Card, Line, Reading
-from coach.reading.tiles_away import HAND_SIZE, Holding, tables_for
+from coach.notation import tiles
+from coach.notation.card import Card, Group, Line, Reading
+from coach.reading.tiles_away import HAND_SIZE, Holding, assign_exposures, tables_for
 from coach.rules.ruling import Ruling
 
 WINS = ("self", "discard", "exchange")
@@ -172,3 +173,77 @@ def not_mah_jongg(card: Card, holding: Holding) -> tuple[tuple[str, ...], str]:
                 f" and nobody pays (H4)."
             )
     return ("H1",), "These tiles complete no line on the card, so this is not Mah Jongg and nobody pays (H1)."
+
+
+# -- the winning hand laid out as its line reads ------------------------------------------
+
+
+@dataclass(frozen=True)
+class LaidGroup:
+    """One printed token of the winning line with the winner's tiles in it:
+    a group (H2) with its jokers (J1) last, or a run of singles as printed
+    (a year, NEWS). `exposed`: it was exposed on the table before the win."""
+
+    tiles: tuple[int, ...]
+    label: str
+    exposed: bool
+    rule: str  # the rule that lets these tiles stand together: H2, or J1 when jokers stand in
+    stands_for: int | None  # a group's tile, which each of its jokers stands for; None for singles
+
+    @property
+    def jokers(self) -> int:
+        return self.tiles.count(tiles.JOKER)
+
+    @property
+    def codes(self) -> list[str]:
+        return [tiles.CODES[t] for t in self.tiles]
+
+
+def _label(groups: tuple[Group, ...], jokers: int) -> str:
+    if len(groups) == 1:
+        words = groups[0].describe()
+        words = words[0].upper() + words[1:]
+    else:
+        words = f"{len(groups)} singles"
+    if jokers:
+        words += f", {jokers} joker{'s' if jokers > 1 else ''}"
+    return words
+
+
+def lay_out(holding: Holding, reading: Reading) -> tuple[LaidGroup, ...]:
+    """The 14 tiles of a win as `reading` reads them, token by token in the
+    line's order: each exposure on its own group (jokers it holds kept, J7),
+    the concealed naturals on singles and pairs first, then on the groups of
+    three or more, and the jokers filling those groups only (J1, J2). A
+    holding `reading` does not complete (H1) is a ValueError."""
+    groups = reading.groups
+    exposed = assign_exposures(groups, holding.exposures)
+    if exposed is None:
+        raise ValueError("the exposures fit no group of this reading (H1)")
+    naturals, jokers = [0] * len(groups), [0] * len(groups)
+    for index, exposure in zip(exposed, holding.exposures):
+        naturals[index], jokers[index] = exposure.size - exposure.jokers, exposure.jokers
+    left = list(holding.rack)
+    open_groups = [i for i in range(len(groups)) if i not in exposed]
+    small = [i for i in open_groups if not groups[i].takes_jokers]
+    big = [i for i in open_groups if groups[i].takes_jokers]
+    for i in small + big:  # naturals first where jokers may not stand (J2), as tiles away fills
+        naturals[i] = min(left[groups[i].tile], groups[i].size)
+        left[groups[i].tile] -= naturals[i]
+    for i in big:  # J1: a joker stands for any tile of a pung, kong, quint or sextet
+        jokers[i] = min(left[tiles.JOKER], groups[i].size - naturals[i])
+        left[tiles.JOKER] -= jokers[i]
+    if any(left) or any(naturals[i] + jokers[i] != g.size for i, g in enumerate(groups)):
+        raise ValueError("these tiles do not complete this reading (H1)")
+    laid: list[LaidGroup] = []
+    start = 0
+    for part in reading.parts:
+        indices = range(start, start + len(part.groups))
+        start += len(part.groups)
+        placed = tuple(t for i in indices for t in (groups[i].tile,) * naturals[i] + (tiles.JOKER,) * jokers[i])
+        joker_count = sum(jokers[i] for i in indices)
+        shown = any(i in exposed for i in indices)
+        label = _label(part.groups, joker_count)
+        tile = part.groups[0].tile if part.is_group else None
+        laid.append(LaidGroup(placed, label, shown, "J1" if joker_count else "H2", tile))
+    return tuple(laid)

@@ -379,3 +379,29 @@ class ReplayPosition(SQLModel, table=True):
     last_correct: bool | None = Field(default=None)
     answered_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+
+
+class HandReview(SQLModel, table=True):
+    """The coach's review of one seat's decisions in a practice hand, computed
+    once in the background (coach/store/reviews.py) and kept: while it runs,
+    how far it has got; once done, the review as JSON (coach/play/review.py).
+    `moves` and `version` say what it was made from: a review of fewer moves
+    than the hand now has, or graded by an older REVIEW_VERSION, is made again."""
+
+    __tablename__ = "hand_review"
+    __table_args__ = (UniqueConstraint("hand_id", "seat", name="uq_hand_review_hand_seat"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    hand_id: int = Field(sa_column=_owner("practice_hand.id"))
+    seat: str = Field(max_length=8)
+    status: str = Field(max_length=8)  # running, done, failed
+    attempt: int = Field(default=1)  # which claim is working on it: a write from an older one is refused
+    moves: int  # the hand's actions reviewed
+    version: int  # REVIEW_VERSION it was graded with
+    done: int = Field(default=0)  # decisions graded so far
+    total: int = Field(default=0)  # decisions to grade (0 until the first is graded)
+    review: str = Field(default="null")  # JSON: Review.to_json() once done
+    error: str = Field(default="", max_length=200)  # why it failed, in one line
+    started_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    heartbeat_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)  # its worker's last sign of life
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

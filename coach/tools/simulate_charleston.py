@@ -8,8 +8,9 @@ the same greedy discard, until someone draws Mah Jongg or the draw limit
 passes. Every policy sees the same deals and the same wall, so the
 comparison is paired deal by deal.
 
-The simulation plays no blind passes (C5): a blind pass forwards tiles a
-neighbour chose, which would tie the seats' choices together.
+The simulation plays no blind passes (C5): a blind pass forwards tiles
+a neighbour chose in that same pass, which would tie the seats' choices
+together.
 """
 
 from __future__ import annotations

@@ -257,13 +257,17 @@
     var form = document.querySelector(".play-pick[data-need]");
     var count = form && form.querySelector("[data-pick-count]");
     if (!count) return;
-    var need = Number(form.getAttribute("data-need"));
+    // A blind pass (C5): each incoming tile sent on unseen is one fewer of your own to pick.
+    var blind = form.querySelector("input[name=blind]:checked");
+    var unseen = blind ? Number(blind.value) : 0;
+    var need = Number(form.getAttribute("data-need")) - unseen;
     var picks = form.querySelectorAll("input[name=tiles]:checked").length;
     count.hidden = false;
-    count.textContent = picks + " of " + need + " chosen" + (picks > need ? ": that is too many" : "");
+    count.textContent = picks + " of " + need + " chosen" + (picks > need ? ": that is too many" : "") +
+      (unseen ? "; " + unseen + " of the tiles coming to you go straight on, unseen" : "");
   }
   document.addEventListener("change", function (event) {
-    if (event.target.name === "tiles") countPicks();
+    if (event.target.name === "tiles" || event.target.name === "blind") countPicks();
   });
 
   function ready() {

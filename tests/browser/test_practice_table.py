@@ -6,12 +6,16 @@ buttons, Shift+arrow keys) kept per hand in the browser.
 The hand is dealt by the page, then given a fixed seed in the live server's
 database (a test-only step: no route takes a seed), so its length is bounded
 and the same on every run. The learner takes the first move offered (or Mah
-Jongg when it is there); each move waits on the table's move count, never on
-a clock.
+Jongg when it is there); each move waits on the table's move number, never on
+a clock. The call window never closes by itself (there is no turn timer,
+seed 001), and a won hand is laid out as its winning line reads (issue 24,
+item 7).
 """
 
 from __future__ import annotations
 
+import json
+import random
 import re
 from pathlib import Path
 
@@ -19,10 +23,14 @@ import pytest
 from playwright.sync_api import Locator, Page, expect
 from sqlmodel import Session
 
+from coach.notation import tiles
+from coach.play.bots import decide
+from coach.play.hand import Hand, deal
 from coach.store.db import database_url, make_engine
 from coach.store.models import PracticeHand
 from coach.web.shared.practice import hands as practice_hands
-from tests.support.browser import DESKTOP, no_sideways_scroll
+from tests.support.browser import DESKTOP, PHONE, no_sideways_scroll
+from tests.support.cards import CARD
 
 PHONE_TALL = {"width": 390, "height": 844}
 SEED = 13  # a short hand: the Charleston, a courtesy pass, calls offered, about a dozen throws
@@ -34,7 +42,7 @@ GRADES = {"Best", "Good", "Inaccuracy", "Mistake"}
 def dealt(page: Page, live_server: str, tmp_path_factory):
     """Deal a hand through the page, then fix its seed; returns the hand id."""
 
-    def deal(seed: int = SEED) -> int:
+    def deal_hand(seed: int = SEED, actions: list | None = None) -> int:
         page.goto("/play")
         page.get_by_role("button", name="Deal a new hand").click()
         expect(page).to_have_url(re.compile(r"/play/\d+$"))
@@ -45,7 +53,7 @@ def dealt(page: Page, live_server: str, tmp_path_factory):
             with Session(engine) as session:
                 row = session.get(PracticeHand, hand_id)
                 assert row is not None
-                row.seed, row.actions = seed, "[]"  # the bots' first passes follow the learner's
+                row.seed, row.actions = seed, json.dumps(actions or [])  # the bots' first passes follow the learner's
                 session.add(row)
                 session.commit()
         finally:
@@ -56,14 +64,14 @@ def dealt(page: Page, live_server: str, tmp_path_factory):
                 cache.clear()  # the live server runs in this process: forget the random deal
         page.evaluate("window.localStorage.clear()")  # the random deal's rack order is not this one's
         page.reload()
-        expect(page.locator("#table")).to_have_attribute("data-moves", "0")
+        expect(page.locator("#table")).to_have_attribute("data-move-number", str(sum(1 for a in actions or [] if a["seat"] == "East")))
         return hand_id
 
-    return deal
+    return deal_hand
 
 
 def moves(page: Page) -> str:
-    return page.locator("#table").get_attribute("data-moves") or ""
+    return page.locator("#table").get_attribute("data-move-number") or ""
 
 
 def owed(page: Page) -> str:
@@ -72,7 +80,7 @@ def owed(page: Page) -> str:
 
 def after(page: Page, before: str) -> None:
     """Wait until the table shows the state after the move just made."""
-    expect(page.locator("#table")).not_to_have_attribute("data-moves", before, timeout=30_000)
+    expect(page.locator("#table")).not_to_have_attribute("data-move-number", before, timeout=30_000)
 
 
 def the_move(page: Page) -> tuple[str, list[Locator], str]:
@@ -146,6 +154,9 @@ def play_to_the_end(page: Page, keyboard: bool, shoot) -> tuple[set[str], int]:
             tab_to(page, button)
             page.keyboard.press("Enter")
         else:
+            # A thrown tile lifts 6px under the pointer: a pointer left resting on a
+            # tile's lower edge by the last click would make it flicker, so move it off first.
+            page.mouse.move(0, 0)
             button.click()
         after(page, before)
         made += 1
@@ -189,7 +200,7 @@ def test_a_whole_hand_from_the_deal_to_the_review(page: Page, dealt, errors, scr
     assert {"courtesy", "call"} <= seen, f"seed {SEED} no longer reaches a courtesy exchange and a call: {seen}"
     expect(page.locator("#play-status")).to_contain_text(re.compile(r"won|wall game"))
     if "won" in (page.locator("#play-status").text_content() or ""):  # the winner's tiles are laid out, as at a table
-        expect(page.locator(".play-winning .tile").first).to_be_visible()
+        expect(page.locator(".play-laid .tile").first).to_be_visible()
     shoot("over")
     assert page.evaluate("Object.keys(localStorage).filter(k => k.startsWith('coach:rack:'))") == []  # a finished hand's order is dropped
     check_review(page, keyboard, made)
@@ -255,4 +266,116 @@ def test_the_rack_in_your_own_order(page: Page, dealt, errors):
         kept.remove(code)
     assert now[: len(kept)] == kept
     expect(page.locator("[data-rack] > li.is-new")).to_have_count(3)
+    assert errors == []
+
+
+def played_until(seed: int, stop) -> Hand:
+    """The hand of `seed` with the learner playing the coach's moves, until `stop(hand)` or the end."""
+    hand = deal(CARD, seed)
+    rng = random.Random(0)
+    for _ in range(MOVE_LIMIT):
+        practice_hands.bots_play(hand, "club")
+        if hand.phase == "over" or stop(hand):
+            return hand
+        hand.apply(decide(hand, "East", "club", rng))
+    raise AssertionError(f"seed {seed} did not end within {MOVE_LIMIT} moves")
+
+
+def test_the_call_window_stays_open_for_a_learner_who_does_nothing(page: Page, dealt, errors, screens):
+    """No turn timer (seed 001): the old table pressed Pass after 12 s; a minute of nothing,
+    on a clock run fast, and of the window scrolled out of sight, leaves it open."""
+    page.set_viewport_size(PHONE)
+    hand = played_until(SEED, lambda h: h.waiting().get("East") == "call")
+    assert hand.waiting().get("East") == "call", f"seed {SEED} never offers the learner a call"
+    page.clock.install()
+    dealt(SEED, [a.to_json() for a in hand.actions])
+    window = page.locator("[data-call-window]")
+    expect(window).to_be_visible()
+    expect(window).to_contain_text("no clock")
+    before = moves(page)
+    page.clock.run_for(60_000)
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # out of sight a while, too
+    page.clock.run_for(60_000)
+    expect(window).to_be_visible()
+    assert moves(page) == before and owed(page) == "call"
+    page.screenshot(path=str(screens / "table-call-waits-phone.png"), full_page=True)
+    assert errors == []
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_winning_hand_is_laid_out_as_its_line_reads(page: Page, dealt, errors, screens, viewport):
+    page.set_viewport_size(viewport)
+    hand = played_until(7, lambda h: False)  # East wins LIKE-5, jokers in an exposed pung
+    result = hand.result
+    assert result is not None and result.winner == "East" and result.payment is not None, "seed 7 no longer ends in East's win"
+    reading = result.payment.reading
+    assert reading is not None
+    dealt(7, [a.to_json() for a in hand.actions])
+    expect(page.locator("#play-status")).to_have_text("You won!")
+    laid = page.locator(".play-laid")
+    expect(laid).to_have_attribute("aria-label", f"Your winning hand, as {result.payment.line.id} reads")
+    groups = laid.locator(".play-laid__group")
+    expect(groups).to_have_count(len(reading.parts))
+    labels = [t.strip() for t in laid.locator(".play-laid__tiles").evaluate_all("els => els.map(e => e.getAttribute('aria-label'))")]
+    assert all(labels) and any("joker" in label for label in labels), labels
+    for n, part in enumerate(reading.parts):  # each token's tiles, in the line's order
+        expect(groups.nth(n).locator(".tile")).to_have_count(len(part.tiles))
+    jokers = laid.locator(".play-laid__joker img")
+    assert jokers.count() >= 1
+    for alt in jokers.evaluate_all("els => els.map(e => e.alt)"):
+        assert alt.startswith("Joker, as "), alt  # a joker stands for its group's tile (J1)
+    # One row of groups per line of text: a group never breaks across lines.
+    assert groups.evaluate_all("els => els.every(e => e.querySelector('.play-laid__tiles').getBoundingClientRect().height < 90)")
+    assert no_sideways_scroll(page)
+    where = "desktop" if viewport is DESKTOP else "phone"
+    laid.scroll_into_view_if_needed()
+    for scheme in ("light", "dark"):
+        page.emulate_media(color_scheme=scheme)
+        page.locator(".play-result").screenshot(path=str(screens / f"table-won-{where}-{scheme}.png"))
+    assert errors == []
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE_TALL], ids=["desktop", "phone"])
+def test_C5_a_blind_pass_chosen_in_words_by_keyboard(page: Page, dealt, errors, screens, viewport):
+    """On the first Charleston's left pass the table offers to send some of the
+    tiles coming to you on unseen; chosen with the keyboard, it asks for that
+    many fewer of your own, and only the tiles kept arrive in the rack."""
+    page.set_viewport_size(viewport)
+    dealt()
+    for _ in range(2):  # right, across: no blind pass offered
+        expect(page.locator("input[name=blind]")).to_have_count(0)
+        before = moves(page)
+        for i in range(3):
+            page.locator("[data-rack] input:not([disabled])").nth(i).check()
+        page.get_by_role("button", name="Pass these tiles").click()
+        after(page, before)
+    blind = page.get_by_role("group", name=re.compile("A blind pass"))
+    expect(blind).to_be_visible()
+    name = "desktop" if viewport == DESKTOP else "phone"
+    blind.scroll_into_view_if_needed()
+    page.screenshot(path=str(screens / f"table-blind-pass-{name}.png"), full_page=True)
+    assert no_sideways_scroll(page)
+    # Keyboard: Tab to the choices, the arrow keys move between them.
+    none = blind.get_by_role("radio", name=re.compile("Send none on"))
+    expect(none).to_be_checked()
+    tab_to(page, none)
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    two = blind.get_by_role("radio", name=re.compile("Send 2 on unseen"))
+    expect(two).to_be_checked()
+    expect(blind.get_by_role("radio", name=re.compile("Send 1 on unseen"))).to_have_count(1)
+    box = page.locator("[data-rack] input:not([disabled])").first
+    tab_to(page, box)
+    page.keyboard.press("Space")
+    expect(page.locator("[data-pick-count]")).to_have_text("1 of 1 chosen; 2 of the tiles coming to you go straight on, unseen")
+    passed = box.get_attribute("value") or ""
+    page.screenshot(path=str(screens / f"table-blind-pass-{name}-chosen.png"), full_page=False)
+    before = moves(page)
+    rack_size = page.locator("[data-rack] > li").count()
+    submit_button(page, "Pass").focus()
+    page.keyboard.press("Enter")
+    after(page, before)
+    expect(page.locator("[data-rack] > li")).to_have_count(rack_size)
+    expect(page.locator("[data-rack] > li.is-new")).to_have_count(1)  # only the tile kept came into the rack
+    expect(page.locator(".play-log")).to_contain_text(f"You passed {tiles.name(passed)} and sent on 2 of the tiles coming to you, unseen.")
     assert errors == []

@@ -80,7 +80,8 @@ def test_C4_jokers_are_never_passed():
     assert error.value.rule == "C4"
 
 
-def test_C5_a_blind_pass_only_on_the_last_pass_and_the_received_tiles_move_on_unseen():
+def test_C5_a_blind_pass_only_on_the_last_pass_and_the_forwarded_tiles_never_enter_the_rack():
+    # More cases, the chains and the all-blind end (C6): tests/core/test_hand_blind_pass.py.
     hand = deal(HOUSE, 5)
     with pytest.raises(HandError) as error:
         hand.apply(Action("East", "pass", plain_pass(hand, "East", 2).tiles, blind=1))
@@ -89,14 +90,14 @@ def test_C5_a_blind_pass_only_on_the_last_pass_and_the_received_tiles_move_on_un
         for seat in SEATS:
             hand.apply(plain_pass(hand, seat))
     assert hand.step == "first-left"
-    just_got = list(hand.received["East"])
-    keep_from_hand = [t for t in hand.racks["East"] if t != tiles.JOKER]
-    for t in just_got:
-        keep_from_hand.remove(t)
-    hand.apply(Action("East", "pass", (tiles.CODES[keep_from_hand[0]],), blind=2))
-    for seat in SEATS[1:]:
-        hand.apply(plain_pass(hand, seat))
-    assert hand.received["North"] == just_got[:2] + [keep_from_hand[0]]  # East passes left, to North
+    mine = plain_pass(hand, "East", 1)
+    hand.apply(Action("East", "pass", mine.tiles, blind=2))
+    sent = {seat: plain_pass(hand, seat) for seat in SEATS[1:]}
+    for action in sent.values():
+        hand.apply(action)
+    south = [tiles.INDEX[c] for c in sent["South"].tiles]  # South passes left, to East
+    assert hand.received["East"] == south[2:]  # the first two went on unseen
+    assert hand.received["North"] == [tiles.INDEX[mine.tiles[0]]] + south[:2]  # East passes left, to North
     assert hand.census() == FULL_SET
 
 
@@ -312,10 +313,7 @@ def random_action(hand: Hand, seat: str, rng: random.Random) -> Action:
     naturals = [t for t in rack if t != tiles.JOKER]
     if owed == "pass":
         blind = rng.randint(0, 3) if hand.step in ("first-left", "second-right") else 0
-        left = list(naturals)
-        for t in hand.received[seat][:blind]:
-            left.remove(t)
-        picked = rng.sample(left, 3 - blind)
+        picked = rng.sample(naturals, 3 - blind)  # own tiles from the whole rack; the rest forwarded unseen (C5)
         return Action(seat, "pass", tuple(tiles.CODES[t] for t in picked), blind=blind)
     if owed == "vote":
         return Action(seat, "vote", go=rng.random() < 0.7)

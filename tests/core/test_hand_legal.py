@@ -142,6 +142,14 @@ def test_C5_blind_variants_only_on_the_last_pass_of_each_charleston():
     legal = legal_actions(hand, "East")
     assert {a.blind for a in legal} == {0, 1, 2, 3}
     assert Action("East", "pass", blind=3) in legal
+    # C5: the own tiles of a blind pass come from the whole rack, the tiles just received among them.
+    rack = Counter(hand.racks["East"])
+    for blind in range(4):
+        owned = {a.tiles for a in legal if a.blind == blind}
+        assert all(not Counter(tiles.INDEX[c] for c in chosen) - rack for chosen in owned)
+        assert len(owned) == len([a for a in legal if a.blind == blind])
+    got = tuple(sorted((tiles.CODES[t] for t in hand.received["East"][:2]), key=tiles.sort_key))
+    assert Action("East", "pass", got, blind=1) in legal
     for action in legal:
         assert len(action.tiles) + action.blind == 3
         assert applies(hand, action)

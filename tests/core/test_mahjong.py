@@ -102,3 +102,56 @@ def test_H4_concealed_line_cannot_win_with_an_exposure():
 def test_unknown_win_kind_is_rejected():
     with pytest.raises(ValueError, match="a win is one of"):
         score(CARD, holding(WINDS_NATURAL), "robbed")
+
+
+# -- the winning hand laid out as its line reads (issue 24, item 7) --------------------------
+
+YEAR = make_card(("YEAR", "FF 2026a 222b 66c NNN", 25), ("PUNGS", "222a 2222b 444a 6666b", 25, False))
+
+
+def laid(card, rack: str, *exposed: str):
+    from coach.rules.mahjong import lay_out
+
+    h = holding(rack, *exposed)
+    (win,) = winning_lines(card, h)
+    return lay_out(h, win.reading)
+
+
+def test_H1_the_winning_tiles_lie_in_the_lines_order_one_token_each():
+    groups = laid(YEAR, "N F 2D 0 2D 6D 2B 2B 2B 6C 6C N N F")
+    assert [g.codes for g in groups] == [["F", "F"], ["2D", "WD", "2D", "6D"], ["2B", "2B", "2B"], ["6C", "6C"], ["N", "N", "N"]]
+    assert [g.label for g in groups] == ["Pair of Flowers", "4 singles", "Pung of 2 Bams", "Pair of 6 Craks", "Pung of Norths"]
+    assert sum(len(g.tiles) for g in groups) == 14 and not any(g.exposed for g in groups)
+
+
+def test_J1_a_joker_stands_inside_its_pung_not_in_a_heap_of_its_own():
+    groups = laid(YEAR, "F F 2D 0 2D 6D 2B J 2B 6C 6C N N J")
+    assert [g.codes for g in groups][2:] == [["2B", "2B", "J"], ["6C", "6C"], ["N", "N", "J"]]
+    assert [g.jokers for g in groups] == [0, 0, 1, 0, 1] and groups[2].rule == "J1" and groups[0].rule == "H2"
+    assert groups[2].label == "Pung of 2 Bams, 1 joker"
+
+
+def test_J2_jokers_never_stand_in_a_single_or_a_pair():
+    # Two 2 Dots on the rack could fill the year's singles or the pung: naturals go where jokers may not.
+    groups = laid(YEAR, "F F 2D 0 2D 6D 2B J J 6C 6C N N N")
+    assert groups[1].codes == ["2D", "WD", "2D", "6D"] and groups[1].jokers == 0 and groups[3].jokers == 0
+    assert groups[2].codes == ["2B", "J", "J"]
+
+
+def test_J7_an_exposure_keeps_its_own_jokers_and_is_marked_exposed():
+    groups = laid(YEAR, "F F 2D 0 2D 6D 6C 6C N N N", "2B J J")
+    assert groups[2].codes == ["2B", "J", "J"] and groups[2].exposed and groups[2].label == "Pung of 2 Bams, 2 jokers"
+    assert [g.exposed for g in groups] == [False, False, True, False, False]
+
+
+def test_H2_a_kong_and_two_pungs_of_one_number_each_keep_their_own_suit():
+    groups = laid(YEAR, "2D 2D 2D 2B 2B J 2B 4D 4D 4D 6B 6B J J")
+    assert [g.codes for g in groups] == [["2D", "2D", "2D"], ["2B", "2B", "2B", "J"], ["4D", "4D", "4D"], ["6B", "6B", "J", "J"]]
+
+
+def test_H1_tiles_that_do_not_complete_the_reading_are_refused():
+    from coach.rules.mahjong import lay_out
+
+    (win,) = winning_lines(YEAR, holding("F F 2D 0 2D 6D 2B 2B 2B 6C 6C N N N"))
+    with pytest.raises(ValueError, match="H1"):
+        lay_out(holding("F F 2D 0 2D 6D 2B 2B 2B 6C 6C N N 9D"), win.reading)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import UTC
 
 import pytest
@@ -10,9 +11,11 @@ from alembic.migration import MigrationContext
 from sqlmodel import Session, SQLModel, select
 
 from coach.notation.card import house_card
+from coach.store import hands, reviews
 from coach.store.db import make_engine, migrate
 from coach.store.models import Attempt, Learner
 from coach.store.progress import record_answer, summary
+from coach.store.transaction import write
 from coach.web import create_app
 from drills import name_the_tile
 from tests.support.postgres import postgres_server
@@ -186,4 +189,44 @@ def test_the_utc_migration_makes_naive_postgresql_columns_aware(postgres_url):
         assert person is not None and person.created_at == datetime(2026, 11, 30, 23, 59, 58, 500000, tzinfo=UTC)
         given = session.get(Assignment, 1)
         assert given is not None and given.due_at == datetime(2026, 12, 7, 4, 59, 59, tzinfo=UTC)
+    engine.dispose()
+
+
+def test_a_review_is_claimed_once_on_postgresql_when_servers_ask_at_once(postgres_url):
+    """The claim's compare-and-set holds on PostgreSQL too: four sessions at
+    once, one claim; a new REVIEW_VERSION is claimed again, once."""
+    engine = make_engine(postgres_url)
+    migrate(engine)
+    with Session(engine) as session:
+        learner = Learner()
+        session.add(learner)
+        session.commit()
+        session.refresh(learner)
+        assert learner.id is not None
+        row = hands.new_hand(session, learner.id, "house", "club", seed=3)
+        hand_id = row.id
+        assert hand_id is not None
+
+    def race(version: int) -> list[reviews.Claim | None]:
+        won: list[reviews.Claim | None] = []
+        start = threading.Barrier(4)
+
+        def ask() -> None:
+            with Session(engine) as mine:
+                start.wait()
+                won.append(write(mine, lambda: reviews.claim(mine, hand_id, "East", 0, version)))
+
+        threads = [threading.Thread(target=ask) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        return [claim for claim in won if claim is not None]
+
+    first = race(1)
+    assert len(first) == 1 and first[0].attempt == 1
+    with Session(engine) as session:
+        assert write(session, lambda: reviews.finish(session, first[0], {"decisions": []}))
+    bumped = race(2)
+    assert len(bumped) == 1 and bumped[0].attempt == 2
     engine.dispose()

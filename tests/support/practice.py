@@ -6,7 +6,8 @@ import re
 
 from sqlmodel import Session
 
-from coach.play.hand import Action, replay
+from coach.play.hand import Action, Hand, replay
+from coach.play.seen import move_number
 from coach.store.models import PracticeHand
 from tests.support.teaching import post
 
@@ -33,8 +34,14 @@ def state(app, hand_id: int):
     return replay(app.extensions["coach"].card, row.seed, [Action.from_json(a) for a in json.loads(row.actions)])
 
 
-def form_of(action: Action) -> dict:
-    data: dict = {"kind": action.kind}
+def move_of(app, hand_id: int) -> str:
+    """The move number the table's forms carry now (the learner's moves so far)."""
+    return str(move_number(state(app, hand_id), "East"))
+
+
+def form_of(action: Action, hand: Hand) -> dict:
+    """The table's form for `action`, chosen on `hand` as it stands (its move number with it)."""
+    data: dict = {"kind": action.kind, "move": str(move_number(hand, "East"))}
     if action.kind in ("pass", "courtesy"):
         data["tiles"] = list(action.tiles)
         data["blind"] = str(action.blind)

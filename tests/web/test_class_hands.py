@@ -87,7 +87,7 @@ def play(app, client, hand_id: int, decisions: int, slip_from: int | None = None
         if slip_from is not None and n >= slip_from and action.kind == "discard" and not slipped:
             other = sorted(t for t in set(hand.racks[SEAT]) if tiles.CODES[t] != action.tiles[0] and t != tiles.JOKER)
             action, slipped = Action(SEAT, "discard", (tiles.CODES[other[0]],)), True
-        response = post(client, f"/play/{hand_id}/act", form_of(action))
+        response = post(client, f"/play/{hand_id}/act", form_of(action, hand))
         assert response.status_code == 303, text_of(response)[:400]
 
 

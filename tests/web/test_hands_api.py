@@ -56,7 +56,7 @@ def test_a_whole_hand_is_played_through_the_api_and_reviewed(app, client):
         hand = rebuilt(app, hand_id)
         assert state["legal"] == [a.to_json() for a in legal_actions(hand, SEAT)]  # exactly the engine's list
         assert state["rack"] == sorted((tiles.CODES[t] for t in hand.racks[SEAT]), key=tiles.sort_key)
-        response = client.post(f"/api/hands/{hand_id}/actions", json={"action": state["legal"][0]})
+        response = client.post(f"/api/hands/{hand_id}/actions", json={"action": state["legal"][0], "move": state["move"]})
         assert response.status_code == 200, response.get_json()
         mine += 1
         state = response.get_json()
@@ -75,7 +75,7 @@ def test_a_whole_hand_is_played_through_the_api_and_reviewed(app, client):
         assert decision["played"]["seat"] == SEAT and decision["coach"]["seat"] == SEAT and decision["reason"]
     assert found["summary"]["decisions"] == mine and 0 <= found["summary"]["accuracy"] <= 1
     assert sum(found["summary"]["grades"].values()) == mine
-    again = client.post(f"/api/hands/{hand_id}/actions", json={"action": {"seat": SEAT, "kind": "discard", "tiles": ["5D"]}})
+    again = client.post(f"/api/hands/{hand_id}/actions", json={"action": {"seat": SEAT, "kind": "discard", "tiles": ["5D"]}, "move": state["move"]})
     assert again.status_code == 400 and again.get_json()["rule"] == "E1"
 
 
@@ -88,7 +88,7 @@ def test_the_state_never_shows_other_racks_the_wall_or_the_seed(client):
     assert isinstance(state["wall"], int)
     # the computer players' passes show how many tiles moved, never which
     hidden = [m for m in state["last_moves"] if m["seat"] != SEAT]
-    assert hidden and all(set(m) == {"seat", "kind", "count", "number"} for m in hidden)
+    assert hidden and all(set(m) == {"seat", "kind", "count"} for m in hidden)
 
 
 def test_the_same_seed_deals_the_same_hand(client):
@@ -115,7 +115,7 @@ def test_the_same_seed_deals_the_same_hand(client):
 def test_an_action_not_in_legal_is_refused_with_its_rule(app, client, action, rule):
     state = new_hand(client, seed=3)
     before = stored(app, state["id"]).actions
-    response = client.post(f"/api/hands/{state['id']}/actions", json={"action": action})
+    response = client.post(f"/api/hands/{state['id']}/actions", json={"action": action, "move": state["move"]})
     assert response.status_code == 400
     body = response.get_json()
     assert set(body) == {"error", "rule"} and body["error"]
@@ -128,7 +128,7 @@ def test_the_same_tiles_in_another_order_are_the_same_pass(client):
     state = new_hand(client, seed=8)
     chosen = next(a for a in state["legal"] if len(set(a["tiles"])) == 3)
     shuffled = dict(chosen, tiles=list(reversed(chosen["tiles"])))
-    response = client.post(f"/api/hands/{state['id']}/actions", json={"action": shuffled})
+    response = client.post(f"/api/hands/{state['id']}/actions", json={"action": shuffled, "move": state["move"]})
     assert response.status_code == 200 and response.get_json()["step"] == "first-across"
 
 
@@ -153,14 +153,18 @@ def test_bodies_of_every_wrong_shape_are_refused_without_a_500(client):
         client.post(url, data="", content_type="application/json"),
         client.post(url, data="[" * 5000, content_type="application/json"),
         client.post(url, json={}),
-        client.post(url, json={"action": {"seat": "East", "kind": "pass", "tiles": ["1B"] * 10000}}),
-        client.post(url, json={"action": {"seat": "East", "kind": "pass", "blind": 10**30}}),
-        client.post(url, json={"action": {"seat": "East" * 1000, "kind": "x" * 1000}}),
-        client.post(url, json={"action": {"seat": "East", "kind": "pass", "tiles": [[["1B"]]]}}),
+        client.post(url, json={"action": {"seat": "East", "kind": "pass", "tiles": ["1B"] * 10000}, "move": 0}),
+        client.post(url, json={"action": {"seat": "East", "kind": "pass", "blind": 10**30}, "move": 0}),
+        client.post(url, json={"action": {"seat": "East" * 1000, "kind": "x" * 1000}, "move": 0}),
+        client.post(url, json={"action": {"seat": "East", "kind": "pass", "tiles": [[["1B"]]]}, "move": 0}),
         client.post(url, json={"action": None, "more": 1}),
+        client.post(url, json={"action": {"seat": "East", "kind": "vote"}, "move": "0"}),
+        client.post(url, json={"action": {"seat": "East", "kind": "vote"}, "move": True}),
+        client.post(url, json={"action": {"seat": "East", "kind": "vote"}, "move": -1}),
+        client.post(url, json={"action": {"seat": "East", "kind": "vote"}, "move": 10**30}),
         client.post("/api/hands", data=b"\xff\xfe", content_type="application/json"),
     ]
-    assert [r.status_code for r in answers] == [415, 400, 400, 400, 400, 400, 400, 400, 400, 400]
+    assert [r.status_code for r in answers] == [415, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400, 400]
     assert all("error" in r.get_json() for r in answers)
 
 
@@ -178,7 +182,7 @@ def test_someone_elses_hand_is_a_404_and_stays_unchanged(app, client):
     for other in (visitor, guest):
         for response in (
             other.get(f"/api/hands/{state['id']}"),
-            other.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][0]}),
+            other.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][0], "move": state["move"]}),
             other.get(f"/api/hands/{state['id']}/review"),
             other.get(f"/play/{state['id']}"),
         ):
@@ -207,7 +211,7 @@ def test_a_hand_on_the_learners_own_card_and_never_on_someone_elses(app):
         card_key, number = teachers_cards.card_key(card), card.id
     state = new_hand(owner, card=number, seed=4)
     assert state["card"] == card_key == stored(app, state["id"]).card
-    played = owner.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][-1]})
+    played = owner.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][-1], "move": state["move"]})
     assert played.status_code == 200 and played.get_json()["step"] == "first-across"
     assert owner.get(f"/play/{state['id']}").status_code == 200  # the table deals from the same card
     stranger = sign_up(app, "bob@example.org", teacher=False)
@@ -227,13 +231,18 @@ def test_real_states_reviews_and_refusals_validate_against_the_description(clien
     assert_valid("HandState", state)
     for action in state["legal"][:3]:
         assert_valid("Action", action)
-    refused = client.post(f"/api/hands/{state['id']}/actions", json={"action": {"seat": "East", "kind": "mahjong"}})
+    refused = client.post(f"/api/hands/{state['id']}/actions", json={"action": {"seat": "East", "kind": "mahjong"}, "move": state["move"]})
     assert refused.status_code == 400
     assert_valid("Refusal", refused.get_json())
+    assert_valid("ActionRequest", {"action": state["legal"][0], "move": state["move"]})
+    stale = client.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][0], "move": state["move"] + 1})
+    assert stale.status_code == 409
+    assert_valid("Stale", stale.get_json())
     assert_valid("Error", client.get(f"/api/hands/{state['id']}/review").get_json())
     while not state["over"]:
-        state = client.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][0]}).get_json()
+        state = client.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][0], "move": state["move"]}).get_json()
         assert_valid("HandState", state)
+    assert state["record"] and any(a["kind"] == "no-call" and a["seat"] != SEAT for a in state["record"])
     assert_valid("HandReview", client.get(f"/api/hands/{state['id']}/review").get_json())
 
 

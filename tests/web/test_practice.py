@@ -13,7 +13,7 @@ from coach.play.bots import decide
 from coach.play.hand import SEATS
 from coach.play.legal import legal_actions
 from coach.web.shared.practice.hands import SEAT
-from tests.support.practice import deal_one, form_of, hand_row, state
+from tests.support.practice import deal_one, form_of, hand_row, move_of, state
 from tests.support.teaching import post, sign_up, text_of
 
 
@@ -30,7 +30,7 @@ def test_a_whole_hand_is_played_through_the_forms_and_reviewed(app):
         assert set(hand.waiting()) == {SEAT} or SEAT in hand.waiting()  # the bots have moved: it is the learner's move
         action = decide(hand, SEAT, "club", rng)
         headers = {"HX-Request": "true"} if moves % 2 else {}
-        response = post(client, f"/play/{hand_id}/act", form_of(action), headers=headers)
+        response = post(client, f"/play/{hand_id}/act", form_of(action, hand), headers=headers)
         assert response.status_code == (200 if headers else 303), text_of(response)[:400]
         if headers:
             assert 'id="table"' in text_of(response) and "<html" not in text_of(response)  # the partial only
@@ -43,7 +43,8 @@ def test_a_whole_hand_is_played_through_the_forms_and_reviewed(app):
     review = text_of(client.get(f"/play/{hand_id}/review"))
     assert "decisions," in review and "% accurate" in review and "Every decision" in review
     assert review.count('class="card review-step') == sum(1 for a in hand.actions if a.seat == SEAT)
-    assert post(client, f"/play/{hand_id}/act", {"kind": "discard", "tile": "1D"}).status_code == 422  # over (E1)
+    over = {"kind": "discard", "tile": "1D", "move": move_of(app, hand_id)}
+    assert post(client, f"/play/{hand_id}/act", over).status_code == 422  # over (E1)
     # Hands played show on the progress page: how many, won, accuracy (issue 16, part 5).
     import json as _json
 
@@ -59,13 +60,14 @@ def test_a_refused_move_names_its_rule_and_changes_nothing(app):
     client = app.test_client()
     hand_id = deal_one(client)
     before = hand_row(app, hand_id).actions
-    response = post(client, f"/play/{hand_id}/act", {"kind": "pass", "tiles": ["J", "J", "J"]})
+    move = move_of(app, hand_id)
+    response = post(client, f"/play/{hand_id}/act", {"kind": "pass", "tiles": ["J", "J", "J"], "move": move})
     assert response.status_code == 422
     body = text_of(response)
     assert "(C1)" in body or "(C4)" in body
-    response = post(client, f"/play/{hand_id}/act", {"kind": "pass", "tiles": ["XX"]})
+    response = post(client, f"/play/{hand_id}/act", {"kind": "pass", "tiles": ["XX"], "move": move})
     assert response.status_code == 422 and "(T1)" in text_of(response)
-    response = post(client, f"/play/{hand_id}/act", {"kind": "discard", "tile": "1D"})
+    response = post(client, f"/play/{hand_id}/act", {"kind": "discard", "tile": "1D", "move": move})
     assert response.status_code == 422 and "(C1)" in text_of(response)
     assert hand_row(app, hand_id).actions == before
 
@@ -77,11 +79,12 @@ def test_an_illegal_move_on_the_page_gets_the_apis_refusal_with_its_rule(app):
     client = app.test_client()
     hand_id = deal_one(client)
     before = hand_row(app, hand_id).actions
-    legal_pass = legal_actions(state(app, hand_id), SEAT)[0]
-    response = post(client, f"/play/{hand_id}/act", form_of(legal_pass) | {"go": "0"})
+    hand = state(app, hand_id)
+    legal_pass = legal_actions(hand, SEAT)[0]
+    response = post(client, f"/play/{hand_id}/act", form_of(legal_pass, hand) | {"go": "0"})
     assert response.status_code == 422
     assert hand_row(app, hand_id).actions == before
-    through_api = client.post(f"/api/hands/{hand_id}/actions", json={"action": legal_pass.to_json() | {"go": False}})
+    through_api = client.post(f"/api/hands/{hand_id}/actions", json={"action": legal_pass.to_json() | {"go": False}, "move": 0})
     assert through_api.status_code == 400
     refused = through_api.get_json()
     assert refused["rule"] == "C1"
@@ -106,7 +109,7 @@ def test_a_hand_resumes_after_a_reload_and_is_listed(app):
     hand_id = deal_one(client, "shark")
     hand = state(app, hand_id)
     action = decide(hand, SEAT, "club", random.Random(1))
-    assert post(client, f"/play/{hand_id}/act", form_of(action)).status_code == 303
+    assert post(client, f"/play/{hand_id}/act", form_of(action, hand)).status_code == 303
     first = text_of(client.get(f"/play/{hand_id}"))
     again = text_of(client.get(f"/play/{hand_id}"))
     def strip(page: str) -> str:  # the table alone, without the form tokens
@@ -128,7 +131,7 @@ def test_someone_elses_hand_is_a_404_and_nothing_changes(app):
     before = hand_row(app, hand_id)
     stranger = sign_up(app, "sam@example.org", teacher=False)
     assert stranger.get(f"/play/{hand_id}").status_code == 404
-    assert post(stranger, f"/play/{hand_id}/act", {"kind": "vote", "go": "1"}).status_code == 404
+    assert post(stranger, f"/play/{hand_id}/act", {"kind": "vote", "go": "1", "move": "0"}).status_code == 404
     assert post(stranger, f"/play/{hand_id}/hint").status_code == 404
     assert stranger.get(f"/play/{hand_id}/review").status_code == 404
     after = hand_row(app, hand_id)

@@ -55,7 +55,7 @@ def test_a_move_that_lands_second_on_the_table_is_refused_and_the_first_kept(app
     racing["hand_id"] = hand_id
     hand = state(app, hand_id)
     mine = decide(hand, SEAT, "club", random.Random(7))
-    response = post(client, f"/play/{hand_id}/act", form_of(mine))
+    response = post(client, f"/play/{hand_id}/act", form_of(mine, hand))
     assert response.status_code == 409
     assert "moved on in another tab" in response.get_data(as_text=True)
     assert json.loads(hand_row(app, hand_id).actions) == racing["actions"]  # the first move stands, whole
@@ -68,9 +68,10 @@ def test_a_move_that_lands_second_through_the_api_is_a_409_and_the_first_kept(ap
     hand_id = created.get_json()["id"]
     racing["hand_id"] = hand_id
     legal = created.get_json()["legal"]
-    response = client.post(f"/api/hands/{hand_id}/actions", json={"action": legal[0]})
+    response = client.post(f"/api/hands/{hand_id}/actions", json={"action": legal[0], "move": 0})
     assert response.status_code == 409
     assert "moved on" in response.get_json()["error"]
+    assert response.get_json()["state"]["move"] == 1  # the hand as the other tab left it
     assert json.loads(hand_row(app, hand_id).actions) == racing["actions"]
 
 

@@ -42,7 +42,7 @@ def test_a_pass_names_its_tiles_in_any_order(app, client):
     hand = state(app, hand_id)
     rack = sorted((tiles.CODES[t] for t in hand.racks["East"] if tiles.CODES[t] != "J"), key=tiles.sort_key)
     chosen = [rack[-1], rack[0], rack[5]]  # not in the rack's order
-    response = post(client, f"/play/{hand_id}/act", {"kind": "pass", "tiles": chosen, "blind": "0"})
+    response = post(client, f"/play/{hand_id}/act", {"kind": "pass", "tiles": chosen, "blind": "0", "move": "0"})
     assert response.status_code == 303
     after = state(app, hand_id)
     assert after.step == "first-across"
@@ -65,13 +65,22 @@ def test_a_won_hand_lays_out_the_winners_tiles(app, client):
         if hand.phase == "over":
             break
         action: Action = decide(hand, "East", "club", rng)
-        assert post(client, f"/play/{hand_id}/act", form_of(action)).status_code == 303
+        assert post(client, f"/play/{hand_id}/act", form_of(action, hand)).status_code == 303
     hand = state(app, hand_id)
     assert hand.result is not None and hand.result.winner, "seed 10 no longer ends in a win: pick another"
     page = client.get(f"/play/{hand_id}").get_data(as_text=True)
-    whose = "Your" if hand.result.winner == "East" else f"{hand.result.winner}&#39;s"
-    assert f'aria-label="{whose} winning hand"' in page
-    concealed = re.search(rf'aria-label="{whose} concealed tiles"[^>]*>(.*?)</div>', page, re.S)
-    assert concealed
-    shown = re.findall(r'<img src="[^"]*" alt="([^"]+)"', concealed.group(1))
-    assert shown == [tiles.name(c) for c in sorted((tiles.CODES[t] for t in hand.racks[hand.result.winner]), key=tiles.sort_key)]
+    winner = hand.result.winner
+    whose = "Your" if winner == "East" else f"{winner}&#39;s"
+    payment = hand.result.payment
+    assert payment is not None and payment.line is not None and payment.reading is not None
+    laid = re.search(rf'<ol class="play-laid" aria-label="{whose} winning hand, as {re.escape(payment.line.id)} reads">(.*?)</ol>', page, re.S)
+    assert laid, "the winning hand is not laid out as its line reads"
+    groups = re.findall(r'role="group" aria-label="([^"]+)">(.*?)</span>\s*<span class="play-laid__label"', laid.group(1), re.S)
+    assert len(groups) == len(payment.reading.parts)  # one box per printed token of the line, in its order
+    shown = [re.findall(r'alt="([^"]+)"', body) for _, body in groups]
+    printed = [[tiles.name(t) for t in part.tiles] for part in payment.reading.parts]
+    for names, want in zip(shown, printed):  # each token's tiles, a joker standing in its own group (J1)
+        assert [w if n.startswith("Joker, as ") else n for n, w in zip(names, want)] == want
+        assert all(n == "Joker, as " + w for n, w in zip(names, want) if n.startswith("Joker"))
+    held = sorted(tiles.name(t) for t in hand.holding(winner).all_tiles())
+    assert sorted("Joker" if n.startswith("Joker") else n for names in shown for n in names) == held

@@ -23,6 +23,7 @@ ROUTES = {
     "practice.act": ("/play/<int:hand_id>/act", {"POST"}),
     "practice.hint": ("/play/<int:hand_id>/hint", {"POST"}),
     "practice.review_page": ("/play/<int:hand_id>/review", {"GET"}),
+    "practice.review_summary": ("/play/<int:hand_id>/review/summary", {"GET"}),
     "hands_api.new_hand": ("/api/hands", {"POST"}),
     "hands_api.show": ("/api/hands/<int:hand_id>", {"GET"}),
     "hands_api.act": ("/api/hands/<int:hand_id>/actions", {"POST"}),
@@ -54,11 +55,12 @@ def attempts(client, hand_id: int, move: dict) -> list:
     """Every route on one hand, each with a move that would change it."""
     return [
         client.get(f"/play/{hand_id}"),
-        post(client, f"/play/{hand_id}/act", {"kind": "vote", "go": "0"}),
+        post(client, f"/play/{hand_id}/act", {"kind": "vote", "go": "0", "move": "0"}),
         post(client, f"/play/{hand_id}/hint"),
         client.get(f"/play/{hand_id}/review"),
+        client.get(f"/play/{hand_id}/review/summary", headers={"HX-Request": "true"}),
         client.get(f"/api/hands/{hand_id}"),
-        client.post(f"/api/hands/{hand_id}/actions", json={"action": move}),
+        client.post(f"/api/hands/{hand_id}/actions", json={"action": move, "move": 0}),
         client.get(f"/api/hands/{hand_id}/review"),
     ]
 

@@ -17,6 +17,7 @@ from coach.store import hands as hands_store
 from coach.store import replays
 from coach.store.models import Learner, PracticeHand, ReplayPosition
 from coach.web.shared.practice.hands import result_json
+from coach.web.shared.practice.reviews import start_review
 from drills import replay_position
 from tests.support.accounts import PASSWORD
 from tests.support.practice import deal_one
@@ -25,12 +26,15 @@ from tests.support.teaching import post, sign_up, text_of
 
 
 def finish(app, client) -> int:
-    """A hand of the client's learner, finished as the careless East played it: its positions are made."""
+    """A hand of the client's learner, finished as the careless East played it: its positions are
+    made when its review is (started as the move service starts it, inline under test)."""
     hand_id = deal_one(client)
     with Session(app.extensions["store"]) as session:
         row = session.get(PracticeHand, hand_id)
         row.seed = SEED
         hands_store.save(session, row, [a.to_json() for a in HAND.actions], result_json(HAND))
+    with app.app_context():
+        assert start_review(hand_id).ready
     return hand_id
 
 

@@ -17,29 +17,42 @@ The public entry points are re-exported here; import them from here.
 
 from coach.advice.passes.candidates import candidate_passes, unseen_pool
 from coach.advice.passes.evaluation import (
+    CLOSE,
+    GRADES,
+    MARGIN,
     EvaluationOptions,
     PassAdvice,
     PassOption,
+    broken_sets,
     courtesy_advice,
     evaluate_pass,
+    pass_grade,
     question_options,
     with_pass,
 )
-from coach.advice.passes.vote import StopVote, second_charleston_vote, stop_vote
-from coach.advice.passes.words import explain_pass, gap_words
+from coach.advice.passes.vote import StopVote, courtesy_offer, second_charleston_vote, stop_vote
+from coach.advice.passes.words import broken_words, explain_pass, gap_words, shown_decimals
 
 __all__ = [
+    "CLOSE",
+    "GRADES",
+    "MARGIN",
     "PassAdvice",
     "PassOption",
     "EvaluationOptions",
     "StopVote",
+    "broken_sets",
+    "broken_words",
     "candidate_passes",
     "courtesy_advice",
+    "courtesy_offer",
     "evaluate_pass",
     "explain_pass",
     "gap_words",
+    "pass_grade",
     "question_options",
     "second_charleston_vote",
+    "shown_decimals",
     "stop_vote",
     "unseen_pool",
     "with_pass",

@@ -27,10 +27,15 @@ def candidate_passes(rack: Sequence[int], which: str) -> list[tuple[tuple[int, .
 
 
 def unseen_pool(rack: Sequence[int], seen: Sequence[int] | None = None) -> list[int]:
-    """The tiles the player cannot see, one entry a tile."""
+    """The tiles that can come back in a pass, one entry a tile: those the
+    player cannot see, less every joker. No player may pass a joker (C4),
+    so none ever arrives in a Charleston or courtesy pass; the eight jokers
+    in the pool were about a tenth of a tile of bias, the grading margin.
+    The rack's own jokers stay on the rack (they are not in the pool)."""
     left = list(tiles.COPIES)
     for t in rack:
         left[t] -= 1
     for t, c in enumerate(seen or ()):
         left[t] -= c
+    left[tiles.JOKER] = 0  # C4: jokers never pass
     return [t for t, c in enumerate(left) for _ in range(max(c, 0))]

@@ -9,7 +9,10 @@ are made firm: sampled on, in doubling batches, until the one-sided 95%
 interval of the paired gap to the best lies clear of MARGIN (or CAP), or,
 for a graded first pass, worked out exactly over every three tiles that
 could come back. A pass is as good as the best unless it is, at that
-confidence, more than MARGIN (a tenth of a tile) worse.
+confidence, more than MARGIN (a tenth of a tile) worse; `pass_grade`
+turns that into the one verdict every caller reads. Last, `_settled` ranks
+them: when the nearest pass splits a pair or breaks a pung and a pass that
+keeps it is as good (within MARGIN), that pass is the best instead.
 """
 
 from __future__ import annotations
@@ -41,8 +44,19 @@ REFINE_SAMPLES = 480  # ... on this many more samples
 # on the paired mean difference, it is worse by more than MARGIN tiles.
 Z = 1.645
 MARGIN = 0.1
+# A pass's verdict, in tiles behind the best (`pass_grade`): "best", "as
+# good" (within MARGIN at 95%), "close" (at most CLOSE behind), "worse".
+# CLOSE is a third of a tile: a pass that much behind leaves you a whole
+# tile further on in about one deal in three, the most one pass of the
+# Charleston can cost and still be a slip, not a misreading of the rack:
+# passing a tile a nearest line needs, or a pair, costs a half-tile or more
+# (each such tile is a whole tile on the racks where that line stays
+# nearest). It is the practice review's line between inaccuracy and mistake.
+CLOSE = 0.35
+GRADES = ("best", "as good", "close", "worse")
 FLEX_SAMPLES = 128  # draws for flexibility, a tie-break only
 CAP = 4096
+KEEPING_RIVALS = 3  # passes keeping a pair the leader splits, worked out exactly beside it
 EXACT_RIVALS = 4  # passes worked out exactly to find the best, the sampled leader among them  # draws at most for a pass whose call is still open
 
 
@@ -64,6 +78,11 @@ class PassOption:
     def as_good_as_best(self) -> bool:
         """Not told apart from the best: we cannot be 95% sure it is MARGIN tiles worse."""
         return self.behind - Z * self.behind_stderr <= MARGIN
+
+    @property
+    def grade(self) -> str:
+        """The verdict on this pass: see `pass_grade`."""
+        return pass_grade(self)
 
     @property
     def codes(self) -> list[str]:
@@ -102,6 +121,31 @@ class PassAdvice:
             if (o.tiles, o.blind) == key:
                 return o
         raise PassError("that pass is not one of the legal passes for this rack")
+
+
+def pass_grade(option: PassOption) -> str:
+    """One verdict for a pass, in tiles behind the best (one of GRADES):
+    "best" when nothing was found better (the best pass itself, an exact
+    tie, or a pass the evaluation values above the best); "as good" when it
+    cannot be told from the best at 95% by more than MARGIN; "close" when it
+    is at most CLOSE tiles behind; else "worse". The first-pass drill gives
+    full marks for best and as good, half for close; the practice review
+    reads best, good, inaccuracy and mistake."""
+    if option.behind <= 0.0:
+        return "best"
+    if option.as_good_as_best:
+        return "as good"
+    if option.behind <= CLOSE:
+        return "close"
+    return "worse"
+
+
+def broken_sets(rack: Sequence[int], passed: Sequence[int]) -> tuple[int, ...]:
+    """The tiles the rack holds two or more of (a pair, a pung or more) that
+    the pass gives at least one of, in tile order: a pass that splits a pair
+    or breaks a natural pung (jokers never pass, C4)."""
+    held = tiles.counts(rack)
+    return tuple(t for t in sorted(set(passed)) if held[t] >= 2)
 
 
 _EXACT: Kept[float] = Kept(4096)  # exact expectations by (card, rack, seen, pass)
@@ -268,6 +312,19 @@ def evaluate_pass(
         leader = leader_of()
         rivals = [i for i in top if i != leader and _low_end(*_paired(scores[i], scores[leader])) <= 0]
         chosen = [leader] + rivals[: EXACT_RIVALS - 1]
+        # When the leader splits a pair or breaks a pung, the nearest few
+        # passes (on their own draws, refined or not) that keep more of them
+        # whole, within MARGIN on the samples, are worked out too: `_settled` may prefer one (the best every
+        # learner meets, whatever pass they give).
+        given = len(broken_sets(rack, candidates[leader][0]))
+        if given:
+            keeping = [
+                i for i in sorted(range(len(candidates)), key=lambda i: (int(scores[i].sum(dtype=np.int64)) / len(scores[i]), i))
+                if i not in chosen and candidates[i][1] == 0 and len(broken_sets(rack, candidates[i][0])) < given
+            ]
+            near = [i for i in keeping if _low_end(*_paired(scores[i], scores[leader])) <= MARGIN]
+            # None near: the nearest keeper all the same, so the verdict can say what keeping costs.
+            chosen += near[:KEEPING_RIVALS] or keeping[:1]
         chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
         for i in chosen:
             exact_set[i] = _exact_kept(card, rack, seen, candidates[i][0], partial(scorer.exact_mean, i, left))  # run now, or not at all
@@ -311,15 +368,51 @@ def evaluate_pass(
         mean, stderr, gap, se = sampled[i]
         listed.append(PassOption(own, blind, mean, stderr, n, flex.get(i), gap, se))
     lead = next(o for o in listed if (o.tiles, o.blind) == candidates[leader])
-    listed.sort(key=_ranked(lead))
     current = int(tables_for(card).line_distances(Holding.of(rack)).min())
-    return PassAdvice(card, tuple(sorted(rack)), which, tuple(listed), current, seed)
+    return PassAdvice(card, tuple(sorted(rack)), which, _settled(listed, lead, rack), current, seed)
 
 
-def _ranked(lead: PassOption) -> Callable[[PassOption], tuple]:
+def _ranked(lead: PassOption, rack: Sequence[int]) -> Callable[[PassOption], tuple]:
     """Best first: the leader, then by how far behind it on shared draws,
-    more lines in reach, fewer blind tiles."""
-    return lambda o: (o is not lead, round(o.behind, 9), -(o.flexibility or 0.0), o.blind, o.tiles)
+    fewer tiles of pairs and pungs given, more lines in reach, fewer blind tiles."""
+    key = (lead.tiles, lead.blind)  # the same pass, whatever object stands for it after a rebase
+    return lambda o: ((o.tiles, o.blind) != key, round(o.behind, 9), len(broken_sets(rack, o.tiles)), -(o.flexibility or 0.0), o.blind, o.tiles)
+
+
+def _rebased(options: Sequence[PassOption], lead: PassOption) -> list[PassOption]:
+    """The options with `behind` measured from `lead` instead (`lead` at 0).
+    Exact gaps stay exact; a sampled gap's standard error is kept as it
+    was (its pairing with the new reference is not known): a tie-break."""
+    shift = lead.behind
+    return [o if not shift else replace(o, behind=o.behind - shift) for o in options]
+
+
+def _settled(options: Sequence[PassOption], lead: PassOption, rack: Sequence[int]) -> tuple[PassOption, ...]:
+    """The options ranked, best first, from the evaluation's leader `lead`:
+    when the leader splits a pair or breaks a pung (`broken_sets`), the
+    nearest pass that keeps more of them whole and is as good as the leader
+    (within MARGIN, exact when the leader is) becomes the best instead, and
+    every gap is measured from it. A pair or a pung is kept unless the
+    evaluation tells passing it apart from keeping it."""
+    listed = sorted(_rebased(options, lead), key=_ranked(lead, rack))
+    lead = listed[0]
+    given = len(broken_sets(rack, lead.tiles))
+    if not given:
+        return tuple(listed)
+    keeping = [
+        o for o in listed[1:]
+        if len(broken_sets(rack, o.tiles)) < given and o.as_good_as_best and o.behind <= MARGIN and (o.exact or not lead.exact)
+    ]
+    if not keeping:
+        return tuple(listed)
+    fewest = min(len(broken_sets(rack, o.tiles)) for o in keeping)
+    chosen = next(o for o in keeping if len(broken_sets(rack, o.tiles)) == fewest)
+    chosen_se = chosen.behind_stderr
+    moved = [replace(o, behind_stderr=chosen_se) if o is lead else o for o in listed]
+    chosen = replace(chosen, behind_stderr=0.0)
+    moved = [chosen if (o.tiles, o.blind) == (chosen.tiles, chosen.blind) else o for o in moved]
+    return tuple(sorted(_rebased(moved, chosen), key=_ranked(chosen, rack)))
+
 
 
 def _exact_kept(card: Card, rack: Sequence[int], seen: Sequence[int] | None, own: tuple[int, ...], work: Callable[[], float]) -> float:
@@ -334,12 +427,12 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
     own pass, graded against a best that was found without knowing it, so
     that every learner answering the same question meets the same best pass
     and the evaluation is made once a question (issue 13). When the pass
-    beats every pass worked out so far it becomes the best, and the others'
-    gaps grow by the difference.
+    beats every pass worked out so far it leads, and the best is settled
+    again from it (`_settled`: a pass as good that keeps pairs and pungs
+    whole may still be the best).
 
     Raises PassError for a pass that is not legal from the rack."""
-    old_best = advice.best
-    if not old_best.exact:
+    if not advice.best.exact:
         raise ValueError("with_pass needs an advice whose best was worked out exactly (exact=True)")
     own = tuple(sorted(passed))
     check_pass(advice.rack, own, advice.which)
@@ -354,19 +447,18 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
         return scorer.exact_mean(0, np.bincount(unseen_pool(rack, seen), minlength=tiles.KINDS))
 
     value = _exact_kept(advice.card, rack, seen, own, work)
-    beats = value < old_best.expected
-    if value == old_best.expected:  # an exact tie goes to the pass listed first among the legal ones, as in evaluate_pass
-        order = {c: n for n, c in enumerate(candidate_passes(rack, advice.which))}
-        beats = order[(own, 0)] < order[(old_best.tiles, old_best.blind)]
-    shift = old_best.expected - value if beats else 0.0
     samples = known.samples if known is not None else 0
     flexibility = known.flexibility if known is not None else None
-    mine = PassOption(own, 0, value, 0.0, samples, flexibility, 0.0 if beats else value - old_best.expected, 0.0, exact=True)
-    others = [o for o in advice.options if o is not known]
-    options = [mine] + ([replace(o, behind=o.behind + shift) for o in others] if beats else others)
-    lead = mine if beats else next(o for o in options if o.tiles == old_best.tiles and o.blind == old_best.blind)
-    options.sort(key=_ranked(lead))
-    return replace(advice, options=tuple(options))
+    best = advice.best  # behind 0: every gap is measured from it
+    mine = PassOption(own, 0, value, 0.0, samples, flexibility, value - best.expected, 0.0, exact=True)
+    options = [mine] + [o for o in advice.options if o is not known]
+    # The leader: the nearest pass worked out exactly; an exact tie goes to
+    # the pass listed first among the legal ones, as in evaluate_pass.
+    order = {c: n for n, c in enumerate(candidate_passes(rack, advice.which))}
+    lead = min((o for o in options if o.exact), key=lambda o: (o.expected, order[(o.tiles, o.blind)]))
+    if lead is not mine:  # the question's best stands, for every learner
+        return replace(advice, options=tuple(sorted(options, key=_ranked(best, rack))))
+    return replace(advice, options=_settled(options, lead, rack))
 
 
 def courtesy_advice(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None) -> PassAdvice:

@@ -60,7 +60,7 @@ def main() -> None:
                 sizes[owed].append(len(response.data))
                 counts[owed].append(len(state["legal"]))
                 started = time.perf_counter()
-                response = client.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][0]})
+                response = client.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][0], "move": state["move"]})
                 times[f"action, owed {owed}"].append(time.perf_counter() - started)
                 state = response.get_json()
             started = time.perf_counter()

@@ -2,14 +2,24 @@
 
     POST /api/hands                     {"seed"?, "bots"?, "card"?} -> 201 {"id", ...state}
     GET  /api/hands/<id>                the state as the learner (East) sees it
-    POST /api/hands/<id>/actions        {"action": <one of "legal">} -> the state after the computer players moved
-    GET  /api/hands/<id>/review         once over: {"decisions": [...], "summary": {...}}
+    POST /api/hands/<id>/actions        {"action": <one of "legal">, "move": <the state's "move">}
+                                        -> the state after the computer players moved
+    GET  /api/hands/<id>/review         once over: 202 {"status", "done", "total"} while the review is
+                                        computed (poll again), then 200 {"decisions": [...], "summary": {...}}
 
-A state never shows the other racks, the tiles others passed, or the
-wall's order (nor the seed, which would give the wall away); it carries
-"legal", every action the learner may take now (coach/play/legal.py) in
-the form to post back. An action not in that list answers 400 with
-{"error", "rule"}: the rule id that forbids it. Everything else follows
+While the hand is played a state shows what a player in East's seat sees
+and nothing else (coach/play/seen.py): never the other racks, the tiles
+others passed, another seat's silent "no call" (only seats that could call
+are asked, so a "no" would give their rack away), or the wall's order (nor
+the seed, which would give the wall away). Once the hand is over it adds
+"record": every action of the hand, each seat's passes and no-calls
+included, for study (the seed stays hidden). A state carries "legal",
+every action the learner may take now (coach/play/legal.py) in the form to
+post back, and "move", the number of the learner's moves so far: an action
+carries it back, and one sent with another number (a double tap, a retry)
+answers 409 with {"error", "state"}, the hand unchanged; one sent without
+it is a 400. An action not in that list answers 400 with {"error",
+"rule"}: the rule id that forbids it. Everything else follows
 api.py: JSON bodies only (so no CSRF token), {"error"} on every error,
 the drills' rate limits, guests made on the first new hand. Someone
 else's hand is a 404, as on the /play pages, whose load/keep cache and
@@ -26,7 +36,8 @@ from coach.notation import tiles
 from coach.play.bots import STRENGTHS
 from coach.play.hand import SEATS, Action, Hand, HandError
 from coach.play.legal import legal_actions
-from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, review
+from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE
+from coach.play.seen import move_number, seen_actions
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.store.teaching import teachers_cards
@@ -48,6 +59,7 @@ from coach.web.shared.practice.hands import (
     load,
     own_hand,
 )
+from coach.web.shared.practice.reviews import FAILED, start_review
 
 bp = Blueprint("hands_api", __name__, url_prefix="/api/hands")
 ACTION_KEYS = {"seat", "kind", "tiles", "blind", "go", "count", "size", "owner", "group"}
@@ -87,16 +99,17 @@ def _public(hand: Hand, number: int) -> dict[str, Any]:
         words = describe_move(hand, number)
         if words:
             move["words"] = words
-    move["number"] = number
     return move
 
 
 def _last_moves(hand: Hand) -> list[dict[str, Any]]:
-    """The moves since the learner's own last one (the computer players' answer to it)."""
-    start = len(hand.actions)
-    while start > 0 and hand.actions[start - 1].seat != SEAT and len(hand.actions) - start < LAST_MOVES:
+    """The moves the learner saw since their own last one (the computer players'
+    answer to it): never another seat's silent no-call (coach/play/seen.py)."""
+    seen = seen_actions(hand, SEAT, max(0, len(hand.actions) - 4 * LAST_MOVES))
+    start = len(seen)
+    while start > 0 and hand.actions[seen[start - 1]].seat != SEAT and len(seen) - start < LAST_MOVES:
         start -= 1
-    return [_public(hand, n) for n in range(start, len(hand.actions))]
+    return [_public(hand, n) for n in seen[start:]]
 
 
 def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
@@ -125,14 +138,16 @@ def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
             for seat in SEATS
         ],
         "latest": {"seat": hand.latest[0], "tile": tiles.CODES[hand.latest[1]]} if hand.latest else None,
-        "moves": len(hand.actions),
+        "move": move_number(hand, SEAT),
         "last_moves": _last_moves(hand),
         "hints": row.hints,
         "legal": [a.to_json() for a in legal_actions(hand, SEAT)],
         "over": hand.phase == "over",
     }
     if hand.phase == "over":
-        out["result"] = hand.record()["result"]
+        record = hand.record()
+        out["result"] = record["result"]
+        out["record"] = record["actions"]  # over: the whole hand may be studied, as racks are shown at the end
     return out
 
 
@@ -153,10 +168,16 @@ def _new_hand_body() -> tuple[int | None, str, int | None]:
     return seed, bots, card
 
 
-def _posted_action() -> Action:
-    data = read_body({"action"})
+def _posted_action() -> tuple[Action, int]:
+    """The action posted and the move number it was chosen on."""
+    data = read_body({"action", "move"})
     if "action" not in data:
         raise BodyError('"action" is missing: send one of the state\'s "legal" actions as it is')
+    move = data.get("move")
+    if move is None:
+        raise BodyError('"move" is missing: send the state\'s "move" with the action, so a repeated action is never played twice')
+    if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move <= MAX_DB_INT:
+        raise BodyError('"move" is the state\'s "move": a whole number from 0')
     raw = data["action"]
     if not isinstance(raw, dict):
         raise HandError('"action" is an object such as {"seat": "East", "kind": "discard", "tiles": ["5D"]}', "H1")
@@ -166,7 +187,7 @@ def _posted_action() -> Action:
     action = Action.from_json(raw)
     if action.seat != SEAT:
         raise HandError(f"you play {SEAT}: the computer players make their own moves", "S5")
-    return action
+    return action, move
 
 
 def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:
@@ -216,24 +237,42 @@ def act(hand_id: int):
         row = own_hand(session, hand_id)
         hand = load(row)
         try:
-            action = _posted_action()
+            action, move = _posted_action()
         except (HandError, DrillError):
             keep(row, hand)  # unchanged
             raise
         try:
-            practice_moves.play(session, row, hand, action)  # a refusal is a HandError: 400 with its rule
+            practice_moves.play(session, row, hand, action, move)  # a refusal is a HandError: 400 with its rule
+        except practice_moves.StaleMove as stale:
+            return jsonify(error=str(stale), state=state(hand, row)), 409
         except store.HandMoved:
-            return error_response("the hand moved on in another request before this action arrived: GET it and choose again", 409)
+            session.expire_all()
+            row = own_hand(session, hand_id)
+            hand = load(row)
+            keep(row, hand)
+            return jsonify(
+                error="the hand moved on in another request before this action arrived: here it is now; choose again",
+                state=state(hand, row),
+            ), 409
         return jsonify(state(hand, row))
 
 
 @bp.get("/<int:hand_id>/review")
 @limits.drilling
 def review_of(hand_id: int):
+    """The review, computed once in the background (practice/reviews.py): 202 with how
+    far it has got until it is done, never graded in this request."""
     row, hand = _looked_at(hand_id)
     if hand.phase != "over":
         return error_response("the review comes once the hand is over: play on", 409)
-    found = review(hand.card, hand.seed, hand.actions, SEAT)
+    assert row.id is not None
+    state = start_review(row.id)
+    if state.status == FAILED:
+        body, status = error_response("the review could not be made just now: it is tried again in a few minutes", 503)
+        return body, status, {"Retry-After": "600"}
+    found = state.review
+    if found is None:
+        return jsonify(state.to_json()), 202, {"Retry-After": "1"}
     return jsonify(
         decisions=[d.to_json() for d in found.decisions],
         summary={

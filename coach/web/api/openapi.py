@@ -34,6 +34,7 @@ def _errors(*statuses: int) -> dict[str, Any]:
         413: "The body is larger than 64 KB",
         415: "The body is not sent as application/json",
         500: "An unexpected error, logged; the answer says nothing of its cause",
+        503: "The review could not be made just now; it is tried again later (Retry-After)",
     }
     return {str(status): _json(_ref("Error"), said[status]) for status in statuses}
 
@@ -195,7 +196,11 @@ SCHEMAS.update({
             "seat": {"type": "string", "enum": list(SEATS)},
             "kind": {"type": "string", "enum": ["pass", "vote", "offer", "courtesy", "call", "no-call", "discard", "exchange", "mahjong"]},
             "tiles": {**TILES, "maxItems": 14},
-            "blind": {**_SMALL, "description": "A pass: tiles just received passed on unseen (C5)"},
+            "blind": {**_SMALL, "description": (
+                "A pass on the last pass of a Charleston: how many of the three tiles coming to you in this same pass "
+                "go straight on unseen, never entering your rack; \"tiles\" then holds 3 - blind of your own (C5). "
+                "If all four send all three on, the Charleston ends and East discards (C6)"
+            )},
             "go": {"type": "boolean", "description": "A vote: true to play the second Charleston (C2)"},
             "count": {**_SMALL, "description": "An offer: tiles offered in the courtesy pass (C3)"},
             "size": {**_SMALL, "description": "A call: the exposure's size; absent: Mah Jongg (K2, K3)"},
@@ -206,19 +211,34 @@ SCHEMAS.update({
     },
     "ActionRequest": {
         "type": "object",
-        "required": ["action"],
-        "properties": {"action": _ref("Action")},
+        "required": ["action", "move"],
+        "properties": {
+            "action": _ref("Action"),
+            "move": {
+                "type": "integer", "minimum": 0, "maximum": MAX_DB_INT,
+                "description": "The \"move\" of the state the action was chosen on; another number answers 409, nothing played",
+            },
+        },
+        "additionalProperties": False,
+    },
+    "Stale": {
+        "type": "object",
+        "description": "The action was chosen on a state the hand has moved on from (a repeat, a retry, another tab): nothing was played",
+        "required": ["error", "state"],
+        "properties": {"error": {"type": "string"}, "state": _ref("HandState")},
         "additionalProperties": False,
     },
     "Move": {
         "type": "object",
-        "description": "A past move; another seat's passed tiles, and its vote or offer until all have given theirs, stay hidden",
-        "required": ["seat", "kind", "number"],
+        "description": (
+            "A past move, as a player in your seat saw it: another seat's passed tiles, and its vote or offer until"
+            " all have given theirs, stay hidden; another seat's silent no-call is never listed"
+        ),
+        "required": ["seat", "kind"],
         "properties": {
             **{key: {} for key in ("tiles", "blind", "go", "count", "size", "owner", "group")},
             "seat": {"type": "string", "enum": list(SEATS)},
             "kind": {"type": "string"},
-            "number": {"type": "integer", "minimum": 0},
             "words": {"type": "string", "description": "The move in words, as the table shows it"},
         },
         "additionalProperties": False,
@@ -226,7 +246,7 @@ SCHEMAS.update({
     "HandState": {
         "type": "object",
         "required": ["id", "card", "bots", "seat", "phase", "step", "turn", "owed", "wall", "rack", "received", "courtesy",
-                     "seats", "latest", "moves", "last_moves", "hints", "legal", "over"],
+                     "seats", "latest", "move", "last_moves", "hints", "legal", "over"],
         "properties": {
             "id": {"type": "integer", "minimum": 1},
             "card": {"type": "string"},
@@ -239,7 +259,7 @@ SCHEMAS.update({
             "owed": {"type": ["string", "null"], "description": "The kind of move you owe now; null: none (the hand is over)"},
             "wall": {"type": "integer", "minimum": 0, "description": "Tiles left in the wall"},
             "rack": {**TILES, "description": "Your concealed tiles, sorted"},
-            "received": {**TILES, "description": "The tiles of the last Charleston pass you received"},
+            "received": {**TILES, "description": "The tiles the last Charleston pass put in your rack (never those you sent on unseen, C5)"},
             "courtesy": {"type": "integer", "minimum": 0, "maximum": 3, "description": "Tiles you pass in the courtesy pass"},
             "seats": {
                 "type": "array",
@@ -262,8 +282,11 @@ SCHEMAS.update({
                 ],
                 "description": "The discard that may be called now",
             },
-            "moves": {"type": "integer", "minimum": 0},
-            "last_moves": {"type": "array", "items": _ref("Move"), "description": "The moves since your own last one"},
+            "move": {
+                "type": "integer", "minimum": 0,
+                "description": "How many moves you have made: send it back with your action (a repeated one answers 409)",
+            },
+            "last_moves": {"type": "array", "items": _ref("Move"), "description": "The moves you saw since your own last one"},
             "hints": {"type": "integer", "minimum": 0},
             "legal": {"type": "array", "items": _ref("Action"), "description": "Every action you may take now: post one back as it is"},
             "over": {"type": "boolean"},
@@ -279,6 +302,21 @@ SCHEMAS.update({
                 },
                 "additionalProperties": False,
             },
+            "record": {
+                "type": "array",
+                "items": _ref("Action"),
+                "description": "Once the hand is over: every action of every seat, passes and no-calls included, in order",
+            },
+        },
+        "additionalProperties": False,
+    },
+    "ReviewProgress": {
+        "type": "object",
+        "required": ["status", "done", "total"],
+        "properties": {
+            "status": {"type": "string", "enum": ["waiting", "running"], "description": "waiting: about to start; running: being graded"},
+            "done": {"type": "integer", "minimum": 0, "description": "Decisions graded so far"},
+            "total": {"type": "integer", "minimum": 0, "description": "Decisions to grade (0 until the first is graded)"},
         },
         "additionalProperties": False,
     },
@@ -358,8 +396,16 @@ HAND_PATHS: dict[str, Any] = {
             "requestBody": {"required": True, "content": {JSON: {"schema": _ref("ActionRequest")}}},
             "responses": {
                 "200": _json(_ref("HandState"), "The new state"),
-                "400": _json({"anyOf": [_ref("Refusal"), _ref("Error")]}, "An action not in the legal list (with the rule id that forbids it), or a bad body"),
-                **_errors(404, 409, 413, 415, 500),
+                "400": _json(
+                    {"anyOf": [_ref("Refusal"), _ref("Error")]},
+                    "An action not in the legal list (with the rule id that forbids it), or a bad body (no \"move\", say)",
+                ),
+                "409": _json(
+                    {"anyOf": [_ref("Stale"), _ref("Error")]},
+                    "The hand is no longer at the \"move\" sent (a repeated action, a retry, another tab): nothing was"
+                    " played, and the state is the hand as it stands now",
+                ),
+                **_errors(404, 413, 415, 500),
             },
         }
     },
@@ -367,8 +413,16 @@ HAND_PATHS: dict[str, Any] = {
         "get": {
             "operationId": "handReview",
             "summary": "Once the hand is over: each of your decisions graded against the coach's",
+            "description": (
+                "The review is computed once, in the background, from the moment the hand ends, and kept. "
+                "Until it is done the answer is 202 with how far it has got (and Retry-After: 1): ask again."
+            ),
             "parameters": [_HAND],
-            "responses": {"200": _json(_ref("HandReview"), "The review"), **_errors(404, 409, 500)},
+            "responses": {
+                "200": _json(_ref("HandReview"), "The review"),
+                "202": _json(_ref("ReviewProgress"), "Not done yet: the decisions graded so far, of how many; ask again"),
+                **_errors(404, 409, 500, 503),
+            },
         }
     },
 }

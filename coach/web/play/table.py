@@ -5,12 +5,18 @@
     GET  /play/<id>                 the table
     POST /play/<id>/act             your move (a pass, vote, offer, call, exchange, discard, Mah Jongg)
     POST /play/<id>/hint            "What would the coach do?" (counted)
-    GET  /play/<id>/review          every decision you made, graded against the coach's
+    GET  /play/<id>/review          every decision you made, graded against the coach's (how far the
+                                    review has got while it is computed; htmx polls it for its partial)
+    GET  /play/<id>/review/summary  the end of the table: the review in one line, or how far it has got (htmx)
 
 The hand is its seed, its card and its actions (coach/play/hand.py): each
 request rebuilds it (coach/web/shared/practice/hands.py) and
-the server checks every move; the page never says what the hand is. Forms
-post without JavaScript too; htmx swaps the table in place.
+the server checks every move; the page never says what the hand is, and
+shows only what a player in East's seat sees (coach/play/seen.py). Every
+form carries the table's move number back: a move from a table that has
+moved on (a double click, a retried post, an old tab) answers 409 with the
+table as it stands now and a short note, nothing played. Forms post
+without JavaScript too; htmx swaps the table in place, a 409 included.
 """
 
 from __future__ import annotations
@@ -25,9 +31,9 @@ from coach.notation import tiles
 from coach.play.bots import STRENGTHS
 from coach.play.hand import MAH_JONGG, SEATS, Action, Hand, HandError
 from coach.play.review import hint as coach_hint
-from coach.play.review import review
+from coach.play.seen import move_number, seen_by
 from coach.rules.charleston import BLIND_PASSES
-from coach.rules.mahjong import winning_lines
+from coach.rules.mahjong import lay_out, winning_lines
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.infra import database, limits
@@ -44,10 +50,12 @@ from coach.web.shared.practice.hands import (
     load,
     own_hand,
 )
+from coach.web.shared.practice.reviews import start_review
 
 bp = Blueprint("practice", __name__)
 
 MOVED = "This hand moved on in another tab or window before your move arrived: here it is as it stands now."
+NO_NUMBER = "Your move came without the table's move number, so it was not played: choose it again on the table below."
 
 # -- the page's view of the table ---------------------------------------------------------
 
@@ -87,17 +95,17 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         {"owner": owner, "group": group, "tile": tiles.CODES[tile]} for owner, group, tile in hand.exchanges(SEAT)
     ] if owed == "turn" else []
     can_win = owed == "turn" and bool(winning_lines(hand.card, hand.holding(SEAT)))
-    log = [describe_move(hand, n) for n in _log_window(hand)]
+    log = [describe_move(hand, n) for n in _log_window(hand) if seen_by(hand, SEAT, n)]
     result = hand.result
     return {
         "row": row,
         "hand": hand,
         "owed": owed,
+        "move": move_number(hand, SEAT),
         "step_words": STEP_WORDS.get(hand.step, ""),
         "seats": seats,
         "you": next(s for s in seats if s.you),
         "rack": codes(hand.racks[SEAT]),
-        "received": [tiles.CODES[t] for t in hand.received[SEAT]],
         "blind_ok": owed == "pass" and hand.step in BLIND_PASSES,
         "courtesy_count": hand.courtesy.get(SEAT, 0),
         "latest": latest,
@@ -109,7 +117,19 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "result": result,
         "line": result.payment.line if result and result.payment else None,
         "winner_rack": codes(hand.racks[result.winner]) if result and result.winner else [],  # shown once over, as at a table
+        "winning": _laid(hand),
     }
+
+
+def _laid(hand: Hand) -> tuple:
+    """The winner's 14 tiles grouped as the winning line reads, jokers in their groups (H1, J1)."""
+    result = hand.result
+    if result is None or result.winner is None or result.payment is None or result.payment.reading is None:
+        return ()
+    try:
+        return lay_out(hand.holding(result.winner), result.payment.reading)
+    except ValueError:  # cannot happen for a win the engine scored; the plain layout then stands in
+        return ()
 
 
 LOG_CAP = 16  # a table shows what happened since your move; a few turns at most, bounded anyway
@@ -128,6 +148,8 @@ def _log_window(hand: Hand) -> range:
 
 def _render(hand: Hand, row: PracticeHand, status: int = 200, **extra: Any):
     context = view(hand, row) | extra
+    if hand.phase == "over" and row.id is not None:
+        context["review_state"] = start_review(row.id)  # started when the hand ended; here if it never was
     return render("play/table.html", "partials/play_table.html", **context), status
 
 
@@ -196,13 +218,19 @@ def act(hand_id: int):
     with database.reading() as session:
         row = own_hand(session, hand_id)
         hand = load(row)
+        move = request.form.get("move", "")
+        if not (move.isdigit() and len(move) < 10):
+            keep(row, hand)  # unchanged
+            return _render(hand, row, 400, problem=NO_NUMBER)
         try:
             action = action_from_form()
         except HandError as error:
             keep(row, hand)  # unchanged
             return _render(hand, row, 422, problem=f"{error.message} ({error.rule})")
         try:
-            practice_moves.play(session, row, hand, action)  # the API's own move: checked legal first
+            practice_moves.play(session, row, hand, action, int(move))  # the API's own move: checked legal first
+        except practice_moves.StaleMove:
+            return _render(hand, row, 409, problem=practice_moves.ALREADY_PLAYED)
         except HandError as error:
             return _render(hand, row, 422, problem=f"{error.message} ({error.rule})")
         except store.HandMoved:
@@ -232,11 +260,26 @@ def hint(hand_id: int):
 
 @bp.get("/play/<int:hand_id>/review")
 def review_page(hand_id: int):
+    """The review once it is computed (practice/reviews.py: never here), else how far it has
+    got; htmx polls this address and gets the partial, the finished review when it is."""
     with database.reading() as session:
         row = own_hand(session, hand_id)
         hand = load(row)
         keep(row, hand)
         if hand.phase != "over":
             return redirect(url_for("practice.table", hand_id=hand_id), 303)
-        found = review(hand.card, hand.seed, hand.actions, SEAT)
-        return render_template("play/review.html", row=row, hand=hand, review=found, line=view(hand, row)["line"])
+        line = view(hand, row)["line"]
+    state = start_review(hand_id)
+    page = render("play/review.html", "partials/review_live.html", row=row, hand=hand, state=state, line=line)
+    return page, 200, {"Vary": "HX-Request"}  # one address, two answers: a cache must keep them apart
+
+
+@bp.get("/play/<int:hand_id>/review/summary")
+def review_summary(hand_id: int):
+    """The table's end: the review in one line once done, else its progress (htmx polls it)."""
+    with database.reading() as session:
+        row = own_hand(session, hand_id)
+        finished = row.finished_at is not None
+    if not is_htmx() or not finished:
+        return redirect(url_for("practice.table", hand_id=hand_id), 303)
+    return render_template("partials/review_summary.html", row=row, review_state=start_review(hand_id))

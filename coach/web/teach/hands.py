@@ -9,7 +9,10 @@ at each of the learner's decisions, what the students who still share the
 position chose ("7 of 12 threw the 3 Bam here; the coach would throw the
 North"); where the class splits, the page follows the largest group and
 names the students whose hands differ from there (their own review shows
-the rest). Comparisons and reviews are cached by deal and moves.
+the rest). Comparisons are cached by deal and moves. Reviews are never
+computed here: the dashboard reads the stored ones (starting a finished
+hand's that is missing) and a student's page shows how far theirs has got
+until it is done (coach/web/shared/practice/reviews.py).
 """
 
 from __future__ import annotations
@@ -26,13 +29,14 @@ from coach.notation.card import Card
 from coach.play.bots import STRENGTHS
 from coach.play.compare import Comparison, Step, compare
 from coach.play.hand import Action
-from coach.play.review import review
 from coach.store.models import ClassHand, Classroom, PracticeHand
 from coach.store.teaching import hands as store
 from coach.store.teaching import roles, teachers_cards
 from coach.web.infra import database
+from coach.web.infra.htmx import render
 from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.practice import hands as practice
+from coach.web.shared.practice.reviews import WAITING, ReviewState, start_review, stored_states
 from coach.web.teach.base import bp, found, show_date, teacher_id, teacher_row
 from drills.sets import HOUSE
 
@@ -97,16 +101,16 @@ class StudentLine:
     won: bool
     accuracy: float | None
     decisions: int
+    reviewing: bool = False  # finished, its review still being computed
 
 
-def _accuracy(hand: PracticeHand) -> tuple[float | None, int]:
-    """The share of decisions as good as the coach's, as stored once the hand
-    is over (None while it goes on: reviewing every unfinished hand of a big
-    class would cost seconds; the student's own page reviews theirs), and how
-    many decisions so far."""
-    result = json.loads(hand.result or "null") or {}
-    if isinstance(result.get("accuracy"), (int, float)):
-        return float(result["accuracy"]), int(result.get("decisions") or 0)
+def _accuracy(hand: PracticeHand, state: ReviewState | None) -> tuple[float | None, int]:
+    """The share of decisions as good as the coach's, from the stored review of a
+    finished hand (None while it goes on, or while its review is computed: the
+    student's page shows the decisions so far), and how many decisions so far."""
+    found = state.review if state is not None and hand.finished_at is not None else None
+    if found is not None:
+        return found.accuracy, len(found.decisions)
     return None, sum(1 for a in json.loads(hand.actions or "[]") if a.get("seat") == practice.SEAT)
 
 
@@ -120,17 +124,31 @@ def outcome(result: dict[str, Any]) -> tuple[str, bool]:
     return (f"{winner} won" if winner else "Wall game"), False
 
 
-def student_lines(plays: list[store.Played]) -> list[StudentLine]:
+def finished_reviews(plays: list[store.Played]) -> dict[int, ReviewState]:
+    """The stored reviews of the finished hands, by hand id; one missing (or out of
+    date) is started here, in the background, and shows as being computed."""
+    finished = [p.hand for p in plays if p.hand is not None and p.hand.finished_at is not None]
+    states = stored_states(finished)
+    for hand_id, state in states.items():
+        if state.status == WAITING:
+            states[hand_id] = start_review(hand_id)
+    return states
+
+
+def student_lines(plays: list[store.Played], reviews: dict[int, ReviewState] | None = None) -> list[StudentLine]:
+    reviews = reviews or {}
     lines = []
     for play in plays:
         hand = play.hand
         if hand is None:
             lines.append(StudentLine(play.learner.id or 0, play.name, "Not started", "", False, None, 0))
             continue
-        accuracy, decisions = _accuracy(hand)
+        review_state = reviews.get(hand.id or 0)
+        accuracy, decisions = _accuracy(hand, review_state)
         words, won = outcome(play.result)
         state = "Finished" if hand.finished_at is not None else "Playing"
-        lines.append(StudentLine(play.learner.id or 0, play.name, state, words, won, accuracy, decisions))
+        reviewing = state == "Finished" and accuracy is None
+        lines.append(StudentLine(play.learner.id or 0, play.name, state, words, won, accuracy, decisions, reviewing))
     return lines
 
 
@@ -178,7 +196,7 @@ def class_hand_page(class_hand_id: int):
         teacher = teacher_row(session)
         card = card_of(session, given)
         plays = store.plays_of(session, given)
-        lines = student_lines(plays)
+        lines = student_lines(plays, finished_reviews(plays))
         found_comparison = comparison(card, given, plays)
         names = {str(p.learner.id): p.name for p in plays}
         return render_template(
@@ -204,18 +222,13 @@ def student_hand(class_hand_id: int, learner_id: int):
         given, room, person, hand_row = found(store.student_hand(session, teacher_id(), class_hand_id, learner_id))
         hand = practice.load(hand_row)
         practice.keep(hand_row, hand)
-        found_review = review(hand.card, hand.seed, hand.actions, practice.SEAT)
         words, _ = outcome(json.loads(hand_row.result or "null") or {})
-        return render_template(
-            "teach/class_hand_student.html",
-            room=room,
-            given=given,
-            name=roles.display_name(person),
-            hand_row=hand_row,
-            review=found_review,
-            outcome=words,
-            over=hand.phase == "over",
-        )
+        context = {"room": room, "given": given, "name": roles.display_name(person), "hand_row": hand_row,
+                   "outcome": words, "over": hand.phase == "over"}
+    assert hand_row.id is not None
+    # The stored review of the hand as it stands (one still going: its decisions so far), started if missing.
+    state = start_review(hand_row.id)
+    return render("teach/class_hand_student.html", "teach/partials/student_review.html", state=state, **context), 200, {"Vary": "HX-Request"}
 
 
 @bp.route("/class-hands/<int:class_hand_id>/delete", methods=["GET", "POST"])

@@ -20,8 +20,7 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.bots import decide
 from coach.play.hand import SEATS, Action, Hand, replay
-from coach.play.positions import to_replay
-from coach.play.review import review
+from coach.rules.charleston import pass_words
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.shared import learners
@@ -32,11 +31,11 @@ CACHE_SIZE = 64
 STEP_WORDS = {
     "first-right": "First Charleston: pass three tiles to the right (C1)",
     "first-across": "First Charleston: pass three tiles across (C1)",
-    "first-left": "First Charleston: pass three tiles to the left; some may be the ones you just got, unseen (C1, C5)",
+    "first-left": "First Charleston: pass three tiles to the left; some may be tiles coming to you in this pass, sent straight on unseen (C1, C5)",
     "vote": "Play the second Charleston? Any one player may stop it (C2)",
     "second-left": "Second Charleston: pass three tiles to the left (C2)",
     "second-across": "Second Charleston: pass three tiles across (C2)",
-    "second-right": "Second Charleston: pass three tiles to the right; some may be the ones you just got, unseen (C2, C5)",
+    "second-right": "Second Charleston: pass three tiles to the right; some may be tiles coming to you in this pass, sent straight on unseen (C2, C5)",
     "offer": "Courtesy pass: offer 0 to 3 tiles to the player across (C3)",
     "courtesy": "Courtesy pass: choose the tiles to pass across (C3)",
 }
@@ -100,16 +99,11 @@ def bots_play(hand: Hand, strength: str) -> None:
 
 
 def result_json(hand: Hand) -> dict[str, Any] | None:
-    """How the hand ended, with the review's accuracy for the progress page."""
+    """How the hand ended. The review's accuracy, decision count, mistakes and
+    positions to replay join it when the review is done (practice/reviews.py)."""
     if hand.phase != "over":
         return None
-    result = dict(hand.record()["result"])
-    found = review(hand.card, hand.seed, hand.actions, SEAT)
-    result["accuracy"] = round(found.accuracy, 3)
-    result["decisions"] = len(found.decisions)
-    result["mistakes"] = sum(1 for d in found.decisions if d.grade == "mistake")
-    result["replay"] = to_replay(found)  # the decisions to ask again (coach/play/positions.py)
-    return result
+    return dict(hand.record()["result"])
 
 
 def codes(values: list[int]) -> list[str]:
@@ -131,5 +125,5 @@ def describe_move(hand: Hand, number: int) -> str:
     if action.kind == "vote":
         return f"{who} voted to {'go on' if action.go else 'stop'}."
     if action.kind in ("pass", "courtesy") and action.seat == SEAT:
-        return f"You passed {', '.join(tiles.name(c) for c in action.tiles)}{f' and {action.blind} blind' if action.blind else ''}."
+        return f"You {pass_words([tiles.name(c) for c in action.tiles], action.blind, 'passed')}."
     return ""
