@@ -195,8 +195,8 @@ def grade(question: Question, answer: object) -> Verdict:
     lines: list[str] = []
     if played is not None:
         lines.append(graded.reason)
-        if graded.cost and graded.cost < 14:
-            lines.append(f"Your choice cost you {graded.cost} tile{'s' if graded.cost > 1 else ''} against the coach's.")
+        if graded.cost and not graded.missed_win:
+            lines.append(f"Your choice cost you {_cost_words(graded.cost, graded.unit)} against the coach's.")
     first = key.position.played
     lines.append(f"When you played this hand, you chose to {_said(first, key)}.")
     why = describe(hand, coach)
@@ -216,5 +216,12 @@ def grade(question: Question, answer: object) -> Verdict:
     return short.shaped(verdict, title, [why, *lines] if played is None else lines, [why])
 
 
+def _cost_words(cost: float, unit: str) -> str:
+    """What a move gave up, in the review's units: "about 12 points of expected payment", "0.45 tiles"."""
+    if unit == "tiles":
+        return f"{cost:.2f} tiles on average"
+    return f"about {max(1, round(cost))} point{'s' if round(cost) > 1 else ''} of expected payment"
+
+
 def hint(question: Question) -> str:
-    return "Count how many tiles away each choice leaves you from your nearest line."
+    return "Count how many tiles away each choice leaves you from your nearest live line, and what each tile could give the others."

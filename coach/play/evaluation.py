@@ -119,6 +119,11 @@ def _fingerprint(hand: Hand, seat: str) -> tuple:
     )
 
 
+def forget() -> None:
+    """Empty the evaluations kept (a measurement that wants each worked out afresh)."""
+    _KEPT.clear()
+
+
 def coach_move(hand: Hand, seat: str) -> Action:
     """The coach's move: the best of `evaluate`."""
     return evaluate(hand, seat).best.action

@@ -53,6 +53,8 @@ class Graded:
     reason: str
     rules: tuple[str, ...]
     coach: Action
+    unit: str = "points"  # of `cost`: "points" in play, "tiles" in the Charleston
+    missed_win: bool = False
 
     @property
     def correct(self) -> bool:
@@ -108,7 +110,7 @@ def grade_answer(hand: Hand, position: Position, answer: Action) -> Graded:
     if same_move(answer, coach):
         answer = coach
     judged = grade_decision(hand, answer)
-    return Graded(judged.grade, judged.cost, judged.reason, judged.rules, judged.coach)
+    return Graded(judged.grade, judged.cost, judged.reason, judged.rules, judged.coach, judged.unit, judged.missed_win)
 
 
 def drawn_tile(hand: Hand, seat: str) -> int | None:

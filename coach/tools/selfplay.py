@@ -199,6 +199,7 @@ def run(args: argparse.Namespace, out: TextIO, progress: TextIO | None = sys.std
     reviews = Clock(step=10.0)  # up to 200 s
     tables: dict[str, Table] = {}
     paired: dict[str, dict[int, list[int]]] = {}  # pair -> deal -> [wins of the first, of the second]
+    paid: dict[str, dict[int, list[float]]] = {}  # pair -> deal -> [points won (+) or paid (-) by the first, the second]
     play(card, seed, {s: "club" for s in SEATS})  # compile the card's tables before anything is timed
     started, done = time.perf_counter(), 0
     with _stop_on_sigterm() as stop:
@@ -217,6 +218,9 @@ def run(args: argparse.Namespace, out: TextIO, progress: TextIO | None = sys.std
                     pair = paired.setdefault(kind, {}).setdefault(hand_seed, [0, 0])
                     if hand.result.winner is not None:
                         pair[0 if bots[hand.result.winner] == kind.split("-")[0] else 1] += 1
+                    points = paid.setdefault(kind, {}).setdefault(hand_seed, [0.0, 0.0])
+                    for seat, amount in hand.result.pays.items():
+                        points[0 if bots[seat] == kind.split("-")[0] else 1] += amount
                 elif args.review_every and table.hands % args.review_every == 1 % args.review_every:
                     begun = time.process_time()
                     review(card, hand_seed, hand.actions, "East")
@@ -226,13 +230,13 @@ def run(args: argparse.Namespace, out: TextIO, progress: TextIO | None = sys.std
                 print(f"selfplay: {done}/{total} hands, {time.perf_counter() - started:.0f} s", file=progress, flush=True)
     if done < total:
         out.write(f"Stopped early (SIGTERM) after {done} of {total} hands: the figures below are for those.\n")
-    report(out, card, args, tables, paired, clocks, reviews, time.perf_counter() - started)
+    report(out, card, args, tables, paired, clocks, reviews, time.perf_counter() - started, paid)
     return 1 if any(t.errors for t in tables.values()) else 0
 
 
 def report(
     out: TextIO, card: Card, args: argparse.Namespace, tables: dict[str, Table], paired: dict[str, dict[int, list[int]]],
-    clocks: dict[str, Clock], reviews: Clock, elapsed: float,
+    clocks: dict[str, Clock], reviews: Clock, elapsed: float, paid: dict[str, dict[int, list[float]]] | None = None,
 ) -> None:
     w = out.write
     checked = "; every action checked: 152 tiles, and each record replays to the same state" if args.check else ""
@@ -259,6 +263,14 @@ def report(
               f"wall {share(t.walls, t.hands)}\n")
             w(f"    {b} ahead of {a} by {margin:+.1%} of hands [{low:+.1%}, {high:+.1%}] (95% bootstrap over "
               f"{len(per_deal)} deals; {verdict})\n")
+            if paid and paid.get(kind):
+                # Each deal seats each strength in four seat-hands (two seats, two hands): points a seat a hand.
+                points = np.array(list(paid[kind].values()), dtype=float).reshape(-1, 2) / 4
+                mine = [bootstrap(points[:, i], rng) for i in (0, 1)]
+                gap, gap_low, gap_high = bootstrap(points[:, 1] - points[:, 0], rng)
+                w(f"    expected payment a seat a hand: {a} {mine[0][0]:+.1f} [{mine[0][1]:+.1f}, {mine[0][2]:+.1f}], "
+                  f"{b} {mine[1][0]:+.1f} [{mine[1][1]:+.1f}, {mine[1][2]:+.1f}]; {b} ahead by {gap:+.1f} points "
+                  f"[{gap_low:+.1f}, {gap_high:+.1f}] (95% bootstrap over deals)\n")
         w("  Each strength against the others (pooled over its pairs):\n")
         for s in STRENGTHS:
             won = sum(tables[k].wins[s] for k in pairs if s in k.split("-"))

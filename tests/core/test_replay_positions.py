@@ -42,8 +42,8 @@ def test_only_inaccuracies_and_mistakes_become_positions_never_a_vote_or_an_offe
     assert not [d for d in found.decisions if d.grade in (INACCURACY, MISTAKE) and d.number not in numbers and d.kind not in ("vote", "offer")]
 
 
-def test_a_club_players_hand_has_nothing_to_replay():
-    hand = play(HOUSE, 3, {s: "club" for s in SEATS})
+def test_a_coach_players_hand_has_nothing_to_replay():
+    hand = play(HOUSE, 3, {"East": "coach", "South": "club", "West": "shark", "North": "club"})
     assert to_replay(review(HOUSE, 3, hand.actions, "East")) == []
 
 
@@ -139,7 +139,8 @@ def test_S4_the_verdict_names_the_coachs_move_its_cost_and_what_you_chose_in_the
     coach = coach_move(board, position)
     assert played.best == coach.tiles[0] and tiles.name(coach.tiles[0]) in played.headline
     text = " ".join(played.reasons + played.details)
-    assert f"you chose to throw the {tiles.name(position.played.tiles[0])}" in text and "cost you" in text
+    assert f"you chose to throw the {tiles.name(position.played.tiles[0])}" in text and "cost you about" in text
+    assert "points of expected payment" in text
     assert played.rules == ("S4",) and not any("(S4)" in r for r in played.reasons)  # the rule id once: as its chip
     right = replay_position.grade(q, coach.tiles[0])
     assert right.correct and right.score == 1.0 and right.headline.startswith("Right")

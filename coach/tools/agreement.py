@@ -1,0 +1,86 @@
+"""`python -m coach.tools.agreement`: the hint, the review and the replay agree.
+
+A measurement (issue 24): computer players play N hands; at every
+decision of one seat (East) the three ways a learner meets the coach are
+asked, each from scratch (the evaluation's memory emptied in between, so
+each works the position out for itself):
+
+- the table's hint (`coach.play.review.hint`) on the hand as it stands;
+- the review of the whole hand (`coach.play.review.review`), its coach's
+  move at that decision;
+- the replayed position (`coach.play.positions`), rebuilt from the seed
+  and the actions before the decision.
+
+It prints how many positions there were and on how many all three named
+the same move (the goal: every one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TextIO
+
+from coach.common.blas import one_blas_thread
+from coach.notation.card import Card, house_card
+from coach.play import evaluation
+from coach.play.bots import STRENGTHS, play
+from coach.play.hand import SEATS, Action, deal
+from coach.play.positions import coach_move, position_at, rebuild
+from coach.play.review import hint, review
+
+SEAT = "East"
+
+
+def _forget(fresh: bool) -> None:
+    if fresh:
+        evaluation.forget()
+
+
+def agreement(card: Card, hands: int, first_seed: int, fresh: bool = True, out: TextIO | None = None) -> tuple[int, int]:
+    """(positions, positions where hint, review and replay agree) over `hands` hands."""
+    positions = agreed = 0
+    for number in range(hands):
+        seed = first_seed + number
+        # East plays each strength in turn, so the positions are not only the coach's own.
+        bots = {seat: STRENGTHS[(number + i) % len(STRENGTHS)] for i, seat in enumerate(SEATS)}
+        played = play(card, seed, bots)
+        actions = list(played.actions)
+        reviewed = _fresh_review(card, seed, actions, fresh)
+        by_number = {d.number: d.coach for d in reviewed}
+        hand = deal(card, seed)
+        for n, action in enumerate(actions):
+            if action.seat == SEAT:
+                _forget(fresh)
+                said = hint(hand, SEAT)[0]
+                position = position_at(seed, actions, n, SEAT)
+                _forget(fresh)
+                replayed = coach_move(rebuild(card, position), position)
+                positions += 1
+                if said == by_number[n] == replayed:
+                    agreed += 1
+                elif out is not None:
+                    out.write(f"seed {seed} decision {n}: hint {said}, review {by_number[n]}, replay {replayed}\n")
+            hand.apply(action)
+    return positions, agreed
+
+
+def _fresh_review(card: Card, seed: int, actions: list[Action], fresh: bool) -> tuple:
+    _forget(fresh)
+    return review(card, seed, actions, SEAT).decisions
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m coach.tools.agreement", description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    one_blas_thread()
+    positions, agreed = agreement(house_card(), args.hands, args.seed, out=sys.stdout)
+    share = agreed / positions if positions else 1.0
+    print(f"{args.hands} hands, {positions} positions of {SEAT}: hint = review = replay on {agreed} ({share:.1%}).")
+    return 0 if agreed == positions else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
