@@ -36,10 +36,11 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from coach.advice.discard import defend
 from coach.advice.passes import EvaluationOptions, PassAdvice, PassOption, evaluate_pass, question_options, stop_vote, with_pass
 from coach.advice.passes.vote import courtesy_offer_values
 from coach.common.kept import Kept
@@ -55,6 +56,8 @@ from coach.rules.mahjong import score, winning_lines
 POINTS, TILES = "points", "tiles"
 CHARLESTON = ("pass", "courtesy", "vote", "offer")
 JOKER_KEEP = 2.0  # points: see _ranked
+LATE_WALL = 40  # tiles left in the wall from which defence comes first (D1)
+DEFENCE_POINTS = 5.0  # points a late hot tile is worth less than a safe one as near, at least (D1)
 
 
 @dataclass(frozen=True)
@@ -69,6 +72,7 @@ class Option:
     win: float | None = None  # the share of hands won after it (play)
     deal_in: float = 0.0  # the chance it hands an opponent Mah Jongg now (a discard)
     danger_seat: str = ""  # the opponent most likely to call it
+    hot: bool = False  # late in the hand, a hot tile thrown while a safe one was as near (D1)
     expected: float | None = None  # a pass: tiles away expected once tiles come back
     pass_option: PassOption | None = None
 
@@ -250,6 +254,33 @@ def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list
     return out
 
 
+def _defence_first(hand: Hand, seat: str, options: list[Option]) -> list[Option]:
+    """D1, late in the hand (LATE_WALL tiles or fewer in the wall): a hot tile
+    (at least half the hands an opponent's exposures allow need it, the
+    danger figure of `coach.advice.discard`) is worth at least
+    DEFENCE_POINTS less than the best safe tile (thrown twice already, or
+    fitting no hand the exposures allow) that leaves you as near. The model
+    sees few such moments; the rule says what a careful player does."""
+    if len(hand.wall) > LATE_WALL:
+        return options
+    others = [[e.as_exposure() for e in hand.exposed[o]] for o in SEATS if o != seat]
+    if not any(others):
+        return options
+    floor = [0] * tiles.KINDS
+    for _, tile in hand.discards:
+        floor[tile] += 1
+    judged = defend(hand.card, {tiles.INDEX[o.action.tiles[0]] for o in options}, floor, others)
+    safe = [o for o in options if judged[tiles.INDEX[o.action.tiles[0]]].safe]
+    out = []
+    for o in options:
+        tile = tiles.INDEX[o.action.tiles[0]]
+        near = [s.value for s in safe if s.distance is not None and o.distance is not None and s.distance <= o.distance]
+        if judged[tile].hot and near:
+            o = replace(o, value=min(o.value, max(near) - DEFENCE_POINTS), hot=True)
+        out.append(o)
+    return out
+
+
 def _best_discard(options: list[Option]) -> Option:
     return max(options, key=lambda o: (round(o.value, 9), o.action.tiles[0] != tiles.CODES[tiles.JOKER]))
 
@@ -269,9 +300,9 @@ def _turn(hand: Hand, seat: str) -> Evaluation:
             if winning_lines(card, after):
                 options.append(Option(action, _payment_value(card, after, trial.win_how), wins_now=True, distance=0, win=1.0))
             else:
-                best = _best_discard(_discards(trial, seat, after, seen_tiles(trial, seat)))
+                best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, seen_tiles(trial, seat))))
                 options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win))
-    options += _discards(hand, seat, holding, seen)
+    options += _defence_first(hand, seat, _discards(hand, seat, holding, seen))
     return Evaluation(seat, "turn", POINTS, tuple(_ranked(options)), extra={"wall": len(hand.wall)})
 
 
@@ -322,7 +353,7 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
             now_seen[tile] -= 1  # the called tile leaves the floor for the exposure, counted as own now
             trial = trial_copy(hand)
             trial.latest, trial.answers, trial.may_call = None, {}, {}
-            best = _best_discard(_discards(trial, seat, after, now_seen))
+            best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, now_seen)))
             options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win))
     return Evaluation(seat, "call", POINTS, tuple(_ranked(options)), extra={"wall": wall, "thrower": SEATS.index(thrower)})
 

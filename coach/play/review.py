@@ -281,7 +281,11 @@ def grade_decision(hand: Hand, played: Action) -> Judged:
             reason = f"You had Mah Jongg: {_words(best.action, hand)} and your hand is complete, worth {best.value:.0f} points."
         return Judged(MISTAKE, cost, reason, _win_rule(best.action), best.action, POINTS, missed_win=True)
     grade = BEST if mine is best else _points_grade(cost)
-    return Judged(grade, cost, _play_reason(hand, mine, best, grade), rules, best.action, POINTS)
+    reason = _play_reason(hand, mine, best, grade)
+    if mine.hot and grade not in (BEST, GOOD):
+        reason += " Late in the hand defence comes first: never a hot tile while a safe one leaves you as near."
+        rules = rules + ("D1",)
+    return Judged(grade, cost, reason, rules, best.action, POINTS)
 
 
 def _choice_reason(hand: Hand, mine: Option, best: Option, evaluation: Evaluation, grade: str) -> str:
