@@ -264,7 +264,7 @@ def grade_decision(hand: Hand, played: Action) -> Judged:
     played = canonical(played)
     evaluation = evaluate(hand, played.seat)
     best = evaluation.best
-    rules = RULES.get(played.kind, ("H3",))
+    rules: tuple[str, ...] = RULES.get(played.kind, ("H3",))
     if evaluation.owed in ("pass", "courtesy"):
         return _grade_pass(hand, played, evaluation)
     mine = evaluation.find(played)

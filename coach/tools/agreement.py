@@ -12,13 +12,16 @@ each works the position out for itself):
   and the actions before the decision.
 
 It prints how many positions there were and on how many all three named
-the same move (the goal: every one).
+the same move (the goal: every one), with what each cost in process CPU:
+the hint at each position (p50, p95) and the review of each whole hand,
+each from scratch.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 from typing import TextIO
 
 from coach.common.blas import one_blas_thread
@@ -37,22 +40,31 @@ def _forget(fresh: bool) -> None:
         evaluation.forget()
 
 
-def agreement(card: Card, hands: int, first_seed: int, fresh: bool = True, out: TextIO | None = None) -> tuple[int, int]:
-    """(positions, positions where hint, review and replay agree) over `hands` hands."""
+def agreement(
+    card: Card, hands: int, first_seed: int, fresh: bool = True, out: TextIO | None = None, clocks: dict[str, list[float]] | None = None,
+) -> tuple[int, int]:
+    """(positions, positions where hint, review and replay agree) over `hands` hands;
+    `clocks` gets each hint's and each review's process CPU seconds ("hint", "review", "decisions")."""
     positions = agreed = 0
+    clocks = clocks if clocks is not None else {}
     for number in range(hands):
         seed = first_seed + number
         # East plays each strength in turn, so the positions are not only the coach's own.
         bots = {seat: STRENGTHS[(number + i) % len(STRENGTHS)] for i, seat in enumerate(SEATS)}
         played = play(card, seed, bots)
         actions = list(played.actions)
+        begun = time.process_time()
         reviewed = _fresh_review(card, seed, actions, fresh)
+        clocks.setdefault("review", []).append(time.process_time() - begun)
+        clocks.setdefault("decisions", []).append(len(reviewed))
         by_number = {d.number: d.coach for d in reviewed}
         hand = deal(card, seed)
         for n, action in enumerate(actions):
             if action.seat == SEAT:
                 _forget(fresh)
+                begun = time.process_time()
                 said = hint(hand, SEAT)[0]
+                clocks.setdefault("hint", []).append(time.process_time() - begun)
                 position = position_at(seed, actions, n, SEAT)
                 _forget(fresh)
                 replayed = coach_move(rebuild(card, position), position)
@@ -76,9 +88,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     one_blas_thread()
-    positions, agreed = agreement(house_card(), args.hands, args.seed, out=sys.stdout)
+    clocks: dict[str, list[float]] = {}
+    positions, agreed = agreement(house_card(), args.hands, args.seed, out=sys.stdout, clocks=clocks)
     share = agreed / positions if positions else 1.0
     print(f"{args.hands} hands, {positions} positions of {SEAT}: hint = review = replay on {agreed} ({share:.1%}).")
+    hints = sorted(clocks.get("hint", [0.0]))
+    print(f"Hint, from scratch (process CPU): p50 {1000 * hints[len(hints) // 2]:.1f} ms, "
+          f"p95 {1000 * hints[int(len(hints) * 0.95)]:.1f} ms, max {1000 * hints[-1]:.1f} ms over {len(hints)} positions.")
+    reviews, decisions = clocks.get("review", [0.0]), clocks.get("decisions", [0])
+    longest = max(range(len(reviews)), key=lambda i: decisions[i])
+    print(f"Review of a whole hand, from scratch: mean {sum(reviews) / len(reviews):.2f} s for {sum(decisions) / len(decisions):.0f} "
+          f"decisions, max {max(reviews):.2f} s; the longest hand ({decisions[longest]} decisions) {reviews[longest]:.2f} s.")
     return 0 if agreed == positions else 1
 
 

@@ -329,7 +329,10 @@ SCHEMAS.update({
                 "description": "One per action you took, in order",
                 "items": {
                     "type": "object",
-                    "required": ["number", "seat", "kind", "played", "coach", "grade", "cost", "reason", "rules", "wall", "rack", "exposed"],
+                    "required": [
+                        "number", "seat", "kind", "played", "coach", "grade", "cost", "unit", "missed_win", "reason", "rules", "wall",
+                        "rack", "exposed",
+                    ],
                     "properties": {
                         "number": {"type": "integer", "minimum": 0, "description": "The action's place in the hand"},
                         "seat": {"type": "string"},
@@ -337,7 +340,12 @@ SCHEMAS.update({
                         "played": _ref("Action"),
                         "coach": _ref("Action"),
                         "grade": {"type": "string", "enum": ["best", "good", "inaccuracy", "mistake"]},
-                        "cost": {"type": "integer", "minimum": 0, "description": "Tiles away lost against the coach's choice"},
+                        "cost": {
+                            "type": "number", "minimum": 0,
+                            "description": "What the move gave up against the coach's, in `unit`: points of expected payment in play, tiles in the Charleston",
+                        },
+                        "unit": {"type": "string", "enum": ["points", "tiles"]},
+                        "missed_win": {"type": "boolean", "description": "The hand was complete (E1, K3, or through a joker exchange, J4) and was not declared"},
                         "reason": {"type": "string"},
                         "rules": {"type": "array", "items": {"type": "string"}},
                         "wall": {"type": "integer", "minimum": 0},
