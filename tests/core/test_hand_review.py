@@ -8,6 +8,8 @@ from __future__ import annotations
 import io
 import json
 
+import pytest
+
 from coach.cli import main
 from coach.notation import tiles
 from coach.play.bots import play
@@ -141,3 +143,49 @@ def test_review_command_prints_the_review_and_refuses_a_bad_record(tmp_path):
     assert main(["review", str(broken)], stdout=io.StringIO()) == 2
     (tmp_path / "junk.json").write_text("not json")
     assert main(["review", str(tmp_path / "junk.json")], stdout=io.StringIO()) == 2
+
+
+def _to_step(seed: int, step: str):
+    """A hand of the house card moved on to `step` of the Charleston, every seat passing its first three tiles."""
+    hand = deal(HOUSE, seed)
+    while hand.step != step:
+        owed = hand.waiting()
+        for seat in SEATS:
+            if owed.get(seat) == "pass":
+                own = [t for t in hand.racks[seat] if t != tiles.JOKER][:3]
+                hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in own)))
+            elif owed.get(seat) == "vote":
+                hand.apply(Action(seat, "vote", go=True))
+    return hand
+
+
+def test_C5_a_blind_pass_is_graded_by_the_pass_evaluation_in_tiles():
+    hand = _to_step(5, "first-left")
+    own = next(t for t in hand.racks["East"] if t != tiles.JOKER)
+    judged = grade_decision(hand, Action("East", "pass", (tiles.CODES[own],), blind=2))
+    assert judged.unit == "tiles" and judged.grade in (BEST, GOOD, INACCURACY, MISTAKE)
+    assert "send on 2 of the tiles coming to you, unseen" in judged.reason and "tiles away on average" in judged.reason
+    coach = evaluate(hand, "East").best.action
+    assert grade_decision(hand, coach).grade == BEST
+
+
+def test_C2_the_stop_vote_is_valued_by_the_pass_it_gives_up():
+    hand = _to_step(6, "vote")
+    found = evaluate(hand, "East")
+    assert found.unit == "tiles" and {o.action.go for o in found.options} == {True, False}
+    other = next(o for o in found.options if o is not found.best)
+    judged = grade_decision(hand, other.action)
+    assert judged.cost == pytest.approx(found.best.value - other.value) and judged.rules == ("C2",)
+    assert judged.grade == (GOOD if judged.cost <= 0.1 else INACCURACY if judged.cost <= 0.35 else MISTAKE)
+
+
+def test_K2_a_call_is_valued_by_the_holding_it_leaves():
+    # South holds KONGS but for a 1 Dot and two 4 Dots. A kong of the called 1 Dot brings it
+    # nearer; a pung of it fits only PUNGS, five tiles away: the call gives up the hand.
+    hand = in_play(deal(CARD, 2), {"East": "1D 5C", "South": "1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 9B 9C"})
+    hand.apply(Action("East", "discard", ("1D",)))
+    assert {("expose", 3), ("expose", 4)} <= set(hand.may_call["South"])
+    assert evaluate(hand, "South").best.action == Action("South", "call", size=4)
+    pung = grade_decision(hand, Action("South", "call", size=3))
+    assert pung.grade == MISTAKE and pung.rules == ("K2",) and "5 tiles away" in pung.reason and "2 tiles away" in pung.reason
+    assert grade_decision(hand, Action("South", "no-call")).grade in (GOOD, INACCURACY)
