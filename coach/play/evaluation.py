@@ -281,8 +281,9 @@ def _defence_first(hand: Hand, seat: str, options: list[Option]) -> list[Option]
     return out
 
 
-def _best_discard(options: list[Option]) -> Option:
-    return max(options, key=lambda o: (round(o.value, 9), o.action.tiles[0] != tiles.CODES[tiles.JOKER]))
+def _best_discard(options: list[Option], wall: int) -> Option:
+    """The discard the coach would make of these (the ranking of `_ranked`)."""
+    return _ranked(options, wall)[0]
 
 
 def _turn(hand: Hand, seat: str) -> Evaluation:
@@ -300,21 +301,23 @@ def _turn(hand: Hand, seat: str) -> Evaluation:
             if winning_lines(card, after):
                 options.append(Option(action, _payment_value(card, after, trial.win_how), wins_now=True, distance=0, win=1.0))
             else:
-                best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, seen_tiles(trial, seat))))
+                best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, seen_tiles(trial, seat))), len(trial.wall))
                 options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win))
     options += _defence_first(hand, seat, _discards(hand, seat, holding, seen))
-    return Evaluation(seat, "turn", POINTS, tuple(_ranked(options)), extra={"wall": len(hand.wall)})
+    return Evaluation(seat, "turn", POINTS, tuple(_ranked(options, len(hand.wall))), extra={"wall": len(hand.wall)})
 
 
 def _is_joker_discard(option: Option) -> bool:
     return option.action.kind == "discard" and option.action.tiles[0] == tiles.CODES[tiles.JOKER]
 
 
-def _ranked(options: list[Option]) -> list[Option]:
+def _ranked(options: list[Option], wall: int = 0) -> list[Option]:
     """Best first; among equals Mah Jongg, then keeping jokers, then the legal
     list's order. A joker is thrown only when it is worth more than JOKER_KEEP
-    points over every other move: the model reads a joker's worth from the
-    lines in reach now, and a joker kept can serve a line you switch to."""
+    points over every other move, and before the late hand (LATE_WALL) only
+    when every other discard leaves the hand further away: the model reads a
+    joker's worth from the lines in reach now, and a joker kept can serve any
+    line of three or more you switch to (J1)."""
     order = {id(o): n for n, o in enumerate(options)}
 
     def key(o: Option) -> tuple:
@@ -322,7 +325,19 @@ def _ranked(options: list[Option]) -> list[Option]:
 
     ranked = sorted(options, key=key)
     if ranked and _is_joker_discard(ranked[0]):
-        keeper = next((o for o in ranked if not _is_joker_discard(o) and o.value >= ranked[0].value - JOKER_KEEP), None)
+        joker = ranked[0]
+        early = wall > LATE_WALL
+        keeper = next(
+            (
+                o for o in ranked
+                if not _is_joker_discard(o) and (
+                    o.value >= joker.value - JOKER_KEEP
+                    or (early and o.action.kind == "discard" and o.distance is not None and joker.distance is not None
+                        and o.distance <= joker.distance)
+                )
+            ),
+            None,
+        )
         if keeper is not None:
             ranked.remove(keeper)
             ranked.insert(0, keeper)
@@ -353,7 +368,7 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
             now_seen[tile] -= 1  # the called tile leaves the floor for the exposure, counted as own now
             trial = trial_copy(hand)
             trial.latest, trial.answers, trial.may_call = None, {}, {}
-            best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, now_seen)))
+            best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, now_seen)), wall)
             options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win))
     return Evaluation(seat, "call", POINTS, tuple(_ranked(options)), extra={"wall": wall, "thrower": SEATS.index(thrower)})
 

@@ -7,7 +7,9 @@ well they predict held-out hands):
 
 - `win_chance`: the share of hands a 13-tile holding goes on to win, from
   its nearest live line (dead lines are out, E3): tiles away, live outs,
-  how many live lines are as near or one more, and the tiles left in the
+  how many live lines are as near or one more, whether that line takes no
+  jokers (Singles and Pairs, J2) or is concealed (K7), the jokers on the
+  rack, the exposures and the jokers in them, and the tiles left in the
   wall.
 - `deal_in_chance`: the chance that throwing a tile hands one opponent
   Mah Jongg (K3), from the share of the hands their exposures still allow
@@ -69,6 +71,8 @@ class Prospect:
     exposures: int = 0  # groups this player has exposed
     exposed_jokers: int = 0  # jokers in them: others may take them (J4)
     jokers: int = 0  # jokers on the rack: any line may use them (J1)
+    no_jokers: bool = False  # the line is Singles and Pairs: no joker may fill it (J2)
+    concealed: bool = False  # the line is concealed: no call but for Mah Jongg (K7)
 
 
 def prospect(card: Card, holding: Holding, seen: Sequence[int] | np.ndarray) -> Prospect:
@@ -81,7 +85,10 @@ def prospect(card: Card, holding: Holding, seen: Sequence[int] | np.ndarray) -> 
     first = live[0]
     assert first.distance is not None
     near = sum(1 for line in live if line.distance is not None and line.distance <= first.distance + 1)
-    return Prospect(first.distance, first.live_outs, near, first.line.value, first.line.id, *shown)
+    return Prospect(
+        first.distance, first.live_outs, near, first.line.value, first.line.id, *shown, first.line.singles_and_pairs,
+        first.line.concealed,
+    )
 
 
 def win_features(found: Prospect, wall: int, distance: int | None = None) -> np.ndarray:
@@ -89,7 +96,7 @@ def win_features(found: Prospect, wall: int, distance: int | None = None) -> np.
     w = min(wall, WALL_AFTER_DEAL) / WALL
     return np.array([
         1.0, d, d * d / 10, w, d * w, math.log1p(found.outs), math.log1p(found.close), found.exposures, found.exposed_jokers,
-        found.jokers,
+        found.jokers, float(found.no_jokers), float(found.concealed),
     ])
 
 
