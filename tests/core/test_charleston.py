@@ -146,8 +146,10 @@ def test_blind_pass_is_scored_when_allowed():
     assert any(o.blind for o in advice.options)
     option = advice.option(rack("5D 9C"), blind=1)
     assert option.blind == 1
+    assert option.label() == "5 Dot, 9 Crak and 1 of the tiles coming to you, unseen"
     text = explain_pass(advice, option)
-    assert any("C5" in line for line in text)
+    assert "Sending on 1 of the tiles coming to you, unseen, is a blind pass" in " ".join(text)
+    assert any("C5" in line and "never join your rack" in line for line in text)
 
 
 def test_explanations_name_tiles_and_compare_with_the_best():

@@ -14,10 +14,12 @@ from coach.common.errors import CoachError
 from coach.rules.charleston import PassError
 
 # Not something the coach refuses: a bug in the coach itself (a naive time
-# about to be stored), an HTTP answer (werkzeug's 503), a build step not run.
+# about to be stored), an HTTP answer (werkzeug's 503), a build step not run,
+# a background review's signal to stop (another worker took its claim over).
 NOT_REFUSALS = [
     "coach.store.utc_datetime.NaiveDatetimeError",
     "coach.web.infra.limits.HashingBusy",
+    "coach.web.shared.practice.reviews._TakenOver",
     "coach.web.tiles.glyphs.GlyphsMissing",
 ]
 

@@ -85,7 +85,24 @@ def test_C5_a_database_from_before_the_change_migrates_and_its_hand_still_replay
                 (hand_id, record["seed"], record["card"], json.dumps(actions), json.dumps(result if hand_id == 1 else None),
                  "2026-12-01 10:30:00.000000" if hand_id == 1 else None),
             )
+        # Hand 1 was reviewed under 0013 from its old record; hand 3 holds no old blind pass, so no rewrite.
+        connection.exec_driver_sql(
+            "INSERT INTO practice_hand (id, learner_id, seed, card, seat, bots, actions, hints, result, created_at,"
+            " updated_at) VALUES (3, 1, ?, ?, 'East', 'club', ?, 0, 'null', '2026-12-01 10:00:00.000000',"
+            " '2026-12-01 10:30:00.000000')",
+            (record["seed"], record["card"], json.dumps(record["actions"][:8])),
+        )
+        for hand_id in (1, 3):
+            connection.exec_driver_sql(
+                "INSERT INTO hand_review (hand_id, seat, status, attempt, moves, version, done, total, review, error,"
+                " started_at, heartbeat_at) VALUES (?, 'East', 'done', 1, ?, 1, 0, 0, '{}', '',"
+                " '2026-12-01 10:31:00.000000', '2026-12-01 10:31:00.000000')",
+                (hand_id, len(record["actions"]) if hand_id == 1 else 8),
+            )
     migrate(old_database)
+    with old_database.connect() as connection:
+        kept = [row[0] for row in connection.exec_driver_sql("SELECT hand_id FROM hand_review ORDER BY hand_id")]
+    assert kept == [3]  # the review graded on the old record goes, to be made again; the other stays
     with Session(old_database) as session:
         finished, going = session.get(PracticeHand, 1), session.get(PracticeHand, 2)
         assert finished is not None and going is not None

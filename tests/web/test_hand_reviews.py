@@ -168,7 +168,7 @@ def test_the_review_starts_when_the_last_move_is_saved(app, client):
         if state["over"]:
             break
         assert stored(app, state["id"])[0] is None  # not while it goes on
-        state = client.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][0]}).get_json()
+        state = client.post(f"/api/hands/{state['id']}/actions", json={"action": state["legal"][0], "move": state["move"]}).get_json()
     assert state["over"]
     row, _ = stored(app, state["id"])
     assert row is not None and row.status in ("running", "done")

@@ -15,7 +15,7 @@ from coach.notation import tiles
 from coach.play.legal import legal_actions
 from coach.web.shared.practice.hands import SEAT
 from tests.support.old_hands import migration, old_hand
-from tests.support.practice import deal_one, form_of, hand_row, state
+from tests.support.practice import deal_one, form_of, hand_row, move_of, state
 from tests.support.teaching import post
 
 
@@ -24,7 +24,7 @@ def to_first_left(app, client) -> int:
     for _ in range(2):
         hand = state(app, hand_id)
         assert hand.step in ("first-right", "first-across")
-        response = post(client, f"/play/{hand_id}/act", form_of(legal_actions(hand, SEAT)[0]))
+        response = post(client, f"/play/{hand_id}/act", form_of(legal_actions(hand, SEAT)[0], hand))
         assert response.status_code == 303
     assert state(app, hand_id).step == "first-left"
     return hand_id
@@ -40,6 +40,10 @@ def test_C5_the_table_offers_a_blind_pass_in_plain_words_only_on_the_last_pass(a
     assert [(value, checked) for value, checked, _ in radios] == [("0", " checked"), ("1", ""), ("2", ""), ("3", "")]
     assert "Send 2 on unseen, and pass 1 of my own" in page and "keep my rack as it is" in page
     assert "they never join your rack" in page and "(C5)" in page and "(C6)" in page
+    # The blind pass is posted by the pass form itself, which carries the table's move number back.
+    form = re.search(r'<form [^>]*class="play-pick".*?</form>', page, re.S)
+    assert form and 'name="blind"' in form.group(0)
+    assert f'<input type="hidden" name="move" value="{move_of(app, hand_id)}">' in form.group(0)
 
 
 def test_C5_a_blind_pass_from_the_form_never_puts_the_forwarded_tiles_in_your_rack(app, client):
@@ -47,7 +51,8 @@ def test_C5_a_blind_pass_from_the_form_never_puts_the_forwarded_tiles_in_your_ra
     before = state(app, hand_id)
     rack = Counter(before.racks[SEAT])
     mine = next(t for t in before.racks[SEAT] if t != tiles.JOKER)
-    response = post(client, f"/play/{hand_id}/act", {"kind": "pass", "tiles": [tiles.CODES[mine]], "blind": "2"})
+    form = {"kind": "pass", "tiles": [tiles.CODES[mine]], "blind": "2", "move": move_of(app, hand_id)}
+    response = post(client, f"/play/{hand_id}/act", form)
     assert response.status_code == 303
     after = state(app, hand_id)
     assert after.step == "vote" or after.phase == "play"
@@ -63,12 +68,12 @@ def test_C5_the_api_state_shows_only_the_tiles_that_entered_your_rack(client):
     state = client.post("/api/hands", json={"seed": 4242, "bots": "club"}).get_json()
     hand_id = state["id"]
     while state["step"] != "first-left":
-        state = client.post(f"/api/hands/{hand_id}/actions", json={"action": state["legal"][0]}).get_json()
+        state = client.post(f"/api/hands/{hand_id}/actions", json={"action": state["legal"][0], "move": state["move"]}).get_json()
     assert {a.get("blind", 0) for a in state["legal"]} == {0, 1, 2, 3}
     everything_blind = next(a for a in state["legal"] if a.get("blind") == 3)
     assert everything_blind == {"seat": SEAT, "kind": "pass", "blind": 3}
     rack = state["rack"]
-    state = client.post(f"/api/hands/{hand_id}/actions", json={"action": everything_blind}).get_json()
+    state = client.post(f"/api/hands/{hand_id}/actions", json={"action": everything_blind, "move": state["move"]}).get_json()
     # All three went on unseen: nothing entered the rack, and nothing is shown as received.
     assert state["received"] == [] and state["rack"] == rack
     assert state["step"] == "vote" and state["owed"] == "vote"

@@ -35,7 +35,7 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.reading.analysis import Analysis, analyze_rack
 from coach.reading.tiles_away import Holding, tables_for
-from coach.rules.charleston import PASSES, PassError, check_pass
+from coach.rules.charleston import PASSES, PassError, check_pass, forwarded
 
 SAMPLES = 96  # stage one: every legal pass
 REFINE = 16  # stage two: this many leaders ...
@@ -65,7 +65,7 @@ class PassOption:
     """One legal pass and what it is expected to leave."""
 
     tiles: tuple[int, ...]  # own tiles passed, in tile order
-    blind: int  # tiles just received forwarded unseen (C5)
+    blind: int  # tiles coming in this same pass sent straight on, unseen; the rack keeps 3 - blind of them (C5)
     expected: float  # mean best tiles-away after the exchange
     stderr: float  # standard error of that mean
     samples: int
@@ -92,8 +92,8 @@ class PassOption:
         own = ", ".join(tiles.name(t) for t in self.tiles)
         if not self.blind:
             return own or "nothing"
-        forwarded = f"{self.blind} received tile{'s' if self.blind > 1 else ''} passed on unseen"
-        return f"{own} and {forwarded}" if own else forwarded
+        sent_on = forwarded(self.blind)  # the words the table uses (C5)
+        return f"{own} and {sent_on}" if own else sent_on
 
 
 @dataclass(frozen=True)

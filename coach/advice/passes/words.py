@@ -13,6 +13,7 @@ from __future__ import annotations
 from coach.advice.explain import COUNT_WORDS, NEAREST, keep_note, nearest_users, tile_note, with_line_words
 from coach.advice.passes.evaluation import CLOSE, MARGIN, PassAdvice, PassOption, Z, broken_sets, pass_grade
 from coach.notation import tiles
+from coach.rules.charleston import forwarded
 
 MAX_DECIMALS = 4
 
@@ -124,8 +125,8 @@ def explain_pass(advice: PassAdvice, option: PassOption, yours: bool = True, dec
             lines.append(why)
     if option.blind:
         lines.append(
-            f"Passing {option.blind} of the tiles you receive on unseen is a blind pass, "
-            "allowed on the last pass of each Charleston (C5)."
+            f"Sending on {forwarded(option.blind)}, is a blind pass, allowed on the last pass of each "
+            "Charleston (C5): those tiles never join your rack."
         )
     # Never advise keeping a tile the best pass gives away.
     kept = [t for t in dict.fromkeys(advice.rack) if t not in option.tiles and t not in best.tiles]

@@ -11,7 +11,11 @@ pass it was: its tiles are the tiles it really moved, in the order the old
 engine moved them (the forwarded ones first), and `blind` goes. Every
 stored hand, finished or not, then replays to exactly the racks, discards
 and result it had; its review and its replay positions still open (their
-numbering is unchanged, as no action is added or removed).
+numbering is unchanged, as no action is added or removed). A review kept
+for a rewritten hand (0013_hand_reviews) is dropped: it was graded on the
+old record read by the new rule, and the same number of moves would pass it
+as current; the hand is reviewed again, from its rewritten record, when
+next looked at.
 
 The tiles forwarded are known from the actions alone: on the old engine the
 last pass of a Charleston could only forward what the across pass before it
@@ -21,7 +25,7 @@ tiles of the across pass the seat received (from the seat opposite).
 Written out here, not imported: the engine may change later, this must not.
 
 Revision ID: 0014_blind_pass
-Revises: 0012_utc_times
+Revises: 0013_hand_reviews
 Create Date: 2026-12-02
 """
 
@@ -73,6 +77,7 @@ def plain_passes(actions: list[dict[str, Any]]) -> list[dict[str, Any]] | None:
 def upgrade() -> None:
     bind = op.get_bind()
     hands = sa.table("practice_hand", sa.column("id", sa.Integer), sa.column("actions", sa.Text))
+    reviews = sa.table("hand_review", sa.column("hand_id", sa.Integer))
     rows = bind.execute(sa.select(hands.c.id, hands.c.actions).where(hands.c.actions.like('%"blind"%'))).all()
     for hand_id, text in rows:
         try:
@@ -86,6 +91,7 @@ def upgrade() -> None:
             bind.execute(
                 hands.update().where(hands.c.id == hand_id).values(actions=json.dumps(rewritten, separators=(",", ":")))
             )
+            bind.execute(reviews.delete().where(reviews.c.hand_id == hand_id))
 
 
 def downgrade() -> None:
