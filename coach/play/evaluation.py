@@ -69,6 +69,7 @@ class Option:
     wins_now: bool = False  # Mah Jongg now, or an exchange that completes the hand
     distance: int | None = None  # tiles away from the nearest live line after it
     line: str = ""  # that line
+    outs: int = 0  # its live outs: unseen tiles that would bring it nearer
     win: float | None = None  # the share of hands won after it (play)
     deal_in: float = 0.0  # the chance it hands an opponent Mah Jongg now (a discard)
     danger_seat: str = ""  # the opponent most likely to call it
@@ -247,7 +248,7 @@ def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list
         worst = max(risks, key=lambda o: risks[o]) if deal > 0 else ""
         out.append(
             Option(
-                Action(seat, "discard", (tiles.CODES[tile],)), value, distance=found.distance, line=found.line, win=chance,
+                Action(seat, "discard", (tiles.CODES[tile],)), value, distance=found.distance, line=found.line, win=chance, outs=found.outs,
                 deal_in=deal, danger_seat=worst,
             )
         )
@@ -302,7 +303,7 @@ def _turn(hand: Hand, seat: str) -> Evaluation:
                 options.append(Option(action, _payment_value(card, after, trial.win_how), wins_now=True, distance=0, win=1.0))
             else:
                 best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, seen_tiles(trial, seat))), len(trial.wall))
-                options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win))
+                options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs))
     options += _defence_first(hand, seat, _discards(hand, seat, holding, seen))
     return Evaluation(seat, "turn", POINTS, tuple(_ranked(options, len(hand.wall))), extra={"wall": len(hand.wall)})
 
@@ -354,7 +355,7 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
     for action in legal_actions(hand, seat):
         if action.kind == "no-call":
             points, chance, found = _holding_value(card, holding, seen, wall)
-            options.append(Option(action, points, distance=found.distance, line=found.line, win=chance))
+            options.append(Option(action, points, distance=found.distance, line=found.line, win=chance, outs=found.outs))
         elif not action.size:  # K3: the call for Mah Jongg
             won = Holding.of(holding.rack_tiles() + [tile], holding.exposures)
             options.append(Option(action, _payment_value(card, won, "discard"), wins_now=True, distance=0, win=1.0))
@@ -369,7 +370,7 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
             trial = trial_copy(hand)
             trial.latest, trial.answers, trial.may_call = None, {}, {}
             best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, now_seen)), wall)
-            options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win))
+            options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs))
     return Evaluation(seat, "call", POINTS, tuple(_ranked(options)), extra={"wall": wall, "thrower": SEATS.index(thrower)})
 
 

@@ -178,13 +178,18 @@ def _chance(p: float) -> str:
     return f"about 1 in {round(1 / p)}"
 
 
-def _standing(option: Option) -> str:
-    """Where a play move leaves the player: "4 tiles away (about 1 in 9 to win)"."""
+def _standing(option: Option, outs: bool = False) -> str:
+    """Where a play move leaves the player: "4 tiles away (about 1 in 9 to win)",
+    with `outs` "4 tiles away from 2468-3 with 9 live tiles to draw (...)"."""
     if option.wins_now:
         return "Mah Jongg"
     if option.distance is None or option.win is None:
         return "as before"
-    away = "every line dead" if not option.line else f"{option.distance} tile{'s' if option.distance != 1 else ''} away"
+    if not option.line:
+        return f"with every line dead ({_chance(option.win)} to win)"
+    away = f"{option.distance} tile{'s' if option.distance != 1 else ''} away"
+    if outs:
+        away += f" from {option.line} with {option.outs} live tile{'s' if option.outs != 1 else ''} that help"
     return f"{away} ({_chance(option.win)} to win)"
 
 
@@ -209,8 +214,10 @@ def _play_reason(hand: Hand, mine: Option, best: Option, grade: str) -> str:
     if mine is best:
         return f"The coach would also {theirs}: it leaves you {_standing(mine)}{_risk(mine)}."
     cost = best.value - mine.value
-    head = f"You chose to {ours}: that leaves you {_standing(mine)}{_risk(mine)}."
-    coach = f"The coach would {theirs}: {_standing(best)}{_risk(best)}."
+    # As near either way: the live tiles that help tell the two apart.
+    outs = mine.distance == best.distance and mine.line != "" and best.line != "" and mine.outs != best.outs
+    head = f"You chose to {ours}: that leaves you {_standing(mine, outs)}{_risk(mine)}."
+    coach = f"The coach would {theirs}: {_standing(best, outs)}{_risk(best)}."
     if grade == BEST:
         return f"As good as the coach's choice. {head} {coach}"
     return f"{head} {coach} About {cost:.0f} point{'s' if round(cost) != 1 else ''} of expected payment lost."

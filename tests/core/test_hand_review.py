@@ -16,6 +16,8 @@ from coach.play.bots import play
 from coach.play.evaluation import evaluate
 from coach.play.hand import SEATS, Action, Exposed, deal
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, grade_decision, review
+from coach.reading.tiles_away import Holding
+from coach.rules.mahjong import score
 from tests.support.cards import CARD as HOUSE
 from tests.support.hands import CARD, codes, in_play
 
@@ -52,6 +54,9 @@ def test_J4_P6_a_mah_jongg_through_a_joker_exchange_is_never_missed():
     assert judged.grade == MISTAKE and judged.missed_win and judged.rules == ("J4", "P6")
     assert judged.coach == Action("East", "exchange", ("5C",), owner="West", group=0)
     assert "5 Crak for West's joker" in judged.reason
+    # P6: a win by a joker from another's exposure pays as self-picked, and is valued so.
+    won = Holding.of(codes("1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D J 4D 4D"))
+    assert evaluate(hand, "East").best.value == score(CARD, won, "exchange").total == score(CARD, won, "self").total
 
 
 def test_E3_a_dead_line_counts_for_nothing():
