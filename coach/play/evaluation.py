@@ -282,6 +282,18 @@ def _defence_first(hand: Hand, seat: str, options: list[Option]) -> list[Option]
     return out
 
 
+def _safest_throw(hand: Hand, seat: str, holding: Holding) -> float:
+    """The smallest chance of handing an opponent Mah Jongg among the tiles held
+    (jokers aside: nobody can call one, J3, but nobody keeps a hand by throwing them)."""
+    floor = Counter(t for _, t in hand.discards)
+    others = [[e.as_exposure() for e in hand.exposed[o]] for o in SEATS if o != seat]
+    wall = len(hand.wall)
+    return min(
+        1 - math.prod(1 - deal_in_chance(hand.card, tile, exposures, floor[tile], wall) for exposures in others)
+        for tile in set(holding.rack_tiles()) - {tiles.JOKER}
+    ) if set(holding.rack_tiles()) - {tiles.JOKER} else 0.0
+
+
 def _best_discard(options: list[Option], wall: int) -> Option:
     """The discard the coach would make of these (the ranking of `_ranked`)."""
     return _ranked(options, wall)[0]
@@ -355,7 +367,11 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
     for action in legal_actions(hand, seat):
         if action.kind == "no-call":
             points, chance, found = _holding_value(card, holding, seen, wall)
-            options.append(Option(action, points, distance=found.distance, line=found.line, win=chance, outs=found.outs))
+            # A call's value counts the risk of the discard that follows it; letting the tile go
+            # only puts that discard off a turn: count the safest tile held, as the coach would throw.
+            deal = _safest_throw(hand, seat, holding)
+            value = (1 - deal) * points - deal * 2 * model().mean_value
+            options.append(Option(action, value, distance=found.distance, line=found.line, win=chance, outs=found.outs))
         elif not action.size:  # K3: the call for Mah Jongg
             won = Holding.of(holding.rack_tiles() + [tile], holding.exposures)
             options.append(Option(action, _payment_value(card, won, "discard"), wins_now=True, distance=0, win=1.0))

@@ -119,12 +119,22 @@ def _logistic(z: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
+# The win model's weights for the exposures and the jokers in them (see win_features).
+EXPOSURES, EXPOSED_JOKERS = 7, 8
+
+
 @cache
 def model() -> Model:
     data = json.loads(MODEL_FILE.read_text())
+    win = np.array(data["win"])
+    # An exposure never counts as a gain in itself: the computer players in the
+    # data call when a call helps, which a fit reads as exposing (jokers too)
+    # helping. Held at zero or below, a call is worth what it brings nearer,
+    # less what it gives away: jokers others may take (J4), lines given up.
+    win[[EXPOSURES, EXPOSED_JOKERS]] = np.minimum(win[[EXPOSURES, EXPOSED_JOKERS]], 0.0)
     return Model(
-        np.array(data["win"]), np.array(data["deal_in"]), float(data["gain_per_value"]), float(data["mean_value"]),
-        int(data["hands"]), str(data["note"]),
+        win, np.array(data["deal_in"]), float(data["gain_per_value"]), float(data["mean_value"]), int(data["hands"]),
+        str(data["note"]),
     )
 
 

@@ -194,3 +194,14 @@ def test_K2_a_call_is_valued_by_the_holding_it_leaves():
     pung = grade_decision(hand, Action("South", "call", size=3))
     assert pung.grade == MISTAKE and pung.rules == ("K2",) and "5 tiles away" in pung.reason and "2 tiles away" in pung.reason
     assert grade_decision(hand, Action("South", "no-call")).grade in (GOOD, INACCURACY)
+
+
+def test_J4_a_call_that_exposes_a_joker_and_brings_the_hand_no_nearer_is_not_good():
+    # South's two jokers already finish the kong of 1 Dots; calling the 1 Dot for it only puts a joker
+    # on the table for others to take (J4), and the pair of 4 Dots is as far as before.
+    hand = in_play(deal(CARD, 2), {"East": "1D 5C", "South": "J J 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 9B"})
+    del hand.wall[30:]
+    hand.apply(Action("East", "discard", ("1D",)))
+    kong = grade_decision(hand, Action("South", "call", size=4))
+    assert kong.grade in (INACCURACY, MISTAKE) and kong.coach == Action("South", "no-call")
+    assert "2 tiles away" in kong.reason
