@@ -18,6 +18,7 @@ from sqlmodel import Session, select
 from coach.notation import tiles
 from coach.play.bots import decide
 from coach.play.hand import Action, Hand, replay
+from coach.play.review import review
 from coach.store.models import ClassHand, ClassHandPlay, PracticeHand
 from coach.web.shared.practice.hands import SEAT
 from tests.support.practice import form_of
@@ -175,7 +176,10 @@ def test_a_finished_hand_shows_who_won_and_the_accuracy(app, klass):
     assert hand.phase == "over" and row.finished_at is not None
     result = json.loads(row.result)
     page = text_of(teacher.get(f"/teach/class-hands/{class_hand_id}"))
-    assert "Finished" in page and f"{round(result['accuracy'] * 100)}%" in page
+    # The page shows the stored review's own accuracy (the result keeps it to three decimals).
+    exact = review(hand.card, hand.seed, hand.actions, SEAT).accuracy
+    assert abs(exact - result["accuracy"]) < 0.001
+    assert "Finished" in page and f"{exact:.0%}" in page
     if result["winner"] == SEAT:
         assert f"Won {'self-picked' if result['how'] == 'self' else 'from a discard' if result['how'] == 'discard' else 'after a joker exchange'}" in page
     else:
@@ -206,7 +210,7 @@ def test_a_class_hand_on_the_teachers_card_is_dealt_and_played_on_it(app, klass)
         ({"hand_title": ""}, "hand_title", "Give the hand a title"),
         ({"hand_seed": "twelve"}, "hand_seed", "A deal number is a whole number"),
         ({"hand_seed": "99999999999"}, "hand_seed", "A deal number is a whole number"),
-        ({"hand_bots": "grandmaster"}, "hand_title", "The computer players are beginner, club, shark."),
+        ({"hand_bots": "grandmaster"}, "hand_title", "The computer players are beginner, club, shark, coach."),
         ({"hand_card": "999"}, "hand_card", "That card is not one of yours."),
         ({"hand_due": "2001-01-01"}, "hand_due", "That day has passed."),
     ],
