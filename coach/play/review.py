@@ -235,10 +235,10 @@ def _pass_reason(hand: Hand, mine: Option, best: Option, grade: str, current: in
         f"The coach would {_words(best.action, hand)}: {best.expected:.2f}"
     )
     if gap < 0:
-        return f"{head}: yours is {-gap:.2f} tiles nearer, better than the coach's choice."
+        return f"{head} on average: yours is {-gap:.2f} tiles nearer, better than the coach's choice."
     if grade in (BEST, GOOD):
-        return f"{head}, no better than yours by more than {MARGIN} tiles."
-    return f"{head}, {gap:.2f} tiles nearer."
+        return f"{head} on average, no better than yours by more than {MARGIN} tiles."
+    return f"{head} on average, {gap:.2f} tiles nearer than yours."
 
 
 # The pass verdicts of the first-pass drill (`pass_grade`), as review grades.
