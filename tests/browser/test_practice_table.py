@@ -26,10 +26,9 @@ from sqlmodel import Session
 from coach.notation import tiles
 from coach.play.bots import decide
 from coach.play.hand import Hand, deal
-from coach.store.db import database_url, make_engine
 from coach.store.models import PracticeHand
 from coach.web.shared.practice import hands as practice_hands
-from tests.support.browser import DESKTOP, PHONE, no_sideways_scroll
+from tests.support.browser import DESKTOP, PHONE, deal_through_page, no_sideways_scroll
 from tests.support.cards import CARD
 
 PHONE_TALL = {"width": 390, "height": 844}
@@ -43,21 +42,12 @@ def dealt(page: Page, live_server: str, tmp_path_factory):
     """Deal a hand through the page, then fix its seed; returns the hand id."""
 
     def deal_hand(seed: int = SEED, actions: list | None = None) -> int:
-        page.goto("/play")
-        page.get_by_role("button", name="Deal a new hand").click()
-        expect(page).to_have_url(re.compile(r"/play/\d+$"))
-        hand_id = int(page.url.rsplit("/", 1)[1])
-        instance = next(Path(tmp_path_factory.getbasetemp()).glob("live-instance*"))
-        engine = make_engine(database_url(instance))
-        try:
-            with Session(engine) as session:
-                row = session.get(PracticeHand, hand_id)
-                assert row is not None
-                row.seed, row.actions = seed, json.dumps(actions or [])  # the bots' first passes follow the learner's
-                session.add(row)
-                session.commit()
-        finally:
-            engine.dispose()
+        def fix(session: Session, row: PracticeHand) -> None:
+            row.seed, row.actions = seed, json.dumps(actions or [])  # the bots' first passes follow the learner's
+            session.add(row)
+            session.commit()
+
+        hand_id = deal_through_page(page, Path(tmp_path_factory.getbasetemp()), fix)
         cache, lock = getattr(practice_hands, "_cache", None), getattr(practice_hands, "_lock", None)
         if cache is not None and lock is not None:
             with lock:

@@ -23,11 +23,10 @@ from sqlmodel import Session
 
 from coach.play.review import review
 from coach.store import hands as hands_store
-from coach.store.db import database_url, make_engine
 from coach.store.models import PracticeHand
 from coach.web.shared.practice import hands as practice_hands
 from coach.web.shared.practice import reviews
-from tests.support.browser import DESKTOP, PHONE, assert_no_page_load, mark_window, no_sideways_scroll
+from tests.support.browser import DESKTOP, PHONE, assert_no_page_load, deal_through_page, mark_window, no_sideways_scroll
 from tests.support.replay import HAND, SEED
 
 DECISIONS = sum(1 for a in HAND.actions if a.seat == practice_hands.SEAT)
@@ -60,21 +59,11 @@ def gate(monkeypatch):
 
 
 def finished_hand(page: Page, tmp_path_factory) -> int:
-    page.goto("/play")
-    page.get_by_role("button", name="Deal a new hand").click()
-    expect(page).to_have_url(re.compile(r"/play/\d+$"))
-    hand_id = int(page.url.rsplit("/", 1)[1])
-    instance = next(Path(tmp_path_factory.getbasetemp()).glob("live-instance*"))
-    engine = make_engine(database_url(instance))
-    try:
-        with Session(engine) as session:
-            row = session.get(PracticeHand, hand_id)
-            assert row is not None
-            row.seed = SEED
-            hands_store.save(session, row, [a.to_json() for a in HAND.actions], practice_hands.result_json(HAND))
-    finally:
-        engine.dispose()
-    return hand_id
+    def finish(session: Session, row: PracticeHand) -> None:
+        row.seed = SEED
+        hands_store.save(session, row, [a.to_json() for a in HAND.actions], practice_hands.result_json(HAND))
+
+    return deal_through_page(page, Path(tmp_path_factory.getbasetemp()), finish)
 
 
 @pytest.mark.parametrize("size", ["desktop", "phone"])

@@ -4,10 +4,15 @@ browser tests drive."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from pathlib import Path
 
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
+from sqlmodel import Session
 
 import drills
+from coach.store.db import database_url, make_engine
+from coach.store.models import PracticeHand
 from tests.support.cards import CARD
 
 CHROMIUM = "/usr/bin/chromium"
@@ -57,3 +62,22 @@ def focused(page: Page, test: str) -> bool:
 
 def slug(url: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", url.lower()).strip("-") or "home"
+
+
+def deal_through_page(page: Page, base: Path, change: Callable[[Session, PracticeHand], None]) -> int:
+    """Deal a practice hand on the /play page, then `change` its row in the live
+    server's database (under `base`, pytest's temporary folder); its id."""
+    page.goto("/play")
+    page.get_by_role("button", name="Deal a new hand").click()
+    expect(page).to_have_url(re.compile(r"/play/\d+$"))
+    hand_id = int(page.url.rsplit("/", 1)[1])
+    instance = next(base.glob("live-instance*"))
+    engine = make_engine(database_url(instance))
+    try:
+        with Session(engine) as session:
+            row = session.get(PracticeHand, hand_id)
+            assert row is not None
+            change(session, row)
+    finally:
+        engine.dispose()
+    return hand_id
