@@ -48,7 +48,7 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand
 from coach.play.legal import canonical, legal_actions, trial_copy
-from coach.play.outlook import Prospect, deal_in_chance, model, prospect, seen_tiles, win_chance
+from coach.play.outlook import Prospect, deal_in_chance, model, prospects, seen_tiles, win_chance
 from coach.reading.tiles_away import Exposure, Holding, tables_for
 from coach.rules.charleston import BLIND_PASSES
 from coach.rules.mahjong import score, winning_lines
@@ -70,6 +70,7 @@ class Option:
     distance: int | None = None  # tiles away from the nearest live line after it
     line: str = ""  # that line
     outs: int = 0  # its live outs: unseen tiles that would bring it nearer
+    worth: int = 0  # its value on the card (P1)
     win: float | None = None  # the share of hands won after it (play)
     deal_in: float = 0.0  # the chance it hands an opponent Mah Jongg now (a discard)
     danger_seat: str = ""  # the opponent most likely to call it
@@ -96,7 +97,7 @@ class Evaluation:
         return next((o for o in self.options if o.action == wanted), None)
 
 
-_KEPT: Kept[Evaluation] = Kept(512)
+_KEPT: Kept[Evaluation] = Kept(128)  # the hint, the review and a replay of the same positions share them
 
 
 def position_seed(hand: Hand) -> int:
@@ -221,9 +222,11 @@ def _gain(found: Prospect) -> float:
 
 
 def _holding_value(card: Card, holding: Holding, seen: np.ndarray, wall: int) -> tuple[float, float, Prospect]:
-    """(points, win chance, prospect) of a 13-tile holding from here."""
-    found = prospect(card, holding, seen)
-    chance = win_chance(found, wall)
+    """(points, win chance, prospect) of a 13-tile holding from here: its best
+    prospect among the live lines as near as the nearest or one more (a player
+    goes for the line most worth going for, not only the nearest)."""
+    worth = [(win_chance(found, wall), found) for found in prospects(card, holding, seen)]
+    chance, found = max(worth, key=lambda pair: (pair[0] * _gain(pair[1]), -pair[1].distance))
     return chance * _gain(found), chance, found
 
 
@@ -248,7 +251,7 @@ def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list
         worst = max(risks, key=lambda o: risks[o]) if deal > 0 else ""
         out.append(
             Option(
-                Action(seat, "discard", (tiles.CODES[tile],)), value, distance=found.distance, line=found.line, win=chance, outs=found.outs,
+                Action(seat, "discard", (tiles.CODES[tile],)), value, distance=found.distance, line=found.line, win=chance, outs=found.outs, worth=found.value,
                 deal_in=deal, danger_seat=worst,
             )
         )
@@ -315,7 +318,7 @@ def _turn(hand: Hand, seat: str) -> Evaluation:
                 options.append(Option(action, _payment_value(card, after, trial.win_how), wins_now=True, distance=0, win=1.0))
             else:
                 best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, seen_tiles(trial, seat))), len(trial.wall))
-                options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs))
+                options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs, worth=best.worth))
     options += _defence_first(hand, seat, _discards(hand, seat, holding, seen))
     return Evaluation(seat, "turn", POINTS, tuple(_ranked(options, len(hand.wall))), extra={"wall": len(hand.wall)})
 
@@ -371,7 +374,7 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
             # only puts that discard off a turn: count the safest tile held, as the coach would throw.
             deal = _safest_throw(hand, seat, holding)
             value = (1 - deal) * points - deal * 2 * model().mean_value
-            options.append(Option(action, value, distance=found.distance, line=found.line, win=chance, outs=found.outs))
+            options.append(Option(action, value, distance=found.distance, line=found.line, win=chance, outs=found.outs, worth=found.value))
         elif not action.size:  # K3: the call for Mah Jongg
             won = Holding.of(holding.rack_tiles() + [tile], holding.exposures)
             options.append(Option(action, _payment_value(card, won, "discard"), wins_now=True, distance=0, win=1.0))
@@ -386,7 +389,7 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
             trial = trial_copy(hand)
             trial.latest, trial.answers, trial.may_call = None, {}, {}
             best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, now_seen)), wall)
-            options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs))
+            options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs, worth=best.worth))
     return Evaluation(seat, "call", POINTS, tuple(_ranked(options)), extra={"wall": wall, "thrower": SEATS.index(thrower)})
 
 

@@ -75,20 +75,31 @@ class Prospect:
     concealed: bool = False  # the line is concealed: no call but for Mah Jongg (K7)
 
 
-def prospect(card: Card, holding: Holding, seen: Sequence[int] | np.ndarray) -> Prospect:
-    """The nearest line still alive for a holding, given the tiles seen (E3)."""
+def prospects(card: Card, holding: Holding, seen: Sequence[int] | np.ndarray, most: int = 6) -> list[Prospect]:
+    """The live lines nearest a holding, given the tiles seen (E3): those at most
+    one tile further than the nearest, `most` of them, nearest first; one with
+    distance HAND_SIZE when every line is dead."""
     analysis = analyze(card, holding, tuple(int(x) for x in seen))
     live = [line for line in analysis.lines if line.distance is not None and not line.dead]
     shown = len(holding.exposures), sum(e.jokers for e in holding.exposures), holding.jokers
     if not live:
-        return Prospect(HAND_SIZE, 0, 0, 0, "", *shown)
-    first = live[0]
-    assert first.distance is not None
-    near = sum(1 for line in live if line.distance is not None and line.distance <= first.distance + 1)
-    return Prospect(
-        first.distance, first.live_outs, near, first.line.value, first.line.id, *shown, first.line.singles_and_pairs,
-        first.line.concealed,
-    )
+        return [Prospect(HAND_SIZE, 0, 0, 0, "", *shown)]
+    low = live[0].distance
+    assert low is not None
+    near = [line for line in live if line.distance is not None and line.distance <= low + 1]
+    close = sum(1 for line in near)
+    return [
+        Prospect(
+            int(line.distance or 0), line.live_outs, close, line.line.value, line.line.id, *shown, line.line.singles_and_pairs,
+            line.line.concealed,
+        )
+        for line in near[:most]
+    ]
+
+
+def prospect(card: Card, holding: Holding, seen: Sequence[int] | np.ndarray) -> Prospect:
+    """The nearest line still alive for a holding, given the tiles seen (E3)."""
+    return prospects(card, holding, seen)[0]
 
 
 def win_features(found: Prospect, wall: int, distance: int | None = None) -> np.ndarray:

@@ -169,6 +169,10 @@ RULES = {"pass": ("C1",), "courtesy": ("C3",), "vote": ("C2",), "offer": ("C3",)
          "call": ("K2",), "no-call": ("K2",), "mahjong": ("E1",)}
 
 
+SAY_RISK_FROM = 0.02  # a chance of handing Mah Jongg worth saying: 1 in 50 or more
+SAFE_BELOW = 0.002  # and one too small to matter: the tile is called safe
+
+
 def _chance(p: float) -> str:
     """A chance as a player says it: "about 1 in 8", "under 1 in 100"."""
     if p >= 0.5:
@@ -178,9 +182,10 @@ def _chance(p: float) -> str:
     return f"about 1 in {round(1 / p)}"
 
 
-def _standing(option: Option, outs: bool = False) -> str:
-    """Where a play move leaves the player: "4 tiles away (about 1 in 9 to win)",
-    with `outs` "4 tiles away from 2468-3 with 9 live tiles to draw (...)"."""
+def _standing(option: Option, outs: bool = False, line: bool = False) -> str:
+    """Where a play move leaves the player: "4 tiles away (about 1 in 9 to win)";
+    with `line`, the line and its value ("4 tiles away from 2468-3, worth 25, ...");
+    with `outs`, the live tiles that help ("... with 9 live tiles that help")."""
     if option.wins_now:
         return "Mah Jongg"
     if option.distance is None or option.win is None:
@@ -188,17 +193,20 @@ def _standing(option: Option, outs: bool = False) -> str:
     if not option.line:
         return f"with every line dead ({_chance(option.win)} to win)"
     away = f"{option.distance} tile{'s' if option.distance != 1 else ''} away"
+    if line or outs:
+        away += f" from {option.line}"
     if outs:
-        away += f" from {option.line} with {option.outs} live tile{'s' if option.outs != 1 else ''} that help"
-    return f"{away} ({_chance(option.win)} to win)"
+        away += f" with {option.outs} live tile{'s' if option.outs != 1 else ''} that help"
+    worth = f"worth {option.worth}; " if line else ""
+    return f"{away} ({worth}{_chance(option.win)} to win)"
 
 
 def _risk(option: Option) -> str:
     if option.action.kind != "discard":
         return ""
-    if option.deal_in >= 0.01:
+    if option.deal_in >= SAY_RISK_FROM:
         return f" and gives {option.danger_seat} {_chance(option.deal_in)} at Mah Jongg on it"
-    return " and is safe" if option.action.tiles[0] == tiles.CODES[tiles.JOKER] or option.deal_in < 0.002 else ""
+    return " and is safe" if option.action.tiles[0] == tiles.CODES[tiles.JOKER] or option.deal_in < SAFE_BELOW else ""
 
 
 def _win_rule(action: Action) -> tuple[str, ...]:
@@ -216,8 +224,10 @@ def _play_reason(hand: Hand, mine: Option, best: Option, grade: str) -> str:
     cost = best.value - mine.value
     # As near either way: the live tiles that help tell the two apart.
     outs = mine.distance == best.distance and mine.line != "" and best.line != "" and mine.outs != best.outs
-    head = f"You chose to {ours}: that leaves you {_standing(mine, outs)}{_risk(mine)}."
-    coach = f"The coach would {theirs}: {_standing(best, outs)}{_risk(best)}."
+    # Lines of different worth: name them, or a nearer line with the smaller payment reads as a paradox.
+    line = mine.line != best.line and mine.worth != best.worth and mine.line != "" and best.line != ""
+    head = f"You chose to {ours}: that leaves you {_standing(mine, outs, line)}{_risk(mine)}."
+    coach = f"The coach would {theirs}: {_standing(best, outs, line)}{_risk(best)}."
     if grade == BEST:
         return f"As good as the coach's choice. {head} {coach}"
     return f"{head} {coach} About {cost:.0f} point{'s' if round(cost) != 1 else ''} of expected payment lost."
@@ -400,7 +410,7 @@ def review_text(found: Review) -> str:
     if worst:
         lines.append("The costliest decisions:")
         for d in worst:
-            lines.append(f"  #{d.number} ({d.kind}, {d.wall} tiles in the wall): {d.grade}. {d.reason}")
+            lines.append(f"  #{d.number} ({d.kind}, {d.wall} tile{'s' if d.wall != 1 else ''} in the wall): {d.grade}. {d.reason}")
     lines.append("Every decision:")
     for d in found.decisions:
         lines.append(f"  #{d.number:<3} {d.kind:<9} {d.grade:<11} {d.reason} ({', '.join(d.rules)})")
