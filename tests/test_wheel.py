@@ -42,6 +42,7 @@ WHEEL_MUST_HOLD = [
     "coach/web/static/vendor/htmx.min.js",
     "coach/web/static/vendor/tile-glyphs.json",
     "coach/web/static/vendor/tile-glyphs-OFL.txt",
+    "coach/play/outlook.json",  # the coach's fitted models: a hint or a review needs them
     "coach/cards/house-2026.yaml",
     "coach/store/migrations/env.py",
     "coach/store/migrations/script.py.mako",
@@ -199,6 +200,11 @@ def test_installed_command_works_from_any_folder(installed: Installed):
     check = installed.run(installed.command, "check-set", next(sample))
     assert check.returncode == 0, check.stderr
     assert "The set is valid." in check.stdout
+
+    # The coach's evaluation reads its models from the install: a hand of coach players plays to its end.
+    coached = installed.run(installed.command, "play", "--seed", "3", "--bots", "coach", "--compact")
+    assert coached.returncode == 0, coached.stderr
+    assert json.loads(coached.stdout)["over"] is True
 
     bad = installed.run(installed.command, "score", "--rack", "1D")
     assert bad.returncode == 2 and bad.stderr.startswith("mahjong-coach: error:")
