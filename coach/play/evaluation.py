@@ -386,9 +386,16 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
             after = Holding(tuple(counts), holding.exposures + (Exposure(tile, action.size, action.size - 1 - used),))
             now_seen = seen.copy()
             now_seen[tile] -= 1  # the called tile leaves the floor for the exposure, counted as own now
+            if winning_lines(card, after):  # the exposure completes the hand: Mah Jongg follows at once (K3, P2)
+                options.append(Option(action, _payment_value(card, after, "discard"), wins_now=True, distance=0, win=1.0))
+                continue
             trial = trial_copy(hand)
             trial.latest, trial.answers, trial.may_call = None, {}, {}
-            best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, now_seen)), wall)
+            follow = _discards(trial, seat, after, now_seen)
+            if not follow:  # nothing left to throw and no win: a call no player makes
+                options.append(Option(action, -2 * model().mean_value * model().gain_per_value, distance=None))
+                continue
+            best = _best_discard(_defence_first(trial, seat, follow), wall)
             options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs, worth=best.worth))
     return Evaluation(seat, "call", POINTS, tuple(_ranked(options)), extra={"wall": wall, "thrower": SEATS.index(thrower)})
 

@@ -205,3 +205,23 @@ def test_J4_a_call_that_exposes_a_joker_and_brings_the_hand_no_nearer_is_not_goo
     kong = grade_decision(hand, Action("South", "call", size=4))
     assert kong.grade in (INACCURACY, MISTAKE) and kong.coach == Action("South", "no-call")
     assert "2 tiles away" in kong.reason
+
+
+def test_K3_an_exposure_that_uses_the_last_tiles_of_the_rack_is_valued_as_the_win_it_makes():
+    # Seed 24500292: a coach player holds two jokers and three exposures; a pung of the thrown
+    # tile with both jokers leaves nothing to throw, and the hand is complete (found by self-play).
+    bots = dict(zip(SEATS, ("beginner", "coach", "beginner", "coach")))
+    seen = []
+
+    def watch(hand, action, spent):
+        for seat in hand.may_call:
+            if bots[seat] == "coach" and set(hand.racks[seat]) == {tiles.JOKER}:
+                seen.append((seat, evaluate(hand, seat)))
+
+    hand = play(HOUSE, 24500292, bots, watch=watch)
+    assert hand.phase == "over"
+    assert seen, "the scene no longer arises on this seed"
+    seat, found = seen[-1]
+    options = {o.action: o for o in found.options}
+    exposed = next(o for a, o in options.items() if a.kind == "call" and a.size)
+    assert exposed.wins_now and exposed.value == options[Action(seat, "call")].value
