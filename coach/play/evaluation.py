@@ -19,16 +19,21 @@ The units, by the kind of move:
   points: what the move is expected to be worth to the player (P1-P6).
   Mah Jongg is worth its payment, exactly (on the turn, on a discard,
   through a joker exchange, P6). Any other move leaves a 13-tile holding
-  whose chance to win the hand comes from `coach.play.outlook` (its
-  nearest live line: a line whose needed tiles are all visible is out,
-  E3), worth that chance times what a winner of that line collects; a
-  discard loses the chance that it hands an opponent Mah Jongg (D1: the
-  model reads their exposures and the discards) times what that costs:
-  the discarder pays double (P2) and its own chance is gone. A joker is
-  never called (J3). Exposures are counted by the model: jokers exposed
-  can be taken (J4), and a concealed line is out once you expose (H4).
+  whose chance to win the hand comes from `coach.play.outlook`, read on
+  the live lines as near as the nearest or one more (a line whose needed
+  tiles are all visible is out, E3), worth that chance times what a winner
+  of the line most worth going for collects; a discard loses the chance
+  that it hands an opponent Mah Jongg (D1: the model reads their
+  exposures and the discards) times what that costs: the discarder pays
+  double (P2) and its own chance is gone. A joker is never called (J3).
+  An exposure is worth what it brings the hand nearer and no more: its
+  jokers can be taken (J4), and a concealed line is out once you expose
+  (H4); letting a tile go counts the risk of the discard it puts off.
+  Two rules stand over the model: late in the hand a hot tile is worth
+  less than a safe one as near (`_defence_first`, D1), and a joker is
+  kept unless throwing it is clearly better (`_ranked`).
 
-Method and error: a fitted model (no playouts), a few ms a move; its fit
+Method and error: fitted models (no playouts), a few ms a move; their fit
 on held-out self-play hands is in `outlook.json`'s note.
 """
 
