@@ -333,16 +333,18 @@ def _is_joker_discard(option: Option) -> bool:
 
 
 def _ranked(options: list[Option], wall: int = 0) -> list[Option]:
-    """Best first; among equals Mah Jongg, then keeping jokers, then the legal
-    list's order. A joker is thrown only when it is worth more than JOKER_KEEP
+    """Best first: Mah Jongg always (the most paid first), then by value; among
+    equals keeping jokers, then the legal list's order. A joker is thrown only when it is worth more than JOKER_KEEP
     points over every other move, and before the late hand (LATE_WALL) only
     when every other discard leaves the hand further away: the model reads a
     joker's worth from the lines in reach now, and a joker kept can serve any
     line of three or more you switch to (J1)."""
     order = {id(o): n for n, o in enumerate(options)}
 
+    # Mah Jongg first, whatever holding out for a bigger hand might be worth by the model:
+    # a win in hand is certain, the model's chance is an average (E1, K3).
     def key(o: Option) -> tuple:
-        return (-round(o.value, 6), not o.wins_now, _is_joker_discard(o), order[id(o)])
+        return (not o.wins_now, -round(o.value, 6), _is_joker_discard(o), order[id(o)])
 
     ranked = sorted(options, key=key)
     if ranked and _is_joker_discard(ranked[0]):

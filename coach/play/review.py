@@ -296,7 +296,8 @@ def grade_decision(hand: Hand, played: Action) -> Judged:
         reason = f"You had Mah Jongg: {_words(best.action, hand)} and the hand is won, worth {best.value:.0f} points."
         if best.action.kind == "exchange":
             reason = f"You had Mah Jongg: {_words(best.action, hand)} and your hand is complete, worth {best.value:.0f} points."
-        return Judged(MISTAKE, cost, reason, _win_rule(best.action), best.action, POINTS, missed_win=True)
+        # What was given up: the payment in hand, whatever the model hoped for by holding out.
+        return Judged(MISTAKE, max(cost, best.value), reason, _win_rule(best.action), best.action, POINTS, missed_win=True)
     grade = BEST if mine is best else _points_grade(cost)
     reason = _play_reason(hand, mine, best, grade)
     if mine.hot and grade not in (BEST, GOOD):

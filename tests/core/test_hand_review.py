@@ -225,3 +225,19 @@ def test_K3_an_exposure_that_uses_the_last_tiles_of_the_rack_is_valued_as_the_wi
     options = {o.action: o for o in found.options}
     exposed = next(o for a, o in options.items() if a.kind == "call" and a.size)
     assert exposed.wins_now and exposed.value == options[Action(seat, "call")].value
+
+
+def test_K3_the_coach_takes_every_mah_jongg_it_is_offered():
+    # Seed 20063: East (the coach) is offered a win on a discard with a bigger hand one tile away;
+    # a win in hand is taken, whatever the model makes of holding out (E1, K3).
+    bots = dict(zip(SEATS, ("coach", "beginner", "club", "shark")))
+    offered = []
+
+    def watch(hand, action, spent):
+        for seat, purposes in hand.may_call.items():
+            if bots[seat] == "coach" and ("mahjong", 0) in purposes and seat not in hand.answers:
+                offered.append(evaluate(hand, seat).best.action)
+
+    hand = play(HOUSE, 20063, bots, watch=watch)
+    assert offered and all(a.kind == "call" and not a.size for a in offered)
+    assert hand.result is not None and hand.result.winner is not None
