@@ -163,15 +163,22 @@ def pass_effort(which: str) -> EvaluationOptions:
     return question_options()
 
 
-def pass_advice(hand: Hand, seat: str, played: Action | None = None) -> PassAdvice:
-    """The pass evaluation for the pass `seat` owes, with `played` worked out too."""
+def pass_advice(hand: Hand, seat: str) -> PassAdvice:
+    """The pass evaluation for the pass `seat` owes."""
     which = "courtesy" if hand.step == "courtesy" else hand.step
-    rack = hand.racks[seat]
-    effort = pass_effort(which)
-    own = tuple(sorted(tiles.INDEX[c] for c in played.tiles)) if played is not None else None
-    if own is not None and effort.exact and not played.blind:  # type: ignore[union-attr]
-        return with_pass(evaluate_pass(hand.card, rack, which, seed=position_seed(hand), options=effort), own)
-    return evaluate_pass(hand.card, rack, which, seed=position_seed(hand), options=effort)
+    return evaluate_pass(hand.card, hand.racks[seat], which, seed=position_seed(hand), options=pass_effort(which))
+
+
+def with_played(evaluation: Evaluation, played: Action) -> PassAdvice:
+    """A pass evaluation's advice with the pass `played` worked out beside its
+    leaders, as the first-pass drill grades a learner's pass (`with_pass`);
+    a sampled evaluation (a blind pass) already lists every pass."""
+    advice = evaluation.advice
+    if advice is None:
+        raise ValueError("only a Charleston pass has a pass evaluation")
+    if played.blind or not advice.best.exact:
+        return advice
+    return with_pass(advice, tuple(sorted(tiles.INDEX[c] for c in played.tiles)))
 
 
 def _pass_action(seat: str, kind: str, option: PassOption) -> Action:
@@ -407,4 +414,4 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
     return Evaluation(seat, "call", POINTS, tuple(_ranked(options)), extra={"wall": wall, "thrower": SEATS.index(thrower)})
 
 
-__all__ = ["CHARLESTON", "POINTS", "TILES", "EXPOSE", "MAH_JONGG", "Evaluation", "Option", "coach_move", "evaluate", "pass_advice"]
+__all__ = ["CHARLESTON", "POINTS", "TILES", "EXPOSE", "MAH_JONGG", "Evaluation", "Option", "coach_move", "evaluate", "pass_advice", "with_played"]

@@ -30,7 +30,7 @@ from typing import Any
 from coach.advice.passes import CLOSE, MARGIN, PassOption, pass_grade
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.evaluation import POINTS, Evaluation, Option, evaluate, pass_advice
+from coach.play.evaluation import POINTS, Evaluation, Option, evaluate, with_played
 from coach.play.hand import SEATS, Action, Hand, deal
 from coach.play.legal import canonical
 from coach.rules.charleston import pass_words
@@ -328,7 +328,7 @@ def _vote_facts(best: Option, current: int) -> str:
 
 def _grade_pass(hand: Hand, played: Action, evaluation: Evaluation) -> Judged:
     """A pass graded as the first-pass drill grades it: the same evaluation, the
-    learner's pass worked out beside the leaders (`pass_advice`)."""
+    learner's pass worked out beside the leaders (`with_played`)."""
     coach = evaluation.best
     own = tuple(sorted(tiles.INDEX[c] for c in played.tiles))
     if evaluation.owed == "courtesy":  # the agreed count only (C3): graded by the tiles it is expected to leave
@@ -338,7 +338,7 @@ def _grade_pass(hand: Hand, played: Action, evaluation: Evaluation) -> Judged:
         cost = max(0.0, coach.value - mine.value)
         grade = BEST if mine is coach else _tiles_grade(cost)
     else:
-        advice = pass_advice(hand, played.seat, played)
+        advice = with_played(evaluation, played)
         option = advice.option(own, played.blind)
         mine = Option(played, -option.expected, expected=option.expected, pass_option=option)
         grade = _pass_grade(option)
