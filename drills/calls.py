@@ -29,7 +29,7 @@ from coach.notation import tiles
 from coach.notation.card import GROUP_NAMES, Card, Group, Line, Reading
 from coach.reading.tiles_away import Exposure, Holding, fill
 from coach.rules.calls import MAH_JONGG as MAH_JONGG_CALL
-from coach.rules.calls import GroupCall, after_call, call_ruling, may_rearrange, who_gets
+from coach.rules.calls import SIZES, GroupCall, after_call, call_ruling, may_rearrange, who_gets
 from coach.rules.catalog import cite
 from coach.rules.mahjong import winning_lines
 from coach.rules.ruling import Ruling
@@ -54,10 +54,23 @@ SEATS = tiles.SEATS
 HAND = 13  # tiles a player holds while another player discards
 NO = "No"
 MAH_JONGG = "Yes, for Mah Jongg"
+PAIR = "Yes, for a pair"
 
 
 def for_group(size: int) -> str:
     return f"Yes, for a {GROUP_NAMES[size]}"
+
+
+def prompt_for(tile: int, line: Line) -> str:
+    """The question of levels 1 and 2. On a concealed line it names the line
+    the learner keeps: K7 rules on a player who keeps a concealed line (the
+    core's `call_ruling` takes that line), while a player free to switch aim
+    (H3) could call for an exposure some exposed line allows. Asking "and
+    still play it?" makes exactly one answer right, so no legal call is
+    marked wrong."""
+    if line.concealed:
+        return f"May you call {the(tile)} and still play {line.id}? If so, for what?"
+    return f"May you call {the(tile)}, and for what?"
 
 
 # -- words ----------------------------------------------------------------------
@@ -351,7 +364,7 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
         "concealed": ("K7", "H4"), "concealed-win": ("K7", "H4", "K3"), "joker-win": ("J3", "K3"),
     }[kind]
     return _asked(
-        rng, seed, level, card, f"May you call {the(d)}, and for what?", facts, best, why, items,
+        rng, seed, level, card, prompt_for(d, line), facts, best, why, items,
         rack=tuple(tiles.CODES[t] for t in sorted(holding.rack_tiles())),
         exposed=tuple(tuple(e.codes) for e in holding.exposures), also=tuple(also),
         scene=Scene(rack=tuple(tiles.CODES[t] for t in holding.rack_tiles()), exposures=tuple(tuple(e.codes) for e in holding.exposures),
@@ -419,11 +432,26 @@ def _call_reasons(call: _Call) -> dict[str, str]:
 
 
 def _size_of(choice: str) -> int | None:
-    """The group size a "Yes, for a ..." choice names, None for the other choices."""
-    for size, name in GROUP_NAMES.items():
-        if choice == f"Yes, for a {name}":
+    """The exposure size (pung or more) a "Yes, for a ..." choice names, None
+    for the other choices. A pair is no exposure: its reason is always
+    `_pair_reply`, never what the lines of the card hold (K2, K3)."""
+    for size in SIZES:
+        if choice == for_group(size):
             return size
     return None
+
+
+def _pair_reply(c: _Call, wins: bool = False) -> str:
+    """The one reason a call for a pair is wrong: a pair is never called
+    except for Mah Jongg (K2, K3). Neither the lines nor the rack matter:
+    with more tiles or another line it would still be wrong."""
+    reply = (
+        "A pair is never called for an exposure: an exposure is a pung, kong, quint or sextet,"
+        " and a pair may be called only as the last tile that wins the hand (K2, K3)."
+    )
+    if wins:
+        reply += f" The {c.name} is that tile here, so call it for Mah Jongg."
+    return reply
 
 
 def _call_of(ruling: Ruling, choice: str) -> GroupCall:
@@ -597,26 +625,22 @@ def _why_mahjong(c: _Call) -> dict[str, str]:
         ),
     }
     if c.group.size == 2:
-        why["Yes, for a pair"] = (
-            "A pair is never exposed on its own: a pair may be called only as the winning tile,"
-            " so call it for Mah Jongg (K2, K3)."
-        )
+        why[PAIR] = _pair_reply(c, wins=True)
     return why
 
 
 def _why_pair(c: _Call) -> dict[str, str]:
     return {
         NO: (
-            f"{c.line} wants the {c.name} only as a {c.size}. Outside Mah Jongg a call must complete"
-            f" a pung, kong, quint or sextet (K2); a single or pair may be called only as the"
+            f"As you play it, {c.line} wants the {c.name} only as a {c.size}. Outside Mah Jongg a call must"
+            f" complete a pung, kong, quint or sextet (K2); a single or pair may be called only as the"
             f" winning tile (K3), and this is not your last tile."
         ),
-        "Yes, for a pair": (
-            f"A single or pair may be called only as the last tile of your hand, and the {c.name} is not (K3)."
-        ),
+        PAIR: _pair_reply(c),
+        # Replaced by the core's K2 reason (`_k2_reasons`): which lines take a pung, and whether the rack completes it.
         for_group(3): (
-            f"{c.line} has no pung of {many(c.group.tile)}: a call must complete a group the card allows"
-            f" for your hand (K2)."
+            f"As you play it, {c.line} has no pung of {many(c.group.tile)}: a call must complete a group the"
+            f" card allows for your hand (K2)."
         ),
         MAH_JONGG: c.not_last,
     }
@@ -637,7 +661,7 @@ def _gives_up(c: _Call) -> str:
 def _why_concealed(c: _Call) -> dict[str, str]:
     return {
         NO: (
-            f"Not if you keep {c.line}: it is concealed (C), and on a concealed line you may call a discard"
+            f"No: {c.line} is concealed (C), and on a concealed line you may call a discard"
             f" only for Mah Jongg (K7); the {c.name} is not your last tile. {_gives_up(c)}"
         ),
         for_group(c.group.size): (
@@ -649,8 +673,8 @@ def _why_concealed(c: _Call) -> dict[str, str]:
 
 
 def _why_concealed_win(c: _Call) -> dict[str, str]:
-    expose = for_group(c.group.size) if c.group.size >= 3 else "Yes, for a pair"
-    return {
+    expose = for_group(c.group.size) if c.group.size >= 3 else PAIR
+    why = {
         MAH_JONGG: (
             f"The {c.name} is the last tile of {c.line}. On a concealed line the one call you may make"
             f" is for Mah Jongg (K7), and winning on a discard is allowed (H4, K3)."
@@ -664,6 +688,9 @@ def _why_concealed_win(c: _Call) -> dict[str, str]:
             f" {c.line}, so call it for Mah Jongg (K3)."
         ),
     }
+    if expose == PAIR:
+        why[PAIR] = _pair_reply(c, wins=True)
+    return why
 
 
 REASONS = {

@@ -146,7 +146,7 @@ def expected_calls(q) -> set[str]:
     K2 is read as the card reads it: an exposure is legal when some exposed
     line has a group, beside the exposures already down, that the rack's
     tiles of the discard and its jokers complete (H3: any line still open)."""
-    discard = tiles.INDEX[tile_code(re.match(r"May you call (.+), and for what\?", q.prompt).group(1))]
+    discard = tiles.INDEX[tile_code(re.match(r"May you call (.+?)(?:, and for what\?| and still play )", q.prompt).group(1))]
     text = " ".join(q.facts)
     line = CARD.line(re.search(r"You play (\S+),", text).group(1))
     exposures = [parse_exposure(list(e), n) for n, e in enumerate(q.exposed, 1)]
