@@ -5,11 +5,14 @@ S3). Level 1 plays turns on from the deal (the player draws every fourth
 tile left on the wall, the others taking theirs), keeping what the line
 the rack started nearest to can use and throwing the rest, until the
 rack is 1 to 3 tiles from a line, or re-deals if the wall runs out; level 2 re-deals until the
-fresh rack is 4 to 6 tiles away; level 3 deals 13 tiles, then calls a
+fresh rack is 4 to 6 tiles away; level 3 deals 13 tiles and plays on as
+level 1 does until the rack is 2 to 4 tiles from a line, then calls a
 discard to expose a pung, kong or quint the rack nearly holds for an
-exposed (X) line, which leaves 14 tiles counting the exposure, 1 to 6
-tiles away. Every step draws on the question's own random source, so
-the same seed gives the same rack.
+exposed (X) line, which leaves 14 tiles counting the exposure, 1 to 3
+tiles away. A player exposes only when the call brings the hand near: an
+exposure tells the table what the hand wants and closes every concealed
+line (H4), so nobody calls from 5 or 6 tiles away. Every step draws on
+the question's own random source, so the same seed gives the same rack.
 
 The answer is a line id. It is correct when that line is as near as the
 nearest line of the card (ties count: H3, any line may be aimed at). The
@@ -44,7 +47,8 @@ LEVELS: tuple[Level, ...] = (
     Level(2, "Fresh from the deal", "Racks straight from the deal, 4 to 6 tiles away."),
     Level(3, "With an exposure", "You have called a discard and exposed a group: concealed lines are out."),
 )
-RANGES: dict[int, tuple[int, int]] = {1: (1, 3), 2: (4, 6), 3: (1, 6)}
+RANGES: dict[int, tuple[int, int]] = {1: (1, 3), 2: (4, 6), 3: (1, 3)}
+CALL_FROM = (2, 4)  # level 3: how far the rack is from its nearest line when the player calls
 MAX_DEALS = 1000  # re-deals are cheap; no seed tried needs more than a handful
 
 CITED = re.compile(r"\b([A-Z]\d)\b(?=[^()]*\))")
@@ -128,7 +132,19 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
             if low <= _nearest(tables, rack) <= high:
                 return rack, (), east, "dealt"
         else:
-            called = _call(rng, card, rack, rest)
+            # Played on from the deal to within reach of a line, then a call (see the module's docstring).
+            distances = tables.reading_distances(Holding.of(rack))
+            nearest = int(distances.min())
+            if nearest > CALL_FROM[1]:
+                played = _play_on(rng, tables, rack, distances, rest[40::4], rng.randint(*CALL_FROM))
+                if played is None:
+                    continue
+                rack = played
+            elif nearest < CALL_FROM[0]:
+                continue
+            held = tiles.counts(rack)
+            unseen = [t for t in range(tiles.NATURALS) if held[t] < tiles.COPIES[t]]  # a copy left to be thrown
+            called = _call(rng, card, rack, unseen)
             if called is not None:
                 rack, exposure = called
                 if low <= _nearest(tables, rack, (exposure,)) <= high:
@@ -183,7 +199,7 @@ def generate(seed: int, level: int, card: Card) -> Question:
     if how == "called":
         e = exposures[0]
         prompt = (
-            f"You called a {tiles.name(e.tile)} and exposed a {e.describe()}. "
+            f"A few turns into the hand, you called the {tiles.name(e.tile)} and exposed a {e.describe()}. "
             "Before you discard: which line of the card are you nearest to?"
         )
     else:

@@ -9,7 +9,7 @@ import pytest
 
 from coach.notation import tiles
 from coach.reading.analysis import analyze
-from coach.reading.tiles_away import Holding, parse_exposure
+from coach.reading.tiles_away import Holding, parse_exposure, tables_for
 from coach.rules.catalog import RULES
 from drills import nearest_hand as drill
 from drills.kit.base import AnswerError
@@ -40,7 +40,7 @@ def assert_cites_rules(verdict) -> None:
 
 def test_levels_and_ranges():
     assert [level.number for level in drill.LEVELS] == [1, 2, 3]
-    assert drill.RANGES == {1: (1, 3), 2: (4, 6), 3: (1, 6)}
+    assert drill.RANGES == {1: (1, 3), 2: (4, 6), 3: (1, 3)}
 
 
 @pytest.mark.parametrize("level", [1, 2, 3])
@@ -104,6 +104,28 @@ def test_level_3_exposure_is_a_real_call_for_an_exposed_line_K2_H4():
         assert all(r.distance is None for r in analysis.lines if r.line.concealed)
         assert not analysis.nearest.line.concealed
         assert tiles.name(exposure.tile) in q.prompt
+
+
+def test_level_3_calls_only_when_the_call_brings_the_hand_near_K2_H4():
+    # An exposure tells the table what the hand wants and closes the concealed lines (H4):
+    # a player calls from a few tiles away, never from a fresh deal 5 or 6 tiles off.
+    low, high = drill.CALL_FROM
+    tables = tables_for(CARD)
+    before_the_call = set()
+    for seed in range(300):
+        q = ask(3, seed)
+        assert 1 <= q.key.nearest.distance <= 3, seed
+        (group,) = q.exposed
+        exposure = parse_exposure(list(group))
+        # the 13 tiles held before the call: the rack and the exposure less the called tile
+        held = list(q.rack) + list(group)
+        held.remove(tiles.CODES[exposure.tile])
+        assert len(held) == 13
+        before = int(tables.line_distances(Holding.of(held)).min())
+        assert low <= before <= high, seed
+        before_the_call.add(before)
+        assert q.prompt.startswith("A few turns into the hand, you called the ")
+    assert before_the_call == set(range(low, high + 1))
 
 
 def test_the_best_line_is_right_and_a_farther_line_is_wrong_H1():
