@@ -28,7 +28,7 @@ from coach.advice.discard import HOT_SHARE, danger, defend, wanted_share
 from coach.notation import tiles
 from coach.notation.card import Card, Line
 from coach.reading.analysis import analyze
-from coach.reading.tiles_away import Exposure, Holding
+from coach.reading.tiles_away import Exposure, Holding, fill
 from coach.rules.catalog import cite
 from coach.rules.scenes import Scene
 from coach.rules.table import SEATS
@@ -132,6 +132,14 @@ def _table(rng: random.Random, card: Card, level: int) -> dict[str, Any] | None:
         # Offence and defence disagree: your line keeps every copy of the safe
         # tile and has no place for the hot ones.
         if used.count(safe) < rack.count(safe) or any(t in used for t in hot_picks):
+            return None
+        # "Your line has no place for it" is said of the line, not of one reading:
+        # no other reading of it as near may use a hot tile either.
+        holding = Holding.of(rack)
+        if any(
+            f.distance == nearest.distance and any(t in f.used for t in hot_picks)
+            for f in (fill(r, holding) for r in nearest.line.readings)
+        ):
             return None
         mine = nearest
     return {

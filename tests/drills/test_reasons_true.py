@@ -1,5 +1,5 @@
 """Every "no line has X" reason a drill gives is true of the card, and no
-reply to a choice contradicts the core's verdict (K2, K3, K7, E3, H1, J2).
+reply to a choice contradicts the core's verdict (K2, K3, K7, E3, H1, J2, D1).
 
 The reasons are read back from the words the learner sees and checked
 against the card here, with `assign_exposures` and `fill` (the definition,
@@ -20,7 +20,7 @@ from coach.notation.card import GROUP_NAMES
 from coach.reading.tiles_away import Exposure, Holding, assign_exposures, fill, parse_exposure
 from coach.rules.calls import call_ruling
 from coach.rules.mahjong import winning_lines
-from drills import calls, dead_or_alive, jokers, mahjong_or_not, nearest_hand
+from drills import calls, dead_or_alive, hot_or_safe, jokers, mahjong_or_not, nearest_hand
 from drills.kit.wording import line_text, many
 from tests.support.cards import CARD
 
@@ -242,3 +242,21 @@ def test_J2_jokers_replies_give_no_no_line_reason_that_a_named_line_contradicts(
         for reply in key.get("why", {}).values():
             for line_id, size, name in re.findall(rf"({LINE_ID}) has no ({SIZE}) of ({TILE})", reply):
                 assert not has_group(line_id, TILE_OF[name], SIZE_OF[size]), (seed, reply)
+
+
+# -- hot or safe (D1) -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("level", [lv.number for lv in hot_or_safe.LEVELS])
+def test_D1_your_line_has_no_place_for_a_hot_tile_in_any_reading_as_near(level):
+    for seed in SEEDS:
+        q = ask(hot_or_safe, level, seed)
+        said = re.search(rf"Your nearest line is ({LINE_ID}), (\d+) tiles away", " ".join(q.facts))
+        for choice, reply in replies(q).items():
+            if "has no place for it" not in reply:
+                continue
+            assert said, (seed, reply)
+            line, distance = CARD.line(said.group(1)), int(said.group(2))
+            tile = TILE_OF[choice.removeprefix("the ")]
+            fills = [fill(r, Holding.of(list(q.rack))) for r in line.readings]
+            assert not any(f.distance == distance and tile in f.used for f in fills), (seed, choice, reply)
