@@ -168,9 +168,10 @@ CHARLESTON = Lesson(
         Panel("Then the courtesy pass: 0 to 3 tiles with the player across. If you offer different numbers, the "
               "smaller number moves (C3).", tiles=("9B", "N"), caption="Two tiles offered across"),
         Panel("Jokers are never passed, in any pass (C4).", tiles=("J",)),
-        Panel("On the last pass of each Charleston (first: left; second: right) you may pass on tiles you just "
-              "received without looking at them: a blind pass. Three tiles still move (C5).",
-              tiles=("3C", "7D", "E"), caption="Three tiles just received, passed on unseen"),
+        Panel("On the last pass of each Charleston (first: left; second: right) you may pass on some or all of the "
+              "three tiles coming to you without looking at them: a blind pass. They never enter your rack; the rest "
+              "come from your rack. Three tiles still move (C5).",
+              tiles=("3C", "7D", "E"), caption="The three tiles coming to you, passed on unseen"),
     ),
     checks=(
         Check("first", "Which way does the first pass of the first Charleston go?", "To the right",
