@@ -275,9 +275,9 @@ _CATALOG: tuple[Rule, ...] = (
         " right in the second), some or all of the three tiles coming to you"
         " on that pass may be passed on unseen, without entering your rack;"
         " the rest come from your rack. Three tiles must still move.",
-        "On the last pass of each Charleston, you may pass on some or all of"
-        " the three tiles coming to you, unseen. They never enter your rack."
-        " You still pass three tiles.",
+        "On each Charleston's last pass, you may pass on some or all of the"
+        " three tiles coming to you unseen: they never enter your rack. You"
+        " still pass three tiles.",
     ),
     Rule(
         "C6", CHARLESTON, "All-blind pass ends Charleston",
