@@ -215,6 +215,7 @@ def _courtesy_partner(rng: random.Random, card: Card | None = None) -> Draft:
         why=(f"the courtesy pass goes across, and across from {seat} sits {partner} (C3).", _seat_note(), cite("C3")),
         wrong=wrong,
         rules=("C3", "S5"),
+        hint="Picture the table from your seat: which way does the courtesy pass go?",
     )
 
 

@@ -133,7 +133,8 @@ def generate(seed: int, level: int, card: Card) -> Question:
         card=card.name,
         prompt=f"{who}Choose three tiles to pass to the right: the first pass of the Charleston.",
         rack=tuple(tiles.CODES[t] for t in rack),
-        items=("rule:C1", "rule:C4"),
+        # C4 is exercised only where there is a joker to keep: a rack without one asks nothing of it.
+        items=("rule:C1", "rule:C4") if tiles.JOKER in rack else ("rule:C1",),
         key={"card": card, "rack": tuple(rack)},
     )
 
@@ -231,7 +232,8 @@ def grade(question: Question, answer: object) -> Verdict:
         # Only a learner who passed nothing ("show me") is told "This is the best pass" of the best.
         lines += [line for line in explain_pass(advice, best, yours=passed is None, decimals=decimals) if line not in lines]
     lines.append(FIRST_RIGHT)
-    if tiles.JOKER in rack:
+    rules = attributed(rack, passed, correct)
+    if "C4" in rules:
         lines.append(cite("C4"))
     score = CREDIT[grade_of] if grade_of is not None else 0.0
     analysis = advice.analysis
@@ -247,18 +249,36 @@ def grade(question: Question, answer: object) -> Verdict:
         "current": advice.current,
         "notes": notes,
     }
-    rules = ["C1"] + (["C4"] if tiles.JOKER in rack or (passed and tiles.JOKER in passed) else [])
     verdict = Verdict(
         correct=correct,
         score=score,
         explanation=tuple(lines),
-        rules=tuple(rules),
+        rules=rules,
         best=best.codes,
         answer=detail["pick"],
-        items=tuple((item, correct) for item in question.items),
+        items=tuple((item, ok) for item, ok in _items(question.items, passed, correct) if item[5:] in rules),
         detail=detail,
     )
     return _shaped(verdict, advice, option, passed, notes, decimals)
+
+
+def attributed(rack: tuple[int, ...], passed: list[int] | None, correct: bool) -> tuple[str, ...]:
+    """The rules an answer counts for or against: C1 always (which three to
+    pass); C4 only where the learner did something about a joker: passed one
+    (wrong), or kept the rack's joker in a right pass. A worse pass that kept
+    the joker, or "show me", got nothing wrong about jokers, so C4 is not
+    charged with it (issue 25: the teacher's weakest rules and the learner's
+    "work on these next" read these)."""
+    joker_passed = passed is not None and tiles.JOKER in passed
+    kept_right = correct and tiles.JOKER in rack
+    return ("C1", "C4") if joker_passed or kept_right else ("C1",)
+
+
+def _items(items: tuple[str, ...], passed: list[int] | None, correct: bool) -> list[tuple[str, bool]]:
+    """Each item the question exercises with whether this answer got it right:
+    the pass as a whole for C1, no joker among the tiles passed for C4."""
+    joker_passed = passed is not None and tiles.JOKER in passed
+    return [(item, not joker_passed if item == "rule:C4" else correct) for item in items]
 
 
 def _shaped(verdict: Verdict, advice: PassAdvice, option: Any, passed: list[int] | None, notes: dict[str, str], decimals: int) -> Verdict:

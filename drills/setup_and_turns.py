@@ -423,6 +423,7 @@ def _final(rng: random.Random, card: Card) -> Draft:
         best=best, wrong=others,
         why=(why, cite("S4")),
         rules=("S4",),
+        hint="Where is the tile now: still in the hand, on the table, or said aloud?",
     )
 
 

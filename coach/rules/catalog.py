@@ -272,10 +272,12 @@ _CATALOG: tuple[Rule, ...] = (
     Rule(
         "C5", CHARLESTON, "The blind pass",
         "Blind pass: on the last pass of each Charleston (left in the first,"
-        " right in the second), some or all of the three tiles passed may be"
-        " tiles just received, passed on unseen. Three tiles must still move.",
-        "On the last pass of each Charleston, you may pass on tiles you just"
-        " got without looking at them. You still pass three tiles.",
+        " right in the second), some or all of the three tiles coming to you"
+        " on that pass may be passed on unseen, without entering your rack;"
+        " the rest come from your rack. Three tiles must still move.",
+        "On each Charleston's last pass, you may pass on some or all of the"
+        " three tiles coming to you unseen: they never enter your rack. You"
+        " still pass three tiles.",
     ),
     Rule(
         "C6", CHARLESTON, "All-blind pass ends Charleston",

@@ -156,9 +156,12 @@ def grade(question: Question, answer: object) -> Verdict:
 
 
 def hint(question: Question) -> str:
-    """A nudge before the answer: toward the rule the right choice rests on
-    (the first its reason cites, else the first the question exercises)."""
+    """A nudge before the answer: the question kind's own when it has one,
+    else toward the rule the right choice rests on (the first its reason
+    cites, else the first the question exercises)."""
     key = question.key
+    if key.get("hint"):
+        return str(key["hint"])
     return hints.for_rules([*cited([key["why"][key["best"]]]), *(key["rules"] or ()),
                             *(item[5:] for item in question.items if item.startswith("rule:"))])
 
@@ -187,6 +190,9 @@ class Draft:
     exercised: tuple[str, ...] = ()  # further rules the question exercises (its items) that no verdict rests on
     tile: str | None = None  # one tile shown on its own
     order: tuple[str, ...] = ()  # the choices before shuffling, when not the best then the wrong ones
+    # The nudge of this kind of question, when the nudge of its rule would speak to another question
+    # (issue 25: "May East change the discard?" is not about what East does differently). Never the answer.
+    hint: str = ""
 
 
 def question(rng: random.Random, drill: str, seed: int, level: int, card: str, draft: Draft, voice: Voice,
@@ -202,7 +208,7 @@ def question(rng: random.Random, drill: str, seed: int, level: int, card: str, d
         draft.best, {**draft.wrong, draft.best: draft.why[0]}, draft.why[1:], voice=voice,
         rules=draft.rules if stated_rules else None,
         why_rules={c: list(draft.choice_rules[c] if c in draft.choice_rules else cited([why])) for c, why in draft.wrong.items()} if stated_rules else None,
-        also=draft.also, partial=draft.partial, situation=dict(draft.situation),
+        also=draft.also, partial=draft.partial, situation=dict(draft.situation), hint=draft.hint,
     )
     return Question(
         drill=drill, seed=seed, level=level, card=card, prompt=draft.prompt, rack=draft.rack,

@@ -88,6 +88,38 @@ def test_C4_passing_a_joker_is_wrong_and_says_why():
     assert not verdict.correct and verdict.score == 0.0
     assert "C4" in verdict.rules
     assert "(C4)" in verdict.explanation[0]
+    assert dict(verdict.items) == {"rule:C1": False, "rule:C4": False}
+
+
+def _joker_racks(level, count):
+    return [q for q in (question(seed, level) for seed in range(200)) if "J" in q.rack][:count]
+
+
+def test_C4_a_worse_pass_that_keeps_the_joker_is_not_counted_against_C4():
+    """Issue 25: only a joker passed gets C4 wrong; a pass that is merely
+    worse gets C1 wrong, and "show me" too, and leaves C4 out."""
+    for q in _joker_racks(2, 3):
+        worst = every_pass(CARD, q.key["rack"], q.seed).options[-1]
+        assert "J" not in worst.codes
+        for answer in (worst.codes, None):
+            verdict = first_pass.grade(q, answer)
+            assert not verdict.correct
+            assert verdict.rules == ("C1",) and dict(verdict.items) == {"rule:C1": False}, (q.seed, answer)
+
+
+def test_C4_a_right_pass_that_keeps_the_joker_counts_for_C4():
+    for q in _joker_racks(1, 2):
+        assert "rule:C4" in q.items
+        verdict = first_pass.grade(q, first_pass.grade(q, None).best)
+        assert verdict.correct and verdict.rules == ("C1", "C4")
+        assert dict(verdict.items) == {"rule:C1": True, "rule:C4": True}
+
+
+def test_C4_a_rack_without_a_joker_does_not_exercise_C4():
+    q = next(q for q in (question(seed, 2) for seed in range(50)) if "J" not in q.rack)
+    assert q.items == ("rule:C1",)
+    verdict = first_pass.grade(q, first_pass.grade(q, None).best)
+    assert verdict.rules == ("C1",) and dict(verdict.items) == {"rule:C1": True}
 
 
 @pytest.mark.parametrize(

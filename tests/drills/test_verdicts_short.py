@@ -204,3 +204,24 @@ def test_a_hint_inside_todays_practice_keeps_the_session(client, app):
     assert 'name="session" value="today"' in body and 'action="/today/next"' in body and "Skip this one" in body
     with app.app_context(), Session(database.engine()) as session:
         assert session.exec(select(func.count()).select_from(Attempt)).one() == 0  # a hint is no answer
+
+
+# Issue 25: hints quoted as speaking to another question than the one asked.
+OFF_TOPIC = {
+    "setup-and-turns": ("change the discard?", "what does East do differently?"),
+    "charleston-rules": ("With whom may you make the courtesy pass?", "when the two offers differ"),
+}
+
+
+@pytest.mark.parametrize("name", list(OFF_TOPIC))
+def test_a_hint_speaks_to_the_question_asked_not_only_to_its_rule(name):
+    prompt_words, off_topic = OFF_TOPIC[name]
+    module = drills.get(name)
+    asked = 0
+    for level in range(1, len(module.LEVELS) + 1):
+        for seed in range(300):
+            q = module.generate(seed, level, CARD)
+            if prompt_words in q.prompt:
+                asked += 1
+                assert off_topic not in drills.hint(q), (q.prompt, drills.hint(q))
+    assert asked, "the question kind is still asked"

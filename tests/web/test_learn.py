@@ -371,3 +371,120 @@ def test_a_guest_working_through_lessons_is_not_purged_as_stale(engine):
     with Session(engine) as session:
         kept.pass_check(session, learning, "tiles", "count")
         assert stale_guests(session, datetime.now(UTC) - timedelta(days=30)) == [idle]
+
+
+# -- every claim a lesson makes about a card is the card's (issue 25) ---------------------
+# Each claim is worked out again here from the card's own lines and readings, without the
+# lesson code's helpers, for the house card and for a card changed under the lessons.
+
+COLOUR_OF = {"a": "blue", "b": "red", "c": "green"}  # static/css/app.css: .suit-a, .suit-b, .suit-c
+
+
+def _letters(pattern: str) -> dict[str, str]:
+    """ "2222a 2026b DDDb" -> {"2222": "a", "2026": "b", "DDD": "b"}: each token's colour letter."""
+    return {word[:-1]: word[-1] for word in pattern.split() if word[-1] in COLOUR_OF}
+
+
+def _claims_hold(card, built) -> None:
+    by_slug = {lesson.slug: lesson for lesson in built}
+    year = str(card.year)
+    for lesson in built:
+        for item in (*lesson.panels, *lesson.checks):
+            if item.line:
+                card.line(item.line)
+    # The year, held as four singles with Soap for its zero.
+    for slug, number in (("tiles", -1), ("jokers", 1), ("mahjong-and-paying", 4)):
+        shown = by_slug[slug].panels[number].tiles
+        assert "".join("0" if code == "WD" else code[0] for code in shown) == year, (slug, shown)
+    # Reading the card: the example hands are hands of the line shown, in the suits the captions say.
+    reading = by_slug["reading-the-card"]
+    example = card.line(reading.panels[0].line)
+    for panel in reading.panels[1:3]:
+        hand = tiles.counts(panel.tiles)
+        matches = [r for r in example.readings if tiles.counts([tiles.CODES[t] for t in r.tiles]) == hand]
+        assert matches, panel
+        said = {f"{COLOUR_OF[letter]} as {tiles.SUIT_PLURALS[suit]}".lower() for letter, suit in matches[0].suits}
+        assert {part.strip().lower() for part in panel.caption.split(",")} == said, panel.caption
+    dragon_panel = reading.panels[4]
+    dragon_check = reading.check("dragon")
+    assert dragon_panel.line == dragon_check.line
+    letters = _letters(card.line(dragon_check.line).pattern)
+    token = next(text for text in letters if set(text) == {"D"})
+    colour, _, held = dragon_check.prompt.partition(" is held as ")
+    suit = next(s for s, plural in tiles.SUIT_PLURALS.items() if held.startswith(plural))
+    assert COLOUR_OF[letters[token]] == colour.lower() and f"can {token} be?" in dragon_check.prompt
+    assert dragon_check.best.endswith(f"{tiles.name(tiles.DRAGON_OF_SUIT[suit])}s")
+    assert f"{token} in {tiles.SUIT_PLURALS[suit]} is" in dragon_panel.text
+    assert "0" in card.line(dragon_panel.line).pattern
+    assert card.line(reading.check("concealed").line).concealed
+    colours = reading.check("colours")
+    one, other = colours.prompt.split(" are printed")[0].split(" and ")
+    letters = _letters(card.line(colours.line).pattern)
+    assert letters[one] == letters[other] and one != other
+    like = reading.check("like")
+    line = card.line(like.line)
+    assert line.numbers == "any"
+    assert f"fits {' '.join(w.rstrip('abc') for w in line.pattern.split())}," in like.prompt
+    assert f"{' '.join(w.rstrip('abc') for w in line.pattern.split() if w[0].isdigit())} may be" in reading.panels[5].text
+    fits = {text: any(w.line.id == line.id for w in winning_lines(card, holding(_rack(text))))
+            for text in (like.best, *like.wrong)}
+    assert fits == {like.best: True, **{text: False for text in like.wrong}}
+    # The Charleston: tiles no hand of the year's lines in Dots and Bams holds.
+    charleston = by_slug["charleston"].panels[0]
+    year_lines = next(section.lines for section in card.sections if section.name == year)
+    used = {t for line in year_lines for r in line.readings if {s for _, s in r.suits} <= {"D", "B"} for t in r.tiles}
+    assert len(charleston.tiles) == 3 and len(set(charleston.tiles)) == 3
+    assert not {tiles.INDEX[code] for code in charleston.tiles} & used, charleston.tiles
+    assert f"a {year} hand in Dots and Bams" in charleston.caption
+    # Paying: the value named is a line's with jokers, and each sum is what it pays.
+    paying = by_slug["mahjong-and-paying"]
+    for check_id, win, who in (("discard", "discard", 0), ("self-picked", "self", 1)):
+        check = paying.check(check_id)
+        found = re.search(r" a (\d+) line", check.prompt)
+        assert found, check.prompt
+        value = int(found.group(1))
+        line = next(line for line in card.lines if line.value == value and line.takes_jokers)
+        assert check.best == str(pay(line, win, jokerless=False)[who])
+
+
+def _changed_card(text: str):
+    """The house card with the claims moved: North gives way to the Red Dragon in
+    2026-1, 2026-5 is no longer concealed, the 25 lines pay 20, like numbers
+    come first as 22 2222 2222."""
+    from coach.notation.card import parse_card
+
+    changed = (text.replace('pattern: "NNNN 2026a SSS 666b"', 'pattern: "RRRR 2026a SSS 666b"')
+               .replace('pattern: "2026a 2026b 22c 6666c"\n        value: 45\n        concealed: true',
+                        'pattern: "2026a 2026b 22c 6666c"\n        value: 45\n        concealed: false')
+               .replace("value: 25", "value: 20")
+               .replace('pattern: "11a 1111b 1111c NEWS"', 'pattern: "22a 2222b 2222c NEWS"'))
+    assert changed != text and "RRRR 2026a" in changed and changed.count("value: 20") >= 1
+    return parse_card(changed, "changed.yaml")
+
+
+def test_every_lesson_claim_about_the_card_is_the_cards():
+    _claims_hold(CARD, lessons.LESSONS)
+
+
+def test_lessons_built_for_a_changed_card_say_what_that_card_says():
+    from coach.notation.card import HOUSE_CARD
+
+    changed = _changed_card(HOUSE_CARD.read_text(encoding="utf-8"))
+    built = lessons.for_card(changed)
+    _claims_hold(changed, built)
+    house = {lesson.slug: lesson for lesson in lessons.LESSONS}
+    moved = {lesson.slug: lesson for lesson in built}
+    assert "RD" in house["charleston"].panels[0].tiles and "RD" not in moved["charleston"].panels[0].tiles
+    assert moved["reading-the-card"].check("concealed").line != house["reading-the-card"].check("concealed").line
+    assert "20 line" in moved["mahjong-and-paying"].check("discard").prompt
+    assert "22 2222 2222" in moved["reading-the-card"].check("like").prompt
+    # The house words would be false of the changed card: the check above catches words left behind.
+    with pytest.raises(AssertionError):
+        _claims_hold(changed, lessons.LESSONS)
+
+
+def test_C5_the_blind_pass_is_the_tiles_coming_in_never_racked():
+    panel = lessons.get("charleston").panels[-1]
+    assert "(C5)" in panel.text and "never enter your rack" in panel.text
+    assert "just received" not in panel.caption and "coming to you" in panel.caption
+    assert "coming to you" in rules.rule("C5").plain and "just" not in rules.rule("C5").plain

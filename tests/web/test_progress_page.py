@@ -362,3 +362,25 @@ def test_no_mistakes_yet_is_said_kindly(client):
 # -- in a browser ---------------------------------------------------------------------------------
 
 
+
+
+def test_C4_work_on_these_next_points_at_C4_only_after_a_joker_is_passed(client):
+    """Issue 25: worse first passes that keep the joker are C1 misses, never
+    C4's; passing the joker is what puts C4 on the list."""
+    from tests.support.passes import every_pass
+
+    joker_seeds = [s for s in range(100) if "J" in question("first-pass", s, 2).rack][:4]
+    for seed in joker_seeds[:2]:
+        q = question("first-pass", seed, 2)
+        worst = every_pass(CARD, q.key["rack"], q.seed).options[-1]
+        assert "J" not in worst.codes
+        _, verdict = answer(client, "first-pass", seed, 2, worst.codes)
+        assert not verdict["correct"] and "C4" not in verdict["rules"]
+    weak = weak_rows(page_html(client))
+    assert "first-pass:2" in weak and "rule:C1" in weak
+    assert "rule:C4" not in weak
+    for seed in joker_seeds[2:]:
+        q = question("first-pass", seed, 2)
+        _, verdict = answer(client, "first-pass", seed, 2, ["J", *[c for c in q.rack if c != "J"][:2]])
+        assert "C4" in verdict["rules"]
+    assert "rule:C4" in weak_rows(page_html(client))

@@ -217,3 +217,46 @@ def test_a_guest_in_a_class_is_asked_to_make_an_account_with_the_reason(app):
     with db(app) as session:
         assert len(session.exec(select(Membership).where(Membership.classroom_id == class_id)).all()) == 3
     assert count(app, Membership) == 3
+
+
+def test_C4_the_weakest_rules_charge_C4_only_to_a_joker_passed(app):
+    """Issue 25: a class whose first passes are worse but keep the joker is
+    weak on C1, not on C4; passing the joker puts C4 on the list."""
+    from coach.store import progress
+    from tests.support.passes import every_pass
+
+    tess, class_id, _set_id, _assignment_id, sam, ana = classroom(app)
+    set_id = make_set(tess, app, "First passes", [("first-pass", "2", "8")])
+    assert assign(tess, class_id, f"set:{set_id}").status_code == 303
+    assignment_id = last_assignment(app).id
+    coach = app.extensions["coach"]
+
+    def answer_jokers(student: int, pass_the_joker: bool) -> int:
+        answered = 0
+        with db(app) as session:
+            given = session.get(Assignment, assignment_id)
+            work = homework.work_of(session, given, student, create=True)
+            for slot in homework.slots_of(given, work):
+                asked = coach.ask(slot.drill, seed=slot.seed, level=slot.level)
+                q = asked.question
+                if "J" not in q.rack:
+                    continue
+                if pass_the_joker:
+                    reply = ["J", *[c for c in q.rack if c != "J"][:2]]
+                else:
+                    reply = every_pass(q.key["card"], q.key["rack"], q.seed).options[-1].codes
+                    assert "J" not in reply
+                verdict = asked.module.grade(q, reply)
+                assert not verdict.correct
+                assert homework.record_assignment_answer(session, given, student, slot, q, verdict)
+                progress.record_answer(session, student, q, verdict)
+                answered += 1
+        return answered
+
+    assert answer_jokers(sam, pass_the_joker=False) >= 2
+    page = text_of(tess.get(f"/teach/classes/{class_id}/dashboard"))
+    weak = page[page.index("What the class gets wrong"):]
+    assert 'href="/rules#C1">C1</a>' in weak and 'href="/rules#C4">C4</a>' not in weak
+    answer_jokers(ana, pass_the_joker=True)
+    weak = text_of(tess.get(f"/teach/classes/{class_id}/dashboard"))
+    assert 'href="/rules#C4">C4</a>' in weak[weak.index("What the class gets wrong"):]
