@@ -29,9 +29,14 @@ COUNT_WORDS = ("no", "one", "two", "three")
 VOTERS = 4  # every seat votes on the second Charleston (C2)
 
 
-def listed(names: Sequence[str]) -> str:
-    """ "the 5 Dot, the Soap and the North": each tile with its article, as a player says them."""
-    said = [f"the {n}" for n in names]
+def listed(codes: Sequence[str]) -> str:
+    """ "the 5 Dot, two Souths and the Soap": the tiles in card order, as a player says
+    them (a tile passed twice is counted, never named twice)."""
+    ordered = sorted(codes, key=tiles.sort_key)
+    said = [
+        f"the {tiles.name(code)}" if ordered.count(code) == 1 else tiles.plural(code, ordered.count(code))
+        for code in dict.fromkeys(ordered)
+    ]
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
@@ -42,17 +47,17 @@ def pass_step(actions: Sequence[Action], number: int) -> str:
     return PASS_ORDER[min(before, len(PASS_ORDER) - 1)]
 
 
-def pass_sentence(who: str, names: Sequence[str], blind: int, toward: str) -> str:
+def pass_sentence(who: str, codes: Sequence[str], blind: int, toward: str) -> str:
     """A pass told: "You passed the 5 Dot and the Soap to the left and 1 blind, sent on unseen (C5)."
 
     A blind tile is one of the three coming in that same pass, sent straight
     on without being looked at (C5): it is counted, never named."""
     if not blind:
-        return f"{who} passed {listed(names)} {toward}." if names else f"{who} passed nothing {toward}."
-    if not names:
+        return f"{who} passed {listed(codes)} {toward}." if codes else f"{who} passed nothing {toward}."
+    if not codes:
         return f"{who} passed {blind} tiles {toward}, all blind: the ones coming to you went straight on, unseen (C5)."
-    own = COUNT_WORDS[len(names)] if len(names) < len(COUNT_WORDS) else str(len(names))
-    of_yours = f"{own} of your tiles ({listed(names)})"
+    own = COUNT_WORDS[len(codes)] if len(codes) < len(COUNT_WORDS) else str(len(codes))
+    of_yours = f"{own} of your tiles ({listed(codes)})"
     return f"{who} passed {of_yours} {toward} and {blind} blind, sent straight on unseen (C5)."
 
 
@@ -92,9 +97,8 @@ def tell(actions: Sequence[Action], number: int, seat: str) -> str:
         return f"{who} voted to {choice}.{vote_outcome(actions, number)}"
     if not mine:
         return ""  # another seat's passed tiles stay face down (C1-C3); its offer is its own
-    names = [tiles.name(c) for c in sorted(action.tiles, key=tiles.sort_key)]
     if action.kind == "courtesy":
-        return pass_sentence(who, names, 0, "across") if names else ""
+        return pass_sentence(who, action.tiles, 0, "across") if action.tiles else ""
     if action.kind == "pass":
-        return pass_sentence(who, names, action.blind, TOWARD[PASSES[pass_step(actions, number)][1]])
+        return pass_sentence(who, action.tiles, action.blind, TOWARD[PASSES[pass_step(actions, number)][1]])
     return ""
