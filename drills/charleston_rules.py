@@ -6,7 +6,7 @@ sends them, who is the courtesy partner (C1-C3 with S5: "right" is the next
 seat in turn order). Level 3 is what may be passed: blind passes (C5),
 jokers (C4) and whether a proposed pass from a dealt rack is legal at all,
 decided by `coach.rules.charleston.check_pass`. Level 4 is the courtesy pass (C3),
-who may stop a Charleston (C1, C2) and the Air Mahjong table rule (C6),
+who may stop a Charleston (C1, C2) and the all-blind table rule (C6),
 always asked as a table rule at a table that plays it, never assumed.
 
 Every question is answered by picking one of its choices; the answer key
@@ -548,9 +548,11 @@ def _stop(rng: random.Random, card: Card | None = None) -> Draft:
     )
 
 
-# C6 is a table rule (Air Mahjong), never a League rule: it is only asked at a
-# table said to play it, and the League default is named in the explanation.
+# C6 is a table rule, never a League rule: it is only asked at a table said to
+# play it, and the League default is named in the explanation. The rule is named
+# by its id, never by the site whose table rule it is (issue 25, item 13).
 ENDS = "The Charleston ends: East discards, with no courtesy pass"
+TABLE_PLAYS_C6 = "Your table plays table rule C6 on blind passes (a table rule, not the League's)."
 
 
 def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
@@ -568,12 +570,12 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
         next_rule = "C3"
     if everyone:
         facts: tuple[str, ...] = (
-            "Your table plays Air Mahjong's table rule on blind passes (a table rule, not the League's).",
+            TABLE_PLAYS_C6,
             f"On {pass_label(which)} every player passed on all three tiles they had just received, unseen.",
         )
     else:
         facts = (
-            "Your table plays Air Mahjong's table rule on blind passes (a table rule, not the League's).",
+            TABLE_PLAYS_C6,
             f"On {pass_label(which)}, {holdout} passed one tile of their own and two unseen.",
             "The other three each passed on all three tiles they had just received, unseen.",
         )
@@ -584,7 +586,7 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
     if everyone:
         best = ENDS
         why = (
-            "at an Air Mahjong table, when every player blind-passes all three on a blind pass, "
+            "at this table, when every player blind-passes all three on a blind pass, "
             "the Charleston ends there and there is no courtesy pass (C6).",
             cite("C6"),
             league,
@@ -598,7 +600,7 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
         nxt = "the players decide on the second Charleston" if charleston == "first" else "the courtesy pass follows"
         best = going_on
         why = (
-            f"the Air Mahjong rule needs every player to pass all three unseen; {holdout} did not, "
+            f"table rule C6 needs every player to pass all three unseen; {holdout} did not, "
             f"so the Charleston goes on and {nxt} (C6, {next_rule}).",
             cite("C6"),
             cite(next_rule),

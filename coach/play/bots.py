@@ -190,6 +190,32 @@ def decide(hand: Hand, seat: str, strength: str, rng: random.Random) -> Action:
     return Action(seat, "discard", (tiles.CODES[best_discard(hand, seat, strength, rng)],))
 
 
+# Steps every seat answers at once: the stop vote (C2) and the courtesy offer (C3).
+# A real table takes them together, so nobody's answer is known when another's is asked.
+TOGETHER = ("vote", "offer")
+
+
+def answer(hand: Hand, seat: str, strength: str, limit: int = 2000) -> None:
+    """The computer players move until `seat` owes a decision (or the hand ends).
+
+    On a step every seat answers at once (`TOGETHER`) they wait for `seat`:
+    it is asked before anyone's answer is on the table, so it is never asked
+    to vote on a second Charleston another player has already stopped (C2),
+    and its own vote is recorded with the others'. Each computer player's
+    generator is seeded by the hand's seed, its seat and the moves so far,
+    so the same moves always meet the same replies."""
+    for _ in range(limit):
+        waiting = hand.waiting()
+        if seat in waiting and hand.phase == "charleston" and hand.step in TOGETHER:
+            return
+        others = [s for s in SEATS if s in waiting and s != seat]
+        if not others:
+            return
+        other = others[0]
+        rng = random.Random(f"{hand.seed}:{other}:{len(hand.actions)}")
+        hand.apply(decide(hand, other, strength, rng))
+
+
 def play(
     card: Card, seed: int, bots: dict[str, str], limit: int = 2000, timings: list[float] | None = None,
     watch: Callable[[Hand, Action, float], None] | None = None,

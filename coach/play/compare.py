@@ -27,7 +27,7 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.evaluation import coach_move
 from coach.play.hand import Action, Hand, HandError, deal
-from coach.play.review import BEST, RULES, describe, grade_decision
+from coach.play.review import BEST, RULES, decision_name, decision_when, describe, grade_decision
 from coach.play.review import _words as coach_words  # the review's own wording of the coach's move
 from coach.rules.charleston import pass_words
 
@@ -95,6 +95,17 @@ class Step:
     reason: str  # the coach's reason, as the table's hint gives it
     rules: tuple[str, ...]
     split: tuple[str, ...]  # whose hands differ from here on (they chose otherwise)
+    step: str = ""  # a Charleston pass: which one ("first-right", ... "second-right")
+
+    @property
+    def name(self) -> str:
+        """ "First Charleston, pass right", "Stop vote", "Discard" (review.decision_name)."""
+        return decision_name(self.kind, self.step)
+
+    @property
+    def when(self) -> str:
+        """ "87 tiles in the wall" in play; empty in the Charleston."""
+        return decision_when(self.kind, self.wall)
 
     @property
     def decided(self) -> int:
@@ -188,4 +199,5 @@ def _step(
         reason=words,
         rules=RULES.get(coach.kind, ("H3",)),
         split=tuple(p for key, players in moves.items() if key != followed for p in players),
+        step=hand.step if first[followed].kind == "pass" else "",
     )

@@ -24,7 +24,7 @@ of handing an opponent Mah Jongg (D1), and the coach's move beside it.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from coach.advice.passes import CLOSE, MARGIN, PassOption, pass_grade
@@ -33,7 +33,7 @@ from coach.notation.card import Card
 from coach.play.evaluation import POINTS, Evaluation, Option, evaluate, with_played
 from coach.play.hand import SEATS, Action, Hand, deal
 from coach.play.legal import canonical
-from coach.rules.charleston import pass_words
+from coach.rules.charleston import PASSES, STEPS, pass_words
 
 BEST, GOOD, INACCURACY, MISTAKE = "best", "good", "inaccuracy", "mistake"
 REVIEW_VERSION = 2  # bump when the grading changes: stored reviews are made again
@@ -52,6 +52,34 @@ THRESHOLDS = {
 }
 
 
+CHARLESTON_KINDS = ("pass", "vote", "offer", "courtesy")
+# The Charleston's passes in the order every seat makes them (C1, C2): a player's
+# n-th pass decision is the n-th of these.
+PASS_STEPS = tuple(step for step in STEPS if step in PASSES and step != "courtesy")
+ORDINALS = {"first": "First", "second": "Second"}
+KIND_NAMES = {"vote": "Stop vote", "offer": "Courtesy offer", "courtesy": "Courtesy pass", "discard": "Discard",
+              "call": "Call", "no-call": "No call", "exchange": "Joker exchange", "mahjong": "Mah Jongg"}
+
+
+def decision_name(kind: str, step: str = "") -> str:
+    """What a decision was, as a player names it: "First Charleston, pass right",
+    "Stop vote", "Courtesy pass", "Discard"."""
+    if kind == "pass":
+        if step not in PASSES:
+            return "Charleston pass"
+        which, direction = PASSES[step]
+        return f"{ORDINALS.get(which, which.capitalize())} Charleston, pass {direction}"
+    return KIND_NAMES.get(kind, kind.replace("-", " ").capitalize())
+
+
+def decision_when(kind: str, wall: int) -> str:
+    """When a decision in play came, by the wall ("87 tiles in the wall"); nothing for
+    the Charleston, which comes before the first draw, always at a full wall."""
+    if kind in CHARLESTON_KINDS:
+        return ""
+    return f"{wall} tile{'' if wall == 1 else 's'} in the wall"
+
+
 @dataclass(frozen=True)
 class Reviewed:
     number: int  # the action's index in the hand's record
@@ -68,6 +96,17 @@ class Reviewed:
     exposed: tuple[tuple[str, ...], ...] = ()  # and their exposures
     unit: str = POINTS  # "points" (play) or "tiles" (the Charleston)
     missed_win: bool = False
+    step: str = ""  # a Charleston pass: which one ("first-right", ... "second-right")
+
+    @property
+    def name(self) -> str:
+        """ "First Charleston, pass right", "Stop vote", "Discard"."""
+        return decision_name(self.kind, self.step)
+
+    @property
+    def when(self) -> str:
+        """ "87 tiles in the wall" for a decision in play; empty in the Charleston."""
+        return decision_when(self.kind, self.wall)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -75,7 +114,7 @@ class Reviewed:
             "played": self.played.to_json(), "coach": self.coach.to_json(),
             "grade": self.grade, "cost": round(self.cost, 2), "unit": self.unit, "missed_win": self.missed_win,
             "reason": self.reason, "rules": list(self.rules), "wall": self.wall,
-            "rack": list(self.rack), "exposed": [list(e) for e in self.exposed],
+            "rack": list(self.rack), "exposed": [list(e) for e in self.exposed], "step": self.step,
         }
 
     @classmethod
@@ -86,7 +125,7 @@ class Reviewed:
             Action.from_json(data["played"]), Action.from_json(data["coach"]),
             str(data["grade"]), float(data["cost"]), str(data["reason"]), tuple(data["rules"]), int(data["wall"]),
             tuple(data.get("rack", ())), tuple(tuple(e) for e in data.get("exposed", ())),
-            str(data.get("unit", POINTS)), bool(data.get("missed_win", False)),
+            str(data.get("unit", POINTS)), bool(data.get("missed_win", False)), str(data.get("step", "")),
         )
 
 
@@ -122,10 +161,15 @@ class Review:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Review:
-        """A review as `to_json` wrote it; its accuracy and costliest are worked out again, the same."""
-        return cls(
-            str(data["seat"]), tuple(Reviewed.from_json(d) for d in data["decisions"]), data.get("winner"), data.get("line")
-        )
+        """A review as `to_json` wrote it; its accuracy and costliest are worked out again, the same.
+        A review stored before decisions kept their pass step gets it back from the order
+        of its passes: each pass of the Charleston is made once, in the order of C1 and C2."""
+        decisions = [Reviewed.from_json(d) for d in data["decisions"]]
+        passes = [n for n, d in enumerate(decisions) if d.kind == "pass"]
+        for order, n in enumerate(passes[: len(PASS_STEPS)]):
+            if not decisions[n].step:
+                decisions[n] = replace(decisions[n], step=PASS_STEPS[order])
+        return cls(str(data["seat"]), tuple(decisions), data.get("winner"), data.get("line"))
 
 
 @dataclass(frozen=True)
@@ -390,6 +434,7 @@ def review(
                 Reviewed(
                     number, seat, action.kind, action, judged.coach, judged.grade, judged.cost, judged.reason, judged.rules,
                     len(hand.wall), rack, exposed, judged.unit, judged.missed_win,
+                    hand.step if action.kind == "pass" else "",
                 )
             )
             if progress is not None:
@@ -411,7 +456,7 @@ def review_text(found: Review) -> str:
     if worst:
         lines.append("The costliest decisions:")
         for d in worst:
-            lines.append(f"  #{d.number} ({d.kind}, {d.wall} tile{'s' if d.wall != 1 else ''} in the wall): {d.grade}. {d.reason}")
+            lines.append(f"  #{d.number} ({', '.join(filter(None, (d.name, d.when)))}): {d.grade}. {d.reason}")
     lines.append("Every decision:")
     for d in found.decisions:
         lines.append(f"  #{d.number:<3} {d.kind:<9} {d.grade:<11} {d.reason} ({', '.join(d.rules)})")

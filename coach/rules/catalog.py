@@ -281,7 +281,7 @@ _CATALOG: tuple[Rule, ...] = (
     ),
     Rule(
         "C6", CHARLESTON, "All-blind pass ends Charleston",
-        "Table rule (Air Mahjong): if every player blind-passes all three"
+        "Table rule (not a League rule): if every player blind-passes all three"
         " tiles on a blind pass, the Charleston ends and there is no courtesy"
         " pass.",
         "Table rule: if everyone blind-passes all three tiles, the Charleston"

@@ -94,7 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from coach.web.classes import student as classes
     from coach.web.drill import pages
     from coach.web.drill import today as daily
-    from coach.web.infra import errors, inputs, limits
+    from coach.web.infra import errors, inputs, limits, redirects
     from coach.web.progress.page import bp as progress_bp
     from coach.web.shared import learners
     from coach.web.shared.cards import teachers as teacher_cards
@@ -139,6 +139,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     my_cards.install(app)
     pages.install(app)
     errors.install(app)
+    redirects.install(app)  # sign_in_url(): the header's "Sign in" comes back to the page it was on
     limits.install(app)
     from coach.web.account import display  # dark mode and large tiles, kept per learner
     display.install(app)

@@ -33,11 +33,11 @@ def test_sign_up_in_the_browser_keeps_the_guest_drill(browser, base_url, tmp_pat
         expect(page.locator("h1")).to_have_text("You are drilling as a guest")
         page.screenshot(path=str(screens / "guest-account-desktop.png"), full_page=True)
         page.locator(".site-nav__account").click()
-        expect(page).to_have_url(re.compile(r"/signin$"))
+        expect(page).to_have_url(re.compile(r"/signin\?next=(/|%2F)account$"))  # back to the account page once signed in
         expect(page.locator(".auth__kept-count")).to_have_text("1")
         page.screenshot(path=str(screens / "signin-desktop.png"), full_page=True)
         page.get_by_role("link", name="Create an account").click()
-        expect(page).to_have_url(re.compile(r"/signup$"))
+        expect(page).to_have_url(re.compile(r"/signup\?next=(/|%2F)account$"))
 
         page.get_by_label("Email address").fill("not-an-email")
         page.get_by_label("Password", exact=True).fill("short")

@@ -367,5 +367,5 @@ def test_C5_a_blind_pass_chosen_in_words_by_keyboard(page: Page, dealt, errors, 
     after(page, before)
     expect(page.locator("[data-rack] > li")).to_have_count(rack_size)
     expect(page.locator("[data-rack] > li.is-new")).to_have_count(1)  # only the tile kept came into the rack
-    expect(page.locator(".play-log")).to_contain_text(f"You passed {tiles.name(passed)} and sent on 2 of the tiles coming to you, unseen.")
+    expect(page.locator(".play-log")).to_contain_text(f"You passed one of your tiles (the {tiles.name(passed)}) to the left and 2 blind, sent straight on unseen (C5).")
     assert errors == []

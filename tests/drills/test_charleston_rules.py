@@ -170,13 +170,16 @@ def test_C1_first_charleston_cannot_be_stopped_C2_second_can():
     assert second.key["best"].startswith("Yes") and "rule:C2" in second.items
 
 
-def test_C6_is_asked_only_at_an_air_mahjong_table_as_a_table_rule():
+def test_C6_is_asked_only_at_a_table_that_plays_it_and_cited_by_its_id():
     seen = set()
     for seed in range(300):
         q = ask(4, seed)
         if "rule:C6" not in q.items:
             continue
-        assert "Air Mahjong" in q.facts[0] and "not the League's" in q.facts[0]
+        assert "table rule C6" in q.facts[0] and "not the League's" in q.facts[0]
+        # The rule is cited by its id, never by the name of a site (issue 25, item 13).
+        text = " ".join((*q.facts, *drill.grade(q, q.key["best"]).explanation, *map(str, q.key["why"].values())))
+        assert "Air Mahjong" not in text
         everyone = "every player" in q.facts[1]
         assert (q.key["best"] == drill.ENDS) is everyone
         seen.add(everyone)
@@ -192,7 +195,7 @@ def test_C6_never_leaks_into_other_questions():
         for seed in range(200):
             q = ask(level, seed)
             if "rule:C6" not in q.items:
-                assert "Air Mahjong" not in " ".join(q.facts)
+                assert "C6" not in " ".join(q.facts)
                 assert drill.ENDS not in q.choices
 
 

@@ -61,7 +61,7 @@ def test_C5_a_blind_pass_from_the_form_never_puts_the_forwarded_tiles_in_your_ra
     kept = after.received[SEAT]
     assert len(kept) == 1 and Counter(after.racks[SEAT]) == rack - Counter([mine]) + Counter(kept)
     page = client.get(f"/play/{hand_id}").get_data(as_text=True)
-    assert f"You passed {tiles.name(mine)} and sent on 2 of the tiles coming to you, unseen." in page
+    assert f"You passed one of your tiles (the {tiles.name(mine)}) to the left and 2 blind, sent straight on unseen (C5)." in page
 
 
 def test_C5_the_api_state_shows_only_the_tiles_that_entered_your_rack(client):

@@ -823,6 +823,8 @@ def expected_refusal(route: Route, who: str) -> int | None:
         return None if who == "student" else 302  # a start page for an account, else off to sign up
     if route.endpoint == "teach.start" and who == "student":
         return None  # an account may start teaching: tested on its own
+    if who in ("guest", "visitor") and route.method == "GET":
+        return 303  # off to sign in, and back to this page after (tests/web/test_sign_in_next.py)
     return 403
 
 

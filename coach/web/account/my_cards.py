@@ -33,7 +33,7 @@ from coach.store.teaching.errors import TeachingError
 from coach.web.infra import database, limits
 from coach.web.infra.errors import page_error
 from coach.web.infra.forms import field
-from coach.web.infra.redirects import safe_next
+from coach.web.infra.redirects import safe_next, sign_in_first
 from coach.web.shared.cards import editor as card_editor
 from coach.web.shared.cards import pages as card_pages
 from coach.web.shared.cards import teachers as teacher_cards
@@ -54,7 +54,7 @@ NEED_ACCOUNT = (
 def owner_id() -> int:
     """The signed-in account's id; a guest or a visitor gets a 403 that says why."""
     if not is_account():
-        abort(403, description=NEED_ACCOUNT)
+        sign_in_first(NEED_ACCOUNT)  # a visitor's link comes back here once signed in
     return int(current_user.id)
 
 

@@ -351,6 +351,10 @@ SCHEMAS.update({
                         "wall": {"type": "integer", "minimum": 0},
                         "rack": TILES,
                         "exposed": {"type": "array", "items": TILES},
+                        "step": {
+                            "type": "string",
+                            "description": "A Charleston pass: which one (first-right ... second-right, C1, C2); empty for any other decision",
+                        },
                     },
                     "additionalProperties": False,
                 },

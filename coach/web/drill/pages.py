@@ -33,7 +33,7 @@ from coach.web.infra.htmx import is_htmx, render
 from coach.web.shared import learners
 from coach.web.shared.cards import choice as card_choice
 from coach.web.shared.cards import teachers as teacher_cards
-from coach.web.shared.drilling import AnswerProblem, Asked, DrillError, Drilling
+from coach.web.shared.drilling import AnswerProblem, Asked, DrillError, Drilling, NoSuchDrill
 from coach.web.shared.drilling import sessions as drill_sessions
 from coach.web.shared.drilling.views import NO_ANSWER, drill_context, given_answer, no_answer, pattern_tokens, picked_places
 from drills.kit.whose import whose
@@ -89,8 +89,11 @@ def _render_drill(asked: Asked, verdict: Any = None, answer: Any = None, partial
 
 @bp.app_errorhandler(DrillError)
 def _drill_error(error: DrillError):
-    title = "No such drill" if error.status == 404 else "That did not work"
-    return page_error(error.status, title, error.message)
+    if isinstance(error, NoSuchDrill):
+        # The message names drills by their slugs (for the API); a learner reads their titles.
+        links = [(module.TITLE, url_for("pages.drill_page", name=name)) for name, module in drills.DRILLS.items()]
+        return page_error(404, "No such drill", "There is no drill at this address. These are the drills:", links)
+    return page_error(error.status, "Not found" if error.status == 404 else "That did not work", error.message)
 
 
 @bp.get("/")

@@ -29,9 +29,12 @@ def error_response(message: str, status: int):
     return jsonify(error=message), status
 
 
-def page_error(status: int, title: str, message: str):
-    """An HTML error: the whole page, or a partial for htmx to swap in."""
-    return render("error.html", "partials/problem.html", status=status, title=title, message=message), status
+def page_error(status: int, title: str, message: str, links: list[tuple[str, str]] | None = None):
+    """An HTML error: the whole page, or a partial for htmx to swap in. `links`
+    (words, address) are the places the learner may have meant, by their names."""
+    return render(
+        "error.html", "partials/problem.html", status=status, title=title, message=message, links=links or [],
+    ), status
 
 
 def install(app: Flask) -> None:

@@ -30,6 +30,7 @@ from coach.common import clock
 from coach.notation.card import Card
 from coach.store.models import DrillSetRow, Learner
 from coach.store.teaching import drill_sets, teachers_cards
+from coach.web.infra.redirects import sign_in_first
 from coach.web.shared import learners
 from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.dates import day, due_label
@@ -40,7 +41,7 @@ from drills.sets import HOUSE, DrillSet, sample_sets
 bp = Blueprint("teach", __name__, url_prefix="/teach")
 
 T = TypeVar("T")
-ONLY_TEACHERS = "Only teachers can do this. To teach a class, sign in to your account and open /teach."
+ONLY_TEACHERS = "Only teachers can do this. To teach a class, sign in to your account and open Teach."
 MAX_DUE_DAYS = 2 * 366  # a due date further out than two years is a typing slip
 
 
@@ -49,7 +50,9 @@ MAX_DUE_DAYS = 2 * 366  # a due date further out than two years is a typing slip
 
 def teacher_id() -> int:
     """The signed-in teacher's id; anyone else is refused with a 403."""
-    if not is_account() or not getattr(current_user, "teacher", False):
+    if not is_account():
+        sign_in_first(ONLY_TEACHERS)  # a visitor's link comes back here once signed in
+    if not getattr(current_user, "teacher", False):
         abort(403, description=ONLY_TEACHERS)
     return int(current_user.id)
 

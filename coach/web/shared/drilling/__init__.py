@@ -39,6 +39,14 @@ class DrillError(CoachError, ValueError):
         self.status = status
 
 
+class NoSuchDrill(DrillError):
+    """A drill name no drill has: a 404 whose message names the drills by their slugs
+    (the API's words); a page names them by their titles instead."""
+
+    def __init__(self, message: str):
+        super().__init__(message, 404)
+
+
 class AnswerProblem(DrillError):
     """An answer of the wrong shape for a good question (four tiles for a
     pass of three): the page asks again with the message, the API answers 400."""
@@ -92,7 +100,7 @@ class Drilling:
         try:
             return drills.get(name)
         except KeyError as error:
-            raise DrillError(error.args[0], 404) from None
+            raise NoSuchDrill(error.args[0]) from None
 
     @staticmethod
     def level(module: ModuleType, value: Any) -> int:

@@ -8,7 +8,6 @@ is owed a decision.
 
 from __future__ import annotations
 
-import random
 import threading
 from collections import OrderedDict
 from typing import Any
@@ -18,9 +17,9 @@ from sqlmodel import Session
 
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.bots import decide
-from coach.play.hand import SEATS, Action, Hand, replay
-from coach.rules.charleston import pass_words
+from coach.play.bots import answer
+from coach.play.hand import Action, Hand, replay
+from coach.play.telling import tell
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.web.shared import learners
@@ -87,15 +86,9 @@ def keep(row: PracticeHand, hand: Hand) -> None:
 
 
 def bots_play(hand: Hand, strength: str) -> None:
-    """The computer players move until it is the learner's turn to act (or the end)."""
-    for _ in range(2000):
-        waiting = hand.waiting()
-        others = [s for s in SEATS if s in waiting and s != SEAT]
-        if not others:
-            return
-        seat = others[0]
-        rng = random.Random(f"{hand.seed}:{seat}:{len(hand.actions)}")
-        hand.apply(decide(hand, seat, strength, rng))
+    """The computer players move until it is the learner's turn to act (or the end);
+    on the stop vote and the courtesy offer the learner answers first (bots.answer, C2, C3)."""
+    answer(hand, SEAT, strength)
 
 
 def result_json(hand: Hand) -> dict[str, Any] | None:
@@ -111,19 +104,6 @@ def codes(values: list[int]) -> list[str]:
 
 
 def describe_move(hand: Hand, number: int) -> str:
-    """One past action in words, as the table shows it ("South threw the 5 Dot")."""
-    action = hand.actions[number]
-    who = "You" if action.seat == SEAT else action.seat
-    if action.kind == "discard":
-        return f"{who} threw the {tiles.name(action.tiles[0])}."
-    if action.kind == "call":
-        return f"{who} called {'Mah Jongg' if not action.size else f'for a group of {action.size}'}."
-    if action.kind == "exchange":
-        return f"{who} exchanged a {tiles.name(action.tiles[0])} for {action.owner}'s joker."
-    if action.kind == "mahjong":
-        return f"{who} declared Mah Jongg."
-    if action.kind == "vote":
-        return f"{who} voted to {'go on' if action.go else 'stop'}."
-    if action.kind in ("pass", "courtesy") and action.seat == SEAT:
-        return f"You {pass_words([tiles.name(c) for c in action.tiles], action.blind, 'passed')}."
-    return ""
+    """One past action in words, as East's seat heard it ("South threw the 5 Dot."):
+    coach/play/telling.py, empty for what East did not see."""
+    return tell(hand.actions, number, SEAT)

@@ -1,0 +1,104 @@
+"""A hand's moves told as a player at the table hears them: one sentence each.
+
+The table's "What just happened" and the API's `words` read these lines. A
+move is told from one seat's point of view ("You passed ...", "South
+threw ..."); what that seat could not see is told as nothing (an empty
+string): another seat's passed tiles stay face down (C1-C3), and a
+computer player's silent "no call" is never heard (`coach.play.seen`).
+
+The sentences need only the list of actions, never the hand's state, so a
+line reads the same whenever the log is drawn: the direction of a pass is
+worked out from how many passes the seat had made before it (every pass of
+the Charleston is made by all four, in the order of C1 and C2), and the
+stop vote's outcome is told with the fourth vote (C2: any one player may
+stop it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from coach.notation import tiles
+from coach.play.hand import Action
+from coach.rules.charleston import PASSES, STEPS
+
+# The Charleston's passes in the order every seat makes them (C1, C2).
+PASS_ORDER = tuple(step for step in STEPS if step in PASSES and step != "courtesy")
+TOWARD = {"right": "to the right", "across": "across", "left": "to the left"}
+COUNT_WORDS = ("no", "one", "two", "three")
+VOTERS = 4  # every seat votes on the second Charleston (C2)
+
+
+def listed(codes: Sequence[str]) -> str:
+    """ "the 5 Dot, two Souths and the Soap": the tiles in card order, as a player says
+    them (a tile passed twice is counted, never named twice)."""
+    ordered = sorted(codes, key=tiles.sort_key)
+    said = [
+        f"the {tiles.name(code)}" if ordered.count(code) == 1 else tiles.plural(code, ordered.count(code))
+        for code in dict.fromkeys(ordered)
+    ]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def pass_step(actions: Sequence[Action], number: int) -> str:
+    """Which pass of the Charleston action `number` (a pass) was: "first-right" ... "second-right"."""
+    seat = actions[number].seat
+    before = sum(1 for a in actions[:number] if a.seat == seat and a.kind == "pass")
+    return PASS_ORDER[min(before, len(PASS_ORDER) - 1)]
+
+
+def pass_sentence(who: str, codes: Sequence[str], blind: int, toward: str) -> str:
+    """A pass told: "You passed the 5 Dot and the Soap to the left and 1 blind, sent on unseen (C5)."
+
+    A blind tile is one of the three coming in that same pass, sent straight
+    on without being looked at (C5): it is counted, never named."""
+    if not blind:
+        return f"{who} passed {listed(codes)} {toward}." if codes else f"{who} passed nothing {toward}."
+    if not codes:
+        return f"{who} passed {blind} tiles {toward}, all blind: the ones coming to you went straight on, unseen (C5)."
+    own = COUNT_WORDS[len(codes)] if len(codes) < len(COUNT_WORDS) else str(len(codes))
+    of_yours = f"{own} of your tiles ({listed(codes)})"
+    return f"{who} passed {of_yours} {toward} and {blind} blind, sent straight on unseen (C5)."
+
+
+def whose(action: Action, seat: str) -> str:
+    """Whose exposure a joker exchange took the joker from, as `seat` says it (J4)."""
+    if action.owner == action.seat:
+        return "your own" if action.seat == seat else "their own"
+    return "your" if action.owner == seat else f"{action.owner}'s"
+
+
+def vote_outcome(actions: Sequence[Action], number: int) -> str:
+    """After the fourth vote, what the table decided (C2); before it, nothing."""
+    votes = [a for a in actions[: number + 1] if a.kind == "vote"]
+    if len(votes) != VOTERS:
+        return ""
+    if all(a.go for a in votes):
+        return " Everyone voted to go on: the second Charleston begins (C2)."
+    return " Any one player may stop it, so there is no second Charleston (C2)."
+
+
+def tell(actions: Sequence[Action], number: int, seat: str) -> str:
+    """Action `number` as `seat` heard it, one sentence (or two, the vote's outcome
+    with it); an empty string for what `seat` did not see."""
+    action = actions[number]
+    mine = action.seat == seat
+    who = "You" if mine else action.seat
+    if action.kind == "discard":
+        return f"{who} threw the {tiles.name(action.tiles[0])}."
+    if action.kind == "call":
+        return f"{who} called {'Mah Jongg' if not action.size else f'for a group of {action.size}'}."
+    if action.kind == "exchange":
+        return f"{who} gave the {tiles.name(action.tiles[0])} for {whose(action, seat)} joker."
+    if action.kind == "mahjong":
+        return f"{who} declared Mah Jongg."
+    if action.kind == "vote":
+        choice = "play the second Charleston" if action.go else "stop the second Charleston"
+        return f"{who} voted to {choice}.{vote_outcome(actions, number)}"
+    if not mine:
+        return ""  # another seat's passed tiles stay face down (C1-C3); its offer is its own
+    if action.kind == "courtesy":
+        return pass_sentence(who, action.tiles, 0, "across") if action.tiles else ""
+    if action.kind == "pass":
+        return pass_sentence(who, action.tiles, action.blind, TOWARD[PASSES[pass_step(actions, number)][1]])
+    return ""
