@@ -86,9 +86,19 @@
     }
   });
 
+  // A new question on the card the page kept (hx-preserve): the last pick and search go.
+  function freshCard(stage) {
+    var kept = stage.querySelector("[data-card-kept]");
+    if (!kept) return;
+    kept.querySelectorAll("input[type=radio]:checked").forEach(function (radio) { radio.checked = false; });
+    var search = stage.querySelector("[data-card-search]");
+    if (search) filterCard(search);
+  }
+
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail.target;
     if (!target) return;
+    if (target.id === "stage") freshCard(target);
     var focus = null;
     if (target.id === "verdict") focus = target.querySelector("#verdict-card, .problem");
     else if (target.id === "stage") focus = target.querySelector("#prompt");

@@ -35,7 +35,15 @@ from coach.web.shared.cards import choice as card_choice
 from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.drilling import AnswerProblem, Asked, DrillError, Drilling, NoSuchDrill
 from coach.web.shared.drilling import sessions as drill_sessions
-from coach.web.shared.drilling.views import NO_ANSWER, drill_context, given_answer, no_answer, pattern_tokens, picked_places
+from coach.web.shared.drilling.views import (
+    NO_ANSWER,
+    card_key,
+    drill_context,
+    given_answer,
+    no_answer,
+    pattern_tokens,
+    picked_places,
+)
 from drills.kit.whose import whose
 
 bp = Blueprint("pages", __name__)
@@ -119,10 +127,15 @@ def drill_page(name: str):
 @bp.get("/drills/<name>/next")
 @limits.drilling
 def next_question(name: str):
-    """A new question's stage, for htmx; its URL (with the seed) is pushed."""
+    """A new question's stage, for htmx; its URL (with the seed) is pushed.
+
+    `have` is the key of the card the page already shows (drilling.views.KEEPS_CARD):
+    a question on that same card comes without it, and the page keeps its own."""
     asked, _ = card_choice.ask(name, level=_int_arg("level"))
     q = asked.question
-    body = _render_drill(asked, partial="stage")
+    have = request.args.get("have")
+    kept = is_htmx() and bool(have) and have == card_key(asked)
+    body = _render_drill(asked, partial="stage", card_kept=kept)
     url = url_for("pages.drill_page", name=q.drill, level=q.level, seed=q.seed)
     return body, 200, {"HX-Push-Url": url}
 

@@ -271,7 +271,10 @@ def accuracy_chart(
 
 
 def goal_ring(done: int, goal: int, label: str, size: int = 72) -> str:
-    """Today's answers against the daily goal as a ring, full at the goal."""
+    """Today's answers against the daily goal as a ring, full at the goal.
+
+    The fills are the light theme's; theme.css repaints the track and the
+    figure (`ring__track`, `ring__text`) in the page's own ink, dark or light."""
     goal = max(goal, 1)
     fraction = min(done / goal, 1.0)
     r = 30
@@ -284,11 +287,11 @@ def goal_ring(done: int, goal: int, label: str, size: int = 72) -> str:
     return (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="ring" width="{size}" height="{size}" viewBox="0 0 72 72" '
         f'role="img" aria-label="{_text(label)}">'
-        f'<circle cx="36" cy="36" r="{r}" fill="none" stroke="{GRID}" stroke-width="8"/>'
+        f'<circle class="ring__track" cx="36" cy="36" r="{r}" fill="none" stroke="{GRID}" stroke-width="8"/>'
         f'<circle class="ring__done" cx="36" cy="36" r="{r}" fill="none" stroke="{colour}" stroke-width="8" '
         f'stroke-linecap="round" stroke-dasharray="{_num(filled)} {_num(circumference)}" '
         f'transform="rotate(-90 36 36)"{hidden}/>'
         f'<text x="36" y="{42 if met else 41}" text-anchor="middle" font-size="{22 if met else 15}" font-weight="800" '
-        f'fill="{INK}" aria-hidden="true">{_text(inner)}</text>'
+        f'fill="{INK}" class="ring__text" aria-hidden="true">{_text(inner)}</text>'
         "</svg>"
     )

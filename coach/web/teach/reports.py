@@ -10,6 +10,7 @@ move on the assignment's page (both in classes.py).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,14 +18,14 @@ from flask import render_template, url_for
 from sqlmodel import Session
 
 from coach.notation import tiles
-from coach.notation.card import Card
+from coach.notation.card import Card, Section
 from coach.rules import catalog as rulebook
 from coach.store.models import Assignment, TeacherCard
 from coach.store.teaching import drill_sets, homework, roles, teachers_cards
 from coach.store.teaching import reports as class_report
 from coach.web.infra import database
 from coach.web.shared.cards import teachers as teacher_cards
-from coach.web.teach.base import bp, card_named, drilling, found, show_date, teacher_id, teacher_row
+from coach.web.teach.base import bp, drilling, found, show_date, teacher_id, teacher_row
 from drills.sets import DrillSet
 
 
@@ -74,10 +75,36 @@ class SheetQuestion:
     choices: tuple[tuple[str, str | None], ...]  # (words, tile code or None)
     answer: str
     why: tuple[str, ...]
+    lines: tuple[str, ...] = ()  # the card's lines the question names
+
+
+# Drills whose question is the whole card ("which line is nearest?", "which three
+# tiles to pass?"): their sheet needs every line, not only those the words name.
+WHOLE_CARD = frozenset({"nearest-hand", "first-pass"})
 
 
 def _choice(text: str) -> tuple[str, str | None]:
     return (tiles.name(text), text) if text in tiles.INDEX else (text, None)
+
+
+def _named_lines(card: Card, texts: list[str]) -> tuple[str, ...]:
+    """The ids of the card's lines that the texts name, in the card's order
+    ("E-2" in "LIKE-2" is not a mention: an id stands between non-id characters)."""
+    joined = "\n".join(texts)
+    return tuple(
+        line.id for line in card.lines if re.search(rf"(?<![\w-]){re.escape(line.id)}(?![\w-])", joined)
+    )
+
+
+def sheet_card(card: Card, questions: list[SheetQuestion]) -> tuple[Section, ...]:
+    """What of the card the sheet prints, by section: the whole card when a
+    question asks about all of it (WHOLE_CARD), else the lines the questions
+    and their key name; nothing when no question reads the card."""
+    if any(q.drill in WHOLE_CARD for q in questions):
+        return card.sections
+    named = {line_id for q in questions for line_id in q.lines}
+    sections = (Section(s.name, tuple(line for line in s.lines if line.id in named)) for s in card.sections)
+    return tuple(section for section in sections if section.lines)
 
 
 def sheet(drill_set: DrillSet, card: Card | None) -> list[SheetQuestion]:
@@ -88,6 +115,9 @@ def sheet(drill_set: DrillSet, card: Card | None) -> list[SheetQuestion]:
         asked = drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card)
         question = asked.question
         verdict = asked.module.grade(question, None)
+        answer = homework.describe_answer(verdict.best)
+        why = tuple(verdict.explanation[:1])
+        words = [question.prompt, *question.facts, *map(str, question.choices), answer, *why]
         out.append(
             SheetQuestion(
                 number=slot.index + 1,
@@ -98,17 +128,23 @@ def sheet(drill_set: DrillSet, card: Card | None) -> list[SheetQuestion]:
                 exposed=question.exposed,
                 tile=question.tile,
                 choices=tuple(_choice(c) for c in question.choices),
-                answer=homework.describe_answer(verdict.best),
-                why=tuple(verdict.explanation[:1]),
+                answer=answer,
+                why=why,
+                lines=_named_lines(asked.card, words),
             )
         )
     return out
 
 
 def _worksheet(title: str, drill_set: DrillSet, card: Card | None, back: str):
+    """The sheet of a set or an assignment on `card` (None: the house card): the
+    questions, the card they read (its lines), then the answer key in that card's ids."""
+    questions = sheet(drill_set, card)
     return render_template(
-        "teach/worksheet.html", title=title, drill_set=drill_set, questions=sheet(drill_set, card), back=back,
+        "teach/worksheet.html", title=title, drill_set=drill_set, questions=questions, back=back,
         card_title=teacher_cards.title(card.name) if card is not None else drilling().card.name,
+        card_sections=sheet_card(card or drilling().card, questions),
+        whole_card=any(q.drill in WHOLE_CARD for q in questions),
     )
 
 
@@ -116,17 +152,20 @@ def _worksheet(title: str, drill_set: DrillSet, card: Card | None, back: str):
 def set_worksheet(set_id: int):
     with database.reading() as session:
         row = found(drill_sets.set_of(session, teacher_id(), set_id))
-        drill_set = drill_sets.drill_set_of(row)
-        card = card_named(session, teacher_id(), drill_set.card)
-        return _worksheet(row.title, drill_set, card, url_for("teach.edit_set", set_id=set_id))
+        return _worksheet(row.title, drill_sets.drill_set_of(row), _card_of(session, row.card_id), url_for("teach.edit_set", set_id=set_id))
 
 
 @bp.get("/assignments/<int:assignment_id>/worksheet")
 def assignment_worksheet(assignment_id: int):
     with database.reading() as session:
         given, _room = found(homework.assignment_taught(session, teacher_id(), assignment_id))
-        card = None
-        if given.card_id is not None:
-            card = teacher_cards.card_of(found(teachers_cards.card_of(session, teacher_id(), given.card_id)))
         back = url_for("teach.assignment_page", assignment_id=assignment_id)
-        return _worksheet(given.title, drill_sets.drill_set_of(given), card, back)
+        return _worksheet(given.title, drill_sets.drill_set_of(given), _card_of(session, given.card_id), back)
+
+
+def _card_of(session: Session, card_id: int | None) -> Card | None:
+    """The card a set or an assignment keeps by number (None: the house card): its
+    questions and key are on that card, whatever card the teacher drills on."""
+    if card_id is None:
+        return None
+    return teacher_cards.card_of(found(teachers_cards.card_of(session, teacher_id(), card_id)))

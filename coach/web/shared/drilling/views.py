@@ -10,9 +10,17 @@ from __future__ import annotations
 from types import ModuleType
 from typing import Any
 
+from flask import current_app
+
 from coach.web.shared.drilling import Asked
 
 NO_ANSWER = "Pick an answer first, or press \u201cI don't know, show me\u201d."
+
+# Stages that show the whole card (142 KB of HTML on the house card). A page sends it
+# once: "Next question" says which card the page holds (its key) and, when the next
+# question is on the same card, gets its stage without the card, which htmx keeps
+# in place (hx-preserve). The key is the card's content, never its name or number.
+KEEPS_CARD = frozenset({"nearest_hand"})
 
 
 def template_base(module: ModuleType) -> str:
@@ -41,6 +49,7 @@ def pattern_tokens(pattern: str) -> list[dict[str, str]]:
 
 def drill_context(asked: Asked, verdict: Any = None, answer: Any = None, **extra: Any) -> dict[str, Any]:
     """What a drill's page, stage and verdict templates need."""
+    base = template_base(asked.module)
     return dict(
         drill=asked.module,
         q=asked.question,
@@ -48,9 +57,16 @@ def drill_context(asked: Asked, verdict: Any = None, answer: Any = None, **extra
         verdict=verdict,
         answer=answer,
         card=asked.card,
-        base=template_base(asked.module),
+        base=base,
+        card_key=card_key(asked) if base in KEEPS_CARD else None,
         **extra,
     )
+
+
+def card_key(asked: Asked) -> str:
+    """The card's content as a short key (the start of its sha256): the id of the
+    card a page keeps, and what its "Next question" says it holds."""
+    return str(current_app.extensions["coach"].digest(asked.card))[:16]
 
 
 def given_answer(form) -> Any:
