@@ -269,7 +269,7 @@ def _foreign_claims(s: Setting) -> list[Claim]:
         if tile in here:
             claims.append(Claim("foreign", text, False, f"The {tiles.name(tile)} is on {s.line.id}{_read(s.line, s.reading)} (H1).", ("H1",)))
         elif tile not in used:
-            claims.append(Claim("foreign", text, True, f"No reading of {s.line.id} uses the {tiles.name(tile)}, and a winning hand matches its line tile for tile (H1).", ("H1",)))
+            claims.append(Claim("foreign", text, True, f"No hand of {s.line.id}, in any suits or numbers, uses the {tiles.name(tile)}, and a winning hand matches its line tile for tile (H1).", ("H1",)))
     return claims
 
 
@@ -724,7 +724,7 @@ def _which_question(rng: random.Random, card: Card, common: dict[str, Any]) -> Q
     if kind == "none":
         best = NOT_MJ
         assert claim is not None
-        reason = ["These tiles complete no line of the card (H1).", f"Compare them with {s.line.id} ({s.line.pattern}). {claim.why}"]
+        reason = ["These tiles complete no line of the card (H1).", f"Compare these tiles with {s.line.id} ({s.line.pattern}) to see why: {claim.why}"]
         reason += [cite(r) for r in dict.fromkeys(["H1", *claim.rules])]
     else:
         assert payment is not None and top is not None and payment.reading is not None  # a win has its line and reading

@@ -183,7 +183,7 @@ def generate(seed: int, level: int, card: Card) -> Question:
     if how == "called":
         e = exposures[0]
         prompt = (
-            f"You called a {tiles.name(e.tile)} and exposed a {e.describe()}. "
+            f"You called {tiles.say(e.tile)} and exposed a {e.describe()}. "
             "Before you discard: which line of the card are you nearest to?"
         )
     else:

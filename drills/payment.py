@@ -300,9 +300,9 @@ class HowWon:
             ]
         return [
             f"{self.discarder} threw the {name}; you called it and exposed it with {jokers_word(self.exposed_jokers)}.",
-            f"Then you swapped a {name} from your rack for one of those jokers, and it completed your hand."
+            f"Then you swapped {tiles.say(self.tile)} from your rack for one of those jokers, and it completed your hand."
             if self.exposed_jokers > 1
-            else f"Then you swapped a {name} from your rack for that joker, and the joker completed your hand.",
+            else f"Then you swapped {tiles.say(self.tile)} from your rack for that joker, and the joker completed your hand.",
         ]
 
 
