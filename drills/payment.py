@@ -31,7 +31,7 @@ from coach.notation.card import Card, Line
 from coach.reading.tiles_away import Exposure, Holding, tables_for
 from coach.rules.catalog import cite
 from coach.rules.dead_hands import wall_game
-from coach.rules.mahjong import Payment, Win, pay, pays_as, score, winning_lines
+from coach.rules.mahjong import Doubling, Payment, Win, doublings, pay, pays_as, score, winning_lines
 from coach.rules.ruling import Ruling
 from drills.kit import choice
 from drills.kit.base import Level
@@ -335,12 +335,26 @@ def _fits(kind: str) -> Callable[[WinningHand], bool] | None:
 # -- the bill and its explanation ----------------------------------------------------------------
 
 
+def _sum(value: int, amount: int, doubled: tuple[Doubling, ...]) -> str:
+    """How one payment is made of the line's value: "30 × 2 for the discard × 2 for
+    no jokers", each doubling named, so a short verdict keeps every reason for it."""
+    assert value * 2 ** len(doubled) == amount, "the core's doublings make its payment"
+    if not doubled:
+        return "the value"
+    return f"{value}" + "".join(f" × 2 for {d.why}" for d in doubled)
+
+
 def _bill(payment: Payment, win: HowWon) -> str:
-    """ "North pays 120; East and West pay 60 each." """
+    """ "North pays 120 (30 × 2 for the discard × 2 for no jokers); East and West
+    pay 60 each (30 × 2 for no jokers)." """
+    line = payment.line
+    assert line is not None
+    theirs, each = doublings(line, win.pays_as, payment.jokerless)
+    other = f"{payment.other} each ({_sum(line.value, payment.other, each)})"
     if payment.discarder is None:
-        return f"{join(win.losers)} pay {payment.other} each"
+        return f"{join(win.losers)} pay {other}"
     others = [s for s in win.losers if s != win.discarder]
-    return f"{win.discarder} pays {payment.discarder}; {join(others)} pay {payment.other} each"
+    return f"{win.discarder} pays {payment.discarder} ({_sum(line.value, payment.discarder, theirs)}); {join(others)} pay {other}"
 
 
 def _how_line(payment: Payment, win: HowWon) -> tuple[str, tuple[str, ...]]:
@@ -390,7 +404,9 @@ def _payment_draft(
     jokers, joker_rules = _joker_line(payment, hand)
     several = len(hand.wins) > 1
     decisive = (("H5",) if several else ()) + how_rules + (joker_rules if payment.jokerless else ())
-    why = [f"{_bill(payment, win)}, {payment.total} in all ({', '.join(dict.fromkeys(decisive))})."]
+    # A Singles & Pairs line with no jokers is not doubled for it: said with the bill, which it decides.
+    unjoked = "; a Singles & Pairs line gets no double for no jokers" if payment.jokerless and line.singles_and_pairs else ""
+    why = [f"{_bill(payment, win)}: {payment.total} in all{unjoked} ({', '.join(dict.fromkeys(decisive))})."]
     form = f" ({line.read_as(payment.reading)})" if payment.reading and line.read_as(payment.reading) else ""
     why.append(f"{line.id}{form} is worth {line.value} on the card: that is what each loser starts from (P1).")
     rules = ["P1", *how_rules]

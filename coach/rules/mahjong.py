@@ -109,6 +109,27 @@ def pay(line: Line, win: str, jokerless: bool) -> tuple[int | None, int, int]:
     return None, 2 * value, 6 * value
 
 
+@dataclass(frozen=True)
+class Doubling:
+    """One doubling of a payment, as a beginner names it, with its rule."""
+
+    why: str  # "the discard", "self-picked", "no jokers"
+    rule: str
+
+
+def doublings(line: Line, win: str, jokerless: bool) -> tuple[tuple[Doubling, ...], tuple[Doubling, ...]]:
+    """Each doubling of the discarder's payment and of each other loser's
+    (P2-P6): the value times two for each is what `pay` asks. The discarder's
+    are empty when nobody threw the tile (the others' then hold self-picked)."""
+    if win not in WINS:
+        raise ValueError(f"a win is one of {', '.join(WINS)}, not {win!r}")
+    both = (Doubling("no jokers", "P4"),) if jokerless and not line.singles_and_pairs else ()
+    if win == "discard":
+        return (Doubling("the discard", "P2"), *both), both
+    # P6: a joker taken from another's exposure pays as self-picked (P3).
+    return (), (Doubling("self-picked", "P6" if win == "exchange" else "P3"), *both)
+
+
 def score(card: Card, holding: Holding, win: str) -> Payment:
     """The payment for these 14 tiles won this way, read as the best-paying line (H5)."""
     if win not in WINS:

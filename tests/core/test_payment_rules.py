@@ -56,3 +56,22 @@ def test_P6_payment_drill_level_3_seed_0_gives_the_own_exposure_reason():
     value = q.key["situation"]["value"]  # the card's value of the line won; jokers in it: no P4 doubling
     assert not q.key["situation"]["jokerless"]
     assert q.key["best"] == f"Discarder {2 * value}, the others {value} each"
+
+
+def test_P2_to_P6_each_doubling_is_named_and_makes_the_payment():
+    """`doublings` names what `pay` multiplies by: the value times two for each."""
+    from coach.notation.card import house_card
+    from coach.rules.mahjong import doublings, pay
+
+    for line in house_card().lines:
+        for win in ("self", "discard", "exchange"):
+            for jokerless in (False, True):
+                discarder, other, _ = pay(line, win, jokerless)
+                theirs, each = doublings(line, win, jokerless)
+                assert other == line.value * 2 ** len(each)
+                assert (discarder is None) == (win != "discard")
+                if discarder is not None:
+                    assert discarder == line.value * 2 ** len(theirs)
+                named = {d.rule for d in (*theirs, *each)}
+                assert ("P4" in named) == (jokerless and not line.singles_and_pairs)
+                assert {"discard": "P2", "self": "P3", "exchange": "P6"}[win] in named

@@ -136,6 +136,38 @@ def test_level_2_has_singles_and_pairs_jokerless_and_joker_hands():
     assert seen == {(True, True), (False, True), (False, False)}
 
 
+def test_P4_P5_a_short_verdict_shows_each_doubling_of_the_bill():
+    """Payment level 2 ("Jokerless hands"): the reasons a beginner reads first
+    keep every doubling that makes the bill, the jokerless one too, not just
+    the value and the discard or self-picked double (issue 25, item 5)."""
+    seen = set()
+    for seed in range(120):
+        q = ask(2, seed)
+        s = q.key["situation"]
+        verdict = drill.grade(q, q.key["best"])
+        said = verdict.reasons[0]
+        doubled_for_jokers = s["jokerless"] and not s["singles_and_pairs"]
+        assert ("× 2 for no jokers" in said) == doubled_for_jokers, said
+        assert ("× 2 for the discard" in said) == (s["how"] == "discard"), said
+        assert ("× 2 for self-picked" in said) == (s["how"] == "self"), said
+        if s["jokerless"] and s["singles_and_pairs"]:
+            assert "Singles & Pairs line gets no double for no jokers" in said, said
+        # Each payment named in the bill is the value times two for each doubling named beside it.
+        for amount, shown in re.findall(r"(\d+) (?:each )?\(([^)]*)\)", said):
+            doubles = shown.count("× 2")
+            assert int(amount) == s["value"] * 2**doubles, said
+        seen.add((s["how"], doubled_for_jokers))
+    assert seen == {("self", True), ("self", False), ("discard", True), ("discard", False)}
+
+
+def test_P4_the_jokerless_bill_reads_as_each_doubling():
+    q = next(q for q in (ask(2, seed) for seed in range(200))
+             if q.key["situation"]["jokerless"] and not q.key["situation"]["singles_and_pairs"] and q.key["situation"]["how"] == "self")
+    value = q.key["situation"]["value"]
+    verdict = drill.grade(q, q.key["best"])
+    assert f"pay {4 * value} each ({value} × 2 for self-picked × 2 for no jokers)" in verdict.reasons[0]
+
+
 # -- amounts checked by hand against the digest ----------------------------------------------------------
 
 # 2468-1 "222a 444a DDDa 666b 88b", worth 30, read with a = Dots, b = Bams.
@@ -213,7 +245,7 @@ def test_drill_explanation_names_the_discarder_and_the_amounts():
     who = re.match(r"(\w+) threw", q.facts[2]).group(1)
     value = q.key["situation"]["value"]
     right = drill.grade(q, q.key["best"])
-    assert right.explanation[0].startswith(f"Right: {who} pays {2 * value};")
+    assert right.explanation[0].startswith(f"Right: {who} pays {2 * value} ({value} × 2 for the discard);")
 
 
 # -- the JSON API and the page ----------------------------------------------------------------------------
