@@ -197,7 +197,9 @@ def _line_fact(line: Line, reading: Reading) -> str:
     kind = "concealed (C)" if line.concealed else "exposed (X)"
     form = f", {line.read_as(reading)}" if line.read_as(reading) else ""
     suits = f", read as {reading.describe()}" if reading.suits else ""
-    return f"Line {line.id}: {line.pattern}{form}, {kind}{suits}."
+    # A line whose numbers moved says so, or "1111a" would seem to be a kong of 9 Bams.
+    numbers = f", with the numbers {reading.numbers_read()}" if reading.shift else ""
+    return f"Line {line.id}: {line.pattern}{form}, {kind}{suits}{numbers}."
 
 
 def _spot_reason(spot: Spot, reading: Reading, year: int | None) -> tuple[list[str], list[str]]:
