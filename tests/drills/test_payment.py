@@ -12,6 +12,7 @@ from coach.notation import tiles
 from coach.reading.tiles_away import Holding, parse_exposure
 from coach.rules.mahjong import pay, score, winning_lines
 from drills import payment as drill
+from drills.kit import two_lines
 from tests.support import choice_drill_checks as checks
 from tests.support.cards import CARD, holding, make_card
 
@@ -225,7 +226,7 @@ def test_H5_quints_and_runs_paid_as_the_45_line():
 
 
 def test_H5_hands_are_found_on_the_card():
-    hands = drill.multi_reading_hands(CARD)
+    hands = two_lines.multi_reading_hands(CARD)
     assert hands
     for row in hands:
         wins = winning_lines(CARD, Holding.of([t for t, c in enumerate(row) for _ in range(c)]))
@@ -277,7 +278,7 @@ def test_page_renders_with_its_choices(client, registered):
 
 def test_a_card_with_no_double_readings_still_asks_a_bill():
     card = make_card(("WINDS", "NNN EEE WWW SSS FF", 25), ("KONGS", "NNNN EEEE WWW SSS", 30))
-    assert drill.multi_reading_hands(card) == ()
+    assert two_lines.multi_reading_hands(card) == ()
     q = drill.generate(1, 4, card)
     assert q.key["best"] == digest_bill(**{k: q.key["situation"][k] for k in ("value", "how", "jokerless", "singles_and_pairs")})
 
@@ -288,8 +289,8 @@ def test_joker_variant_rows_are_the_readable_variants_in_order():
 
     for line in CARD.lines:
         for reading in line.readings:
-            readable = np.array(drill._joker_variants(reading.groups), dtype=np.int16).reshape(-1, tiles.KINDS)
-            assert np.array_equal(drill._joker_variant_rows(reading.groups), readable), line.id
+            readable = np.array(two_lines._joker_variants(reading.groups), dtype=np.int16).reshape(-1, tiles.KINDS)
+            assert np.array_equal(two_lines._joker_variant_rows(reading.groups), readable), line.id
 
 
 def test_joker_variant_rows_leave_out_what_the_set_cannot_hold():
@@ -297,8 +298,8 @@ def test_joker_variant_rows_leave_out_what_the_set_cannot_hold():
     card = make_card(("KONGS", "NNNN EEEE WWWW SS", 25))
     for line in card.lines:
         for reading in line.readings:
-            rows = drill._joker_variant_rows(reading.groups)
-            assert len(rows) == len(drill._joker_variants(reading.groups)) == 4**3 - 1
+            rows = two_lines._joker_variant_rows(reading.groups)
+            assert len(rows) == len(two_lines._joker_variants(reading.groups)) == 4**3 - 1
             assert (rows[:, tiles.JOKER] <= tiles.COPIES[tiles.JOKER]).all()
             assert all((rows[:, t] <= tiles.COPIES[t]).all() for t in range(tiles.NATURALS))
 
@@ -308,6 +309,6 @@ def test_warm_finds_the_double_readings_before_any_question():
     import drills
 
     card = make_card(("WINDS", "NNN EEE WWW SSS FF", 25), ("KONGS", "NNNN EEEE WWW SSS", 30), name="Warm Card")
-    assert drill._MULTI.get(id(card), (None,))[0] is not card  # ids of freed cards come back
+    assert two_lines._MULTI.get(id(card), (None,))[0] is not card  # ids of freed cards come back
     drills.warm(card)
-    assert drill._MULTI[id(card)][0] is card
+    assert two_lines._MULTI[id(card)][0] is card
