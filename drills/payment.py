@@ -202,6 +202,7 @@ class HowWon:
                 f"You drew the {name} and gave it to {self.owner} for the joker in {self.owner}'s exposed {many(self.tile)}.",
                 "That joker completed your hand.",
             ]
+        assert self.tile is not None  # a win on one's own exposure always names the tile called
         return [
             f"{self.discarder} threw the {name}; you called it and exposed it with {jokers_word(self.exposed_jokers)}.",
             f"Then you swapped {tiles.say(self.tile)} from your rack for one of those jokers, and it completed your hand."
