@@ -38,7 +38,7 @@ from coach.rules.table import next_seat, seats_between, turns_after
 from drills.kit import choice
 from drills.kit.base import Level, Question, check_level, per_card, rng_for
 from drills.kit.exposures import exposure_for
-from drills.kit.wording import join, line_text, many, naturals_and_jokers, seats
+from drills.kit.wording import join, line_text, many, naturals_and_jokers, seats, tiles_word
 
 NAME = "calls"
 TITLE = "Calling a discard"
@@ -486,7 +486,7 @@ def _illegal(c: _Call, size: int) -> str:
     name = GROUP_NAMES[size]
     if c.truth.naturals + c.truth.jokers < size - 1:
         return (
-            f"A {name} takes {size - 1} tiles of yours besides the {c.name}, and you hold {c.held}:"
+            f"A {name} takes {tiles_word(size - 1)} of yours besides the {c.name}, and you hold {c.held}:"
             f" a call must complete the group with tiles you already hold (K2)."
         )
     return (
@@ -559,10 +559,10 @@ def _why_short(c: _Call) -> dict[str, str]:
     size = c.group.size
     why = {
         NO: (
-            f"{c.line} needs a {c.wanted}: that takes {size - 1} tiles of yours besides the {c.name},"
+            f"{c.line} needs a {c.wanted}: that takes {tiles_word(size - 1)} of yours besides the {c.name},"
             f" and you hold {c.held}. A call must complete the group with tiles you already hold (K2)."
         ),
-        for_group(size): f"A {c.size} needs {size - 1} tiles of yours besides the {c.name}; you hold {c.held} (K2).",
+        for_group(size): f"A {c.size} needs {tiles_word(size - 1)} of yours besides the {c.name}; you hold {c.held} (K2).",
     }
     made = c.truth.naturals + c.truth.jokers + 1
     if made >= 3 and made != size:

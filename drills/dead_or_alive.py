@@ -226,7 +226,8 @@ def _count(rng: random.Random, card: Card, right: bool) -> Situation | None:
     if exposures:
         fit = exposed_lines(card, exposures)[0]
         verb = "fits" if len(exposures) == 1 else "fit"
-        why[NO_LINE] = f"{player}'s {words(exposures)} {verb} {fit.id}, an exposed line (E3)."
+        exposed = "exposure" if len(exposures) == 1 else "exposures"
+        why[NO_LINE] = f"{player}'s {exposed}, {words(exposures)}, {verb} {fit.id}, an exposed line (E3)."
     why[FALSE_MJ] = NO_MAH_JONGG
     items = ("E3", "S3") if moment == "east" else ("E3",)
     return _situation(player, facts, best, why, items, rack=rack, exposed=exposures)
@@ -273,7 +274,7 @@ def _fits(rng: random.Random, card: Card) -> Situation | None:
     ids = join([ln.id for ln in fits[:3]])
     why = {
         NOT_DEAD: f"{capitalised(words(exposures))} {verb} {ids}{' and more' if len(fits) > 3 else ''}: the hand can still win (E3).",
-        NO_LINE: f"They {verb} a line: {ids} (E3).",
+        NO_LINE: f"{'It fits a line' if len(exposures) == 1 else 'Together they fit a line'}: {ids} (E3).",
         CONCEALED: f"{ids} {'is an exposed line' if len(fits) == 1 else 'are exposed lines'}, so exposing was allowed (E3, H4).",
     }
     return _with_exposures(player, exposures, verdict_choice(dead.dead_by_exposures(card, exposures)), why, ("E3", "H4"))

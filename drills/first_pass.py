@@ -237,7 +237,9 @@ def grade(question: Question, answer: object) -> Verdict:
         lines.append(cite("C4"))
     score = CREDIT[grade_of] if grade_of is not None else 0.0
     analysis = advice.analysis
-    notes = {tiles.CODES[t]: tile_note(card, analysis, t, passing=True) for t in dict.fromkeys(rack) if t != tiles.JOKER}
+    # A tile of the best pass (or of a pass as good) is given up rightly: its note says so, not what it costs.
+    worth_it = set(best.tiles) | (set(option.tiles) if option is not None and correct else set())
+    notes = {tiles.CODES[t]: tile_note(card, analysis, t, passing=True, worth_it=t in worth_it) for t in dict.fromkeys(rack) if t != tiles.JOKER}
     detail: dict[str, Any] = {
         "rack": list(question.rack),
         "pick": [tiles.CODES[t] for t in passed] if passed is not None else None,

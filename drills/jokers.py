@@ -197,7 +197,9 @@ def _line_fact(line: Line, reading: Reading) -> str:
     kind = "concealed (C)" if line.concealed else "exposed (X)"
     form = f", {line.read_as(reading)}" if line.read_as(reading) else ""
     suits = f", read as {reading.describe()}" if reading.suits else ""
-    return f"Line {line.id}: {line.pattern}{form}, {kind}{suits}."
+    # A line whose numbers moved says so, or "1111a" would seem to be a kong of 9 Bams.
+    numbers = f", with the numbers {reading.numbers_read()}" if reading.shift else ""
+    return f"Line {line.id}: {line.pattern}{form}, {kind}{suits}{numbers}."
 
 
 def _spot_reason(spot: Spot, reading: Reading, year: int | None) -> tuple[list[str], list[str]]:
@@ -392,14 +394,14 @@ def _scene_level_3(rng: random.Random, card: Card) -> Moment:
     table = _table(me, owner, group, offered=(tile,))
     if case == "draw":
         return Moment(
-            [_drawn(me), theirs, f"You give {owner} a {name} and take a joker."], _rule(Exchange(tile, tile)),
+            [_drawn(me), theirs, f"You give {owner} {tiles.say(tile)} and take a joker."], _rule(Exchange(tile, tile)),
             [f"On your own turn, after you draw and before you discard, you may give the exact tile, the {name}, for a joker in any exposure (J4)."],
             ["J4"], tile, table=table,
         )
     if case == "own":
         return Moment(
             [_drawn(me), f"Your own exposure: {_shown(tile, size, jokers)}.",
-             f"You put a {name} from your rack in place of a joker and take the joker."],
+             f"You put {tiles.say(tile)} from your rack in place of a joker and take the joker."],
             _rule(Exchange(tile, tile, own_exposure=True)),
             [f"A joker may be redeemed from any exposure, your own included, on your turn after you draw and before you discard, for the exact tile: the {name} (J4).",
              "The exposure stays the same group, with a real tile where the joker was (J7)."],
@@ -411,7 +413,7 @@ def _scene_level_3(rng: random.Random, card: Card) -> Moment:
         return Moment(
             [f"You are {me}, playing {line.id}, a concealed (C) line: nothing of yours is exposed.",
              "It is your turn: you drew a tile and have not discarded yet.", theirs,
-             f"You give {owner} a {name} and take a joker."],
+             f"You give {owner} {tiles.say(tile)} and take a joker."],
             _rule(Exchange(tile, tile, concealed_hand=True)),
             ["A concealed hand may redeem jokers from other players' exposures: the exchange exposes nothing of yours (J8).",
              f"It is your turn, after your draw and before your discard, and the {name} is the exact tile (J4)."],
@@ -420,14 +422,14 @@ def _scene_level_3(rng: random.Random, card: Card) -> Moment:
     if case == "wrong-tile":
         offered = _look_alike(rng, tile)
         return Moment(
-            [_drawn(me), theirs, f"You offer {owner} a {tiles.name(offered)} for a joker."], _rule(Exchange(tile, offered)),
+            [_drawn(me), theirs, f"You offer {owner} {tiles.say(offered)} for a joker."], _rule(Exchange(tile, offered)),
             [f"A joker is redeemed only with the exact natural tile it stands for: here the {name}, not the {tiles.name(offered)} (J4)."],
             ["J4"], offered, table=_table(me, owner, group, offered=(offered,)),
         )
     if case == "before-draw":
         return Moment(
             [f"You are {me}. {before} has just discarded and nobody called: it is your turn.",
-             "You have not drawn yet.", theirs, f"Before drawing, you give {owner} a {name} for a joker."],
+             "You have not drawn yet.", theirs, f"Before drawing, you give {owner} {tiles.say(tile)} for a joker."],
             _rule(Exchange(tile, tile, acquired=None)), list(TOO_EARLY), ["J4", "E3"], tile,
             table=_table(me, owner, group, offered=(tile,), order=(before, me)),
         )
@@ -435,7 +437,7 @@ def _scene_level_3(rng: random.Random, card: Card) -> Moment:
         turn = rng.choice([s for s in SEATS if s != me])
         return Moment(
             [f"You are {me}. It is {turn}'s turn: {turn} has just drawn a tile.", theirs,
-             f"You give {owner} a {name} for a joker now."],
+             f"You give {owner} {tiles.say(tile)} for a joker now."],
             _rule(Exchange(tile, tile, your_turn=False)),
             [f"Joker exchanges happen only on your own turn, after your draw or call and before your discard; now it is {turn}'s turn (J4)."],
             ["J4"], tile, table=table,
@@ -474,10 +476,10 @@ def _scene_level_4(rng: random.Random, card: Card) -> Moment:
     group = _exposure(other, other_size, wild)
     turn = (before, me)
     c, o, many, kind = tiles.name(called), tiles.name(other), wording.many(called), GROUP_NAMES[size]
-    discard = f"{before} discards a {c}."
+    discard = f"{before} discards {tiles.say(called)}."
     if case == "call-then-swap":
         return Moment(
-            [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 1)}, and a {o}.", discard, theirs,
+            [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 1)}, and {tiles.say(other)}.", discard, theirs,
              f"You call, expose the {kind} of {many}, then give {owner} your {o} for the joker before discarding."],
             _rule(Exchange(other, other, acquired="call")),
             [f"The call stands on its own: the tiles you hold and the called {c} complete the {kind} (J5).",
@@ -497,7 +499,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Moment:
         )
     if case == "short-call":
         return Moment(
-            [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 2)}, and a {o}.", discard, theirs,
+            [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 2)}, and {tiles.say(other)}.", discard, theirs,
              f"You call the {c}, give {owner} your {o} for the joker, then expose the {c}, your tiles and that joker as the {kind}."],
             _rule(Exchange(other, other, acquired="call", call_stands_alone=False)),
             [f"A call must complete its exposure with tiles you already hold: you cannot call for a {kind} you can only finish by redeeming a joker (J5)."],
@@ -506,7 +508,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Moment:
         )
     if case == "rearrange":
         return Moment(
-            [f"You are {me}. {before} discarded a {c}; you called it and exposed a {kind} of {many}, all real tiles.",
+            [f"You are {me}. {before} discarded {tiles.say(called)}; you called it and exposed a {kind} of {many}, all real tiles.",
              theirs, f"You gave {owner} your {o} and took the joker.",
              f"Before discarding, you put that joker in your new {kind} and take back one of your {many}."],
             _rule(Exchange(other, other, acquired="call", rearranged_after=True)),
@@ -517,7 +519,7 @@ def _scene_level_4(rng: random.Random, card: Card) -> Moment:
     if case == "wrong-tile":
         offered = _look_alike(rng, other, avoid=called)  # a set may hold no more of the called tile
         return Moment(
-            [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 1)}, and a {tiles.name(offered)}.",
+            [f"You are {me}, on an exposed (X) line that needs a {kind} of {many}; you hold {_held(called, size - 1)}, and {tiles.say(offered)}.",
              discard, theirs,
              f"You call, expose the {kind} of {many}, then offer {owner} your {tiles.name(offered)} for the joker."],
             _rule(Exchange(other, offered, acquired="call")),
@@ -527,8 +529,8 @@ def _scene_level_4(rng: random.Random, card: Card) -> Moment:
         )
     # "before-draw"
     return Moment(
-        [f"You are {me}. {before} discarded a {c} and nobody called it: it is your turn.",
-         "You have not drawn yet.", theirs, f"Before drawing, you give {owner} a {o} for the joker."],
+        [f"You are {me}. {before} discarded {tiles.say(called)} and nobody called it: it is your turn.",
+         "You have not drawn yet.", theirs, f"Before drawing, you give {owner} {tiles.say(other)} for the joker."],
         _rule(Exchange(other, other, acquired=None)), list(TOO_EARLY), ["J4", "E3"], other,
         table=_table(me, owner, group, discard=called, offered=(other,), order=turn),
     )

@@ -31,6 +31,8 @@ from coach.rules.catalog import cite
 from coach.rules.mahjong import pay, score, winning_lines
 from drills.kit import choice
 from drills.kit.base import Level, Question, check_level, per_card, rng_for
+from drills.kit.deal import by_jokers, joker_budget
+from drills.kit.two_lines import multi_reading_hands
 from drills.kit.wording import count, join, many, number
 
 # A citation at the end of an explanation line: "(J2)", "(S3, T1)".
@@ -52,7 +54,6 @@ LEVEL_FAULTS = {
     3: ("count-13", "foreign", "joker-small", "size", "run", "concealed", "joker-year", "joker-sp"),
 }
 CHOICE_COUNT = {1: 4, 2: 5}
-EXTRA_JOKERS = 4  # jokers added at random stop here: a rack of jokers teaches little
 
 
 # -- hands ---------------------------------------------------------------------
@@ -104,9 +105,11 @@ def _deal(rng: random.Random, line: Line, reading: Reading, jokers: bool, expose
                 placed[i] += take
                 over -= take
     if jokers:
-        for i, g in enumerate(groups):
-            room = min(g.size - 1 - placed[i], EXTRA_JOKERS - sum(placed))
-            if g.size >= 3 and room > 0 and rng.random() < 0.4:
+        # As many jokers as a real hand holds (drills.kit.deal), spread over its groups.
+        budget = joker_budget(rng, sum(placed))
+        for i in rng.sample(range(len(groups)), len(groups)):
+            room = min(groups[i].size - 1 - placed[i], budget - sum(placed))
+            if groups[i].size >= 3 and room > 0:
                 placed[i] += rng.randint(1, room)
     if sum(placed) > tiles.COPIES[tiles.JOKER]:
         return None
@@ -269,7 +272,7 @@ def _foreign_claims(s: Setting) -> list[Claim]:
         if tile in here:
             claims.append(Claim("foreign", text, False, f"The {tiles.name(tile)} is on {s.line.id}{_read(s.line, s.reading)} (H1).", ("H1",)))
         elif tile not in used:
-            claims.append(Claim("foreign", text, True, f"No reading of {s.line.id} uses the {tiles.name(tile)}, and a winning hand matches its line tile for tile (H1).", ("H1",)))
+            claims.append(Claim("foreign", text, True, f"No hand of {s.line.id}, in any suits or numbers, uses the {tiles.name(tile)}, and a winning hand matches its line tile for tile (H1).", ("H1",)))
     return claims
 
 
@@ -604,61 +607,18 @@ def _which(rng: random.Random, card: Card) -> tuple[Setting, str, Claim | None]:
     return choice.dealt(f"hand for {NAME} level 3 on {card.name}", deal)
 
 
-@per_card
-def _joker_rich_lines(card: Card) -> tuple[Line, ...]:
-    """Lines with a reading of two groups of three or more: room for many jokers."""
-    return tuple(ln for ln in card.lines if any(sum(g.size >= 3 for g in r.groups) >= 2 for r in ln.readings))
-
-
-TWO_LINE_BATCH = 10  # hands laid out before one product of the card tables tells which complete two lines
-
-
 def _two_lines(rng: random.Random, card: Card) -> Setting | None:
-    """A joker-rich hand that completes two lines or more, one paying most (H5)."""
-    lines = _joker_rich_lines(card)
-    if not lines:
+    """A hand that completes two lines or more, one paying most (H5): one of
+    the card's such hands (drills.kit.two_lines), holding as many jokers as a
+    real table sees (drills.kit.deal), read as the line that pays most."""
+    hands = multi_reading_hands(card)
+    if not hands:
         return None
-    tables = tables_for(card)
-    for _ in range(0, choice.ATTEMPTS, TWO_LINE_BATCH):
-        # A batch of hands dealt in turn, each with the random state after
-        # it: the hand taken leaves the random source as if the deal had
-        # stopped there, so the question asked from it is the same.
-        dealt = []
-        for _ in range(TWO_LINE_BATCH):
-            line = rng.choice(lines)
-            reading = rng.choice(line.readings)
-            hand = _deal_jokers(rng, reading)
-            if hand is not None:
-                dealt.append((line, reading, hand, rng.getstate()))
-        if not dealt:
-            continue
-        complete = tables.batch_line_distances(np.array([tiles.counts(hand.rack) for _, _, hand, _ in dealt])) == 0
-        for (line, reading, hand, state), lines_complete in zip(dealt, complete.sum(axis=1).tolist()):
-            if lines_complete < 2:
-                continue  # a pre-check: winning_lines below decides
-            wins = winning_lines(card, hand.holding())
-            if len(wins) < 2:
-                continue
-            totals = sorted((_total(w.line, hand) for w in wins), reverse=True)
-            if totals[0] == totals[1]:
-                continue  # equal pay would leave two right answers
-            rng.setstate(state)
-            return Setting(card, line, reading, hand, tuple(w.line.id for w in wins))
-    return None
-
-
-def _deal_jokers(rng: random.Random, reading: Reading) -> LaidDown | None:
-    """Each group of three or more kept to one or two real tiles, the rest jokers."""
-    hand = LaidDown([])
-    for g in reading.groups:
-        if g.size >= 3:
-            naturals = rng.randint(1, min(3, g.size - 1))
-            hand.rack += [g.tile] * naturals + [tiles.JOKER] * (g.size - naturals)
-        else:
-            hand.rack += [g.tile] * g.size
-    if hand.rack.count(tiles.JOKER) > tiles.COPIES[tiles.JOKER] or not hand.supplied():
-        return None
-    return hand
+    row = by_jokers(rng, hands, lambda row: row[tiles.JOKER])
+    hand = LaidDown([t for t, n in enumerate(row) for _ in range(n)])
+    wins = winning_lines(card, hand.holding())
+    top = max(wins, key=lambda w: (_total(w.line, hand), w.line.value))
+    return Setting(card, top.line, top.reading, hand, tuple(w.line.id for w in wins))
 
 
 def _total(line: Line, hand: LaidDown) -> int:
@@ -724,7 +684,7 @@ def _which_question(rng: random.Random, card: Card, common: dict[str, Any]) -> Q
     if kind == "none":
         best = NOT_MJ
         assert claim is not None
-        reason = ["These tiles complete no line of the card (H1).", f"Compare them with {s.line.id} ({s.line.pattern}). {claim.why}"]
+        reason = ["These tiles complete no line of the card (H1).", f"Compare these tiles with {s.line.id} ({s.line.pattern}) to see why: {claim.why}"]
         reason += [cite(r) for r in dict.fromkeys(["H1", *claim.rules])]
     else:
         assert payment is not None and top is not None and payment.reading is not None  # a win has its line and reading

@@ -17,25 +17,22 @@ Choices are short strings: "Discarder 60, the others 30 each" or
 
 from __future__ import annotations
 
-import itertools
 import random
-import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import numpy as np
 
 from coach.notation import tiles
 from coach.notation.card import Card, Line
-from coach.reading.tiles_away import Exposure, Holding, tables_for
+from coach.reading.tiles_away import Exposure, Holding
 from coach.rules.catalog import cite
 from coach.rules.dead_hands import wall_game
-from coach.rules.mahjong import Payment, Win, pay, pays_as, score, winning_lines
+from coach.rules.mahjong import Doubling, Payment, Win, doublings, pay, pays_as, score, winning_lines
 from coach.rules.ruling import Ruling
 from drills.kit import choice
 from drills.kit.base import Level
 from drills.kit.choice import Draft
+from drills.kit.deal import MOST_JOKERS, by_jokers, joker_budget
+from drills.kit.two_lines import multi_reading_hands
 from drills.kit.wording import join, jokers_word, many
 
 NAME = "payment"
@@ -98,14 +95,16 @@ def _group_jokers(rng: random.Random, line: Line, jokers: str) -> list[tuple[int
             return None
         spare = [i for i, g in enumerate(groups) if g.size >= 3 and naturals[i] > 1]
         at_least = 0 if any(short) else 1  # a hand that already needs a joker has one
-        if len(spare) < at_least:
+        if len(spare) < at_least or sum(short) > MOST_JOKERS:
             return None
-        for i in rng.sample(spare, rng.randint(at_least, len(spare))):
-            take = rng.randint(1, min(2, naturals[i] - 1))
+        # As many jokers as a real hand holds (drills.kit.deal), spread over a few groups.
+        budget = joker_budget(rng, max(1, sum(short)))
+        for i in rng.sample(spare, len(spare)):
+            if sum(short) >= budget:
+                break
+            take = rng.randint(1, min(2, naturals[i] - 1, budget - sum(short)))
             naturals[i] -= take
             short[i] += take
-        if sum(short) > tiles.COPIES[tiles.JOKER]:
-            return None
     return [(g.tile, g.size, s) for g, s in zip(groups, short)]
 
 
@@ -149,101 +148,6 @@ def build_hand(
         return hand if check is None or check(hand) else None
 
     return choice.dealt(f"hand of {len(lines)} lines that fits ({jokers} jokers)", deal)
-
-
-# -- hands that read as more than one line (H5) --------------------------------------------
-
-_MULTI: dict[int, tuple[Card, tuple[tuple[int, ...], ...]]] = {}
-_MULTI_LOCK = threading.Lock()
-
-
-def multi_reading_hands(card: Card) -> tuple[tuple[int, ...], ...]:
-    """Concealed hands (count vectors) that complete two or more lines paying different amounts.
-
-    Every reading of every line is tried with each way of putting jokers in
-    its groups of three or more (each group keeping a natural tile); for each
-    set of lines read together, the hands with the fewest jokers are kept.
-    """
-    with _MULTI_LOCK:
-        cached = _MULTI.get(id(card))
-        if cached is not None and cached[0] is card:
-            return cached[1]
-    found = _search_multi(card)
-    with _MULTI_LOCK:
-        _MULTI[id(card)] = (card, found)
-    return found
-
-
-def _joker_variants(reading_groups: Sequence[Any]) -> list[list[int]]:
-    small = [g for g in reading_groups if g.size < 3]
-    big = [g for g in reading_groups if g.size >= 3]
-    rows = []
-    for kept in itertools.product(*[range(1, g.size + 1) for g in big]):
-        row = [0] * tiles.KINDS
-        for g in small:
-            row[g.tile] += g.size
-        for g, k in zip(big, kept):
-            row[g.tile] += k
-            row[tiles.JOKER] += g.size - k
-        if row[tiles.JOKER] <= tiles.COPIES[tiles.JOKER] and all(
-            row[t] <= tiles.COPIES[t] for t in range(tiles.NATURALS)
-        ):
-            rows.append(row)
-    return rows
-
-
-_COPIES = np.array(tiles.COPIES, dtype=np.int16)
-
-
-def _joker_variant_rows(reading_groups: Sequence[Any]) -> np.ndarray:
-    """`_joker_variants` as one (variants, KINDS) array, in the same order:
-    every way of keeping 1..size naturals in each group of three or more at
-    once, instead of a Python row and check each (issue 13: the card's
-    search ran 1.2 s on a server's first level-4 question)."""
-    base = np.zeros(tiles.KINDS, dtype=np.int16)
-    big = []
-    for g in reading_groups:
-        if g.size < 3:
-            base[g.tile] += g.size
-        else:
-            big.append(g)
-    if not big:
-        rows = base[None, :].copy()
-    else:
-        kept = np.indices([g.size for g in big]).reshape(len(big), -1).T + 1  # itertools.product's order
-        rows = np.repeat(base[None, :], len(kept), axis=0)
-        for j, g in enumerate(big):
-            rows[:, g.tile] += kept[:, j]
-            rows[:, tiles.JOKER] += g.size - kept[:, j]
-    return rows[(rows <= _COPIES).all(axis=1)]
-
-
-def _search_multi(card: Card) -> tuple[tuple[int, ...], ...]:
-    table = tables_for(card)
-    parts = [_joker_variant_rows(reading.groups) for line in card.lines for reading in line.readings]
-    racks = np.concatenate(parts) if parts else np.zeros((0, tiles.KINDS), dtype=np.int16)
-    if not len(racks):
-        return ()
-    best: dict[tuple[int, ...], tuple[int, list[tuple[int, ...]]]] = {}
-    for start in range(0, len(racks), 4096):
-        distances = table.batch_line_distances(racks[start : start + 4096])
-        for i in np.flatnonzero((distances == 0).sum(axis=1) > 1):
-            key = tuple(int(n) for n in np.flatnonzero(distances[i] == 0))
-            row = tuple(int(c) for c in racks[start + i])
-            jokers = row[tiles.JOKER]
-            kept = best.get(key)
-            if kept is None or jokers < kept[0]:
-                best[key] = (jokers, [row])
-            elif jokers == kept[0] and row not in kept[1]:
-                kept[1].append(row)
-    hands = []
-    for key in sorted(best):
-        rows_kept = best[key][1]
-        jokerless = rows_kept[0][tiles.JOKER] == 0
-        totals = sorted((pay(card.lines[n], "discard", jokerless)[2] for n in key), reverse=True)
-        if totals[0] != totals[1]:  # otherwise no line pays more, and H5 decides nothing
-            hands += sorted(rows_kept)
-    return tuple(hands)
 
 
 # -- words -----------------------------------------------------------------------------------
@@ -298,11 +202,12 @@ class HowWon:
                 f"You drew the {name} and gave it to {self.owner} for the joker in {self.owner}'s exposed {many(self.tile)}.",
                 "That joker completed your hand.",
             ]
+        assert self.tile is not None  # a win on one's own exposure always names the tile called
         return [
             f"{self.discarder} threw the {name}; you called it and exposed it with {jokers_word(self.exposed_jokers)}.",
-            f"Then you swapped a {name} from your rack for one of those jokers, and it completed your hand."
+            f"Then you swapped {tiles.say(self.tile)} from your rack for one of those jokers, and it completed your hand."
             if self.exposed_jokers > 1
-            else f"Then you swapped a {name} from your rack for that joker, and the joker completed your hand.",
+            else f"Then you swapped {tiles.say(self.tile)} from your rack for that joker, and the joker completed your hand.",
         ]
 
 
@@ -335,12 +240,26 @@ def _fits(kind: str) -> Callable[[WinningHand], bool] | None:
 # -- the bill and its explanation ----------------------------------------------------------------
 
 
+def _sum(value: int, amount: int, doubled: tuple[Doubling, ...]) -> str:
+    """How one payment is made of the line's value: "30 × 2 for the discard × 2 for
+    no jokers", each doubling named, so a short verdict keeps every reason for it."""
+    assert value * 2 ** len(doubled) == amount, "the core's doublings make its payment"
+    if not doubled:
+        return "the value"
+    return f"{value}" + "".join(f" × 2 for {d.why}" for d in doubled)
+
+
 def _bill(payment: Payment, win: HowWon) -> str:
-    """ "North pays 120; East and West pay 60 each." """
+    """ "North pays 120 (30 × 2 for the discard × 2 for no jokers); East and West
+    pay 60 each (30 × 2 for no jokers)." """
+    line = payment.line
+    assert line is not None
+    theirs, each = doublings(line, win.pays_as, payment.jokerless)
+    other = f"{payment.other} each ({_sum(line.value, payment.other, each)})"
     if payment.discarder is None:
-        return f"{join(win.losers)} pay {payment.other} each"
+        return f"{join(win.losers)} pay {other}"
     others = [s for s in win.losers if s != win.discarder]
-    return f"{win.discarder} pays {payment.discarder}; {join(others)} pay {payment.other} each"
+    return f"{win.discarder} pays {payment.discarder} ({_sum(line.value, payment.discarder, theirs)}); {join(others)} pay {other}"
 
 
 def _how_line(payment: Payment, win: HowWon) -> tuple[str, tuple[str, ...]]:
@@ -390,7 +309,9 @@ def _payment_draft(
     jokers, joker_rules = _joker_line(payment, hand)
     several = len(hand.wins) > 1
     decisive = (("H5",) if several else ()) + how_rules + (joker_rules if payment.jokerless else ())
-    why = [f"{_bill(payment, win)}, {payment.total} in all ({', '.join(dict.fromkeys(decisive))})."]
+    # A Singles & Pairs line with no jokers is not doubled for it: said with the bill, which it decides.
+    unjoked = "; a Singles & Pairs line gets no double for no jokers" if payment.jokerless and line.singles_and_pairs else ""
+    why = [f"{_bill(payment, win)}: {payment.total} in all{unjoked} ({', '.join(dict.fromkeys(decisive))})."]
     form = f" ({line.read_as(payment.reading)})" if payment.reading and line.read_as(payment.reading) else ""
     why.append(f"{line.id}{form} is worth {line.value} on the card: that is what each loser starts from (P1).")
     rules = ["P1", *how_rules]
@@ -559,7 +480,7 @@ def _level_4(rng: random.Random, card: Card) -> Draft:
     hands = multi_reading_hands(card)
     if not hands:  # a card with no such tiles cannot ask H5; its hardest plain bill instead
         return _level_2(rng, card)
-    row = rng.choice(hands)
+    row = by_jokers(rng, hands, lambda row: row[tiles.JOKER])  # as many jokers as a table sees, not six
     holding = Holding.of([t for t, c in enumerate(row) for _ in range(c)])
     hand = WinningHand(holding, tuple(winning_lines(card, holding)))
     win = _pick_win(rng, ("self", "discard"), hand)

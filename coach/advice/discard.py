@@ -66,12 +66,15 @@ class Danger:
 
     def words(self, tile: int, seat: str) -> str:
         """The share said as a beginner reads it: "about 1 in 18 of North's
-        possible hands need it", "all 3 of North's possible hands need it"."""
+        possible hands need it", "all three of North's possible hands need it"."""
         k, n = int(self.needing[tile]) if tile < tiles.NATURALS else 0, self.hands
         if k == 0:
             return f"none of {seat}'s possible hands needs it"
         if k == n:
-            return f"{seat}'s only possible hand needs it" if n == 1 else f"all {n} of {seat}'s possible hands need it"
+            if n <= 2:
+                return f"{seat}'s only possible hand needs it" if n == 1 else f"both of {seat}'s possible hands need it"
+            # Small counts as words: "all five of", never "all 5 of".
+            return f"all {n if n > 8 else tiles.NUMBER_WORDS[n]} of {seat}'s possible hands need it"
         exact = Fraction(k, n)
         if exact == Fraction(1, 2):
             return f"half of {seat}'s possible hands need it"

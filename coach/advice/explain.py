@@ -91,12 +91,13 @@ def nearest_users(analysis: Analysis, tile: int) -> list[LineResult]:
     return [r for r in analysis.lines[:NEAREST] if _role(r, tile)]
 
 
-def tile_note(card: Card, analysis: Analysis, tile: int, passing: bool = False) -> str:
+def tile_note(card: Card, analysis: Analysis, tile: int, passing: bool = False, worth_it: bool = False) -> str:
     """One sentence on why this tile of the rack matters, or does not.
 
     For a tile being given away (`passing`), a tile that only lines further
     down the list use is said so; otherwise the note names its part in the
-    nearest line that uses it.
+    nearest line that uses it. `worth_it` says the tile goes in a pass as good
+    as the best: the note then reads as the right call it is, not as a loss.
     """
     if tile == tiles.JOKER:
         return "Keep the joker: jokers are never passed in the Charleston (C4)."
@@ -113,7 +114,9 @@ def tile_note(card: Card, analysis: Analysis, tile: int, passing: bool = False) 
         return with_line_words(f"{name} helps only {ids}, not your nearest line {nearest[0].line.id}.", named)
     role = _role(users[0], tile)
     assert role is not None
-    if passing:
+    if passing and worth_it:
+        role = role[:-1] + "; letting it go still leaves you as near on average as any pass."
+    elif passing:
         role = role[:-1] + ", so passing it costs a tile there."
     return with_line_words(role, [users[0].line])
 

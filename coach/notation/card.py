@@ -130,6 +130,15 @@ class Reading:
         words = [f"{letter} = {tiles.SUIT_PLURALS[suit]}" for letter, suit in self.suits]
         return ", ".join(words)
 
+    def numbers_read(self) -> str:
+        """ "read 2 higher (1 as 3, 2 as 4)": how the printed numbers were read
+        when the line's numbers moved; empty when they are read as printed."""
+        if not self.shift:
+            return ""
+        printed = sorted({n - self.shift for t in self.tiles if (n := tiles.number_of(t)) is not None})
+        way = f"{abs(self.shift)} {'higher' if self.shift > 0 else 'lower'}"
+        return f"read {way} ({', '.join(f'{d} as {d + self.shift}' for d in printed)})"
+
     def printed(self) -> list[list[str]]:
         """The hand in the card's order, token by token, as tile codes."""
         return [[tiles.CODES[t] for t in part.tiles] for part in self.parts]

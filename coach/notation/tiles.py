@@ -80,14 +80,46 @@ def label(tile: int | str) -> str:
     return f"{WIND_NAMES[code]} Wind" if code in WIND_NAMES else name(code)
 
 
+# Small counts as words; larger ones stay figures ("11 tiles").
+NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+# Said with "an": a vowel sound ("an East Wind", "an Odd hand"), "8" and "11"/"18"
+# read aloud ("an 8 Crak", "an 11"), the letter X ("an X line"). "one" and "uni..."
+# start with a consonant sound ("a one-tile wait", "a unit").
+_AN = re.compile(r"(?:[aeiou](?!ne\b|ni|se\b|su)|8|1[18](?!\d)|x\b)", re.IGNORECASE)
+
+
+def article(words: str) -> str:
+    """ "a" or "an", as the words that follow are said aloud."""
+    return "an" if _AN.match(words) else "a"
+
+
+def say(thing: int | str, count: int = 1, plural: str | None = None, *, figures: bool = False, the_one: str = "") -> str:
+    """The one way a count of things is written, articles and plurals alike.
+
+    `thing` is a tile (its index or code: its name and plural are the tile's)
+    or a noun ("tile", "line", "joker"). One is "a"/"an" ("an East", "an 8 Crak",
+    "a joker"), more are "three 5 Dots", "two Soaps", "11 tiles" past eight;
+    `figures` writes every count as a figure ("1 tile", "3 tiles"), and
+    `the_one` replaces the article of a single one ("one tile")."""
+    if isinstance(thing, int) or thing in INDEX:
+        single = name(thing)
+        many = {"Soap": "Soaps"}.get(single, single + "s")
+    else:
+        single, many = thing, plural or thing + "s"
+    noun = single if count == 1 else many
+    if figures:
+        return f"{count} {noun}"
+    if count == 1:
+        return f"{the_one or article(single)} {single}"
+    if 0 <= count < len(NUMBER_WORDS):
+        return f"{NUMBER_WORDS[count]} {noun}"
+    # Past eight a figure: never two figures in a row ("11 of the 5 Dots", not "11 5 Dots").
+    return f"{count} of the {noun}" if noun[:1].isdigit() else f"{count} {noun}"
+
+
 def plural(tile: int | str, count: int) -> str:
     """ "two 5 Dots", "one Flower"; counts of tiles read naturally."""
-    words = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight"]
-    label = name(tile)
-    if count != 1:
-        label = {"Soap": "Soaps"}.get(label, label + "s")
-    amount = words[count] if count < len(words) else str(count)
-    return f"{amount} {label}"
+    return say(tile, count, the_one="one")
 
 
 def kind(tile: int) -> str:

@@ -235,7 +235,7 @@ class Hand:
         rack = Counter(self.racks[seat])
         for tile, n in wanted.items():
             if rack[tile] < n:
-                raise HandError(f"{seat} does not hold {n} {tiles.name(tile)}", rule)
+                raise HandError(f"{seat} does not hold {tiles.plural(tile, n)}", rule)
         return [tiles.INDEX[c] for c in codes]
 
     def _pass(self, action: Action) -> None:

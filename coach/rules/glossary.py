@@ -42,6 +42,17 @@ TERMS: tuple[Term, ...] = (
           r"singles (?:and|&) pairs", rule="J2"),
     _term("Soap", "The White Dragon. It goes with Dots, and in year lines such as 2026 it is the zero.", "soaps?",
           rule="T4"),
+    _term("Dragon", "One of the three honour tiles: Red goes with Craks, Green with Bams and White (Soap) with "
+          "Dots. A set has four of each.", "dragons?", rule="T2"),
+    _term("Wind", "One of the four direction tiles: North, East, West and South. A set has four of each; the "
+          "seats at the table take the same names.", "winds?", rule="T1"),
+    _term("Wall", "The tiles left face down after the deal, built as four walls of 19 stacks two high. Each turn "
+          "starts with a draw from it.", "the wall", "walls?", rule="S2"),
+    _term("X", "The mark of an exposed line on the card: you may call discards and lay groups face up before "
+          "you win. Its opposite is C, concealed.", r"\(x\)", "x lines?", rule="H4"),
+    _term("Like numbers", "Hands of one number only, the same number in each suit, such as 5 Dots, 5 Bams and "
+          "5 Craks: you choose the number, and the card's lines say which suits and groups.",
+          "like numbers?", "like-number", rule="H1"),
     _term("Flower", "One of eight picture tiles. All eight count as the same tile, and they count toward the "
           "14 like any other tile.", "flowers?", rule="T3"),
     _term("Joker", "One of the eight wild tiles. It may stand for any tile in a pung, kong, quint or sextet, never "

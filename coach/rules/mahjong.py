@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from coach.notation import tiles
-from coach.notation.card import Card, Group, Line, Reading
+from coach.notation.card import Card, Group, Line, Part, Reading
 from coach.reading.tiles_away import HAND_SIZE, Holding, assign_exposures, tables_for
 from coach.rules.ruling import Ruling
 
@@ -109,6 +109,27 @@ def pay(line: Line, win: str, jokerless: bool) -> tuple[int | None, int, int]:
     return None, 2 * value, 6 * value
 
 
+@dataclass(frozen=True)
+class Doubling:
+    """One doubling of a payment, as a beginner names it, with its rule."""
+
+    why: str  # "the discard", "self-picked", "no jokers"
+    rule: str
+
+
+def doublings(line: Line, win: str, jokerless: bool) -> tuple[tuple[Doubling, ...], tuple[Doubling, ...]]:
+    """Each doubling of the discarder's payment and of each other loser's
+    (P2-P6): the value times two for each is what `pay` asks. The discarder's
+    are empty when nobody threw the tile (the others' then hold self-picked)."""
+    if win not in WINS:
+        raise ValueError(f"a win is one of {', '.join(WINS)}, not {win!r}")
+    both = (Doubling("no jokers", "P4"),) if jokerless and not line.singles_and_pairs else ()
+    if win == "discard":
+        return (Doubling("the discard", "P2"), *both), both
+    # P6: a joker taken from another's exposure pays as self-picked (P3).
+    return (), (Doubling("self-picked", "P6" if win == "exchange" else "P3"), *both)
+
+
 def score(card: Card, holding: Holding, win: str) -> Payment:
     """The payment for these 14 tiles won this way, read as the best-paying line (H5)."""
     if win not in WINS:
@@ -172,7 +193,54 @@ def not_mah_jongg(card: Card, holding: Holding) -> tuple[tuple[str, ...], str]:
                 f" tiles: a concealed line allows no exposure before the winning tile, so this is not Mah Jongg"
                 f" and nobody pays (H4)."
             )
+    misplaced = joker_misplaced(card, holding)
+    if misplaced is not None:
+        line, where = misplaced
+        return ("J2",), (
+            f"These tiles would complete {line.id} ({line.pattern}) only with a joker {where}: a joker never stands"
+            f" as a single or in a pair, nor as a digit of the year, nor in a Singles & Pairs hand, so this is not"
+            f" Mah Jongg and nobody pays (J2)."
+        )
     return ("H1",), "These tiles complete no line on the card, so this is not Mah Jongg and nobody pays (H1)."
+
+
+def _is_year(card: Card, part: Part) -> bool:
+    """Whether a printed token of singles is the card's year (T4: Soap as zero)."""
+    if not card.year or part.is_group:
+        return False
+    digits = ["0" if t == tiles.INDEX["WD"] else str(tiles.number_of(t) or "") for t in part.tiles]
+    return "".join(digits) == str(card.year)
+
+
+def joker_misplaced(card: Card, holding: Holding) -> tuple[Line, str] | None:
+    """A line these 14 tiles would complete if a joker could stand anywhere,
+    and where one would have to stand that J2 forbids ("in the pair of
+    Norths", "as the 6 Dot of the year 2026", "in a Singles & Pairs hand");
+    None when no line is missed only for that (J1, J2)."""
+    have = tiles.counts(holding.all_tiles())
+    jokers = have[tiles.JOKER]
+    if not jokers or holding.size != HAND_SIZE:
+        return None
+    for line in card.lines:
+        for reading in line.readings:
+            need = tiles.counts(reading.tiles)
+            if any(have[t] > need[t] for t in range(tiles.NATURALS)):
+                continue
+            # Every joker stands for a tile the reading lacks: the hand fits it but for where they stand.
+            if line.singles_and_pairs:
+                return line, "in a Singles & Pairs hand"
+            for part in reading.parts:
+                for group in part.groups:
+                    small = sum(g.size for g in reading.groups if g.tile == group.tile and g.size < 3)
+                    if group.size >= 3 or have[group.tile] >= small:
+                        continue
+                    name = tiles.name(group.tile)
+                    if _is_year(card, part):
+                        return line, f"as the {name} of the year {card.year}"
+                    if group.size == 1:
+                        return line, f"as the single {name}"
+                    return line, f"in the {group.describe()}"
+    return None
 
 
 # -- the winning hand laid out as its line reads ------------------------------------------

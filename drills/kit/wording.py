@@ -11,8 +11,9 @@ from collections.abc import Sequence
 from coach.notation import tiles
 from coach.notation.card import GROUP_NAMES, Line, Reading
 
-# Small counts as words; larger ones stay figures ("11 tiles").
-NUMBER_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight")
+# Small counts as words; larger ones stay figures ("11 tiles"). Counts, articles
+# and plurals are all made by `coach.notation.tiles.say`.
+NUMBER_WORDS = tiles.NUMBER_WORDS
 
 
 def join(words: Sequence[str]) -> str:
@@ -38,18 +39,18 @@ def many(tile: int) -> str:
 
 
 def count(tile: int, n: int) -> str:
-    """ "three 5 Dots", "one Flower", or "11 5 Dots" past eight."""
-    return tiles.plural(tile, n) if n < len(NUMBER_WORDS) else f"{n} {many(tile)}"
+    """ "three 5 Dots", "one Flower", or "11 of the 5 Dots" past eight."""
+    return tiles.plural(tile, n)
 
 
 def tiles_word(n: int) -> str:
     """ "1 tile", "3 tiles". """
-    return f"{n} tile" + ("" if n == 1 else "s")
+    return tiles.say("tile", n, figures=True)
 
 
 def jokers_word(n: int) -> str:
     """ "a joker", "2 jokers". """
-    return "a joker" if n == 1 else f"{n} jokers"
+    return "a joker" if n == 1 else tiles.say("joker", n, figures=True)
 
 
 def group(tile: int, size: int) -> str:

@@ -117,6 +117,8 @@ def test_D1_danger_words_round_to_a_share_a_beginner_reads():
     found = Danger(101, needing)
     assert found.words(0, "West") == "about 1 in 20 of West's possible hands needs it"
     assert found.words(1, "West") == "about 7 in 10 of West's possible hands need it"
-    assert Danger(5, needing).words(0, "East") == "all 5 of East's possible hands need it"
+    assert Danger(5, needing).words(0, "East") == "all five of East's possible hands need it"
+    needing[0] = 2
+    assert Danger(2, needing).words(0, "East") == "both of East's possible hands need it"
     needing[0] = 1
     assert Danger(1, needing).words(0, "East") == "East's only possible hand needs it"

@@ -69,6 +69,7 @@ def test_C1_three_tiles_move_and_only_tiles_you_hold():
     with pytest.raises(HandError) as error:
         hand.apply(Action("East", "pass", (missing, missing, missing)))
     assert error.value.rule == "C1" and "does not hold" in error.value.message
+    assert f"does not hold {tiles.plural(missing, 3)}" in error.value.message  # "three 2 Bams", never "3 2 Bam"
 
 
 def test_C4_jokers_are_never_passed():

@@ -66,7 +66,7 @@ def test_wording_counts_and_lists():
     assert wording.join([]) == "" and wording.join(["East"]) == "East"
     assert wording.join(["East", "South", "West"]) == "East, South and West"
     assert wording.seats([]) == "Nobody"
-    assert wording.count(4, 3) == "three 5 Dots" and wording.count(4, 11) == "11 5 Dots"
+    assert wording.count(4, 3) == "three 5 Dots" and wording.count(4, 11) == "11 of the 5 Dots"  # never two figures in a row
     assert wording.group(4, 3) == "pung of 5 Dots"
     assert wording.naturals_and_jokers(4, 3, 1) == "three 5 Dots and one Joker"
     assert wording.naturals_and_jokers(4, 0, 0) == "none"

@@ -58,6 +58,21 @@ def test_C1_the_best_pass_gets_full_marks():
     assert any("(C1)" in line for line in verdict.explanation)
 
 
+def test_C1_a_right_first_pass_reads_as_right_not_as_a_penalty():
+    """A tile the best pass gives up that a line uses is said as the right call
+    it is; "costs a tile" is kept for a pass worse than the best."""
+    praised = 0
+    for seed in range(40):
+        q = question(seed, seed % 3 + 1)
+        best = first_pass.grade(q, None).best
+        verdict = first_pass.grade(q, best)
+        assert verdict.correct
+        said = " ".join([verdict.headline, *verdict.reasons, *verdict.details, *verdict.explanation])
+        assert "costs a tile" not in said, said
+        praised += "letting it go still leaves you as near on average as any pass" in said
+    assert praised  # some best passes give up a tile a line uses, and say so as right
+
+
 def test_a_clearly_worse_pass_gets_no_credit():
     q = question(8)
     advice = every_pass(CARD, q.key["rack"], q.seed)  # the grade's own advice lists only the passes worked out exactly

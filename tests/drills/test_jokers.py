@@ -247,3 +247,23 @@ def test_the_page_shows_the_question_and_its_choices(client, registered):
     html = checks.drill_page(client, drill, 1, 3)
     q = ask(1, 3)
     checks.check_page_shows(html, [q.prompt, *q.choices, *q.facts])
+
+
+def test_J1_J2_a_line_read_with_moved_numbers_says_how_they_were_read():
+    """ "ODD-1: 1111a ..." shown with a kong of 9 Bams must say the 1s are read
+    as 9s: a line whose numbers moved says so, number by number (issue 25, item 7)."""
+    import re
+
+    moved = 0
+    for level in (1, 2):
+        for seed in range(300):
+            q = drill.generate(seed, level, CARD)
+            line = q.facts[0]
+            printed = set(re.match(r"Line [^:]+: ([^,]+),", line).group(1))
+            shown = {str(tiles.number_of(tiles.INDEX[c])) for c in q.rack if tiles.number_of(tiles.INDEX[c])}
+            for number in shown - printed:
+                assert "with the numbers read" in line and f" as {number}" in line, (seed, level, q.facts)
+                moved += 1
+            if "with the numbers read" in line:
+                assert re.search(r"read \d (higher|lower) \((\d as \d)(, \d as \d)*\)\.$", line), line
+    assert moved > 20  # moved numbers are common on these levels, and each one is said

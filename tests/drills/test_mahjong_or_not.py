@@ -195,3 +195,19 @@ def test_the_page_shows_the_hand_and_its_choices(client, registered):
     q = ask(1, 3)
     checks.check_page_shows(html, q.choices)
     assert f"The player&#39;s rack · {len(q.rack)} tiles" in html  # whose hand it is (drills.kit.whose)
+
+
+def test_H1_level_3_says_what_to_compare_in_one_sentence():
+    """A short verdict never ends on a bare "Compare them with LIKE-4 (...).":
+    the line to compare with and what the comparison shows stay one sentence."""
+    compared = 0
+    for seed in range(300):
+        q = ask(3, seed)
+        for answer in (None, *q.choices):
+            verdict = drill.grade(q, answer)
+            for line in (*verdict.reasons, *verdict.details):
+                if line.startswith("Compare"):
+                    compared += 1
+                    head, _, why = line.partition(" to see why: ")
+                    assert why and len(why) > 20, line
+    assert compared > 50

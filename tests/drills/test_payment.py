@@ -12,6 +12,7 @@ from coach.notation import tiles
 from coach.reading.tiles_away import Holding, parse_exposure
 from coach.rules.mahjong import pay, score, winning_lines
 from drills import payment as drill
+from drills.kit import two_lines
 from tests.support import choice_drill_checks as checks
 from tests.support.cards import CARD, holding, make_card
 
@@ -136,6 +137,38 @@ def test_level_2_has_singles_and_pairs_jokerless_and_joker_hands():
     assert seen == {(True, True), (False, True), (False, False)}
 
 
+def test_P4_P5_a_short_verdict_shows_each_doubling_of_the_bill():
+    """Payment level 2 ("Jokerless hands"): the reasons a beginner reads first
+    keep every doubling that makes the bill, the jokerless one too, not just
+    the value and the discard or self-picked double (issue 25, item 5)."""
+    seen = set()
+    for seed in range(120):
+        q = ask(2, seed)
+        s = q.key["situation"]
+        verdict = drill.grade(q, q.key["best"])
+        said = verdict.reasons[0]
+        doubled_for_jokers = s["jokerless"] and not s["singles_and_pairs"]
+        assert ("× 2 for no jokers" in said) == doubled_for_jokers, said
+        assert ("× 2 for the discard" in said) == (s["how"] == "discard"), said
+        assert ("× 2 for self-picked" in said) == (s["how"] == "self"), said
+        if s["jokerless"] and s["singles_and_pairs"]:
+            assert "Singles & Pairs line gets no double for no jokers" in said, said
+        # Each payment named in the bill is the value times two for each doubling named beside it.
+        for amount, shown in re.findall(r"(\d+) (?:each )?\(([^)]*)\)", said):
+            doubles = shown.count("× 2")
+            assert int(amount) == s["value"] * 2**doubles, said
+        seen.add((s["how"], doubled_for_jokers))
+    assert seen == {("self", True), ("self", False), ("discard", True), ("discard", False)}
+
+
+def test_P4_the_jokerless_bill_reads_as_each_doubling():
+    q = next(q for q in (ask(2, seed) for seed in range(200))
+             if q.key["situation"]["jokerless"] and not q.key["situation"]["singles_and_pairs"] and q.key["situation"]["how"] == "self")
+    value = q.key["situation"]["value"]
+    verdict = drill.grade(q, q.key["best"])
+    assert f"pay {4 * value} each ({value} × 2 for self-picked × 2 for no jokers)" in verdict.reasons[0]
+
+
 # -- amounts checked by hand against the digest ----------------------------------------------------------
 
 # 2468-1 "222a 444a DDDa 666b 88b", worth 30, read with a = Dots, b = Bams.
@@ -193,7 +226,7 @@ def test_H5_quints_and_runs_paid_as_the_45_line():
 
 
 def test_H5_hands_are_found_on_the_card():
-    hands = drill.multi_reading_hands(CARD)
+    hands = two_lines.multi_reading_hands(CARD)
     assert hands
     for row in hands:
         wins = winning_lines(CARD, Holding.of([t for t, c in enumerate(row) for _ in range(c)]))
@@ -213,7 +246,7 @@ def test_drill_explanation_names_the_discarder_and_the_amounts():
     who = re.match(r"(\w+) threw", q.facts[2]).group(1)
     value = q.key["situation"]["value"]
     right = drill.grade(q, q.key["best"])
-    assert right.explanation[0].startswith(f"Right: {who} pays {2 * value};")
+    assert right.explanation[0].startswith(f"Right: {who} pays {2 * value} ({value} × 2 for the discard);")
 
 
 # -- the JSON API and the page ----------------------------------------------------------------------------
@@ -245,7 +278,7 @@ def test_page_renders_with_its_choices(client, registered):
 
 def test_a_card_with_no_double_readings_still_asks_a_bill():
     card = make_card(("WINDS", "NNN EEE WWW SSS FF", 25), ("KONGS", "NNNN EEEE WWW SSS", 30))
-    assert drill.multi_reading_hands(card) == ()
+    assert two_lines.multi_reading_hands(card) == ()
     q = drill.generate(1, 4, card)
     assert q.key["best"] == digest_bill(**{k: q.key["situation"][k] for k in ("value", "how", "jokerless", "singles_and_pairs")})
 
@@ -256,8 +289,8 @@ def test_joker_variant_rows_are_the_readable_variants_in_order():
 
     for line in CARD.lines:
         for reading in line.readings:
-            readable = np.array(drill._joker_variants(reading.groups), dtype=np.int16).reshape(-1, tiles.KINDS)
-            assert np.array_equal(drill._joker_variant_rows(reading.groups), readable), line.id
+            readable = np.array(two_lines._joker_variants(reading.groups), dtype=np.int16).reshape(-1, tiles.KINDS)
+            assert np.array_equal(two_lines._joker_variant_rows(reading.groups), readable), line.id
 
 
 def test_joker_variant_rows_leave_out_what_the_set_cannot_hold():
@@ -265,8 +298,8 @@ def test_joker_variant_rows_leave_out_what_the_set_cannot_hold():
     card = make_card(("KONGS", "NNNN EEEE WWWW SS", 25))
     for line in card.lines:
         for reading in line.readings:
-            rows = drill._joker_variant_rows(reading.groups)
-            assert len(rows) == len(drill._joker_variants(reading.groups)) == 4**3 - 1
+            rows = two_lines._joker_variant_rows(reading.groups)
+            assert len(rows) == len(two_lines._joker_variants(reading.groups)) == 4**3 - 1
             assert (rows[:, tiles.JOKER] <= tiles.COPIES[tiles.JOKER]).all()
             assert all((rows[:, t] <= tiles.COPIES[t]).all() for t in range(tiles.NATURALS))
 
@@ -276,6 +309,6 @@ def test_warm_finds_the_double_readings_before_any_question():
     import drills
 
     card = make_card(("WINDS", "NNN EEE WWW SSS FF", 25), ("KONGS", "NNNN EEEE WWW SSS", 30), name="Warm Card")
-    assert drill._MULTI.get(id(card), (None,))[0] is not card  # ids of freed cards come back
+    assert two_lines._MULTI.get(id(card), (None,))[0] is not card  # ids of freed cards come back
     drills.warm(card)
-    assert drill._MULTI[id(card)][0] is card
+    assert two_lines._MULTI[id(card)][0] is card

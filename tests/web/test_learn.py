@@ -145,7 +145,8 @@ def test_a_lesson_is_needed_before_the_drills_it_prepares_until_done():
 def test_the_glossary_has_the_words_a_beginner_asks_about():
     words = {term.word.casefold() for term in glossary.TERMS}
     for word in ("pung", "kong", "quint", "sextet", "exposure", "charleston", "courtesy pass", "dead hand",
-                 "hot tile", "joker exchange", "concealed", "singles and pairs", "soap"):
+                 "hot tile", "joker exchange", "concealed", "singles and pairs", "soap",
+                 "dragon", "wind", "wall", "x", "like numbers"):
         assert word in words
     for term in glossary.TERMS:
         assert term.meaning.endswith(".") and (not term.rule or rules.rule(term.rule))
@@ -157,6 +158,11 @@ def test_words_are_found_whole_once_and_the_longest_first():
     assert found == [("joker exchange", "joker-exchange"), ("Pung", "pung"), ("kong", "kong")]
     assert [f.term.slug for f in glossary.find("Singles & Pairs hands have no joker")] == ["singles-and-pairs", "joker"]
     assert glossary.find("pung", skip=frozenset({"pung"})) == []
+    said = "Line LIKE-4, exposed (X): like numbers from the wall, a Red Dragon and a North Wind; then a wall game."
+    assert [(said[f.start:f.end], f.term.slug) for f in glossary.find(said)] == [
+        ("exposed", "exposure"), ("(X)", "x"), ("like numbers", "like-numbers"), ("the wall", "wall"),
+        ("Dragon", "dragon"), ("Wind", "wind"), ("wall game", "wall-game"),
+    ]
 
 
 def test_marking_escapes_the_text_first_and_leaves_html_alone():

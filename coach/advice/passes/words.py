@@ -117,8 +117,9 @@ def explain_pass(advice: PassAdvice, option: PassOption, yours: bool = True, dec
     best = advice.best
     d = shown_decimals(option, best) if decimals is None else decimals
     lines: list[str] = []
+    worth_it = option is best or pass_grade(option) in ("best", "as good")
     for t in dict.fromkeys(option.tiles):
-        lines.append(tile_note(card, analysis, t, passing=True))
+        lines.append(tile_note(card, analysis, t, passing=True, worth_it=worth_it))
     if option is best:
         why = broken_words(advice, option)
         if why:
