@@ -146,7 +146,7 @@ def _order(rng: random.Random, card: Card | None = None) -> Draft:
         why=(f"the {charleston} Charleston passes {best.lower()} ({rule}).", cite(rule)),
         wrong=wrong,
         rules=(rule,),
-        hint="Which Charleston is it, the compulsory one or the optional one, and how do the two orders relate?",
+        hint="Which Charleston is it, the compulsory one or the optional one, and how do the two orders of passes relate?",
     )
 
 
