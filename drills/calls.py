@@ -369,7 +369,22 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
         exposed=tuple(tuple(e.codes) for e in holding.exposures), also=tuple(also),
         scene=Scene(rack=tuple(tiles.CODES[t] for t in holding.rack_tiles()), exposures=tuple(tuple(e.codes) for e in holding.exposures),
                     discards=tuple(tiles.CODES[t] for t in thrown), seat=you),
+        kind=_call_kind(line, d), hint=CALL_HINTS[_call_kind(line, d)],
     )
+
+
+# The nudge of each kind of "May you call ...?" question. It speaks to what is asked, the same for every
+# answer: a nudge chosen by the answer's rule would hint at the answer.
+CALL_HINTS = {
+    "call": "Is this the newest discard, and would it finish a group of three or more that your line needs, or your whole hand?",
+    "call-concealed": "Is that line marked C or X, and what does that let you call a discard for?",
+    "call-joker": "Where did that joker come from: may a discarded joker ever be called, for anything?",
+}
+
+
+def _call_kind(line: Line, discard: int) -> str:
+    """The kind of a level 1-2 call question: a thrown joker, a concealed line kept, or any other call."""
+    return "call-joker" if discard == tiles.JOKER else "call-concealed" if line.concealed else "call"
 
 
 def _asked(rng: random.Random, seed: int, level: int, card: Card, prompt: str, facts: list[str] | tuple[str, ...], best: str,
@@ -762,7 +777,7 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
             "Some tables play a variant: a caller who has already racked the tile or exposed for it keeps it."
             " The League rule, used here, goes by the seats (K4).",
         )
-    return _asked(rng, seed, level, card, f"Who gets {the(tile)}?", facts, winner, why, rules, more=notes)
+    return _asked(rng, seed, level, card, f"Who gets {the(tile)}?", facts, winner, why, rules, more=notes, kind="contest")
 
 
 _distance = turns_after  # how many turns after the thrower a seat plays (S5)
@@ -813,6 +828,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
             else:
                 why[seat] = f"Play continues to the caller's right (K5): {order}."
         prompt = "Who plays next?"
+        hint = "After a call, from which seat does play go on, and in which direction?"
         rules: tuple[str, ...] = ("K5", "S5")
     else:
         lost = list(ruling.facts["skipped"])
@@ -834,8 +850,10 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
                     f"Only the seats between the discarder and the caller in turn order lose their turn (K5): {passes}."
                 )
         prompt = "Whose turn is skipped?"
+        hint = "Going round from the thrower in turn order, who would have played before the caller?"
         rules = ("K5", "S5")
-    return _asked(rng, seed, level, card, prompt, facts, best, why, rules, shown=4)  # the best answer was put in first
+    # the best answer was put in first
+    return _asked(rng, seed, level, card, prompt, facts, best, why, rules, shown=4, kind=kind, hint=hint)
 
 
 def _called(rng: random.Random, card: Card, need_kong: bool) -> dict[str, Any] | None:
@@ -890,6 +908,7 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
         }
         rules: tuple[str, ...] = ("K5",)
         prompt = "What do you do now?"
+        hint = "What does a call take the place of in your turn, and what is left to do?"
     else:
         # Three of the four tiles went down; the fourth stayed on the rack.
         rack.remove(g.tile)
@@ -928,9 +947,11 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
             }
         rules = ("K6",)
         prompt = f"May you add your fourth {name} to make the kong?"
+        kind = "add-to-kong"  # before or after the discard, the same question
+        hint = "Have you discarded since the call, and does the card allow the bigger group?"
     return _asked(
         rng, seed, level, card, prompt, facts, best, why, rules,
-        rack=tuple(tiles.CODES[t] for t in sorted(rack)), exposed=tuple(tuple(e.codes) for e in shown),
+        rack=tuple(tiles.CODES[t] for t in sorted(rack)), exposed=tuple(tuple(e.codes) for e in shown), kind=kind, hint=hint,
     )
 
 

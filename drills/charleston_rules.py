@@ -100,6 +100,7 @@ def _direction(rng: random.Random, card: Card | None = None) -> Draft:
         why=(f"the {charleston} Charleston passes {order}, so {pass_position(which)} goes {direction} ({rule}).", cite(rule)),
         wrong=wrong,
         rules=(rule,),
+        hint="Say that Charleston's three passes in order, then count along to this one.",
     )
 
 
@@ -121,6 +122,7 @@ def _next_pass(rng: random.Random, card: Card | None = None) -> Draft:
         why=(f"the {charleston} Charleston passes {sequence}, so after {done} comes {coming} ({rule}).", cite(rule)),
         wrong={k: capitalised(v) for k, v in wrong.items()},
         rules=(rule,),
+        hint="Which Charleston is under way, and which of its three passes comes after the one just made?",
     )
 
 
@@ -144,6 +146,7 @@ def _order(rng: random.Random, card: Card | None = None) -> Draft:
         why=(f"the {charleston} Charleston passes {best.lower()} ({rule}).", cite(rule)),
         wrong=wrong,
         rules=(rule,),
+        hint="Which Charleston is it, the compulsory one or the optional one, and how do the two orders of passes relate?",
     )
 
 
@@ -172,6 +175,7 @@ def _receiver(rng: random.Random, card: Card | None = None) -> Draft:
         ),
         wrong=wrong,
         rules=(rule, "S5"),
+        hint="Which way does this pass go, and who sits on that side of your seat?",
     )
 
 
@@ -198,6 +202,7 @@ def _sender(rng: random.Random, card: Card | None = None) -> Draft:
         ),
         wrong=wrong,
         rules=(rule, "S5"),
+        hint="Everyone passes the same way at once: which player has your seat on that side?",
     )
 
 
@@ -238,8 +243,8 @@ def _blind_which(rng: random.Random, card: Card | None = None) -> Draft:
         else:
             wrong[labels[k]] = f"{capitalised(pass_label(k))} is not the last pass of its Charleston, so nothing may be passed unseen on it (C5)."
     return Draft(
-        prompt="On which of these passes may you pass on tiles you just received, unseen?",
-        facts=("A blind pass forwards tiles you just received without looking at them.",),
+        prompt="On which of these passes may tiles coming to you go straight on, unseen?",
+        facts=("On a blind pass some or all of the three tiles coming to you are passed on unseen: they never enter your rack.",),
         best=labels[blind],
         why=(
             "only the last pass of each Charleston may be blind: the first Charleston's left pass and the second's right pass (C5).",
@@ -247,6 +252,7 @@ def _blind_which(rng: random.Random, card: Card | None = None) -> Draft:
         ),
         wrong=wrong,
         rules=("C5",),
+        hint="For each pass, ask: is it the last pass of its Charleston?",
     )
 
 
@@ -272,11 +278,12 @@ def _blind_count(rng: random.Random, card: Card | None = None) -> Draft:
     }
     return Draft(
         prompt="How many of your own tiles do you add?",
-        facts=(f"It is {pass_label(which)}.", f"You pass on {'all three' if blind == 3 else blind} of the three tiles you just received, unseen."),
+        facts=(f"It is {pass_label(which)}.", f"Of the three tiles coming to you on this pass, you send {'all three' if blind == 3 else blind} on unseen: they never enter your rack."),
         best=_count(own),
         why=(f"a blind pass still moves three tiles, so {blind} unseen and {own} of yours make three (C5).", cite("C5")),
         wrong=wrong,
         rules=("C5",),
+        hint="How many tiles must a Charleston pass move in all, and how many are already going on unseen?",
     )
 
 
@@ -311,6 +318,7 @@ def _joker(rng: random.Random, card: Card | None = None) -> Draft:
         wrong=wrong,
         rules=("C4",),
         rack=tuple(tiles.CODES[t] for t in sorted(rack)),
+        hint="A joker is worth a lot to whoever gets it: does the kind of pass change whether one may leave your rack?",
     )
 
 
@@ -322,7 +330,7 @@ NO_THREE = "No: a Charleston pass moves three tiles"
 NO_COURTESY = "No: the courtesy pass moves 0 to 3 tiles"
 
 # Faults the question may plant, the passes each can be planted on, and the answer
-# that names it. Blind faults skip the first pass (nothing has been received yet);
+# that names it. Blind faults sit on passes that are not the last of a Charleston, the first pass aside;
 # count faults stay where the digest states the count (C1, C3, C5).
 FAULT_PASSES = {
     None: tuple(PASSES),
@@ -362,6 +370,7 @@ def _legal_pass(rng: random.Random, card: Card | None = None) -> Draft:
         wrong=wrong,
         rules=rules,
         rack=tuple(tiles.CODES[t] for t in sorted(rack)),
+        hint="Check the pass three ways: is a joker in it, do tiles go on unseen where that is allowed, and how many tiles move?",
     )
 
 
@@ -385,7 +394,7 @@ def _plan(rng: random.Random, fault: str | None, which: str) -> tuple[int, int]:
 def _describe_pass(passed: list[int], blind: int) -> str:
     names = ["a Joker" if t == tiles.JOKER else f"the {tiles.name(t)}" for t in passed]
     if blind:
-        names.append(f"{blind} tile{'s' if blind > 1 else ''} you just received, unseen")
+        names.append(f"{blind} of the tiles coming to you on this pass, sent on unseen")
     if not names:
         return "nothing"
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
@@ -483,6 +492,7 @@ def _courtesy_count(rng: random.Random, card: Card | None = None) -> Draft:
         why=(f"the two offers differ, so the smaller one moves: {word(moves)} each way (C3).", cite("C3")),
         wrong=wrong,
         rules=("C3",),
+        hint="In the courtesy pass, when the two offers differ, which number counts?",  # the rule's own nudge fits
     )
 
 
@@ -508,6 +518,7 @@ def _courtesy_both(rng: random.Random, card: Card | None = None) -> Draft:
         ),
         wrong=wrong,
         rules=("C3",),
+        hint="Who sits across from whom at the other two seats, and is the courtesy pass only for you and your partner?",
     )
 
 
@@ -545,6 +556,7 @@ def _stop(rng: random.Random, card: Card | None = None) -> Draft:
         why=why,
         wrong=wrong,
         rules=(rule,),
+        hint="Which Charleston is this: one the table must play, or one it may skip? And who may decide that?",
     )
 
 
@@ -571,13 +583,13 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
     if everyone:
         facts: tuple[str, ...] = (
             TABLE_PLAYS_C6,
-            f"On {pass_label(which)} every player passed on all three tiles they had just received, unseen.",
+            f"On {pass_label(which)} every player sent all three tiles coming to them straight on, unseen.",
         )
     else:
         facts = (
             TABLE_PLAYS_C6,
             f"On {pass_label(which)}, {holdout} passed one tile of their own and two unseen.",
-            "The other three each passed on all three tiles they had just received, unseen.",
+            "The other three each sent all three tiles coming to them straight on, unseen.",
         )
     league = (
         "Under League rules alone there is no such rule: an all-blind pass ends nothing, "
@@ -610,7 +622,8 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
             again: f"The Charleston goes on from here, it does not start over: {nxt} ({next_rule}).",
         }
         rules = ("C6", "C5", next_rule)
-    return Draft(prompt="What comes next?", facts=facts, best=best, why=why, wrong=wrong, rules=rules)
+    return Draft(prompt="What comes next?", facts=facts, best=best, why=why, wrong=wrong, rules=rules,
+                 hint="Did every player send all three tiles on unseen? What does your table's rule say follows then?")
 
 
 KINDS: dict[int, tuple[choice.Builder, ...]] = {

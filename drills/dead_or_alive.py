@@ -559,6 +559,28 @@ LEVEL_KINDS: dict[int, dict[str, Builder]] = {
 }
 
 
+# The nudge of each kind of question, by the same names; level 1 asks one thing of every deal
+# ("is the hand dead?"), so its kinds share one nudge that names no cause (a cause's rule would hint at it).
+# Both Mah Jongg kinds of level 2 ask what follows a Mah Jongg laid down: one kind too.
+DEAD = "Go through what kills a hand: the tile count for this moment, the exposures against the card, the turn's order, a Mah Jongg shown."
+KIND_HINTS: dict[str, tuple[str, str]] = {
+    **{kind: ("dead", DEAD) for kind in LEVEL_KINDS[1]},
+    "self": ("self", "Whose job is it to call a hand dead, and what does its player do until then?"),
+    "called-dead": ("called-dead", "What may a dead hand no longer do, and does its player still owe the winner?"),
+    "no-calls": ("no-calls", "Once a hand is dead, which moves are left to it?"),
+    "still-pays": ("still-pays", "What does a dead hand stop doing, and is paying the winner one of those things?"),
+    "unproven": ("unproven", "What would prove this hand dead, and is that proof on the table?"),
+    "false-mj-next": ("mj-next", "Check the tiles against the line named: do they complete it? Then what happens to that hand and to the others?"),
+    "true-mj-next": ("mj-next", "Check the tiles against the line named: do they complete it? Then what happens to that hand and to the others?"),
+}
+
+
+def _of_kind(kind: str, build: Builder, rng: random.Random, card: Card) -> Situation | None:
+    """A situation of this kind, tagged with its kind's name (None when the deal misses)."""
+    found = build(rng, card)
+    return None if found is None else {**found, "kind": kind}
+
+
 # -- the drill ------------------------------------------------------------------------
 
 
@@ -568,7 +590,7 @@ def generate(seed: int, level: int, card: Card) -> Question:
     kinds = list(LEVEL_KINDS[level])
     first = rng.choice(kinds)
     order = [first] + [k for k in kinds if k != first]
-    found = choice.dealt(f"level-{level} situation on {card.name}", *(partial(LEVEL_KINDS[level][k], rng, card) for k in order))
+    found = choice.dealt(f"level-{level} situation on {card.name}", *(partial(_of_kind, k, LEVEL_KINDS[level][k], rng, card) for k in order))
     return _question(rng, seed, level, card, found)
 
 
@@ -591,6 +613,7 @@ def _question(rng: random.Random, seed: int, level: int, card: Card, found: dict
         best=best, why=(why[best], *(cite(r) for r in rules)), wrong=wrong, rules=rules,
         rack=tuple(tiles.CODES[t] for t in sorted(found["rack"])),
         exposed=tuple(tuple(e.codes) for e in exposures), partial=partial,
+        kind=KIND_HINTS[found["kind"]][0], hint=KIND_HINTS[found["kind"]][1],
     )
     return choice.question(rng, NAME, seed, level, card.name, draft, choice.SENTENCE)
 

@@ -274,7 +274,9 @@ def _where_question(rng: random.Random, card: Card, level: int, common: dict[str
     )
     return _asked(
         rng, common, "May a joker stand here?", facts, best, reason, rules, wrong, choices,
-        rack=tuple(tiles.CODES[t] for t in shown), exercised=exercised,
+        rack=tuple(tiles.CODES[t] for t in shown), exercised=exercised, kind="stand",
+        # One nudge whatever the answer: the rule the answer rests on (J1 or J2) would give it away.
+        hint="How big is the group the joker would stand in, and what kind of line is it part of?",
     )
 
 

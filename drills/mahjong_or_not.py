@@ -548,7 +548,9 @@ def _declared_question(rng: random.Random, card: Card, level: int, common: dict[
     ]
     return _asked(
         rng, common, "Is it Mah Jongg? If not, what is wrong?", facts, s.hand, best.text, reason, rules, wrong,
-        order=tuple(c.text for c in offered), choice_rules={c.text: tuple(c.rules) for c in offered},
+        order=tuple(c.text for c in offered), choice_rules={c.text: tuple(c.rules) for c in offered}, kind="named-line",
+        # One nudge whatever is wrong: the rule of the fault (H1, H2, H4, J2) would name it.
+        hint="Check against the line named: count every tile, look at each group, where the jokers stand and what is exposed.",
     )
 
 
@@ -715,6 +717,7 @@ def _which_question(rng: random.Random, card: Card, common: dict[str, Any]) -> Q
     return _asked(
         rng, common, "Is this Mah Jongg, and on which line?", facts, hand, best, reason, rules, wrong,
         order=tuple(choices), choice_rules={c: tuple(ids) for c, (_, ids) in wrong.items()}, partial=partial,
+        kind="which-line", hint="Read the tiles group by group: which lines of the card could they be, and does one fit every tile?",
     )
 
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from coach.notation import tiles
 from coach.notation.card import Card, Line
@@ -444,11 +444,26 @@ def _opening(win: HowWon, lines: Sequence[Line]) -> list[str]:
     return [f"You are {win.winner} and declare Mah Jongg.", hand]
 
 
+# The nudge of each level's bill, whatever the answer: a nudge chosen by the answer's rule ("Who threw the
+# winning tile?" for a discard, "the wall or a discard?" for a self-pick) would give the answer away.
+BILL_HINTS = {
+    "bill": "Where did the winning tile come from, the wall or a discard, and who pays double then?",
+    "bill-jokers": "Where did the winning tile come from, and does the hand hold any jokers? Each double that applies doubles again.",
+    "bill-swap": "Whose rack did the joker swap come from, and how does that make the win count?",
+    "bill-lines": "If the tiles read as more than one line, which one is paid? Then: where did the winning tile come from?",
+}
+
+
+def _of_kind(draft: Draft, kind: str) -> Draft:
+    """The bill with its kind and its kind's hint."""
+    return replace(draft, kind=kind, hint=BILL_HINTS[kind])
+
+
 def _level_1(rng: random.Random, card: Card) -> Draft:
     lines = [line for line in card.lines if line.takes_jokers]
     hand = build_hand(rng, card, lines, "some")
     win = _pick_win(rng, ("self", "discard"), hand)
-    return _payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 1, False)
+    return _of_kind(_payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 1, False), "bill")
 
 
 def _level_2(rng: random.Random, card: Card) -> Draft:
@@ -463,7 +478,7 @@ def _level_2(rng: random.Random, card: Card) -> Draft:
         lines = [line for line in card.lines if line.takes_jokers]
         hand = build_hand(rng, card, lines, "some")
     win = _pick_win(rng, ("self", "discard"), hand)
-    return _payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 2, True)
+    return _of_kind(_payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 2, True), "bill-jokers")
 
 
 def _level_3(rng: random.Random, card: Card) -> Draft:
@@ -473,7 +488,7 @@ def _level_3(rng: random.Random, card: Card) -> Draft:
     lines = [line for line in card.lines if line.takes_jokers and (kind == "exchange" or not line.concealed)]
     hand = build_hand(rng, card, lines, "some", exposures=2, check=_fits(kind))
     win = _pick_win(rng, (kind,), hand)
-    return _payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 3, False)
+    return _of_kind(_payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 3, False), "bill-swap")
 
 
 def _level_4(rng: random.Random, card: Card) -> Draft:
@@ -485,7 +500,7 @@ def _level_4(rng: random.Random, card: Card) -> Draft:
     hand = WinningHand(holding, tuple(winning_lines(card, holding)))
     win = _pick_win(rng, ("self", "discard"), hand)
     lines = [w.line for w in hand.wins]
-    return _payment_draft(card, hand, win, _opening(win, lines) + win.facts(), 4, hand.jokers == 0)
+    return _of_kind(_payment_draft(card, hand, win, _opening(win, lines) + win.facts(), 4, hand.jokers == 0), "bill-lines")
 
 
 def _wall_game(rng: random.Random, card: Card) -> Draft:
@@ -516,6 +531,7 @@ def _wall_game(rng: random.Random, card: Card) -> Draft:
         rack=tuple(tiles.CODES[t] for t in sorted(rack)),
         exposed=hand.exposed_codes,
         situation={"how": "wall", "line": line.id, "value": v},
+        kind="wall-game",
     )
 
 

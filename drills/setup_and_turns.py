@@ -79,6 +79,7 @@ def _who_next(rng: random.Random, card: Card) -> Draft:
         best=nxt, wrong=others,
         why=(f"Play passes to the right, counter-clockwise: the player on {seat}'s right is {nxt} (S5).", cite("S5")),
         rules=("S5",),
+        hint="Which way does play move around the table?",  # the rule's own nudge fits
     )
 
 
@@ -98,6 +99,7 @@ def _east_first(rng: random.Random, card: Card) -> Draft:
         why=("East has 14 tiles after the deal and opens the play by discarding one, without drawing (S4).",
          cite("S4"), cite("S3")),
         rules=("S4", "S3"),
+        hint="How many tiles does East hold when play begins, and how many does a hand hold once a tile is drawn?",
     )
 
 
@@ -125,6 +127,7 @@ def _after_deal(rng: random.Random, card: Card) -> Draft:
         why=(f"Four tiles at a time for three rounds makes 12; then East takes two and the others one each, "
          f"so {seat} has {best} (S3).", cite("S3")),
         rules=("S3",),
+        hint="Which seat are you? Add up the three rounds of four, then the tiles each seat takes last.",
     )
 
 
@@ -144,6 +147,7 @@ def _turn_order(rng: random.Random, card: Card) -> Draft:
         best=TURN_ORDER, wrong=dict(TURN_WRONG),
         why=("A turn is: draw, exchange for jokers if you wish, then discard and name the tile (S4).", cite("S4")),
         rules=("S4",),
+        hint="What starts an ordinary turn, what ends it, and where does a joker exchange fit?",
     )
 
 
@@ -166,6 +170,7 @@ def _change_aim(rng: random.Random, card: Card) -> Draft:
         best=SWITCH, wrong=dict(SWITCH_WRONG),
         why=("You may aim at any line of the card and switch to another at any time (H3).", cite("H3")),
         rules=("H3",),
+        hint="Does the card or the table ever hold you to the line you first aimed at?",
     )
 
 
@@ -192,6 +197,7 @@ def _dice_east(rng: random.Random, card: Card) -> Draft:
         best=east, wrong=others,
         why=(f"The highest total is East: {east} rolled {max(totals)} (S1).", cite("S1")),
         rules=("S1",),
+        hint="Compare the dice totals.",  # the rule's own nudge fits
     )
 
 
@@ -218,6 +224,7 @@ def _dice_tie(rng: random.Random, card: Card) -> Draft:
         why=(f"{join(tied_names)} tied on the highest total, {top}; a tie is broken by a new roll among the tied players only (S1).",
          cite("S1")),
         rules=("S1",),
+        hint="Is the highest total held by one player or by several, and what settles a tie?",
     )
 
 
@@ -251,6 +258,7 @@ def _dice_reroll(rng: random.Random, card: Card) -> Draft:
         why=(f"{a} and {b} tied on {top}, so only they rolled again, and the higher re-roll, {east}'s {max(again)}, is East (S1).",
          cite("S1")),
         rules=("S1",),
+        hint="Who was tied in the first roll, and once they roll again, which totals count?",
     )
 
 
@@ -269,6 +277,7 @@ def _wall(rng: random.Random, card: Card) -> Draft:
         best=WALL_BUILD, wrong=dict(WALL_WRONG),
         why=(f"Each wall is 19 stacks of 2 tiles, 38 tiles; four walls make {4 * WALL_TILES} (S2).", cite("S2")),
         rules=("S2",),
+        hint="How many tiles are there, how many walls share them, and how high is a wall?",
     )
 
 
@@ -289,6 +298,7 @@ def _break(rng: random.Random, card: Card) -> Draft:
         why=(f"East counts as many stacks as the dice show, {a} + {b} = {n}, from the right end of East's own wall (S2).",
          cite("S2")),
         rules=("S2",),
+        hint="Whose wall does East break, from which end, and what do the dice count: tiles or stacks?",
     )
 
 
@@ -315,6 +325,7 @@ def _left_of_break(rng: random.Random, card: Card) -> Draft:
         why=(f"East's wall has 19 stacks; East counts {n} from the right end and breaks there, "
          f"so {STACKS} - {n} = {best} stacks are on the left (S2).", cite("S2")),
         rules=("S2",),
+        hint="Count the stacks: how many make a wall, and how many did East count off?",  # the rule's own nudge fits
     )
 
 
@@ -341,6 +352,7 @@ def _mid_deal(rng: random.Random, card: Card) -> Draft:
         why=(f"{seat} has taken four in each complete round{' and four in this one' if seat in took else ''}: {best} tiles (S3).",
          cite("S3")),
         rules=("S3",),
+        hint="How many rounds of four has this player finished, and has their turn in this round come yet?",
     )
 
 
@@ -360,6 +372,7 @@ def _east_last(rng: random.Random, card: Card) -> Draft:
         why=("After the three rounds, East takes the first and the third top tile and each other player one, "
          "so East has 14 and the others 13 (S3).", cite("S3")),
         rules=("S3",),
+        hint="Picture the top tiles after the rounds of four: how can East take two while the next player still takes one?",
     )
 
 
@@ -377,6 +390,7 @@ def _wall_left(rng: random.Random, card: Card) -> Draft:
         why=(f"After the deal East has 14 and the others 13: {dealt} tiles dealt, {best} left in the walls (S3, T1).",
          cite("S3")),
         rules=("S3", "T1"),
+        hint="How many tiles are in a set, and how many have the four players taken between them?",
     )
 
 
@@ -446,6 +460,7 @@ def _next_east(rng: random.Random, card: Card) -> Draft:
         why=(f"After each hand the player on East's right becomes East, so East moves one seat to the right each hand: "
          f"{' then '.join(players[: hands + 1])} (S5).", cite("S5")),
         rules=("S5",),
+        hint="After each hand, which way does the East seat move, and how many hands is that here?",
     )
 
 

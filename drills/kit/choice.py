@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeVar
 
 from coach.common.errors import CoachError
@@ -193,6 +193,9 @@ class Draft:
     # The nudge of this kind of question, when the nudge of its rule would speak to another question
     # (issue 25: "May East change the discard?" is not about what East does differently). Never the answer.
     hint: str = ""
+    # Which kind of question this is (a builder's name by default, see `asking`): questions of one kind ask
+    # the same thing of different deals, so they share one hint, and the tests tell kinds apart by it.
+    kind: str = ""
 
 
 def question(rng: random.Random, drill: str, seed: int, level: int, card: str, draft: Draft, voice: Voice,
@@ -208,7 +211,7 @@ def question(rng: random.Random, drill: str, seed: int, level: int, card: str, d
         draft.best, {**draft.wrong, draft.best: draft.why[0]}, draft.why[1:], voice=voice,
         rules=draft.rules if stated_rules else None,
         why_rules={c: list(draft.choice_rules[c] if c in draft.choice_rules else cited([why])) for c, why in draft.wrong.items()} if stated_rules else None,
-        also=draft.also, partial=draft.partial, situation=dict(draft.situation), hint=draft.hint,
+        also=draft.also, partial=draft.partial, situation=dict(draft.situation), hint=draft.hint, kind=draft.kind,
     )
     return Question(
         drill=drill, seed=seed, level=level, card=card, prompt=draft.prompt, rack=draft.rack,
@@ -251,6 +254,9 @@ def asking(drill: str, levels: tuple[Level, ...], builders: dict[int, tuple[Buil
         rng = rng_for(drill, seed, level)
         kinds = builders[level]
         build = kinds[0] if len(kinds) == 1 else rng.choice(kinds)
-        return question(rng, drill, seed, level, card.name, build(rng, card), voice, stated_rules)
+        draft = build(rng, card)
+        if not draft.kind:
+            draft = replace(draft, kind=getattr(build, "__name__", "").lstrip("_"))
+        return question(rng, drill, seed, level, card.name, draft, voice, stated_rules)
 
     return generate
