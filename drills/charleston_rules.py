@@ -564,7 +564,7 @@ def _stop(rng: random.Random, card: Card | None = None) -> Draft:
 # play it, and the League default is named in the explanation. The rule is named
 # by its id, never by the site whose table rule it is (issue 25, item 13).
 ENDS = "The Charleston ends: East discards, with no courtesy pass"
-TABLE_PLAYS_C6 = "Your table plays table rule C6 on blind passes (a table rule, not the League's)."
+TABLE_PLAYS_C6 = "Your table plays its own rule on blind passes (table rule C6, not a League rule)."
 
 
 def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
@@ -612,7 +612,7 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
         nxt = "the players decide on the second Charleston" if charleston == "first" else "the courtesy pass follows"
         best = going_on
         why = (
-            f"table rule C6 needs every player to pass all three unseen; {holdout} did not, "
+            f"your table's blind-pass rule needs every player to pass all three unseen; {holdout} did not, "
             f"so the Charleston goes on and {nxt} (C6, {next_rule}).",
             cite("C6"),
             cite(next_rule),

@@ -204,13 +204,16 @@ def test_both_legal_sizes_of_a_call_are_credited():
     assert found >= 2
 
 
-def test_a_concealed_line_says_not_if_you_keep_it():
-    """Issue 12: a call for a concealed line is wrong only if you keep that line."""
+def test_K7_a_concealed_line_question_asks_about_keeping_that_line():
+    """Issues 12 and 25: a call for a concealed line is wrong only if you keep that
+    line, so the question names the line kept and "No" is then plainly right."""
     found = 0
     for seed in range(120):
         q = drill.generate(seed, 2, CARD)
         if "rule:K7" in q.items and q.key["best"] == "No":
             found += 1
-            assert q.key["why"]["No"].startswith("Not if you keep ")
-            assert "you may call only for Mah Jongg" not in q.key["why"]["No"].split(":")[0]
+            line = q.key["why"]["No"].split(":")[1].split()[0]
+            assert f"still play {line}?" in q.prompt
+            assert q.key["why"]["No"].startswith(f"No: {line} is concealed (C)")
+            assert "(K7)" in q.key["why"]["No"]
     assert found

@@ -300,7 +300,8 @@ def test_a_learner_writes_a_card_in_the_editor_and_drills_on_it(app):
 
 def test_the_learners_editor_is_refused_to_guests_and_visitors(app):
     visitor = app.test_client()
-    assert visitor.get("/account/cards/editor").status_code == 403
+    opened = visitor.get("/account/cards/editor")  # a link followed: sign in first, then come back
+    assert opened.status_code == 303 and opened.headers["Location"] == "/signin?next=/account/cards/editor"
     assert post(visitor, "/account/cards/editor/save", {"card_text": GOOD_CARD}).status_code == 403
     other = sign_up(app, "olga@example.org", teacher=False)
     lee = sign_up(app, "lee@example.org", teacher=False)
