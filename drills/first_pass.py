@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from coach.advice.explain import NEAREST, tile_note, with_line_words
+from coach.advice.explain import NEAREST, said_once, tile_note, with_line_words
 from coach.advice.passes import (
     PassAdvice,
     PassOption,
@@ -308,7 +308,7 @@ def _shaped(verdict: Verdict, advice: PassAdvice, option: Any, passed: list[int]
         else:
             reasons.append(f"The best pass leaves you {best.expected:.{d}f} tiles away on average {now}.")
         shown = best
-    reasons += [notes[tiles.CODES[t]] for t in dict.fromkeys(shown.tiles)]
+    reasons = said_once(reasons + [notes[tiles.CODES[t]] for t in dict.fromkeys(shown.tiles)])
     # The rest, less what the headline says and the fact every first pass shares (its chip, C1, links it).
     rest = [line for line in verdict.explanation
             if not line.startswith(("Best: pass", "Good pass:", "This is the best pass", "The best pass leaves")) and line != FIRST_RIGHT

@@ -9,6 +9,7 @@ Flowers").
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from functools import lru_cache
 
@@ -63,6 +64,25 @@ def with_line_words(sentence: str, lines: list[Line], cite: bool = True) -> str:
     """`sentence`, followed by `singles_and_pairs_words` for the lines it names."""
     extra = singles_and_pairs_words(lines, cite)
     return f"{sentence} {extra}" if extra else sentence
+
+
+_SP_NOTE = re.compile(r" ?[\w-]+(?: and [\w-]+)* (?:is a Singles and Pairs line|are Singles and Pairs lines): no jokers, "
+                      r"and no calls except the last tile, for Mah Jongg(?: \(J2, K3\))?\.")
+
+
+def said_once(sentences: list[str]) -> list[str]:
+    """The sentences with a Singles and Pairs note (`singles_and_pairs_words`)
+    kept only where it is first said: a verdict that names SP-5 for two tiles
+    tells the learner about SP-5 once."""
+    said: set[str] = set()
+    out = []
+    for sentence in sentences:
+        for note in _SP_NOTE.findall(sentence):
+            if note.strip() in said:
+                sentence = sentence.replace(note, "", 1)
+            said.add(note.strip())
+        out.append(sentence)
+    return out
 
 
 def _plural_name(tile: int) -> str:

@@ -414,3 +414,17 @@ def test_the_numbers_a_learner_reads_add_up_and_half_right_is_only_for_close_pas
             else:
                 assert "clearly worse" not in said
     assert {"close", "worse"} <= grades and grades & {"best", "as good"}
+
+
+def test_J2_K3_a_verdict_explains_each_singles_and_pairs_line_once():
+    """Two passed tiles that help only SP-5 name it twice; what SP-5 is is said once."""
+    import re
+
+    pattern = re.compile(r"([\w-]+(?: and [\w-]+)*) (?:is a|are) Singles and Pairs line")
+    explained = 0
+    for seed in range(150):
+        verdict = first_pass.grade(first_pass.generate(seed, 2, CARD), None)
+        named = [ids for reason in verdict.reasons for ids in pattern.findall(reason)]
+        assert len(named) == len(set(named)), verdict.reasons
+        explained += bool(named)
+    assert explained  # the seeds do name Singles and Pairs lines

@@ -10,7 +10,7 @@ gap stated is the difference of the numbers shown. A pass is never called
 
 from __future__ import annotations
 
-from coach.advice.explain import COUNT_WORDS, NEAREST, keep_note, nearest_users, tile_note, with_line_words
+from coach.advice.explain import COUNT_WORDS, NEAREST, keep_note, nearest_users, said_once, tile_note, with_line_words
 from coach.advice.passes.evaluation import CLOSE, MARGIN, PassAdvice, PassOption, Z, broken_sets, pass_grade
 from coach.notation import tiles
 from coach.rules.charleston import forwarded
@@ -152,4 +152,4 @@ def explain_pass(advice: PassAdvice, option: PassOption, yours: bool = True, dec
             f"The best pass, {best.label()}, leaves you {theirs} tiles away on average; "
             f"this one leaves {mine}, {gap_words(option, best, d)}."
         )
-    return lines
+    return said_once(lines)
