@@ -106,10 +106,11 @@ class Budget:
     left: int
 
     def spend(self, tries: int = 1) -> None:
+        """Take `tries` before they are made; OverBudget, none made, when there are not that many left."""
+        if tries > self.left:
+            raise OverBudget(f"more than {MAX_ASKED:,} readings tried")
         self.left -= tries
         WORK.tried += tries
-        if self.left < 0:
-            raise OverBudget(f"more than {MAX_ASKED:,} readings tried")
 
 
 @dataclass(frozen=True)

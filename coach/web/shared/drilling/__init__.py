@@ -34,7 +34,7 @@ DIGESTS_SIZE = 64  # cards whose digest is remembered (the app's and teachers' i
 
 MAX_QUOTED = 60  # characters of a quoted value (an answer, a name) kept in a message
 MAX_MESSAGE = 500  # characters of a whole message
-_QUOTED = re.compile(r'"([^"]{%d,})"' % (MAX_QUOTED + 1))
+_QUOTED = re.compile(rf'"([^"]{{{MAX_QUOTED + 1},}})"')
 
 
 def excerpt(message: str) -> str:
