@@ -14,7 +14,7 @@ from flask import abort, current_app, flash, redirect, render_template, request
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from coach.notation.card import MAX_CARD_BYTES, MAX_LINES, MAX_READINGS, Card
+from coach.notation.card import MAX_ASKED, MAX_ASKED_PER_LINE, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS, Card
 from coach.store import own_cards
 from coach.store.models import TeacherCard
 from coach.store.teaching import teachers_cards
@@ -25,7 +25,8 @@ from coach.web.infra.forms import echo, field, uploaded_text
 from coach.web.infra.htmx import is_htmx
 from coach.web.shared.cards import editor as card_editor
 
-CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS}  # told on the upload form
+CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS,  # told on the upload form
+        "asked_line": MAX_ASKED_PER_LINE, "asked": MAX_ASKED}
 
 
 def too_large(error: RequestEntityTooLarge):
