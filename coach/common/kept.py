@@ -36,12 +36,25 @@ class Kept(Generic[V]):
                 self._entries.move_to_end(key)
                 return hit[1]
         value = make()
+        self.put(key, value, owner)
+        return value
+
+    def peek(self, key: Hashable, owner: object = None) -> V | None:
+        """The value kept for `key` (and `owner`), or None: nothing is worked out."""
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is None or hit[0] is not owner:
+                return None
+            self._entries.move_to_end(key)
+            return hit[1]
+
+    def put(self, key: Hashable, value: V, owner: object = None) -> None:
+        """Keep `value` for `key`, the least recently used going if there is no room."""
         with self._lock:
             self._entries[key] = (owner, value)
             self._entries.move_to_end(key)
             while len(self._entries) > self.size:
                 self._entries.popitem(last=False)
-        return value
 
     def __len__(self) -> int:
         return len(self._entries)

@@ -7,6 +7,7 @@ hold to win on that line (a list of groups, each a tile and a size).
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -39,6 +40,16 @@ MAX_LINES = 200
 MAX_FORMS = 12  # patterns of one printed line (`pattern` as a list)
 MAX_READINGS_PER_LINE = 600
 MAX_READINGS = 3_000
+# What a line and a card may ASK the parser to try: every form's suit
+# assignments times its number shifts, counted from the text before any is
+# tried (issue 26). Readings a set cannot make are tried and dropped, so
+# MAX_READINGS alone left a card of lines that never complete free to ask
+# for ~2,900 tries a line. Real cards ask little (the house card 1,119 in
+# all, 144 at most a line); twice the readings caps leave room for lines
+# whose forms read the same hands twice. A try costs about 10 us, so a card
+# at MAX_ASKED costs well under 0.1 s of CPU.
+MAX_ASKED_PER_LINE = 1_200
+MAX_ASKED = 6_000
 MAX_PATTERN = 120  # characters of one pattern
 MAX_SHIFTS = 9  # entries of a `numbers` list: no line has more distinct shifts
 MAX_NAME = 100  # a card's name; " #<id>" makes its key, stored in 120 characters
@@ -61,11 +72,45 @@ SUIT_WORDS = {
 class CardError(CoachError, ValueError):
     """A card that breaks the format; every problem names where it is."""
 
-    def __init__(self, problems: list[str]):
+    def __init__(self, problems: list[str], total: int | None = None):
         self.problems = capped(problems)  # at most 50 listed, then "and N more problems"
-        self.total = len(problems)
-        more = f" (and {len(problems) - 1} more problems)" if len(problems) > 1 else ""
+        self.total = len(problems) if total is None else total  # `total`: a refusal recalled, already capped
+        more = f" (and {self.total - 1} more problems)" if self.total > 1 else ""
         super().__init__(self.problems[0] + more)
+
+
+@dataclass
+class Work:
+    """What reading cards has cost this process, counted so that tests and the
+    bench can see work done or saved without timing it. The app never reads it."""
+
+    asked: int = 0  # parse_card calls
+    parsed: int = 0  # texts read in full (neither kept nor refused before)
+    recalled: int = 0  # refusals answered from memory, no second parse
+    tried: int = 0  # readings tried: form x suit assignment x number shift
+
+
+WORK = Work()
+
+
+class OverBudget(CoachError, ValueError):
+    """The parser was asked for more tries than its budget: a card problem."""
+
+
+@dataclass
+class Budget:
+    """The tries a card may still make. The caps are checked from the text
+    before a line is expanded; this counts the tries themselves, so the
+    search stays bounded even where that count and the search disagree."""
+
+    left: int
+
+    def spend(self, tries: int = 1) -> None:
+        """Take `tries` before they are made; OverBudget, none made, when there are not that many left."""
+        if tries > self.left:
+            raise OverBudget(f"more than {MAX_ASKED:,} readings tried")
+        self.left -= tries
+        WORK.tried += tries
 
 
 @dataclass(frozen=True)
@@ -345,17 +390,22 @@ def expand(
     only: tuple[str, ...] | None = None,
     form: int = 0,
     seen: set[tuple[tuple[int, int], ...]] | None = None,
+    budget: Budget | None = None,
 ) -> tuple[Reading, ...]:
     """Every concrete hand of a line (of one form of it); identical ones
     count once, also across forms when they share `seen`. With `limit`,
     TooManyReadings as soon as there are more than that many, so the work
-    stays bounded by the cap rather than by the pattern."""
+    stays bounded by the cap rather than by the pattern; with `budget`,
+    OverBudget as soon as more are tried than it has left (hands no set
+    can make are tried too, and are not counted by `limit`)."""
     letters = sorted({t.suit for t in tokens if t.suit})
     shifts = shifts_for(tokens, numbers)
     seen = set() if seen is None else seen
     readings: list[Reading] = []
     for combo in suit_assignments(len(letters), suits, only):
         assignment = dict(zip(letters, combo))
+        if budget is not None:
+            budget.spend(len(shifts))  # counted a suit at a time: one call, not one per try
         for shift in shifts:
             pieces = [_part(t, assignment.get(t.suit or ""), shift) for t in tokens]
             key = tuple(sorted([pair for _, pairs in pieces for pair in pairs]))
@@ -377,6 +427,7 @@ def expand_forms(
     limit: int | None = None,
     suits: tuple[int, ...] | None = None,
     only: tuple[str, ...] | None = None,
+    budget: Budget | None = None,
 ) -> tuple[Reading, ...]:
     """The union of the forms' concrete hands, each hand once (the first
     form that reads it names it)."""
@@ -384,8 +435,45 @@ def expand_forms(
     readings: list[Reading] = []
     for n, tokens in enumerate(forms):
         left = None if limit is None else limit - len(readings)
-        readings.extend(expand(tokens, numbers, left, suits=suits, only=only, form=n, seen=seen))
+        readings.extend(expand(tokens, numbers, left, suits=suits, only=only, form=n, seen=seen, budget=budget))
     return tuple(readings)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What a line asks the parser to try, counted from its text alone."""
+
+    tries: int  # form x suit assignment x number shift, summed over the forms
+    forms: int
+    most_suits: int  # suit assignments of its most demanding form
+    most_shifts: int  # number shifts of its most demanding form
+
+    def say(self) -> str:
+        """ "12 forms, up to 27 suit assignments x 9 number shifts each" """
+        forms = f"{self.forms} forms, up to " if self.forms > 1 else ""
+        each = " each" if self.forms > 1 else ""
+        suits = f"{self.most_suits} suit assignment{'s' if self.most_suits != 1 else ''}"
+        shifts = f"{self.most_shifts} number shift{'s' if self.most_shifts != 1 else ''}"
+        return f"{forms}{suits} x {shifts}{each}"
+
+
+def asked(
+    forms: list[list[Token]],
+    numbers: str | tuple[int, ...],
+    suits: tuple[int, ...] | None = None,
+    only: tuple[str, ...] | None = None,
+) -> Asked:
+    """How many readings `expand_forms` will try for these forms, before any is
+    tried: the count of suit assignments (at most 27) times the shifts (at
+    most 9) of each form, so a line's cost is known from its text."""
+    tries, most_suits, most_shifts = 0, 0, 0
+    for tokens in forms:
+        n_suits = len(suit_assignments(len({t.suit for t in tokens if t.suit}), suits, only))
+        n_shifts = len(shifts_for(tokens, numbers))
+        tries += n_suits * n_shifts
+        if n_suits * n_shifts > most_suits * most_shifts:
+            most_suits, most_shifts = n_suits, n_shifts
+    return Asked(tries, len(forms), most_suits, most_shifts)
 
 
 def _numbers(value: object) -> str | tuple[int, ...]:
@@ -425,8 +513,10 @@ def _check_text(raw: dict, key: str, limit: int) -> None:
         raise _FieldProblem(key, f'"{key}" has at most {limit} characters (the cap), not {len(value)}')
 
 
-def _build_line(raw: object, section: str, budget: int) -> Line:
-    """One hand of the card; `budget` is how many readings the card has left."""
+def _build_line(raw: object, section: str, budget: int, tries: Budget | None = None) -> Line:
+    """One hand of the card; `budget` is how many readings the card has left,
+    `tries` how many readings it may still try (MAX_ASKED)."""
+    tries = Budget(MAX_ASKED) if tries is None else tries
     if not isinstance(raw, dict):
         raise ValueError("a hand must be a mapping with id, pattern and value")
     unknown = sorted(set(map(str, raw)) - HAND_KEYS)
@@ -459,8 +549,25 @@ def _build_line(raw: object, section: str, budget: int) -> Line:
     limit = min(MAX_READINGS_PER_LINE, budget)
     forms = _forms(pattern, numbers)
     _check_suits(forms, suits, only)
+    # The work the line asks for is known from its text: refused before any is done.
+    asks = asked(forms, numbers, suits, only)
+    if asks.tries > MAX_ASKED_PER_LINE:
+        raise _FieldProblem(
+            "pattern",
+            f"the line asks for {asks.tries:,} readings ({asks.say()}); a line may ask for at most "
+            f"{MAX_ASKED_PER_LINE:,} (the cap): give it fewer forms, suits or number shifts",
+        )
+    if asks.tries > tries.left:
+        raise _CardTooBig(
+            f"the line asks for {asks.tries:,} readings, and with it the card asks for more than {MAX_ASKED:,} "
+            "(the cap per card; the house card asks for about 1,100): split it into two cards"
+        )
     try:
-        readings = expand_forms(forms, numbers, limit, suits, only)
+        readings = expand_forms(forms, numbers, limit, suits, only, budget=tries)
+    except OverBudget:
+        raise _CardTooBig(
+            f"reading the card tried more than {MAX_ASKED:,} readings (the cap per card): split it into two cards"
+        ) from None
     except TooManyReadings:
         if limit < MAX_READINGS_PER_LINE:
             raise _CardTooBig(
@@ -616,6 +723,19 @@ def _check_size(data: dict, source: str) -> list[dict]:
 _PARSED: Kept[Card] = Kept(8)
 
 
+@dataclass(frozen=True)
+class _Refusal:
+    problems: tuple[str, ...]  # as CardError lists them: capped already
+    total: int
+
+
+# Refused cards by the sha256 of their text and the name messages give them
+# (issue 26): a card sent again as it was (a retried upload, a preview of an
+# unchanged text) gets its problems again without a second parse. Each is a
+# few KB at most (50 short messages); per process, as every cache here.
+_REFUSED: Kept[_Refusal] = Kept(64)
+
+
 def parse_card(text: str, source: str = "card") -> Card:
     """Load and validate a card from YAML text; raise CardError listing every
     problem (the first 50). The work is bounded by the caps above.
@@ -623,12 +743,24 @@ def parse_card(text: str, source: str = "card") -> Card:
     A valid card's text is read once for a few uses in a row (an upload
     checks it, stores it, then shows it): the last few are kept, keyed by
     the text itself, never by a name or an id. `source` only names the
-    file in messages, so it plays no part in a valid card."""
-    return _PARSED.get(text, lambda: _parse_card(text, source))
+    file in messages, so it plays no part in a valid card. A refused card
+    is remembered by its content's hash with its problems."""
+    WORK.asked += 1
+    source = elide(source, 80)
+    refused_key = (hashlib.sha256(text.encode("utf-8", "surrogatepass")).digest(), source)
+    refusal = _REFUSED.peek(refused_key)
+    if refusal is not None:
+        WORK.recalled += 1
+        raise CardError(list(refusal.problems), total=refusal.total)
+    try:
+        return _PARSED.get(text, lambda: _parse_card(text, source))
+    except CardError as error:
+        _REFUSED.put(refused_key, _Refusal(tuple(error.problems), error.total))
+        raise
 
 
 def _parse_card(text: str, source: str) -> Card:
-    source = elide(source, 80)
+    WORK.parsed += 1
     try:
         data = load_yaml(text, max_bytes=MAX_CARD_BYTES, what="card file")
     except YamlError as error:
@@ -655,6 +787,7 @@ def _parse_card(text: str, source: str) -> Card:
     sections: list[Section] = []
     seen_ids: dict[str, str] = {}
     readings = 0
+    tries = Budget(MAX_ASKED)  # one budget for the whole card: no line is free
     for s_index, raw_section in enumerate(raw_sections, start=1):
         where = f"{source}, line {line_of(raw_section, line_of(data))}"
         if not isinstance(raw_section, dict):
@@ -686,7 +819,7 @@ def _parse_card(text: str, source: str) -> Card:
             if hand_id is not None:
                 seen_ids[hand_id] = label
             try:
-                line = _build_line(raw_hand, s_name, MAX_READINGS - readings)
+                line = _build_line(raw_hand, s_name, MAX_READINGS - readings, tries)
             except _CardTooBig as error:
                 problems.append(f"{hand_where}, {hand_label}: {error}")
                 raise CardError(problems) from None

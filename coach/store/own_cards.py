@@ -17,7 +17,7 @@ from typing import Any
 from sqlalchemy import Select, literal, union_all
 from sqlmodel import Session, col, select
 
-from coach.notation.card import CardError, parse_card
+from coach.notation.card import Card, CardError, parse_card
 from coach.store.models import Assignment, CardChoice, Classroom, Membership, TeacherCard
 from coach.store.teaching import teachers_cards
 from coach.store.teaching.errors import TeachingError
@@ -39,21 +39,29 @@ class CardProblems:
         return self.total or len(self.problems)
 
 
-def save_card(session: Session, owner_id: int, text: str, source: str = DEFAULT_SOURCE) -> TeacherCard | CardProblems:
+def save_card(
+    session: Session, owner_id: int, text: str, source: str = DEFAULT_SOURCE, card: Card | CardError | None = None
+) -> TeacherCard | CardProblems:
     """Check a card's text and store it for its owner, or say what is wrong.
 
     The checks every upload gets, teacher's or learner's: the card format
     line by line within its size caps (coach.notation.card), then one first-pass question
     timed (drills.weight), so nobody ever waits on a card too heavy to
-    drill on. Nothing is stored while there is any problem."""
-    try:
-        heavy = weight_problem(parse_card(text, source=source))
-    except CardError as error:
-        return CardProblems(list(error.problems), error.total)
+    drill on. Nothing is stored while there is any problem. `card`: what
+    parsing `text` gave already in this request (the card or its refusal),
+    so the text is parsed once; else it is parsed here, once."""
+    if card is None:
+        try:
+            card = parse_card(text, source=source)
+        except CardError as error:
+            card = error
+    if isinstance(card, CardError):
+        return CardProblems(list(card.problems), card.total)
+    heavy = weight_problem(card)
     if heavy:
         return CardProblems([heavy])
     try:
-        return teachers_cards.add_card(session, owner_id, text, source=source)
+        return teachers_cards.add_card(session, owner_id, text, source=source, card=card)
     except CardError as error:
         return CardProblems(list(error.problems), error.total)
     except TeachingError as error:

@@ -38,11 +38,13 @@ def parsed_card(row: TeacherCard) -> Card:
     return Card(name=card_key(row), year=card.year, sections=card.sections)
 
 
-def add_card(session: Session, teacher_id: int, text: str, source: str = "card") -> TeacherCard:
-    """Store a teacher's card after validating it; CardError lists every problem."""
+def add_card(session: Session, teacher_id: int, text: str, source: str = "card", card: Card | None = None) -> TeacherCard:
+    """Store a teacher's card after validating it; CardError lists every problem.
+    `card`: `text` already parsed by the caller, so a request parses it once."""
     if len(text.encode("utf-8")) > MAX_CARD_BYTES:
         raise TeachingError(f"A card file can be at most {MAX_CARD_BYTES // 1024} KB; this one is larger.")
-    card = parse_card(text, source=source)  # raises CardError naming each line
+    if card is None:
+        card = parse_card(text, source=source)  # raises CardError naming each line
     name = card.name[:120]
     taken = session.exec(select(TeacherCard).where(TeacherCard.owner_id == teacher_id, TeacherCard.name == name)).first()
     if taken is not None:

@@ -14,6 +14,9 @@ functions serve any account's own cards.
 - `store(session, owner_id, text, source)`: the upload's own checks and
   store (coach.store.teaching.teachers_cards.add_card after drills.weight), so the
   editor and the upload form accept and refuse the same cards.
+- `read(text)`: the text parsed once for a request (the card, or its
+  CardError); each of the above takes it as `parsed`, so a request parses
+  the card's text once (issue 26).
 
 The work is bounded as an upload's: parse_card keeps the size caps, a
 rack is at most MAX_RACK characters, and the routes are rate-limited
@@ -29,8 +32,20 @@ from typing import Any
 from sqlmodel import Session
 
 from coach.notation import tiles
-from coach.notation.card import MAX_LINES, MAX_SECTIONS, SUIT_LETTERS, Card, CardError, Line, parse_card
-from coach.notation.yamlfile import YamlError, key_line, line_of
+from coach.notation.card import (
+    MAX_FORMS,
+    MAX_ID,
+    MAX_LINES,
+    MAX_NOTE,
+    MAX_PATTERN,
+    MAX_SECTIONS,
+    SUIT_LETTERS,
+    Card,
+    CardError,
+    Line,
+    parse_card,
+)
+from coach.notation.yamlfile import YamlError, elide, key_line, line_of
 from coach.notation.yamlfile import load as load_yaml
 from coach.reading.analysis import analyze
 from coach.reading.tiles_away import HoldingError, drop_tables, read_holding
@@ -40,6 +55,13 @@ from coach.store.teaching import teachers_cards
 from coach.web.shared.drilling.views import pattern_tokens
 
 SOURCE = "Your card"  # how messages name the card being written
+# The preview's size is bounded by its input (issue 26: 10.7 KB in, 961 KB
+# out). A token drawn in colour costs about 140 bytes of HTML for 2-3 typed,
+# so at most MAX_DRAWN tokens are drawn (the house card draws 310); past
+# them a line or form shows as its typed text, cut to MAX_PATTERN characters.
+MAX_DRAWN = 1_000
+MAX_FORMS_SHOWN = MAX_FORMS  # a draft may list more forms than a card may hold: "and N more"
+MAX_SHOWN_TEXT = 120  # characters of a YAML line shown beside its problem
 MAX_RACK = 200  # characters of a typed rack: 14 tiles with room for "5 dot" style names
 NEAREST = 5  # lines shown for a tried rack
 _LINE = re.compile(r"\bline (\d+)\b")
@@ -112,6 +134,26 @@ class PrintedLine:
     extras: list[str] = field(default_factory=list)  # "any 1 or 2 suits", "Bams and Craks only", numbers
     broken: bool = False  # a problem is pinned to this line
     source_line: int = 0
+    plain: str = ""  # the printed text as typed, when the preview has drawn its MAX_DRAWN tokens
+    plain_forms: list[str] = field(default_factory=list)  # forms past MAX_DRAWN, as typed
+    more_forms: int = 0  # forms past MAX_FORMS_SHOWN, counted only
+
+
+@dataclass
+class Room:
+    """How many more tokens one preview may draw in colour (MAX_DRAWN)."""
+
+    left: int = MAX_DRAWN
+    cut: bool = False  # something was shown as typed instead
+
+    def draw(self, tokens: list[dict[str, str]]) -> bool:
+        """Take room for `tokens`; False (nothing taken) when there is not enough."""
+        if len(tokens) > self.left:
+            self.left = 0  # what follows is shown as typed too, so the card reads in order
+            self.cut = True
+            return False
+        self.left -= len(tokens)
+        return True
 
 
 @dataclass(frozen=True)
@@ -130,10 +172,15 @@ class Preview:
     total: int = 0  # problems in all (the list stops at 50)
     name: str = ""
     year: Any = None
+    cut: bool = False  # some lines are shown as typed: the preview drew MAX_DRAWN tokens
 
     @property
     def lines(self) -> int:
         return sum(len(s.lines) for s in self.sections)
+
+    @property
+    def max_drawn(self) -> int:
+        return MAX_DRAWN
 
     @property
     def readings(self) -> int:
@@ -157,7 +204,8 @@ def pinned(text: str, messages: list[str]) -> list[Problem]:
     problems = []
     for message in messages:
         number = line_in(message)
-        shown = rows[number - 1].strip() if 0 < number <= len(rows) else ""
+        # The line beside its problem, cut short: never a long line of bad input echoed whole.
+        shown = elide(rows[number - 1].strip(), MAX_SHOWN_TEXT) if 0 < number <= len(rows) else ""
         problems.append(Problem(number, message, shown))
     return sorted(problems, key=lambda p: p.line)
 
@@ -198,17 +246,38 @@ def _extras(numbers: Any, suits: Any, only: Any) -> list[str]:
     return words
 
 
-def _printed_line(line: Line) -> PrintedLine:
+def _drawn(room: Room, shown: str, forms: list[str]) -> dict[str, Any]:
+    """A line's printed text and forms, in colour while `room` lasts, else as typed."""
+    cut = [elide(f, MAX_PATTERN) for f in forms[:MAX_FORMS_SHOWN]] if len(forms) > 1 else []
+    tokens = printed_tokens(elide(shown, MAX_PATTERN), cut[0] if cut else (forms[0] if forms else None))
+    drawn = room.draw(tokens)
+    coloured: list[list[dict[str, str]]] = []
+    plain_forms: list[str] = []
+    for form in cut:
+        form_tokens = pattern_tokens(form)
+        if not plain_forms and room.draw(form_tokens):
+            coloured.append(form_tokens)
+        else:
+            plain_forms.append(form)
+    return dict(
+        tokens=tokens if drawn else [],
+        plain="" if drawn else elide(shown, MAX_PATTERN),
+        forms=coloured,
+        plain_forms=plain_forms,
+        more_forms=max(0, len(forms) - MAX_FORMS_SHOWN) if len(forms) > 1 else 0,
+    )
+
+
+def _printed_line(line: Line, room: Room) -> PrintedLine:
     forms = list(getattr(line, "forms", None) or [line.pattern])
     return PrintedLine(
         id=line.id,
-        tokens=printed_tokens(line.pattern, forms[0]),
         value=line.value,
         concealed=line.concealed,
         note=line.note,
-        forms=[pattern_tokens(f) for f in forms] if len(forms) > 1 else [],
         extras=_extras(line.numbers, getattr(line, "suits", None), getattr(line, "only", None)),
         source_line=line.source_line,
+        **_drawn(room, line.pattern, forms),
     )
 
 
@@ -216,32 +285,33 @@ def _raw_text(value: Any) -> str:
     return " ".join(value.split()) if isinstance(value, str) else ""
 
 
-def _draft_line(raw: dict, broken: bool) -> PrintedLine:
-    """A hand as typed, for a card that does not read yet: shown as far as it goes."""
+def _draft_line(raw: dict, broken: bool, room: Room) -> PrintedLine:
+    """A hand as typed, for a card that does not read yet: shown as far as it
+    goes, every value cut to its cap (a draft's values are not checked yet)."""
     pattern = raw.get("pattern")
     forms = [_raw_text(p) for p in pattern if isinstance(p, str)] if isinstance(pattern, list) else [_raw_text(pattern)]
     forms = [f for f in forms if f]
     shown = _raw_text(raw.get("display")) or (forms[0] if forms else "")
     concealed = raw.get("concealed", False)
     note = raw.get("note")
+    value = raw.get("value", "")
     return PrintedLine(
-        id=str(raw.get("id", "")),
-        tokens=printed_tokens(shown, forms[0] if forms else None),
-        value=raw.get("value", ""),
+        id=_label(raw.get("id", ""), MAX_ID),
+        value=elide(str(value), 20) if isinstance(value, (str, int, float)) else "",
         concealed=concealed is True,
-        note=str(note) if isinstance(note, (str, int, float)) else "",
-        forms=[pattern_tokens(f) for f in forms] if len(forms) > 1 else [],
-        extras=_extras(raw.get("numbers"), raw.get("suits"), raw.get("only")),
+        note=elide(str(note), MAX_NOTE) if isinstance(note, (str, int, float)) else "",
+        extras=[elide(word, MAX_PATTERN) for word in _extras(raw.get("numbers"), raw.get("suits"), raw.get("only"))],
         broken=broken,
         source_line=line_of(raw),
+        **_drawn(room, shown, forms),
     )
 
 
-def _label(value: Any) -> str:
-    return str(value).strip()[:100] if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
+def _label(value: Any, limit: int = 100) -> str:
+    return elide(str(value).strip(), limit) if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
 
 
-def _draft(text: str, problem_lines: set[int]) -> tuple[str, Any, list[PrintedSection]]:
+def _draft(text: str, problem_lines: set[int], room: Room) -> tuple[str, Any, list[PrintedSection]]:
     """The card's name, year and sections from its raw YAML (within the
     card's caps), each hand marked broken when a problem names a line inside it."""
     try:
@@ -271,33 +341,49 @@ def _draft(text: str, problem_lines: set[int]) -> tuple[str, Any, list[PrintedSe
         return any(start <= n < end for n in problem_lines)
 
     printed = [
-        PrintedSection(_label(raw.get("name")), [_draft_line(h, broken(h)) for h in own], line_of(raw))
+        PrintedSection(_label(raw.get("name")), [_draft_line(h, broken(h), room) for h in own], line_of(raw))
         for raw, own in sections
     ]
     return name, year, printed
 
 
-def preview(text: str) -> Preview:
-    """The card as printed and every problem at its line."""
+Parsed = Card | CardError  # a card's text read once for a request: the card, or why it does not read
+
+
+def read(text: str) -> Parsed:
+    """The card being written, parsed once: each request reads its text here
+    and hands the result to `preview`, `try_rack`, `name_taken` and `store`
+    (issue 26: a save or preview used to parse the same text 2-3 times)."""
+    try:
+        return parse_card(text, source=SOURCE)
+    except CardError as error:
+        return error
+
+
+def preview(text: str, parsed: Parsed | None = None) -> Preview:
+    """The card as printed and every problem at its line. `parsed`: `read(text)`
+    done already in this request."""
     if not text.strip():
         return Preview(text, None, [], [])
-    try:
-        card = parse_card(text, source=SOURCE)
-    except CardError as error:
+    card = read(text) if parsed is None else parsed
+    if isinstance(card, CardError):
+        error = card
         problems = pinned(text, error.problems)
-        name, year, sections = _draft(text, {p.line for p in problems})
-        return Preview(text, None, sections, problems, error.total, name, year)
-    sections = [PrintedSection(s.name, [_printed_line(line) for line in s.lines]) for s in card.sections]
-    return Preview(text, card, sections, [], 0, card.name, card.year)
+        room = Room()
+        name, year, sections = _draft(text, {p.line for p in problems}, room)
+        return Preview(text, None, sections, problems, error.total, name, year, room.cut)
+    room = Room()
+    sections = [PrintedSection(s.name, [_printed_line(line, room) for line in s.lines]) for s in card.sections]
+    return Preview(text, card, sections, [], 0, card.name, card.year, room.cut)
 
 
-def name_taken(session: Session, owner_id: int, text: str) -> Problem | None:
+def name_taken(session: Session, owner_id: int, text: str, parsed: Parsed | None = None) -> Problem | None:
     """A card of the owner's already has this card's name: the problem at the
     `name` line (a saved card never changes, so an edit is saved under a new name)."""
-    try:
-        name = parse_card(text, source=SOURCE).name[:120]
-    except CardError:
+    card = read(text) if parsed is None else parsed
+    if isinstance(card, CardError):
         return None
+    name = card.name[:120]
     if not any(row.name == name for row in teachers_cards.cards_of(session, owner_id)):
         return None
     number = name_line(text)
@@ -327,11 +413,11 @@ class RackTry:
     problem: str = ""
 
 
-def try_rack(text: str, rack: str, keep: Card | None = None) -> RackTry:
+def try_rack(text: str, rack: str, keep: Card | None = None, parsed: Parsed | None = None) -> RackTry:
     """The nearest lines of the card being written for a typed rack (13 or
     14 tiles), or the reason there are none. `keep`: a card whose tables
     stay cached (the app's own); any other card is read once and its
-    tables are dropped after."""
+    tables are dropped after. `parsed`: `read(text)` done already."""
     rack = rack.strip()
     if not rack:
         return RackTry(rack, problem="Type a rack of 13 or 14 tiles, such as 1D 1D 2D 3D N N E E WD WD F F J.")
@@ -341,10 +427,9 @@ def try_rack(text: str, rack: str, keep: Card | None = None) -> RackTry:
         holding, _ = read_holding(rack)
     except (HoldingError, tiles.TileError, ValueError) as error:
         return RackTry(rack, problem=f"That rack cannot be read: {str(error).rstrip('.')}.")
-    try:
-        card = parse_card(text, source=SOURCE)
-    except CardError as error:
-        count = error.total
+    card = read(text) if parsed is None else parsed
+    if isinstance(card, CardError):
+        count = card.total
         return RackTry(rack, problem=f"Fix the card first: it has {count} {'problem' if count == 1 else 'problems'}.")
     try:
         results = analyze(card, holding).lines[:NEAREST]
@@ -369,11 +454,14 @@ def try_rack(text: str, rack: str, keep: Card | None = None) -> RackTry:
     return RackTry(rack, lines)
 
 
-def store(session: Session, owner_id: int, text: str, source: str = SOURCE) -> tuple[TeacherCard | None, list[str], int]:
+def store(
+    session: Session, owner_id: int, text: str, source: str = SOURCE, parsed: Parsed | None = None
+) -> tuple[TeacherCard | None, list[str], int]:
     """Check and store a card as an upload does (own_cards.save_card): (row,
     [], 0), or (None, problems, how many in all). A stored card never
-    changes: saving an edit stores a new card."""
-    saved = own_cards.save_card(session, owner_id, text, source=source)
+    changes: saving an edit stores a new card. `parsed`: `read(text)` done
+    already (with `source` SOURCE, as `read` names it)."""
+    saved = own_cards.save_card(session, owner_id, text, source=source, card=parsed)
     if isinstance(saved, own_cards.CardProblems):
         return None, list(saved.problems), saved.count
     return saved, [], 0

@@ -14,7 +14,7 @@ from flask import abort, current_app, flash, redirect, render_template, request
 from sqlmodel import Session
 from werkzeug.exceptions import RequestEntityTooLarge
 
-from coach.notation.card import MAX_CARD_BYTES, MAX_LINES, MAX_READINGS, Card
+from coach.notation.card import MAX_ASKED, MAX_ASKED_PER_LINE, MAX_CARD_BYTES, MAX_LINES, MAX_READINGS, Card
 from coach.store import own_cards
 from coach.store.models import TeacherCard
 from coach.store.teaching import teachers_cards
@@ -25,7 +25,8 @@ from coach.web.infra.forms import echo, field, uploaded_text
 from coach.web.infra.htmx import is_htmx
 from coach.web.shared.cards import editor as card_editor
 
-CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS}  # told on the upload form
+CAPS = {"kb": MAX_CARD_BYTES // 1024, "lines": MAX_LINES, "readings": MAX_READINGS,  # told on the upload form
+        "asked_line": MAX_ASKED_PER_LINE, "asked": MAX_ASKED}
 
 
 def too_large(error: RequestEntityTooLarge):
@@ -76,13 +77,14 @@ def confirm_delete(owner: int, card_id: int, done: str, **places: Any):
 
 
 def editor(text: str, urls: dict[str, str], source: TeacherCard | None = None, rack: card_editor.RackTry | None = None,
-           saving: list[card_editor.Problem] | None = None, status: int = 200):
+           saving: list[card_editor.Problem] | None = None, status: int = 200, parsed: card_editor.Parsed | None = None):
     """The editor page: the YAML, the card as printed, the rack box. `source`:
     the card being edited (its copy is saved as a new card); `urls`: where
-    its forms post (each owner's own routes)."""
+    its forms post (each owner's own routes); `parsed`: the text read
+    already in this request (card_editor.read), so it is parsed once."""
     return render_template(
-        "teach/card_editor.html", preview=card_editor.preview(text), rack=rack, source=source, saving=saving or [],
-        caps=CAPS, urls=urls,
+        "teach/card_editor.html", preview=card_editor.preview(text, parsed), rack=rack, source=source,
+        saving=saving or [], caps=CAPS, urls=urls,
     ), status
 
 
@@ -103,21 +105,23 @@ def editor_preview(owner: int, urls: dict[str, str]):
     JavaScript the Preview button brings the whole page back, with the
     tried rack's lines too when a rack is typed."""
     text = field("card_text")
+    parsed = card_editor.read(text) if text.strip() else None  # once for the whole request
     if is_htmx():
-        return render_template("teach/partials/card_preview.html", preview=card_editor.preview(text))
-    rack = card_editor.try_rack(text, field("rack"), keep=_app_card()) if field("rack").strip() else None
+        return render_template("teach/partials/card_preview.html", preview=card_editor.preview(text, parsed))
+    rack = card_editor.try_rack(text, field("rack"), keep=_app_card(), parsed=parsed) if field("rack").strip() else None
     with database.reading() as session:
-        return editor(text, urls, _edited(session, owner), rack)
+        return editor(text, urls, _edited(session, owner), rack, parsed=parsed)
 
 
 def editor_rack(owner: int, urls: dict[str, str]):
     """ "Try a rack": the nearest lines of the card being written."""
     text = field("card_text")
-    rack = card_editor.try_rack(text, field("rack"), keep=_app_card())
+    parsed = card_editor.read(text) if text.strip() else None  # once for the whole request
+    rack = card_editor.try_rack(text, field("rack"), keep=_app_card(), parsed=parsed)
     if is_htmx():
         return render_template("teach/partials/card_rack.html", rack=rack)
     with database.reading() as session:
-        return editor(text, urls, _edited(session, owner), rack)
+        return editor(text, urls, _edited(session, owner), rack, parsed=parsed)
 
 
 def editor_save(owner: int, urls: dict[str, str], stored: Callable[[TeacherCard, str], Any]):
@@ -128,10 +132,11 @@ def editor_save(owner: int, urls: dict[str, str], stored: Callable[[TeacherCard,
         source = _edited(session, owner)
         if not text.strip():
             return editor(text, urls, source, saving=card_editor.pinned(text, ["Type the card first."]), status=422)
-        taken = card_editor.name_taken(session, owner, text)
+        parsed = card_editor.read(text)  # once: the name check, the store and the page again all use it
+        taken = card_editor.name_taken(session, owner, text, parsed)
         if taken is not None:
-            return editor(text, urls, source, saving=[taken], status=422)
-        row, problems, _ = card_editor.store(session, owner, text)
+            return editor(text, urls, source, saving=[taken], status=422, parsed=parsed)
+        row, problems, _ = card_editor.store(session, owner, text, parsed=parsed)
         if row is None:
-            return editor(text, urls, source, saving=card_editor.pinned(text, problems), status=422)
+            return editor(text, urls, source, saving=card_editor.pinned(text, problems), status=422, parsed=parsed)
         return stored(row, "Saved")

@@ -9,6 +9,7 @@ never says what was asked, so it cannot change the question.
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 import threading
 from collections import OrderedDict
@@ -22,6 +23,7 @@ from itsdangerous import BadData, URLSafeSerializer
 import drills
 from coach.common.errors import CoachError
 from coach.notation.card import Card
+from coach.notation.yamlfile import elide
 from drills.kit.base import AnswerError, Question, Verdict
 from drills.sets import MAX_SEED  # 2**31 - 1, as in set files: answers keep seeds in PostgreSQL's integer
 
@@ -30,10 +32,25 @@ CACHE_SIZE = 512
 DIGESTS_SIZE = 64  # cards whose digest is remembered (the app's and teachers' in use)
 
 
+MAX_QUOTED = 60  # characters of a quoted value (an answer, a name) kept in a message
+MAX_MESSAGE = 500  # characters of a whole message
+_QUOTED = re.compile(rf'"([^"]{{{MAX_QUOTED + 1},}})"')
+
+
+def excerpt(message: str) -> str:
+    """`message` with every long quoted value cut short, and at most MAX_MESSAGE
+    characters: an error never echoes more than an excerpt of what was sent
+    (issue 26: a 60 KB answer came back whole in its error)."""
+    message = _QUOTED.sub(lambda found: f'"{elide(found.group(1), MAX_QUOTED)}"', message)
+    return elide(message, MAX_MESSAGE)
+
+
 class DrillError(CoachError, ValueError):
-    """A request the drills cannot serve; `status` is the HTTP status to answer."""
+    """A request the drills cannot serve; `status` is the HTTP status to answer.
+    Its message is an excerpt: long values it quotes are cut short."""
 
     def __init__(self, message: str, status: int = 400):
+        message = excerpt(message)
         super().__init__(message)
         self.message = message
         self.status = status
