@@ -24,7 +24,7 @@ from coach.store.db import FILE_NAME
 from coach.store.models import Learner
 from coach.store.teaching import classrooms
 from coach.web import create_app
-from coach.web.infra import hashing
+from coach.web.infra import hashing, limits
 from tests.support.http_client import Browser
 from tests.support.servers import stop_waitress
 
@@ -133,11 +133,11 @@ def test_sign_up_is_limited_per_email_and_per_address(make_app):
 def test_hashing_past_its_bound_answers_busy_at_once(make_app, monkeypatch):
     client = make_app().test_client()
     full = hashing.Gate(slots=1, queue=0)  # one slot, no place to wait
-    monkeypatch.setattr(hashing, "gate", full)
+    monkeypatch.setattr(hashing, "clean_gate", full)
     with full.turn():  # the slot taken
         busy = sign_in(client, "ann@example.org", PASSWORD)
     assert busy.status_code == 503
-    assert busy.headers["Retry-After"] == str(hashing.BUSY_RETRY)
+    assert busy.headers["Retry-After"] == str(limits.BUSY_RETRY)
     assert "Try again in a few seconds" in busy.get_data(as_text=True)
 
 

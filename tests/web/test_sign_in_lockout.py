@@ -12,14 +12,17 @@ them with no proxy in front: REMOTE_ADDR (docs/deployment.md).
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import pytest
 
 from coach.store.db import FILE_NAME
 from coach.web import create_app
-from coach.web.infra import hashing
+from coach.web.infra import hashing, limits
 from tests.support.app import TEST_PASSWORD_HASH
 
 PASSWORD = "correct horse battery"
@@ -109,30 +112,42 @@ def test_many_addresses_guessing_one_email_meet_a_ceiling_that_spares_clean_addr
 # -- point 3: hashing never takes the drills' capacity; the flood waits behind -------------
 
 
+@dataclass
+class Lanes:
+    clean: hashing.Gate
+    suspect: hashing.Gate
+
+    @contextlib.contextmanager
+    def both_taken(self) -> Iterator[None]:
+        with self.clean.turn(), self.suspect.turn():
+            yield
+
+
 @pytest.fixture
-def one_slot(monkeypatch):
-    """The hashing gate with one slot and room for one clean sign-in to wait (up to a minute:
-    the tests release it themselves, long before)."""
-    gate = hashing.Gate(slots=1, queue=1, wait=60.0)
-    monkeypatch.setattr(hashing, "gate", gate)
-    return gate
+def lanes(monkeypatch) -> Lanes:
+    """Both hashing lanes, one slot each; room for one clean sign-in to wait (up to a
+    minute: the tests release it themselves, long before), none for a suspect."""
+    made = Lanes(hashing.Gate(slots=1, queue=1, wait=60.0), hashing.Gate(slots=1, queue=0, wait=0.0))
+    monkeypatch.setattr(hashing, "clean_gate", made.clean)
+    monkeypatch.setattr(hashing, "suspect_gate", made.suspect)
+    return made
 
 
-def test_a_signed_in_learner_drills_while_the_hashing_slot_is_held(fresh_app, one_slot):
+def test_a_signed_in_learner_drills_while_every_hashing_slot_is_held(fresh_app, lanes):
     app = fresh_app()
     learner = app.test_client()
     signed_in = learner.post("/signin", data={"email": OWNER, "password": PASSWORD}, environ_base={"REMOTE_ADDR": "10.2.0.1"})
     assert signed_in.status_code == 303
-    with one_slot.turn():  # a hash under way, and nothing else may hash
+    with lanes.both_taken():  # hashes under way, and nothing else may hash
         assert learner.get("/drills/name-the-tile").status_code == 200
         asked = learner.post("/api/drills/name-the-tile/questions", json={})
         assert asked.status_code == 201
         answered = learner.post("/api/drills/name-the-tile/answers", json={"token": asked.get_json()["token"], "answer": "5D"})
         assert answered.status_code == 200
-        assert one_slot.busy == 1 and one_slot.waiting == 0  # no drill request asked for a hash
+        assert lanes.clean.waiting == 0  # no drill request asked for a hash
 
 
-def test_a_flooding_address_is_turned_away_before_a_clean_one(fresh_app, one_slot):
+def test_a_flooding_address_is_turned_away_before_a_clean_one(fresh_app, lanes):
     app = fresh_app()
     assert sign_in(app, "10.3.0.66").status_code == 422  # the flooding address has failed
 
@@ -143,42 +158,45 @@ def test_a_flooding_address_is_turned_away_before_a_clean_one(fresh_app, one_slo
         clean["status"] = sign_in(app, "10.3.0.1", PASSWORD).status_code
         done.set()
 
-    with one_slot.turn():  # someone's hash under way
+    with lanes.both_taken():  # hashes under way in both lanes
         owner = threading.Thread(target=owner_signs_in)
         owner.start()
-        with one_slot._changed:  # until the owner waits for the slot (no clock: the gate says so)
-            assert one_slot._changed.wait_for(lambda: one_slot.waiting == 1, timeout=60)
-        flooder = sign_in(app, "10.3.0.66", PASSWORD)  # even with the right password: it waits behind
+        with lanes.clean._changed:  # until the owner waits for the slot (no clock: the gate says so)
+            assert lanes.clean._changed.wait_for(lambda: lanes.clean.waiting == 1, timeout=60)
+        flooder = sign_in(app, "10.3.0.66", PASSWORD)  # even with the right password: it never waits
         assert flooder.status_code == 503
-        assert flooder.headers["Retry-After"] == str(hashing.BUSY_RETRY)
+        assert flooder.headers["Retry-After"] == str(limits.BUSY_RETRY)
         assert "Try again in a few seconds" in flooder.get_data(as_text=True)
         assert not done.is_set()  # the owner is still waiting, ahead of it
     owner.join(60)
     assert clean == {"status": 303}  # the slot freed, the clean address's right password is accepted
 
 
-def test_a_released_slot_goes_to_a_waiting_clean_sign_in_not_to_a_suspect(one_slot):
-    taken: list[str] = []
-    got, release = threading.Event(), threading.Event()
+def test_a_flood_hashing_never_holds_the_slot_a_clean_address_needs(fresh_app, lanes):
+    app = fresh_app()
+    assert sign_in(app, "10.4.0.66").status_code == 422
+    with lanes.suspect.turn():  # a flooding address's hash under way
+        assert sign_in(app, "10.4.0.66").status_code == 503
+        assert sign_in(app, "10.4.0.1", PASSWORD).status_code == 303
 
-    def clean_waits() -> None:
-        with one_slot.turn():
-            taken.append("clean")
-            got.set()
-            release.wait(60)
 
-    with one_slot.turn():
-        waiter = threading.Thread(target=clean_waits)
-        waiter.start()
-        with one_slot._changed:
-            assert one_slot._changed.wait_for(lambda: one_slot.waiting == 1, timeout=60)
-        with pytest.raises(hashing.HashingBusy):  # a suspect, while a clean one waits: never ahead of it
-            with one_slot.turn(suspect=True):
-                taken.append("suspect")
-    assert got.wait(60)
-    with pytest.raises(hashing.HashingBusy):  # the slot went to the clean one, who holds it
-        with one_slot.turn(suspect=True):
-            taken.append("suspect")
-    release.set()
-    waiter.join(60)
-    assert taken == ["clean"] and one_slot.busy == 0
+def test_a_failing_address_turned_away_counts_toward_its_limit_and_a_clean_one_does_not(fresh_app, lanes):
+    app = fresh_app(COACH_LIMIT_SIGNIN_ADDRESS="3/minute")
+    assert sign_in(app, "10.5.0.66").status_code == 422
+    with lanes.both_taken():
+        assert [sign_in(app, "10.5.0.66").status_code for _ in range(2)] == [503, 503]
+        refused_with_a_wait(sign_in(app, "10.5.0.66"), "Too many sign-in attempts from your network")
+        lanes.clean.queue = 0  # no room to wait: a clean address is told "busy" at once
+        assert sign_in(app, "10.5.0.1", PASSWORD).status_code == 503
+    assert sign_in(app, "10.5.0.1", PASSWORD).status_code == 303  # its busy answer counted no failure
+
+
+def test_an_address_coming_back_sooner_than_told_is_handled_as_failing(fresh_app, lanes):
+    """A busy answer says "try again in a few seconds" (Retry-After); a person does, a flood
+    does not: back before then, an address is a suspect, and its busy answers count."""
+    app = fresh_app(COACH_LIMIT_SIGNIN_ADDRESS="3/minute")
+    lanes.clean.queue = 0
+    with lanes.both_taken():
+        assert [sign_in(app, "10.6.0.1", PASSWORD).status_code for _ in range(4)] == [503] * 4
+        refused_with_a_wait(sign_in(app, "10.6.0.1", PASSWORD), "Too many sign-in attempts from your network")
+        assert sign_in(app, "10.6.0.2", PASSWORD).status_code == 503  # another address: told to wait, no more

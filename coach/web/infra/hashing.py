@@ -4,20 +4,25 @@ scrypt costs about 0.15-0.3 s of one core per hash, by design, and a
 sign-in flood asks for as many hashes as it can send. Three things keep it
 from taking the learners' drills with it (issue 26, point 3):
 
-- **One hash at a time per process** (`SLOTS`): with gunicorn's worker per
-  core, at most one core per worker ever hashes.
-- **Hashing off the request threads, at a low priority.** The hash runs on
-  a thread of its own whose nice value is raised (`NICE`); hashlib's scrypt
-  releases the GIL, so the kernel gives a drill's thread the core first and
-  the hash takes what is left. Its strength is untouched: the same scrypt,
-  only scheduled behind the drills.
-- **A small queue that sheds the flooding addresses first.** A sign-in from
-  an address with recent failed sign-ins (`suspect`) hashes only when the
-  slot is free and no clean sign-in waits for it; otherwise it is answered
-  503 "try again in a few seconds" at once. A clean one waits for the slot,
-  ahead of every suspect, up to `WAIT` seconds, with at most `QUEUE` waiting
-  (each waiting one holds a request thread, and a worker has 8: the rest
-  stay free for drills). Past that, 503 too.
+- **Two lanes of one slot each per process.** A clean sign-in (from an address with no recent failed
+  sign-in), a sign-up or a password change hashes in the `clean` lane; a
+  sign-in from an address that has been failing (`suspect`, see
+  coach.web.infra.limits.failing_address) in the `suspect` lane, so a flood
+  can never hold the slot an owner needs. With gunicorn's worker per core,
+  each worker hashes at most one clean and one suspect password at once.
+- **The suspect lane hashes off the request threads, at the lowest
+  priority** (a thread of its own at nice 19): hashlib's
+  scrypt releases the GIL, so the kernel gives a drill's thread (and a
+  clean sign-in's hash) the core first and a flood's hashes take only the
+  CPU nothing else wants. The hash's strength is untouched: the same
+  scrypt, only scheduled behind everyone else.
+- **A small queue that sheds the flooding addresses first.** A suspect
+  never waits: when its lane's slot is taken it is answered 503 "try again
+  in a few seconds" at once (and that counts as a failure: it soon meets
+  its limits' 429). A clean one told "busy" that comes back sooner than
+  its Retry-After counts as suspect. A clean one waits for its slot up to `WAIT` seconds,
+  with at most `QUEUE` waiting (each waiting one holds a request thread, and
+  a worker has 8: the rest stay free for drills). Past that, 503 too.
 
 A request that hashes nothing (every drill) never touches any of this.
 """
@@ -36,13 +41,12 @@ from flask import Flask, current_app, has_app_context
 from werkzeug import security
 from werkzeug.exceptions import ServiceUnavailable
 
-from coach.web.infra.limits import answer  # the limits' page-or-JSON answer, with Retry-After
+from coach.web.infra.limits import BUSY_RETRY, answer  # the limits' page-or-JSON answer, with Retry-After
 
-SLOTS = 1  # hashes at once per process: one per gunicorn worker, a worker per core
+SLOTS = 1  # hashes at once per lane and process: one per gunicorn worker, a worker per core
 QUEUE = 3  # clean sign-ins waiting for the slot; a worker's other 4+ threads stay free for drills
 WAIT = 3.0  # seconds a clean sign-in waits for the slot before "busy"
-NICE = 10  # the hashing thread's nice value: a drill's thread (nice 0) weighs about 10 times more
-BUSY_RETRY = 5  # seconds a busy answer asks to wait
+SUSPECT_NICE = 19  # the suspect lane's nice value: the kernel's lowest priority short of SCHED_IDLE
 DEFAULT_HASH = "scrypt"  # werkzeug's own default, named so a test app cannot lower it by accident
 
 T = TypeVar("T")
@@ -54,24 +58,21 @@ class HashingBusy(ServiceUnavailable):
 
 @dataclass
 class Gate:
-    """`slots` turns to hash; clean callers queue for them (at most `queue`,
-    each at most `wait` seconds), suspect ones never wait and never go ahead
-    of a clean one. Counted under one condition, so a released slot goes to a
-    waiting clean caller before any suspect sees it free."""
+    """`slots` turns to hash; callers queue for them (at most `queue`, each at
+    most `wait` seconds), and anyone past that gets HashingBusy (a 503)."""
 
     slots: int = SLOTS
     queue: int = QUEUE
     wait: float = WAIT
     busy: int = 0  # slots taken
-    waiting: int = 0  # clean callers waiting for a slot
+    waiting: int = 0  # callers waiting for a slot
     _changed: threading.Condition = field(default_factory=threading.Condition)
 
     @contextlib.contextmanager
-    def turn(self, suspect: bool = False) -> Iterator[None]:
-        """A slot, or HashingBusy (a 503) at once for a suspect or a full queue,
-        or after `wait` seconds for a clean caller."""
+    def turn(self) -> Iterator[None]:
+        """A slot, or HashingBusy at once when the queue is full, or after `wait` seconds."""
         with self._changed:
-            if not self._take(suspect):
+            if not self._take():
                 raise HashingBusy()
         try:
             yield
@@ -80,11 +81,11 @@ class Gate:
                 self.busy -= 1
                 self._changed.notify_all()
 
-    def _take(self, suspect: bool) -> bool:
-        if self.busy < self.slots and (self.waiting == 0 or not suspect):
+    def _take(self) -> bool:
+        if self.busy < self.slots:
             self.busy += 1
             return True
-        if suspect or self.waiting >= self.queue:
+        if self.waiting >= self.queue:
             return False
         self.waiting += 1
         self._changed.notify_all()  # whoever watches the queue (a test) sees it grow; waiters check and sleep on
@@ -97,18 +98,19 @@ class Gate:
             self.waiting -= 1
 
 
-gate = Gate()
+clean_gate = Gate()
+suspect_gate = Gate(queue=0, wait=0.0)  # a suspect never waits
 
 
 def _lower_priority() -> None:
     # Linux schedules each thread apart, so this thread's nice value is its own.
     # Elsewhere (or where refused) the hash simply runs at the usual priority.
     with contextlib.suppress(AttributeError, OSError):
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), NICE)
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), SUSPECT_NICE)
 
 
 class _Hasher:
-    """The thread the hashes run on, made in the process that uses it: gunicorn
+    """The thread the suspect lane's hashes run on, made in the process that uses it: gunicorn
     forks its workers after the app is built (and a dummy hash is made at
     import), and a thread does not survive a fork."""
 
@@ -126,21 +128,24 @@ class _Hasher:
         return pool.submit(work).result()
 
 
-_hasher = _Hasher()
+_suspect_hasher = _Hasher()
 
 
 def generate_password_hash(password: str) -> str:
-    """werkzeug's, under the gate: a new password is someone signing up or
-    changing theirs, never a suspect."""
-    method = _hash_method()  # read here: the hashing thread has no app context
-    with gate.turn():
-        return _hasher.run(lambda: security.generate_password_hash(password, method=method))
+    """werkzeug's, in the clean lane: a new password is someone signing up or
+    changing theirs, held by their own limits."""
+    with clean_gate.turn():
+        return security.generate_password_hash(password, method=_hash_method())
 
 
 def check_password_hash(pwhash: str, password: str, suspect: bool = False) -> bool:
-    """werkzeug's, under the gate; `suspect`: the caller's address has been failing."""
-    with gate.turn(suspect):
-        return _hasher.run(lambda: security.check_password_hash(pwhash, password))
+    """werkzeug's, in the caller's lane; `suspect`: the caller's address has been failing.
+    A clean hash runs on the request's own thread, at the usual priority."""
+    if not suspect:
+        with clean_gate.turn():
+            return security.check_password_hash(pwhash, password)
+    with suspect_gate.turn():
+        return _suspect_hasher.run(lambda: security.check_password_hash(pwhash, password))
 
 
 def _hash_method() -> str:

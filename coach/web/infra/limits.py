@@ -64,6 +64,7 @@ Password hashing has its own bound, in coach.web.infra.hashing.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import threading
 import time
@@ -73,8 +74,9 @@ from typing import Any, TypeVar, cast
 from flask import Flask, current_app, g, jsonify, make_response, request, session
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_login import current_user
-from limits import parse_many
+from limits import RateLimitItemPerSecond, parse_many
 from limits.storage import MemoryStorage
+from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
@@ -84,6 +86,7 @@ from coach.common.settings import Setting
 F = TypeVar("F", bound=Callable[..., Any])
 
 KEY_PREFIX = "coach"  # every limit's keys in the storage start with it
+BUSY_RETRY = 5  # seconds a "busy" answer (coach.web.infra.hashing) asks to wait
 
 
 class SweptMemoryStorage(MemoryStorage):
@@ -153,9 +156,13 @@ def _not_first_pass() -> bool:
 
 def _failed(response: Response) -> bool:
     # A sign-in that works redirects (303); a refused one shows the form again.
-    # "Busy" (503) checked no password: it is no failure, and a clean address
-    # that met it must not count as a failing one when it tries again.
-    return response.status_code not in (303, 503)
+    # "Busy" (503) checked no password: for a clean address it is no failure (it
+    # must not count as a failing one when it tries again), but a failing address
+    # turned away is one still trying, and counting it brings on its 429 sooner,
+    # which is answered before the form is even read.
+    if response.status_code == 503:
+        return bool(g.get("failing_address", False))
+    return response.status_code != 303
 
 
 def _missed(response: Response) -> bool:
@@ -193,6 +200,8 @@ CARD_UPLOADS = "Too many card uploads in a short time."
 SCOPE_EMAIL_ADDRESS = "sign-in:email+address"
 SCOPE_ADDRESS = "sign-in:address"
 SCOPE_EMAIL = "sign-in:email"
+SCOPE_BUSY = "sign-in:told-to-wait"
+_TOLD_TO_WAIT = RateLimitItemPerSecond(1, BUSY_RETRY)  # a "busy" answer's Retry-After
 
 
 def _email_address() -> str:
@@ -215,8 +224,22 @@ def _failures(setting: Setting[str], key: str, scope: str) -> int:
 
 
 def failing_address() -> bool:
-    """Whether this request's address has failed a sign-in within the per-address windows."""
-    return _failures(settings.LIMIT_SIGNIN_ADDRESS, address(), SCOPE_ADDRESS) > 0
+    """Whether this request's address has failed a sign-in within the per-address
+    windows, or comes back sooner than a "busy" answer asked it to (a person
+    reads "try again in a few seconds"; a flood does not)."""
+    failing = _failures(settings.LIMIT_SIGNIN_ADDRESS, address(), SCOPE_ADDRESS) > 0
+    if not failing:
+        try:
+            failing = not limiter.limiter.test(_TOLD_TO_WAIT, KEY_PREFIX, address(), SCOPE_BUSY)
+        except Exception:  # a store that cannot be read: as in _failures
+            failing = False
+    g.failing_address = failing
+    return failing
+
+
+def _told_to_wait() -> None:
+    with contextlib.suppress(Exception):  # a store that cannot be written: as in _failures
+        limiter.limiter.hit(_TOLD_TO_WAIT, KEY_PREFIX, address(), SCOPE_BUSY)
 
 
 def _clean_for_email() -> bool:
@@ -234,7 +257,12 @@ def _counting_clean_failures(view: F) -> F:
 
     @functools.wraps(view)
     def counted(*args: Any, **kwargs: Any) -> Response:
-        response = make_response(view(*args, **kwargs))
+        try:
+            response = make_response(view(*args, **kwargs))
+        except ServiceUnavailable:  # hashing busy: a clean address is told to wait (see failing_address)
+            if not g.get("failing_address", False):
+                _told_to_wait()
+            raise
         if g.pop("sign_in_clean", False) and _failed(response):
             try:
                 for item in parse_many(current_app.extensions["settings"][settings.LIMIT_SIGNIN_EMAIL]):
