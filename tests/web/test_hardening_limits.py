@@ -313,7 +313,7 @@ def test_a_sign_in_flood_never_takes_the_threads_other_learners_drill_on(make_ap
     assert set(victim_statuses) == {200, 201} and len(victim_statuses) == 60
     assert set(flood_statuses) <= {422, 429, 503}
     assert 429 in flood_statuses  # the limits stopped the guessing
-    assert hashing_most <= hashing.SLOTS
+    assert hashing_most <= 2 * hashing.SLOTS  # one slot in each lane: clean, and failing addresses
 
 
 def test_only_an_app_made_for_tests_hashes_passwords_the_cheap_way(make_app):
