@@ -247,6 +247,12 @@ def cmd_load(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if args.think < 0 or args.think > 60:
         raise UsageError("--think is a pause in seconds, from 0 to 60")
     args.drills = names
+    if args.flood:  # issue 26: learners' drills while addresses flood the sign-in form
+        if args.port or not 1 <= args.flood <= 250:
+            raise UsageError("--flood starts its own server, with 1 to 250 flooding addresses")
+        from coach.tools import flood
+
+        return flood.run(args, stdout)
     return load.run(args, stdout)
 
 
@@ -402,6 +408,10 @@ def _parser_load(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--shared", action="store_true", help="every client the same questions in the same order, as a class on a drill set")
     p.add_argument("--port", type=int, help="test a server already running on 127.0.0.1:PORT instead of starting one")
     p.add_argument("--pid", type=int, help="with --port: that server's process id, to report its CPU a request")
+    p.add_argument(
+        "--flood", type=int, default=0, metavar="N",
+        help="N addresses flood the sign-in form while the learners drill: their drill p95 quiet and flooded, and the ratio",
+    )
     p.set_defaults(func=cmd_load)
 
 

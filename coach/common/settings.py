@@ -218,8 +218,12 @@ def _limit(name: str, default: str, meaning: str) -> Setting[str]:
 
 
 # Rate limits (coach.web.infra.limits says why each figure).
-LIMIT_SIGNIN_EMAIL = _limit("SIGNIN_EMAIL", "5/minute", "Failed sign-ins per email.")
-LIMIT_SIGNIN_ADDRESS = _limit("SIGNIN_ADDRESS", "20/minute", "Failed sign-ins per address.")
+LIMIT_SIGNIN_EMAIL_ADDRESS = _limit("SIGNIN_EMAIL_ADDRESS", "5/minute;30/hour", "Failed sign-ins per email from one address.")
+LIMIT_SIGNIN_ADDRESS = _limit("SIGNIN_ADDRESS", "20/minute;200/hour", "Failed sign-ins per address, whatever the emails.")
+LIMIT_SIGNIN_EMAIL = _limit(
+    "SIGNIN_EMAIL", "30/minute;300/hour",
+    "Failed sign-ins per email from every address; past it, only addresses that failed for that email themselves are held.",
+)
 LIMIT_SIGNUP_EMAIL = _limit("SIGNUP_EMAIL", "5/minute", "Sign-ups per email.")
 LIMIT_SIGNUP_ADDRESS = _limit("SIGNUP_ADDRESS", "30/minute", "Sign-ups per address.")
 LIMIT_JOIN_ADDRESS = _limit("JOIN_ADDRESS", "20/minute;200/hour", "Class codes that match no class, per address.")
@@ -237,7 +241,7 @@ SETTINGS: tuple[Setting[Any], ...] = (
     DATA_DIR, SECRET_KEY, DATABASE_URL, CARD, CACHE_DIR,
     WORKERS, THREADS, REVIEW_WORKERS, HTTPS, PROXY_COUNT, RATELIMIT_STORAGE_URI, SERVER_TIMING,
     SMTP_URL, BASE_URL, MAIL_FROM,
-    LIMIT_SIGNIN_EMAIL, LIMIT_SIGNIN_ADDRESS, LIMIT_SIGNUP_EMAIL, LIMIT_SIGNUP_ADDRESS, LIMIT_JOIN_ADDRESS,
+    LIMIT_SIGNIN_EMAIL_ADDRESS, LIMIT_SIGNIN_ADDRESS, LIMIT_SIGNIN_EMAIL, LIMIT_SIGNUP_EMAIL, LIMIT_SIGNUP_ADDRESS, LIMIT_JOIN_ADDRESS,
     LIMIT_DRILL_LEARNER, LIMIT_DRILL_ADDRESS, LIMIT_FIRST_PASS_ADDRESS,
     LIMIT_CARD_EDITOR_LEARNER, LIMIT_CARD_EDITOR_ADDRESS,
     LIMIT_FORGOT_EMAIL, LIMIT_FORGOT_ADDRESS, LIMIT_PASSWORD_ADDRESS, LIMIT_CARD_UPLOAD_LEARNER,

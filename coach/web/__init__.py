@@ -141,6 +141,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.install(app)
     redirects.install(app)  # sign_in_url(): the header's "Sign in" comes back to the page it was on
     limits.install(app)
+    from coach.web.infra import hashing  # password hashing kept off the drills' capacity: its "busy" answer
+
+    hashing.install(app)
     from coach.web.account import display  # dark mode and large tiles, kept per learner
     display.install(app)
     from coach.web.infra import blas  # one BLAS thread: the server's threads share two cores

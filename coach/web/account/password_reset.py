@@ -43,7 +43,7 @@ from coach.store.models import Learner
 from coach.web.account import sign_in as accounts_web
 from coach.web.account.sign_in import _field, email_problem, normal_email, password_problem
 from coach.web.infra import database, limits
-from coach.web.infra.limits import generate_password_hash  # werkzeug's, under a bound
+from coach.web.infra.hashing import generate_password_hash  # werkzeug's, under a bound
 from coach.web.shared import learners
 
 bp = Blueprint("password_reset", __name__)

@@ -4,10 +4,21 @@ What is limited, and why each figure (each is a setting, see
 coach.common.settings: an environment variable, or the test configuration
 given to create_app, which is how the tests lower them):
 
-- Sign-in: per email, 5 failed tries a minute (guessing one account's
-  password); per address, 20 failed tries a minute. Only failures count
-  (`deduct_when`): a whole class signing in from one school address
-  (NAT) is never stopped by its own successful sign-ins.
+- Sign-in (issue 26): failures only count (`deduct_when`), so a whole
+  class signing in from one school address (NAT) is never stopped by its
+  own successful sign-ins. Each count backs off the place that fails, never
+  the account, so no one can lock an owner out by failing on purpose:
+  - per email from one address, 5 failed tries a minute and 30 an hour
+    (guessing one account's password from one place);
+  - per address, 20 failed tries a minute and 200 an hour, whatever the
+    emails (one place guessing across many accounts);
+  - per email from every address, a ceiling of 30 a minute and 300 an
+    hour that holds only the addresses which have themselves failed for
+    that email (in the per-email-and-address windows): many addresses
+    guessing one account get one try each, while a sign-in from a clean
+    address (the owner's) is never counted against it.
+  An address with recent failures is also the first one turned away when
+  password hashing is busy (coach.web.infra.hashing, `failing_address`).
 - Sign-up: per email 5 a minute, per address 30 a minute (a class making
   accounts together at the start of a lesson).
 - Join codes (`/join/<code>` and `/join`): per address, 20 misses a minute
@@ -48,26 +59,23 @@ Addresses: `request.remote_addr`. Behind a reverse proxy set `PROXY_COUNT`
 werkzeug's ProxyFix takes the client's address from X-Forwarded-For;
 without it that header is never trusted (anyone can send one).
 
-Password hashing (scrypt, ~0.15 s of one core) runs under a small
-per-process bound: at most `HASHING_SLOTS` at once and `HASHING_QUEUE`
-waiting (for at most `HASHING_WAIT` seconds); anyone else gets a 503
-"busy, try again in a few seconds" at once. So a sign-in flood never
-holds every request thread, and other users' drills keep their speed.
+Password hashing has its own bound, in coach.web.infra.hashing.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import threading
 import time
-from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
-from flask import Flask, current_app, has_app_context, jsonify, request, session
+from flask import Flask, current_app, g, jsonify, make_response, request, session
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_login import current_user
+from limits import RateLimitItemPerSecond, parse_many
 from limits.storage import MemoryStorage
-from werkzeug import security
 from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
@@ -77,11 +85,8 @@ from coach.common.settings import Setting
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-HASHING_SLOTS = 2  # scrypt at once, per process: one per core
-DEFAULT_HASH = "scrypt"  # werkzeug's own default, named so a test app cannot lower it by accident
-HASHING_QUEUE = 2  # waiting for a slot; more than that are turned away at once
-HASHING_WAIT = 3.0  # seconds a waiting sign-in waits before "busy"
-BUSY_RETRY = 5  # seconds a busy answer asks to wait
+KEY_PREFIX = "coach"  # every limit's keys in the storage start with it
+BUSY_RETRY = 5  # seconds a "busy" answer (coach.web.infra.hashing) asks to wait
 
 
 class SweptMemoryStorage(MemoryStorage):
@@ -151,6 +156,12 @@ def _not_first_pass() -> bool:
 
 def _failed(response: Response) -> bool:
     # A sign-in that works redirects (303); a refused one shows the form again.
+    # "Busy" (503) checked no password: for a clean address it is no failure (it
+    # must not count as a failing one when it tries again), but a failing address
+    # turned away is one still trying, and counting it brings on its 429 sooner,
+    # which is answered before the form is even read.
+    if response.status_code == 503:
+        return bool(g.get("failing_address", False))
     return response.status_code != 303
 
 
@@ -166,12 +177,14 @@ def _setting(setting: Setting[str]) -> Callable[[], str]:
 limiter = Limiter(
     key_func=address,
     strategy="moving-window",  # exact: no double burst at a window's edge
-    key_prefix="coach",
+    key_prefix=KEY_PREFIX,
     in_memory_fallback_enabled=True,
     headers_enabled=False,  # Retry-After is set on a 429 below; no storage round trip on other answers
 )
 
-SIGN_IN_TRIES = "Too many sign-in attempts."
+SIGN_IN_HERE_TRIES = "Too many sign-in attempts for this email from your network."
+SIGN_IN_ADDRESS_TRIES = "Too many sign-in attempts from your network."
+SIGN_IN_EMAIL_TRIES = "Too many sign-in attempts for this email, yours among them."
 SIGN_UPS = "Too many sign-ups."
 JOIN_TRIES = "Too many class codes that do not match a class."
 DRILLING = "Too many questions and answers in a short time."
@@ -181,11 +194,93 @@ PASSWORD_TRIES = "Too many password changes in a short time."
 CARD_EDITOR = "Too many card previews in a short time."
 CARD_UPLOADS = "Too many card uploads in a short time."
 
+# -- sign-in: every key and rate in one place (issue 26) ------------------------------
+
+# The scopes: each count's name in the storage.
+SCOPE_EMAIL_ADDRESS = "sign-in:email+address"
+SCOPE_ADDRESS = "sign-in:address"
+SCOPE_EMAIL = "sign-in:email"
+SCOPE_BUSY = "sign-in:told-to-wait"
+_TOLD_TO_WAIT = RateLimitItemPerSecond(1, BUSY_RETRY)  # a "busy" answer's Retry-After
+
+
+def _email_address() -> str:
+    return f"{_email()}|{address()}"
+
+
+def _failures(setting: Setting[str], key: str, scope: str) -> int:
+    """Failed sign-ins counted so far for `key` by the limit `setting` names
+    (the most in any of its windows), read from the limits' own storage so
+    that it counts across workers and servers as the limit does. A store that
+    cannot be read counts none: this only orders who is turned away first,
+    and the limits themselves still hold."""
+    try:
+        items = parse_many(current_app.extensions["settings"][setting])
+        return max(
+            item.amount - limiter.limiter.get_window_stats(item, KEY_PREFIX, key, scope).remaining for item in items
+        )
+    except Exception:  # any storage error (Redis gone, a timeout): see above
+        return 0
+
+
+def failing_address() -> bool:
+    """Whether this request's address has failed a sign-in within the per-address
+    windows, or comes back sooner than a "busy" answer asked it to (a person
+    reads "try again in a few seconds"; a flood does not)."""
+    failing = _failures(settings.LIMIT_SIGNIN_ADDRESS, address(), SCOPE_ADDRESS) > 0
+    if not failing:
+        try:
+            failing = not limiter.limiter.test(_TOLD_TO_WAIT, KEY_PREFIX, address(), SCOPE_BUSY)
+        except Exception:  # a store that cannot be read: as in _failures
+            failing = False
+    g.failing_address = failing
+    return failing
+
+
+def _told_to_wait() -> None:
+    with contextlib.suppress(Exception):  # a store that cannot be written: as in _failures
+        limiter.limiter.hit(_TOLD_TO_WAIT, KEY_PREFIX, address(), SCOPE_BUSY)
+
+
+def _clean_for_email() -> bool:
+    # The ceiling holds only addresses that have failed for this email themselves.
+    if request.method != "POST":
+        return True
+    g.sign_in_clean = clean = _failures(settings.LIMIT_SIGNIN_EMAIL_ADDRESS, _email_address(), SCOPE_EMAIL_ADDRESS) == 0
+    return clean
+
+
+def _counting_clean_failures(view: F) -> F:
+    """Flask-Limiter skips an exempt limit entirely, its count too; but the
+    ceiling counts every failure for the email (only its holding is for the
+    failing addresses), so a clean address's failure is counted here."""
+
+    @functools.wraps(view)
+    def counted(*args: Any, **kwargs: Any) -> Response:
+        try:
+            response = make_response(view(*args, **kwargs))
+        except ServiceUnavailable:  # hashing busy: a clean address is told to wait (see failing_address)
+            if not g.get("failing_address", False):
+                _told_to_wait()
+            raise
+        if g.pop("sign_in_clean", False) and _failed(response):
+            try:
+                for item in parse_many(current_app.extensions["settings"][settings.LIMIT_SIGNIN_EMAIL]):
+                    limiter.limiter.hit(item, KEY_PREFIX, _email(), SCOPE_EMAIL)
+            except Exception:  # a store that cannot be written: the other limits still hold
+                pass
+        return response
+
+    return cast(F, counted)
+
+
 _sign_in = [
-    limiter.limit(_setting(settings.LIMIT_SIGNIN_EMAIL), key_func=_email, methods=["POST"],
-                  deduct_when=_failed, error_message=SIGN_IN_TRIES),
-    limiter.limit(_setting(settings.LIMIT_SIGNIN_ADDRESS), methods=["POST"],
-                  deduct_when=_failed, error_message=SIGN_IN_TRIES),
+    limiter.shared_limit(_setting(settings.LIMIT_SIGNIN_EMAIL_ADDRESS), scope=SCOPE_EMAIL_ADDRESS,
+                         key_func=_email_address, methods=["POST"], deduct_when=_failed, error_message=SIGN_IN_HERE_TRIES),
+    limiter.shared_limit(_setting(settings.LIMIT_SIGNIN_ADDRESS), scope=SCOPE_ADDRESS, methods=["POST"],
+                         deduct_when=_failed, error_message=SIGN_IN_ADDRESS_TRIES),
+    limiter.shared_limit(_setting(settings.LIMIT_SIGNIN_EMAIL), scope=SCOPE_EMAIL, key_func=_email, methods=["POST"],
+                         deduct_when=_failed, exempt_when=_clean_for_email, error_message=SIGN_IN_EMAIL_TRIES),
 ]
 _sign_up = [
     limiter.limit(_setting(settings.LIMIT_SIGNUP_EMAIL), key_func=_email, methods=["POST"], error_message=SIGN_UPS),
@@ -237,7 +332,10 @@ def _applying(limits: list[Any]) -> Callable[[F], F]:
 
 
 # The decorators the blueprints use, under their @route line.
-sign_in = _applying(_sign_in)
+def sign_in(view: F) -> F:
+    return _applying(_sign_in)(_counting_clean_failures(view))
+
+
 sign_up = _applying(_sign_up)
 join = _applying(_join)
 drilling = _applying(_drilling)
@@ -245,54 +343,6 @@ forgot = _applying(_forgot)
 password = _applying(_password)
 card_editor = _applying(_card_editor)
 card_upload = _applying(_card_upload)
-
-
-# -- the bound on password hashing --------------------------------------------------
-
-
-class HashingBusy(ServiceUnavailable):
-    description = "Many people are signing in right now. Try again in a few seconds."
-
-
-_admitted = threading.BoundedSemaphore(HASHING_SLOTS + HASHING_QUEUE)
-_hashing = threading.BoundedSemaphore(HASHING_SLOTS)
-
-
-@contextlib.contextmanager
-def hashing_slot() -> Iterator[None]:
-    """A turn to hash a password, or HashingBusy (a 503) when too many wait already."""
-    if not _admitted.acquire(blocking=False):
-        raise HashingBusy()
-    try:
-        if not _hashing.acquire(timeout=HASHING_WAIT):
-            raise HashingBusy()
-        try:
-            yield
-        finally:
-            _hashing.release()
-    finally:
-        _admitted.release()
-
-
-def generate_password_hash(password: str) -> str:
-    """werkzeug's, under the hashing bound."""
-    with hashing_slot():
-        return security.generate_password_hash(password, method=_hash_method())
-
-
-def _hash_method() -> str:
-    """werkzeug's default (scrypt). Only an app made for tests (TESTING) may name
-    a cheaper one in TEST_PASSWORD_HASH: scrypt's 0.2 s per sign-up is most of
-    many tests' time, and a production app is never TESTING."""
-    if has_app_context() and current_app.testing:
-        return current_app.config.get("TEST_PASSWORD_HASH") or DEFAULT_HASH
-    return DEFAULT_HASH
-
-
-def check_password_hash(pwhash: str, password: str) -> bool:
-    """werkzeug's, under the hashing bound."""
-    with hashing_slot():
-        return security.check_password_hash(pwhash, password)
 
 
 # -- the app ------------------------------------------------------------------------
@@ -315,7 +365,7 @@ def _is_api() -> bool:
     return errors._is_api()
 
 
-def _answer(status: int, title: str, message: str, retry: int):
+def answer(status: int, title: str, message: str, retry: int):
     from coach.web.infra.errors import page_error
 
     if _is_api():
@@ -339,8 +389,4 @@ def install(app: Flask) -> None:
         hit = limiter.current_limit
         retry = _seconds(hit.reset_at) if hit is not None else 60
         said = error.description or "Too many requests."
-        return _answer(429, "Slow down a little", f"{said} Try again in {_wait_words(retry)}.", retry)
-
-    @app.errorhandler(HashingBusy)
-    def busy(error: HashingBusy):
-        return _answer(503, "The coach is busy", str(error.description), BUSY_RETRY)
+        return answer(429, "Slow down a little", f"{said} Try again in {_wait_words(retry)}.", retry)
