@@ -246,8 +246,14 @@ def cmd_load(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         raise UsageError("--drills names at least one drill")
     if args.think < 0 or args.think > 60:
         raise UsageError("--think is a pause in seconds, from 0 to 60")
+    if not 1 <= args.start_timeout <= 3600:
+        raise UsageError("--start-timeout is the seconds to wait for the server to start, from 1 to 3600")
     args.drills = names
-    return load.run(args, stdout)
+    try:
+        return load.run(args, stdout)
+    except load.ServerDidNotStart as error:
+        print(f"{PROG}: load: {error}", file=sys.stderr)
+        return 1
 
 
 def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
@@ -402,6 +408,10 @@ def _parser_load(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--shared", action="store_true", help="every client the same questions in the same order, as a class on a drill set")
     p.add_argument("--port", type=int, help="test a server already running on 127.0.0.1:PORT instead of starting one")
     p.add_argument("--pid", type=int, help="with --port: that server's process id, to report its CPU a request")
+    p.add_argument(
+        "--start-timeout", type=float, default=120.0, metavar="S",
+        help="seconds to wait for the server it starts to answer (default 120: a busy machine may need a minute)",
+    )
     p.set_defaults(func=cmd_load)
 
 
