@@ -124,12 +124,10 @@ class SQLiteStorage(Storage, MovingWindowSupport):
         connection.execute("COMMIT")
 
     @staticmethod
-    def _sweep(connection: sqlite3.Connection, now: float) -> None:
+    def _sweep(connection: sqlite3.Connection, table: str, now: float) -> None:
+        # Each table swept by its own kind of hit: a moving-window hit sweeps hits, a counter counters.
         connection.execute(
-            "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires <= ? LIMIT ?)", (now, SWEEP)
-        )
-        connection.execute(
-            "DELETE FROM counter WHERE key IN (SELECT key FROM counter WHERE expires <= ? LIMIT ?)", (now, SWEEP)
+            f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE expires <= ? LIMIT ?)", (now, SWEEP)
         )
 
     # -- the moving window --------------------------------------------------------
@@ -139,7 +137,7 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             return False
         now = time.time()
         with self._writing() as connection:
-            self._sweep(connection, now)
+            self._sweep(connection, "hit", now)
             (taken,) = connection.execute(
                 "SELECT coalesce(sum(amount), 0) FROM hit WHERE key = ? AND at >= ?", (key, now - expiry)
             ).fetchone()
@@ -162,7 +160,7 @@ class SQLiteStorage(Storage, MovingWindowSupport):
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         now = time.time()
         with self._writing() as connection:
-            self._sweep(connection, now)
+            self._sweep(connection, "counter", now)
             (count,) = connection.execute(
                 """
                 INSERT INTO counter (key, count, expires) VALUES (:key, :amount, :expires)
