@@ -22,7 +22,6 @@ correct, with the full explanation and the best answer.
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -34,24 +33,9 @@ from coach.common.kept import Kept
 from coach.rules import scenes
 from coach.rules.scenes import Scene
 
-ECHOED = 40  # characters of a quoted answer an error message repeats
-MESSAGE_MAX = 500  # characters of an error message at most
-_LONG_QUOTED = re.compile(rf'"([^"]{{{ECHOED}}})[^"]{{8,}}"')  # a quoted run 8 or more past ECHOED
-
-
-def _shortened(message: str) -> str:
-    # A drill's message quotes the answer it could not read; a 60 KB answer
-    # was sent back whole (issue 26). Its start says enough to find it.
-    message = _LONG_QUOTED.sub(lambda quoted: f'"{quoted.group(1)}…"', message)
-    return message if len(message) <= MESSAGE_MAX else message[:MESSAGE_MAX] + "…"
-
 
 class AnswerError(CoachError, ValueError):
-    """An answer of the wrong shape for its drill (the web layer's 400); its
-    message, which quotes the answer, kept short however long the answer."""
-
-    def __init__(self, message: object = "", *rest: object):
-        super().__init__(_shortened(str(message)), *rest)
+    """An answer of the wrong shape for its drill (the web layer's 400)."""
 
 
 @dataclass(frozen=True)
