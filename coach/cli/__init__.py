@@ -246,6 +246,8 @@ def cmd_load(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         raise UsageError("--drills names at least one drill")
     if args.think < 0 or args.think > 60:
         raise UsageError("--think is a pause in seconds, from 0 to 60")
+    if not 1 <= args.start_timeout <= 3600:
+        raise UsageError("--start-timeout is the seconds to wait for the server to start, from 1 to 3600")
     args.drills = names
     if args.flood:  # issue 26: learners' drills while addresses flood the sign-in form
         if args.port or not 1 <= args.flood <= 250:
@@ -253,7 +255,11 @@ def cmd_load(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         from coach.tools import flood
 
         return flood.run(args, stdout)
-    return load.run(args, stdout)
+    try:
+        return load.run(args, stdout)
+    except load.ServerDidNotStart as error:
+        print(f"{PROG}: load: {error}", file=sys.stderr)
+        return 1
 
 
 def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
@@ -411,6 +417,10 @@ def _parser_load(commands: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--flood", type=int, default=0, metavar="N",
         help="N addresses flood the sign-in form while the learners drill: their drill p95 quiet and flooded, and the ratio",
+    )
+    p.add_argument(
+        "--start-timeout", type=float, default=120.0, metavar="S",
+        help="seconds to wait for the server it starts to answer (default 120: a busy machine may need a minute)",
     )
     p.set_defaults(func=cmd_load)
 

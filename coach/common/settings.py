@@ -181,9 +181,11 @@ PROXY_COUNT: Setting[int] = Setting(
     (LIMITS,),
 )
 RATELIMIT_STORAGE_URI: Setting[str] = Setting(
-    "COACH_RATELIMIT_STORAGE_URI", "coach-memory://", text,
-    "Where rate limits are counted: each process's memory by default; a shared store such as "
-    "`redis://host:6379` when several servers or workers must count together.",
+    "COACH_RATELIMIT_STORAGE_URI", "coach-sqlite://", text,
+    "Where rate limits are counted: by default a SQLite file in the instance folder "
+    "(`ratelimits.sqlite3`) that every worker of a server shares; a shared store such as "
+    "`redis://host:6379` when several machines' servers must count together; `coach-memory://` "
+    "for each process's own memory.",
     (LIMITS,), secret=True,
 )
 SERVER_TIMING: Setting[bool] = Setting(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -12,6 +13,7 @@ from sqlalchemy import event, make_url
 from sqlalchemy.engine import Engine
 from sqlmodel import create_engine
 
+from coach.common.file_lock import locked
 from coach.common.settings import DATABASE_URL
 
 MIGRATIONS = Path(__file__).parent / "migrations"
@@ -64,6 +66,23 @@ def alembic_config(engine: Engine) -> Config:
     return config
 
 
+def migration_lock(url: str) -> Path | None:
+    """The lock file beside a SQLite database file (None for any other database:
+    PostgreSQL's migrations take an advisory lock of their own, see migrations/env.py)."""
+    parsed = make_url(url)
+    path = parsed.database
+    if parsed.get_backend_name() != "sqlite" or not path or path == ":memory:" or path.startswith("file:"):
+        return None
+    return Path(path).with_name(Path(path).name + ".migrate-lock")
+
+
 def migrate(engine: Engine) -> None:
-    """Apply every migration not yet applied (an empty database gets them all)."""
-    command.upgrade(alembic_config(engine), "head")
+    """Apply every migration not yet applied (an empty database gets them all).
+
+    Servers started together on one SQLite folder each migrate as they start:
+    SQLite's own locks made the second fail at once ("database is locked",
+    its read turning into a write). A lock file beside the database makes it
+    wait for the first instead, then find nothing left to do."""
+    lock = migration_lock(engine.url.render_as_string(hide_password=False))
+    with locked(lock) if lock is not None else contextlib.nullcontext():
+        command.upgrade(alembic_config(engine), "head")

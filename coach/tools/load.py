@@ -31,19 +31,23 @@ teacher's drill set does (each still answers in its own way).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import os
 import random
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from typing import TextIO
 
 from coach.common import settings
+from coach.common.errors import CoachError
 from coach.web.infra.server_timing import HEADER as SERVER_TIMING
 from coach.web.infra.server_timing import parse as parse_server_timing
 
@@ -88,9 +92,26 @@ def _own_cpu_seconds() -> float:
     return spent.user + spent.system
 
 
-def _wait_ready(port: int, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+START_TIMEOUT = 120.0  # seconds: a busy 2-core machine has taken over 30 s to start the server
+PROGRESS_EVERY = 10.0  # seconds between "still starting" lines
+
+
+class ServerDidNotStart(CoachError, RuntimeError):
+    """The server `load` started never answered, or stopped: said in words, with its log."""
+
+
+def _wait_ready(
+    port: int, timeout: float = START_TIMEOUT, server: subprocess.Popen | None = None, log: str = "",
+    say: TextIO | None = None,
+) -> None:
+    """Wait until /healthz answers, saying every PROGRESS_EVERY s that the server is
+    still starting (on a busy machine that can take a minute); give up after
+    `timeout` s, or at once when the server process has stopped."""
+    start = time.monotonic()
+    said = start
+    while time.monotonic() - start < timeout:
+        if server is not None and server.poll() is not None:
+            raise ServerDidNotStart(f"the server stopped while starting (exit code {server.returncode}); its log: {log}")
         conn = http.client.HTTPConnection(HOST, port, timeout=2)
         try:
             conn.request("GET", "/healthz")
@@ -102,7 +123,48 @@ def _wait_ready(port: int, timeout: float = 30.0) -> None:
             time.sleep(0.1)
         finally:
             conn.close()
-    raise RuntimeError("the server did not start")
+        if say is not None and time.monotonic() - said >= PROGRESS_EVERY:
+            said = time.monotonic()
+            say.write(f"waiting for the server to start: {said - start:.0f} s of at most {timeout:.0f} s\n")
+            say.flush()
+    where = f"; its log: {log}" if log else ""
+    raise ServerDidNotStart(
+        f"the server did not answer within {timeout:.0f} s (a busy machine may need longer: --start-timeout){where}"
+    )
+
+
+def _stop(server: subprocess.Popen) -> None:
+    """Stop the server `load` started, and its workers: gunicorn's graceful stop
+    (SIGTERM), then, after 10 s, SIGKILL to its whole process group."""
+    if server.poll() is not None:
+        return
+    server.terminate()
+    try:
+        server.wait(10)
+    except subprocess.TimeoutExpired:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)  # its own session: the workers go too
+        server.wait()
+
+
+@contextlib.contextmanager
+def _stopped_by_sigterm() -> Iterator[None]:
+    """While load runs, SIGTERM ends it as Ctrl-C does (KeyboardInterrupt), so the
+    `finally` that stops its server runs: Python's default for SIGTERM ends the
+    process at once and would leave the server running. Only the main thread
+    can set a handler; elsewhere nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    before = signal.signal(signal.SIGTERM, interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, before)
 
 
 def _answer_for(drill: str, question: dict, rng: random.Random) -> object:
@@ -117,6 +179,30 @@ def _answer_for(drill: str, question: dict, rng: random.Random) -> object:
         return picks[:3]
     choices = question.get("choices")
     return rng.choice(choices) if choices else None
+
+
+RECONNECTABLE = (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError, ConnectionAbortedError)
+
+
+def _request(
+    conn: http.client.HTTPConnection, method: str, path: str, body: str | None = None, headers: dict[str, str] | None = None
+) -> http.client.HTTPResponse:
+    """One request on the client's keep-alive connection. The server closes a
+    connection left idle past its keep-alive time (gunicorn's is 2 s), as
+    happens between round trips with --think: the first request on it then
+    finds it closed. A browser opens a new connection and sends again, and so
+    does this, once, for a connection that was open already; a second failure
+    (or one on a new connection) is an error."""
+    reused = conn.sock is not None  # open already: the server may have closed its end meanwhile
+    try:
+        conn.request(method, path, body, headers or {})
+        return conn.getresponse()
+    except RECONNECTABLE:
+        conn.close()
+        if not reused:
+            raise  # a new connection refused: an error, not a keep-alive timing out
+    conn.request(method, path, body, headers or {})  # on a new connection
+    return conn.getresponse()
 
 
 class Phase:
@@ -172,8 +258,7 @@ def _client(port: int, deadline: float, work, phase: Phase, seed: int, think: fl
 
 
 def _hello(conn: http.client.HTTPConnection, rng: random.Random, phase: Phase, asks: random.Random) -> int:
-    conn.request("GET", "/healthz")
-    response = conn.getresponse()
+    response = _request(conn, "GET", "/healthz")
     response.read()
     if response.status != 200:
         raise ValueError(response.status)
@@ -208,16 +293,14 @@ def _round_trip(drill: str):
     def work(conn: http.client.HTTPConnection, rng: random.Random, phase: Phase, asks: random.Random) -> int:
         headers = {"Content-Type": "application/json", **cookies.header()}
         body = json.dumps({"seed": asks.randrange(1_000_000_000), "level": asks.randint(1, levels)})
-        conn.request("POST", f"/api/drills/{drill}/questions", body, headers)
-        response = conn.getresponse()
+        response = _request(conn, "POST", f"/api/drills/{drill}/questions", body, headers)
         question = json.loads(response.read())
         cookies.keep(response)
         if response.status != 201:
             raise ValueError(question)
         answer = {"token": question["token"], "answer": _answer_for(drill, question, rng)}
         sent = time.perf_counter()
-        conn.request("POST", f"/api/drills/{drill}/answers", json.dumps(answer), headers)
-        response = conn.getresponse()
+        response = _request(conn, "POST", f"/api/drills/{drill}/answers", json.dumps(answer), headers)
         response.read()
         cookies.keep(response)
         if response.status != 200:
@@ -259,27 +342,44 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
-    server = None
-    server_pid: int | None = getattr(args, "pid", None)
-    if args.port:  # a server already running on this machine (its CPU is read with --pid)
-        port = args.port
-    else:
-        port = _free_port()
-        env = dict(os.environ)
-        env[settings.DATA_DIR.name] = tempfile.mkdtemp(prefix="coach-load-")
-        # 16 learners on one address, each far past a human's pace: the drilling limits are lifted (still counted).
-        lifted = (settings.LIMIT_DRILL_LEARNER, settings.LIMIT_DRILL_ADDRESS, settings.LIMIT_FIRST_PASS_ADDRESS)
-        env.update(dict.fromkeys((limit.name for limit in lifted), "1000000/minute"))
-        env[settings.SERVER_TIMING.name] = "1"  # the answers' own time in the server
+def _start_server(port: int) -> tuple[subprocess.Popen, str]:
+    """`python -m coach serve` on a fresh instance folder, in a session of its own
+    (so a stop can reach its workers too); its output goes to a log file there."""
+    env = dict(os.environ)
+    folder = tempfile.mkdtemp(prefix="coach-load-")
+    env[settings.DATA_DIR.name] = folder
+    # 16 learners on one address, each far past a human's pace: the drilling limits are lifted (still counted).
+    lifted = (settings.LIMIT_DRILL_LEARNER, settings.LIMIT_DRILL_ADDRESS, settings.LIMIT_FIRST_PASS_ADDRESS)
+    env.update(dict.fromkeys((limit.name for limit in lifted), "1000000/minute"))
+    env[settings.SERVER_TIMING.name] = "1"  # the answers' own time in the server
+    log = os.path.join(folder, "server.log")
+    with open(log, "wb") as written:
         server = subprocess.Popen(
             [sys.executable, "-m", "coach", "serve", "--host", HOST, "--port", str(port)],
-            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env=env, stdout=written, stderr=subprocess.STDOUT, start_new_session=True,
         )
-        server_pid = server.pid
+    return server, log
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Measure; the server it started is stopped however the run ends (Ctrl-C and SIGTERM too)."""
+    with _stopped_by_sigterm():
+        return _run(args, out)
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> int:
+    server = None
+    server_pid: int | None = getattr(args, "pid", None)
+    log = ""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     try:
-        _wait_ready(port)
+        if args.port:  # a server already running on this machine (its CPU is read with --pid)
+            port = args.port
+        else:
+            port = _free_port()
+            server, log = _start_server(port)
+            server_pid = server.pid
+        _wait_ready(port, getattr(args, "start_timeout", None) or START_TIMEOUT, server, log, sys.stderr)
         _run_phase(port, args.clients, min(1.0, args.seconds), _hello)  # warm up
         for drill in args.drills:
             _run_phase(port, 2, 1.0, _round_trip(drill))
@@ -337,9 +437,5 @@ def run(args: argparse.Namespace, out: TextIO) -> int:
         )
     finally:
         if server is not None:
-            server.terminate()
-            try:
-                server.wait(10)
-            except subprocess.TimeoutExpired:
-                server.kill()
+            _stop(server)
     return 0

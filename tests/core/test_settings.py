@@ -80,7 +80,7 @@ def test_an_empty_environment_gives_every_default():
         assert resolved[setting] == setting.default
     assert resolved[settings.THREADS] == 8 and resolved[settings.WORKERS] is None
     assert resolved[settings.PROXY_COUNT] == 0 and resolved[settings.HTTPS] is False
-    assert resolved[settings.RATELIMIT_STORAGE_URI] == "coach-memory://"
+    assert resolved[settings.RATELIMIT_STORAGE_URI] == "coach-sqlite://"  # the instance folder's file
     assert resolved[settings.LIMIT_JOIN_ADDRESS] == "20/minute;200/hour"
     assert resolved[settings.LIMIT_FORGOT_EMAIL] == "3/hour"
 

@@ -1,7 +1,12 @@
-"""Stopping a waitress server cleanly from its own loop (the live server and the
-throttled servers of the limits tests)."""
+"""Servers the tests start: stopping a waitress server cleanly from its own loop
+(the live server and the throttled servers of the limits tests), and
+`python -m coach serve` in a process of its own (several servers, several workers)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 
 
 def stop_waitress(server, thread, seconds: float = 10.0) -> None:
@@ -27,3 +32,59 @@ def stop_waitress(server, thread, seconds: float = 10.0) -> None:
     server.trigger.pull_trigger(close_all)
     thread.join(timeout=seconds)
     dispatcher.shutdown()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextmanager
+def coach_server(env: dict[str, str], data_dir: Path) -> Iterator[tuple[str, Path]]:
+    """`python -m coach serve` (gunicorn) on a free port with `env` on top of the
+    tests' environment; yields its base URL and log file; stops it after."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    from tests.support.paths import ROOT
+
+    port = free_port()
+    data_dir.mkdir(exist_ok=True)  # servers may share a folder
+    log = data_dir / f"server-{port}.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "coach", "serve", "--port", str(port)],
+            cwd=ROOT,
+            env={**os.environ, **env, "COACH_DATA_DIR": str(data_dir)},
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/healthz", timeout=5) as answer:
+                    if answer.status == 200:
+                        break
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                pass
+            if process.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(f"the server did not start: {log.read_text(errors='replace')[-2000:]}")
+            time.sleep(0.3)
+        yield base, log
+    finally:
+        process.send_signal(signal.SIGTERM)  # gunicorn stops its workers gracefully
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -294,6 +294,14 @@ def test_wrong_method_and_unknown_routes_answer_json(client):
     assert_error(client.get("/api"), 404)
 
 
+def test_a_405_names_the_methods_the_route_takes_in_allow(client):
+    wrong = client.get("/api/drills/name-the-tile/questions")
+    assert wrong.status_code == 405 and wrong.headers["Allow"] == "OPTIONS, POST"  # as HTTP requires
+    assert set(client.put("/api/drills", json={}).headers["Allow"].split(", ")) == {"GET", "HEAD", "OPTIONS"}
+    page = client.put("/signin")  # a page's 405 says it too
+    assert page.status_code == 405 and "POST" in page.headers["Allow"].split(", ")
+
+
 def test_too_large_body_is_413_json(client):
     body = json.dumps({"seed": 1, "pad": "x" * 100_000})
     assert_error(post(client, "/api/drills/name-the-tile/questions", body), 413)

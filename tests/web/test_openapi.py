@@ -79,6 +79,21 @@ def test_requests_and_errors_validate_too(client):
         assert_valid("Error", response.get_json())
 
 
+def test_a_level_the_description_refuses_is_refused_and_one_it_takes_is_taken(client):
+    # issue 26: the description said "integer, at least 1", and level 348.0 passed it.
+    request = validator("QuestionRequest")
+    for level in (348, 348.0, 5, 0, 2.5, True, "2"):
+        assert not request.is_valid({"level": level}), level
+        refused = client.post("/api/drills/name-the-tile/questions", json={"level": level})
+        assert refused.status_code == 400 and "level" in refused.get_json()["error"]
+    for level in (2, 2.0):  # JSON Schema's "integer" counts 2.0 as 2, and so does the API
+        assert request.is_valid({"seed": 3.0, "level": level})
+        asked = client.post("/api/drills/name-the-tile/questions", json={"seed": 3.0, "level": level})
+        assert asked.status_code == 201 and (asked.get_json()["seed"], asked.get_json()["level"]) == (3, 2)
+    hand = client.post("/api/hands", json={"seed": 7.0})
+    assert hand.status_code == 201, hand.get_json()
+
+
 @pytest.fixture
 def api_schema(app):
     return schemathesis.openapi.from_wsgi("/api/openapi.json", app)

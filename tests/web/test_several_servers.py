@@ -11,17 +11,6 @@ right learner, and a rate limit counts hits on either server.
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.error
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
-from pathlib import Path
 
 import pytest
 import redis
@@ -32,56 +21,13 @@ from coach.store.db import make_engine
 from coach.store.models import Attempt, Learner
 from tests.support.http_client import Browser
 from tests.support.pages import csrf_of
-from tests.support.paths import ROOT
 from tests.support.postgres import postgres_server
 from tests.support.redis_server import redis_server
+from tests.support.servers import coach_server
 
 pytestmark = pytest.mark.server  # two server processes, PostgreSQL and Redis
 
 SECRET = "one-key-for-every-server-of-this-site"
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextmanager
-def coach_server(env: dict[str, str], data_dir: Path) -> Iterator[tuple[str, Path]]:
-    """`python -m coach serve` on a free port; yields its base URL and log file; stops it after."""
-    port = _free_port()
-    data_dir.mkdir()
-    log = data_dir / "server.log"
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "coach", "serve", "--port", str(port)],
-            cwd=ROOT,
-            env={**os.environ, **env, "COACH_DATA_DIR": str(data_dir)},
-            stdout=out,
-            stderr=subprocess.STDOUT,
-        )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                with urllib.request.urlopen(base + "/healthz", timeout=5) as answer:
-                    if answer.status == 200:
-                        break
-            except (urllib.error.URLError, ConnectionError, TimeoutError):
-                pass
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"the server did not start: {log.read_text(errors='replace')[-2000:]}")
-            time.sleep(0.3)
-        yield base, log
-    finally:
-        process.send_signal(signal.SIGTERM)  # gunicorn stops its workers gracefully
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
 
 
 @pytest.fixture(scope="module")

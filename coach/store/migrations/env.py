@@ -24,7 +24,10 @@ with engine.connect() as connection:
         if sqlite:
             # The driver would start the transaction only at the first row
             # written, leaving a table copy half made outside it after a kill.
-            connection.exec_driver_sql("BEGIN")
+            # IMMEDIATE: the write lock from the start (waiting up to the busy
+            # timeout for a running server's write), never a read turned into a
+            # write, which SQLite refuses at once when another wrote meanwhile.
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
         if connection.dialect.name == "postgresql":
             # Several servers may start at once on one database: the first
             # migrates, the others wait here and then find nothing to do

@@ -44,7 +44,7 @@ from coach.store.teaching import teachers_cards
 from coach.web.api.drills import BodyError, read_body
 from coach.web.infra import database, limits
 from coach.web.infra.errors import error_response
-from coach.web.infra.inputs import MAX_DB_INT
+from coach.web.infra.inputs import MAX_DB_INT, whole_number
 from coach.web.shared import learners
 from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.drilling import DrillError
@@ -157,14 +157,18 @@ def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
 def _new_hand_body() -> tuple[int | None, str, int | None]:
     data = read_body({"seed", "bots", "card"})
     seed, bots, card = data.get("seed"), data.get("bots"), data.get("card")
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_DB_INT):
-        raise BodyError(f'"seed" must be null or a whole number from 0 to {MAX_DB_INT}')
+    if seed is not None:
+        seed = whole_number(seed)  # 7 or 7.0, as JSON Schema's "integer"
+        if seed is None or not 0 <= seed <= MAX_DB_INT:
+            raise BodyError(f'"seed" must be null or a whole number from 0 to {MAX_DB_INT}')
     if bots is None:
         bots = "club"
     if bots not in STRENGTHS:
         raise BodyError(f'"bots" must be one of {", ".join(STRENGTHS)}')
-    if card is not None and (isinstance(card, bool) or not isinstance(card, int) or not 0 < card <= MAX_DB_INT):
-        raise BodyError('"card" must be null (the house card) or the number of a card you may drill on')
+    if card is not None:
+        card = whole_number(card)
+        if card is None or not 0 < card <= MAX_DB_INT:
+            raise BodyError('"card" must be null (the house card) or the number of a card you may drill on')
     return seed, bots, card
 
 
@@ -176,7 +180,8 @@ def _posted_action() -> tuple[Action, int]:
     move = data.get("move")
     if move is None:
         raise BodyError('"move" is missing: send the state\'s "move" with the action, so a repeated action is never played twice')
-    if isinstance(move, bool) or not isinstance(move, int) or not 0 <= move <= MAX_DB_INT:
+    move = whole_number(move)
+    if move is None or not 0 <= move <= MAX_DB_INT:
         raise BodyError('"move" is the state\'s "move": a whole number from 0')
     raw = data["action"]
     if not isinstance(raw, dict):

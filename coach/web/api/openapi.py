@@ -15,6 +15,10 @@ from coach.play.bots import STRENGTHS
 from coach.play.hand import SEATS
 from coach.web.infra.inputs import MAX_DB_INT, MAX_JSON_DEPTH
 
+# The most levels any drill has: a body's "level" is at most this (and at most
+# its own drill's count, which the description of GET /api/drills gives).
+MAX_LEVEL = max(len(module.LEVELS) for module in drills.DRILLS.values())
+
 JSON = "application/json"
 
 
@@ -80,7 +84,10 @@ SCHEMAS: dict[str, Any] = {
         "type": "object",
         "properties": {
             "seed": {"anyOf": [_ref("Seed"), {"type": "null"}], "description": "The same seed and level give the same question; none: a random one"},
-            "level": {"anyOf": [{"type": "integer", "minimum": 1}, {"type": "null"}], "description": "From 1 to the drill's number of levels; none: 1"},
+            "level": {
+                "anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_LEVEL}, {"type": "null"}],
+                "description": f"From 1 to the drill's number of levels (GET /api/drills; {MAX_LEVEL} at most); none: 1",
+            },
         },
         "additionalProperties": False,
     },
@@ -91,7 +98,7 @@ SCHEMAS: dict[str, Any] = {
             "token": {"type": "string", "description": "Signed: send it back with the answer"},
             "drill": _ref("DrillName"),
             "seed": _ref("Seed"),
-            "level": {"type": "integer", "minimum": 1},
+            "level": {"type": "integer", "minimum": 1, "maximum": MAX_LEVEL},
             "card": {"type": "string", "description": "The name of the card the question is asked on"},
             "prompt": {"type": "string"},
             "rack": TILES,

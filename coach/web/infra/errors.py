@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from flask import Flask, jsonify, request
 from flask_wtf.csrf import CSRFError
-from werkzeug.exceptions import HTTPException, InternalServerError
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
 
 from coach.web.infra.htmx import render
 
@@ -37,6 +37,13 @@ def page_error(status: int, title: str, message: str, links: list[tuple[str, str
     ), status
 
 
+def _allow(error: HTTPException) -> dict[str, str]:
+    """A 405 says which methods the route does take (HTTP requires the Allow header);
+    werkzeug's routing knows them, and a handler's own answer would drop them."""
+    methods = getattr(error, "valid_methods", None) if isinstance(error, MethodNotAllowed) else None
+    return {"Allow": ", ".join(sorted(methods))} if methods else {}
+
+
 def install(app: Flask) -> None:
     @app.errorhandler(CSRFError)
     def csrf_error(error: CSRFError):
@@ -50,11 +57,13 @@ def install(app: Flask) -> None:
         status = error.code or 500
         if _is_api():
             if status == 405:
-                return error_response(f"{request.method} is not allowed on {request.path}", 405)
+                body, _ = error_response(f"{request.method} is not allowed on {request.path}", 405)
+                return body, 405, _allow(error)
             return error_response(API_MESSAGES.get(status, error.description or error.name), status)
         titles = {404: "Page not found", 405: "Not allowed", 413: "Too large"}
         message = "There is nothing here. The drills are one click away." if status == 404 else error.description
-        return page_error(status, titles.get(status, error.name), message or error.name)
+        body, status = page_error(status, titles.get(status, error.name), message or error.name)
+        return body, status, _allow(error)
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):

@@ -39,6 +39,19 @@ from coach.web.infra.errors import error_response, page_error
 from coach.web.infra.htmx import is_htmx
 
 MAX_DB_INT = 2**31 - 1  # PostgreSQL's integer; SQLite's is larger
+
+
+def whole_number(value: Any) -> int | None:
+    """A JSON number with nothing after the point, as an int: 3 and 3.0 alike,
+    since JSON Schema's "integer", which the API's description promises,
+    counts 3.0 as one (issue 26). None for anything else: true, 3.5, "3"."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
 MAX_JSON_DEPTH = 20
 MAX_INT_DIGITS = 20
 # Fields a person writes on several lines; everywhere else a tab or line break is refused too.

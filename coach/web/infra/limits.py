@@ -48,11 +48,15 @@ given to create_app, which is how the tests lower them):
 A limit hit answers 429 with `Retry-After`: `{"error": ...}` under /api,
 a friendly page elsewhere, both saying when to try again.
 
-Storage: the process's memory (`coach-memory://`: limits' memory store,
-swept inline, see `SweptMemoryStorage`) unless the storage setting
-(`RATELIMIT_STORAGE_URI` in coach.common.settings) names a shared store
-such as `redis://127.0.0.1:6379`, which several servers (or gunicorn
-workers) must share for the limits to hold across them. If that store goes away, each process falls back to its own memory.
+Storage: a SQLite file in the instance folder (`coach-sqlite://`, see
+coach.web.infra.limit_store), which every gunicorn worker of a server
+writes, so a limit counts the workers' hits together; unless the storage
+setting (`RATELIMIT_STORAGE_URI` in coach.common.settings) names another,
+such as `redis://127.0.0.1:6379`, which several servers on several
+machines must share for the limits to hold across them, or
+`coach-memory://` (one process's memory, limits' memory store swept
+inline, see `SweptMemoryStorage`; each worker then counts apart). If the
+store goes away, each process falls back to its own memory.
 
 Addresses: `request.remote_addr`. Behind a reverse proxy set `PROXY_COUNT`
 (coach.common.settings) to the number of proxies in front of the app, and
@@ -69,6 +73,7 @@ import functools
 import threading
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app, g, jsonify, make_response, request, session
@@ -82,6 +87,7 @@ from werkzeug.wrappers import Response
 
 from coach.common import settings
 from coach.common.settings import Setting
+from coach.web.infra import limit_store  # registers its storage scheme with limits
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -377,7 +383,10 @@ def answer(status: int, title: str, message: str, retry: int):
 
 def install(app: Flask) -> None:
     resolved = app.extensions["settings"]
-    app.config["RATELIMIT_STORAGE_URI"] = resolved[settings.RATELIMIT_STORAGE_URI]  # default: a fresh memory store per app
+    storage = resolved[settings.RATELIMIT_STORAGE_URI]
+    if storage == limit_store.DEFAULT:  # the default: the instance folder's file, shared by the workers
+        storage = limit_store.uri_for(Path(app.instance_path))
+    app.config["RATELIMIT_STORAGE_URI"] = storage
     app.config.setdefault("RATELIMIT_ENABLED", True)  # said each time: the limiter object is shared
     proxies = resolved[settings.PROXY_COUNT]
     if proxies > 0:

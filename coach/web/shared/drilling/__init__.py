@@ -24,6 +24,7 @@ import drills
 from coach.common.errors import CoachError
 from coach.notation.card import Card
 from coach.notation.yamlfile import elide
+from coach.web.infra.inputs import whole_number
 from drills.kit.base import AnswerError, Question, Verdict
 from drills.sets import MAX_SEED  # 2**31 - 1, as in set files: answers keep seeds in PostgreSQL's integer
 
@@ -124,17 +125,19 @@ class Drilling:
         if value is None:
             return 1
         count = len(module.LEVELS)
-        if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= count:
-            raise DrillError(f'"level" must be a whole number from 1 to {count} for {module.NAME}, not {value!r}')
-        return value
+        level = whole_number(value)
+        if level is None or not 1 <= level <= count:
+            raise DrillError(f'"level" must be a whole number from 1 to {count} for {module.NAME}, not {repr(value)[:40]}')
+        return level
 
     @staticmethod
     def seed(value: Any) -> int:
         if value is None:
             return secrets.randbelow(2**31)
-        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
+        seed = whole_number(value)
+        if seed is None or not 0 <= seed <= MAX_SEED:
             raise DrillError(f'"seed" must be a whole number from 0 to {MAX_SEED}, not {repr(value)[:40]}')
-        return value
+        return seed
 
     # -- asking ---------------------------------------------------------------
 

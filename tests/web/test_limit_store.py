@@ -1,0 +1,145 @@
+"""The rate limits' SQLite store (issue 26, point 4): counts that every
+worker of a server shares, exact under concurrent hits, and expired hits
+swept a few at a time.
+
+The clock is the store's own `time.time`, replaced by a fake one here: no
+test waits for a window to pass.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
+
+import pytest
+from limits import parse
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
+
+from coach.web.infra import limit_store
+from coach.web.infra.limit_store import SQLiteStorage
+from tests.support.paths import ROOT
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    now = SimpleNamespace(value=1_000_000.0)
+    monkeypatch.setattr(limit_store, "time", SimpleNamespace(time=lambda: now.value))
+    return now
+
+
+@pytest.fixture
+def store(tmp_path) -> SQLiteStorage:
+    made = storage_from_string(limit_store.uri_for(tmp_path))  # as Flask-Limiter makes it, by its scheme
+    assert isinstance(made, SQLiteStorage)
+    return made
+
+
+def _rows(store: SQLiteStorage) -> int:
+    with sqlite3.connect(store.path) as connection:
+        return connection.execute("SELECT count(*) FROM hit").fetchone()[0]
+
+
+def test_the_default_setting_names_this_store():
+    from coach.common import settings
+
+    assert settings.RATELIMIT_STORAGE_URI.default == limit_store.DEFAULT
+
+
+def test_a_relative_path_is_refused_in_words():
+    with pytest.raises(ValueError, match="absolute file path"):
+        SQLiteStorage("coach-sqlite://relative/limits.sqlite3")
+
+
+def test_the_moving_window_takes_hits_up_to_the_limit_and_frees_them_as_they_age(store, clock):
+    for _ in range(3):
+        assert store.acquire_entry("k", limit=3, expiry=60) is True
+        clock.value += 10
+    assert store.acquire_entry("k", limit=3, expiry=60) is False  # three in the last minute
+    assert store.get_moving_window("k", limit=3, expiry=60) == (1_000_000.0, 3)  # from the oldest hit
+    assert store.acquire_entry("other", limit=3, expiry=60) is True  # keys count apart
+    clock.value = 1_000_000.0 + 60.5  # the first hit is more than a minute old
+    assert store.get_moving_window("k", limit=3, expiry=60) == (1_000_010.0, 2)
+    assert store.acquire_entry("k", limit=3, expiry=60) is True
+    assert store.acquire_entry("k", limit=3, expiry=60) is False
+    assert store.acquire_entry("k", limit=3, expiry=60, amount=4) is False  # more than the limit at once
+    assert store.get_moving_window("never", limit=3, expiry=60) == (clock.value, 0)
+
+
+def test_limits_own_moving_window_limiter_reads_the_store(store, clock):
+    limiter = MovingWindowRateLimiter(store)
+    twenty = parse("20/minute")
+    assert [limiter.hit(twenty, "join", "10.0.0.1") for _ in range(22)] == [True] * 20 + [False] * 2
+    stats = limiter.get_window_stats(twenty, "join", "10.0.0.1")
+    assert stats.remaining == 0 and stats.reset_time == pytest.approx(clock.value + 60)
+    store.clear(twenty.key_for("join", "10.0.0.1"))
+    assert limiter.test(twenty, "join", "10.0.0.1") is True
+
+
+def test_fixed_window_counters_count_and_start_again_after_their_expiry(store, clock):
+    assert [store.incr("c", expiry=30) for _ in range(3)] == [1, 2, 3]
+    assert store.incr("c", expiry=30, amount=2) == 5
+    assert store.get("c") == 5 and store.get_expiry("c") == clock.value + 30
+    clock.value += 30
+    assert store.get("c") == 0 and store.get_expiry("c") == clock.value
+    assert store.incr("c", expiry=30) == 1  # a new window
+
+
+def test_expired_hits_are_swept_a_bounded_few_at_a_time(store, clock):
+    for n in range(50):
+        assert store.acquire_entry(f"key-{n}", limit=1, expiry=60)
+    assert _rows(store) == 50
+    clock.value += 61
+    store.acquire_entry("fresh", limit=1, expiry=60)
+    assert _rows(store) == 50 - limit_store.SWEEP + 1  # one hit sweeps at most SWEEP rows
+    for n in range(5):
+        store.acquire_entry(f"fresh-{n}", limit=1, expiry=60)
+    assert _rows(store) == 6  # the expired ones are all gone, the live ones all kept
+
+
+def test_check_clear_and_reset(store):
+    assert store.check() is True
+    store.acquire_entry("a", limit=5, expiry=60)
+    store.incr("b", expiry=60)
+    store.clear("a")
+    assert store.get_moving_window("a", limit=5, expiry=60)[1] == 0 and store.get("b") == 1
+    assert store.reset() == 1
+    assert store.get("b") == 0
+
+
+def test_concurrent_hits_from_threads_are_counted_exactly(store):
+    def take(_: int) -> bool:
+        return store.acquire_entry("shared", limit=150, expiry=60)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        taken = list(pool.map(take, range(400)))
+    assert taken.count(True) == 150
+    assert store.get_moving_window("shared", limit=150, expiry=60)[1] == 150
+
+
+HITS = """
+import sys, time
+from coach.web.infra.limit_store import SQLiteStorage
+store = SQLiteStorage(sys.argv[1])
+time.sleep(max(0.0, float(sys.argv[2]) - time.time()))  # every process starts at once
+taken = sum(store.acquire_entry("shared", limit=100, expiry=60) for _ in range(80))
+print(taken)
+"""
+
+
+def test_concurrent_hits_from_processes_are_counted_exactly(tmp_path):
+    import time
+
+    uri = limit_store.uri_for(tmp_path)
+    start = time.time() + 3.0  # after every process has imported the store
+    processes = [
+        subprocess.Popen([sys.executable, "-c", HITS, uri, repr(start)], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        for _ in range(3)
+    ]
+    taken = [int(process.communicate(timeout=120)[0]) for process in processes]
+    assert all(process.returncode == 0 for process in processes)
+    assert sum(taken) == 100  # 240 tries, 100 places: one count across the processes
+    assert all(count <= 80 for count in taken)
