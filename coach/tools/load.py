@@ -167,6 +167,21 @@ def _stopped_by_sigterm() -> Iterator[None]:
         signal.signal(signal.SIGTERM, before)
 
 
+@contextlib.contextmanager
+def _signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM held back while the block runs, then delivered: the
+    server just started is then in a variable the `finally` can stop."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    held = {signal.SIGINT, signal.SIGTERM}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+
+
 def _answer_for(drill: str, question: dict, rng: random.Random) -> object:
     """A plausible learner's answer: sometimes right, often not."""
     if drill == "name-the-tile":
@@ -377,7 +392,8 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             port = args.port
         else:
             port = _free_port()
-            server, log = _start_server(port)
+            with _signals_held():  # a Ctrl-C or SIGTERM now lands once `server` is known, so it is stopped
+                server, log = _start_server(port)
             server_pid = server.pid
         _wait_ready(port, getattr(args, "start_timeout", None) or START_TIMEOUT, server, log, sys.stderr)
         _run_phase(port, args.clients, min(1.0, args.seconds), _hello)  # warm up
