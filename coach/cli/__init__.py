@@ -29,7 +29,6 @@ from coach.common.blas import one_blas_thread
 from coach.common.settings import BASE_URL
 from coach.notation import tiles
 from coach.notation.card import Card, CardError
-from coach.reading.tiles_away import HoldingError
 from coach.rules.charleston import PASSES
 
 if TYPE_CHECKING:  # the commands import what they use when run: a quick start (issue 13)
@@ -484,7 +483,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         if args.command is None:
             raise UsageError("choose a command: analyze, score, pass, discard, play, review, serve, check-card, check-set or bench (--help for more)")
         return args.func(args, stdin, stdout)
-    except (UsageError, CardError, HoldingError, tiles.TileError, ValueError) as error:  # PassError is a ValueError
+    except (UsageError, CardError, tiles.TileError, ValueError) as error:  # PassError and HoldingError are ValueErrors
         message = " ".join(str(error).split()) or type(error).__name__
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2
