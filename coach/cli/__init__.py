@@ -401,6 +401,7 @@ def _parser_load(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--shared", action="store_true", help="every client the same questions in the same order, as a class on a drill set")
     p.add_argument("--port", type=int, help="test a server already running on 127.0.0.1:PORT instead of starting one")
     p.add_argument("--pid", type=int, help="with --port: that server's process id, to report its CPU a request")
+    p.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON (coach bench reads them)")
     p.set_defaults(func=cmd_load)
 
 
