@@ -431,6 +431,10 @@ def _parser_bench(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds: min and median over them (default 3)")
     p.add_argument("--racks", type=int, default=3000, help="racks piped through each whole process (default 3000)")
     p.add_argument("--no-web", action="store_true", help="skip the web answers")
+    p.add_argument("--no-load", action="store_true", help="skip the `coach load` runs behind the efficiency, capacity and class goals")
+    p.add_argument("--load-runs", type=int, default=3, help="`coach load --clients 16 --drills all` runs: the median is the goal's (default 3)")
+    p.add_argument("--load-seconds", type=float, default=2.0, help="each load phase's length (default 2)")
+    p.add_argument("--class-seconds", type=float, default=5.0, help="each phase's length at a class's pace, 32 clients, --think 1 (default 5)")
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_bench)
 
