@@ -62,6 +62,16 @@ def warm(card: Card) -> None:
                 continue
 
 
+def prepare(question: base.Question) -> None:
+    """Work the answer will need, done when the question is asked, while the
+    learner reads it (issue 26): a drill with a `prepare(question)` keeps it
+    (first-pass: the question's pass evaluation); the others need nothing.
+    The grade is the same either way: what is kept is what it would work out."""
+    ready = getattr(get(question.drill), "prepare", None)
+    if ready is not None:
+        ready(question)
+
+
 def hint(question: base.Question) -> str:
     """The nudge its drill gives before the answer (the first press of "Hint")."""
     return str(get(question.drill).hint(question))

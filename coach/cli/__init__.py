@@ -29,7 +29,6 @@ from coach.common.blas import one_blas_thread
 from coach.common.settings import BASE_URL
 from coach.notation import tiles
 from coach.notation.card import Card, CardError
-from coach.reading.tiles_away import HoldingError
 from coach.rules.charleston import PASSES
 
 if TYPE_CHECKING:  # the commands import what they use when run: a quick start (issue 13)
@@ -422,6 +421,7 @@ def _parser_load(commands: argparse._SubParsersAction) -> None:
         "--start-timeout", type=float, default=120.0, metavar="S",
         help="seconds to wait for the server it starts to answer (default 120: a busy machine may need a minute)",
     )
+    p.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON (coach bench reads them)")
     p.set_defaults(func=cmd_load)
 
 
@@ -451,6 +451,10 @@ def _parser_bench(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--rounds", type=int, default=3, help="interleaved rounds: min and median over them (default 3)")
     p.add_argument("--racks", type=int, default=3000, help="racks piped through each whole process (default 3000)")
     p.add_argument("--no-web", action="store_true", help="skip the web answers")
+    p.add_argument("--no-load", action="store_true", help="skip the `coach load` runs behind the efficiency, capacity and class goals")
+    p.add_argument("--load-runs", type=int, default=3, help="`coach load --clients 16 --drills all` runs: the median is the goal's (default 3)")
+    p.add_argument("--load-seconds", type=float, default=2.0, help="each load phase's length (default 2)")
+    p.add_argument("--class-seconds", type=float, default=5.0, help="each phase's length at a class's pace, 32 clients, --think 1 (default 5)")
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_bench)
 
@@ -504,7 +508,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         if args.command is None:
             raise UsageError("choose a command: analyze, score, pass, discard, play, review, serve, check-card, check-set or bench (--help for more)")
         return args.func(args, stdin, stdout)
-    except (UsageError, CardError, HoldingError, tiles.TileError, ValueError) as error:  # PassError is a ValueError
+    except (UsageError, CardError, tiles.TileError, ValueError) as error:  # PassError and HoldingError are ValueErrors
         message = " ".join(str(error).split()) or type(error).__name__
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2

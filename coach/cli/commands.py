@@ -13,7 +13,6 @@ from coach.cli.requests import exposures_field, request_holding, request_seed
 from coach.cli.text import render_analysis
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.reading.tiles_away import parse_exposure
 from coach.rules.charleston import PASSES
 
 if TYPE_CHECKING:
@@ -107,6 +106,8 @@ def _pass_text(result: object, args: argparse.Namespace) -> str:
 
 def _other_players(request: dict) -> list[list]:
     """Other players' exposures: one entry a player, groups split by "|" or given as a list."""
+    from coach.reading.tiles_away import parse_exposure  # numpy: only when a command runs
+
     players = []
     for n, entry in enumerate(exposures_field(request, "others"), start=1):
         groups = entry.split("|") if isinstance(entry, str) else entry

@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from coach.common.errors import CoachError
 from coach.notation import tiles
-from coach.reading.tiles_away import Holding, read_holding
+
+if TYPE_CHECKING:  # numpy loads only when a command reads a rack: `--help` imports none of it (issue 26)
+    from coach.reading.tiles_away import Holding
 
 
 class UsageError(CoachError):
@@ -34,6 +37,8 @@ def exposures_field(request: dict, key: str) -> list:
 
 
 def request_holding(request: dict, sizes: tuple[int, ...], extra_seen: Sequence[str] = ()) -> tuple[Holding, tuple[int, ...]]:
+    from coach.reading.tiles_away import read_holding
+
     rack = tiles_field(request, "rack")
     if rack == "" and "rack" not in request:
         raise ValueError('"rack" is missing')

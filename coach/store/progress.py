@@ -125,9 +125,9 @@ def add_answer(
     }
     updates: list[dict[str, Any]] = []
     inserts: list[dict[str, Any]] = []
-    for skill, correct in skills:
+    for n, (skill, correct) in enumerate(skills):
         state = known.get(skill)
-        card, due = _review(state.card if state is not None else None, correct, when)
+        card, due = _review(state.card if state is not None else None, correct, when, n)
         values = {"card": card, "due": due, "updated_at": when}
         if state is not None:
             updates.append({**values, "state_id": state.id, "reviews": state.reviews + 1})
@@ -162,10 +162,19 @@ def keep_guest_zone(session: Session, learner_id: int, zone: str) -> None:
     )
 
 
-def _review(card_json: str | None, correct: bool, when: datetime) -> tuple[str, datetime]:
+def _review(card_json: str | None, correct: bool, when: datetime, index: int = 0) -> tuple[str, datetime]:
     """A skill's fsrs card (as JSON, None before its first answer) after one more
-    answer: the new card as JSON, and when it is due."""
-    card = FsrsCard.from_dict(json.loads(card_json)) if card_json is not None else FsrsCard(due=when)
+    answer: the new card as JSON, and when it is due.
+
+    A new card is given its id: fsrs names a card by the epoch milliseconds it
+    was made and, left to itself, sleeps a millisecond after each so the next
+    differs (issue 26: inside the write lock, so every writer waited). Here the
+    id is the answer's millisecond plus the skill's place in the answer, as
+    distinct as the sleep made them; nothing reads it (no review log is kept)."""
+    if card_json is not None:
+        card = FsrsCard.from_dict(json.loads(card_json))
+    else:
+        card = FsrsCard(card_id=int(when.timestamp() * 1000) + index, due=when)
     card, _ = SCHEDULER.review_card(card, rating(correct), when)
     return json.dumps(card.to_dict()), card.due
 

@@ -81,7 +81,8 @@ def waiting(session: Session, learner_id: int, now: datetime | None = None) -> t
 def record_answer(session: Session, row: ReplayPosition, correct: bool, answer: Any, when: datetime | None = None) -> None:
     """Reschedule the position after one answer, and keep the answer (committed here)."""
     when = clock.as_utc(when or clock.now())
-    card = FsrsCard.from_dict(json.loads(row.schedule)) if row.schedule else FsrsCard(due=when)
+    # A new card is given its id (its millisecond): left to itself fsrs sleeps 1 ms to make one (issue 26).
+    card = FsrsCard.from_dict(json.loads(row.schedule)) if row.schedule else FsrsCard(card_id=int(when.timestamp() * 1000), due=when)
     card, _ = SCHEDULER.review_card(card, rating(correct), when)
     row.schedule = json.dumps(card.to_dict())
     row.due = card.due

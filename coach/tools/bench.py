@@ -36,6 +36,7 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.reading.analysis import analyze
 from coach.reading.tiles_away import HAND_SIZE, Holding, tables_for
+from coach.tools import bench_goals
 
 
 def deal_racks(count: int, seed: int = 2026) -> list[list[int]]:
@@ -286,6 +287,9 @@ def run(args: argparse.Namespace, out: TextIO, cli_main: Callable[..., int]) -> 
         (f"process, {process_racks:,} racks, --fields id,distance", analyze_argv + ["--fields", "id,distance"]),
         (f"process, {process_racks:,} racks, every line explained", analyze_argv),
     ]
+    # The bar's mix (issue 26): every second rack with a pung exposed, as after a call.
+    mix_in = "".join(json.dumps(request) + "\n" for request in bench_goals.exposed_mix(racks[:process_racks])).encode()
+    mix_label = f"process, {process_racks:,} racks, half exposed (the bar's mix), --fields id,distance, CPU time"
     figures: dict[str, Figure] = {}
 
     def figure(label: str, against: str) -> Figure:
@@ -311,6 +315,9 @@ def run(args: argparse.Namespace, out: TextIO, cli_main: Callable[..., int]) -> 
             cpu: list[float] = []
             figure(label, "plain").add(_process_seconds(argv, racks_in, cpu) / process_racks, plain)
             figure(label + ", CPU time", "plain, CPU").add(cpu[0] / process_racks, plain_cpu)
+        cpu = []
+        _process_seconds(processes[0][1], mix_in, cpu)
+        figure(mix_label, "plain, CPU").add(cpu[0] / process_racks, plain_cpu)
         # The same command with no rack at all: its start-up (interpreter, numpy,
         # the card from the cache) shared over as many racks is the ceiling
         # any per-rack speed-up could reach.
@@ -364,7 +371,38 @@ def run(args: argparse.Namespace, out: TextIO, cli_main: Callable[..., int]) -> 
         f"shared over {process_racks:,} racks it caps the lean ratio at "
         f"{statistics.median(figures[NO_RACK + ', CPU time'].ratios):.1f}x even if the racks took no time.\n"
     )
+    _goals(args, out, figures, lean_mix=figures[mix_label].ratios, every_line=full)
     return 0 if agree else 1
+
+
+def _goals(args: argparse.Namespace, out: TextIO, figures: dict[str, Figure], lean_mix: list[float], every_line: Figure) -> None:
+    """Issue 26's goals, each with its ratio and "met" or "not met": the efficiency and
+    capacity from `coach load` runs (median of --load-runs), a class's answers at its
+    pace, the lean batch on the bar's mix in each round, `--help` without numpy."""
+    env = _process_env()
+    efficiency: list[dict] = []
+    class_run: dict | None = None
+    class_load: float | None = None
+    if not getattr(args, "no_load", False):
+        seconds = f"{float(getattr(args, 'load_seconds', 2.0) or 2.0):g}"
+        efficiency = bench_goals.load_runs(
+            ["--clients", "16", "--drills", "all", "--seconds", seconds], max(1, int(getattr(args, "load_runs", 3) or 3)), env
+        )
+        class_load = bench_goals.load_average()
+        class_seconds = f"{float(getattr(args, 'class_seconds', 5.0) or 5.0):g}"
+        class_run = bench_goals.load_runs(["--clients", "32", "--think", "1", "--drills", "all", "--seconds", class_seconds], 1, env)[0]
+    goals = [
+        *bench_goals.efficiency_goals(efficiency),
+        bench_goals.class_goal(class_run, class_load),
+        bench_goals.lean_goal(lean_mix),
+        bench_goals.peer_goal(statistics.median(every_line.times) * 1000),
+        bench_goals.help_goal(env),
+        bench_goals.practice_goal(),
+    ]
+    load = bench_goals.load_average()
+    out.write(f"\nGoals of issue 26 (load average at the end: {'?' if load is None else f'{load:.2f}'}; "
+              f"efficiency and capacity from {len(efficiency)} run(s) of `coach load --clients 16 --drills all`):\n\n")
+    out.write(bench_goals.table(goals))
 
 
 START_UP = "process, one rack (--rack), start-up included"

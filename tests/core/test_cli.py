@@ -674,3 +674,19 @@ def test_a_command_alone_parses_as_in_the_whole_parser() -> None:
         alone = commands(cli.build_parser(name))
         assert list(alone) == [name]
         assert alone[name].format_help() == whole[name].format_help()
+
+
+def test_help_imports_no_numpy() -> None:
+    """`--help` answers without loading numpy (issue 26): the commands import what they use when run."""
+    code = (
+        "import sys\n"
+        "from coach.cli import main\n"
+        "for argv in (['--help'], ['analyze', '--help'], ['pass', '--help'], ['bench', '--help']):\n"
+        "    try:\n"
+        "        main(argv)\n"
+        "    except SystemExit:\n"
+        "        pass\n"
+        "print('numpy' in sys.modules, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stderr.strip().splitlines()[-1] == "False"

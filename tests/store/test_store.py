@@ -72,6 +72,23 @@ def test_attempt_and_skill_round_trip(engine, learner):
         assert all(s.reviews == 1 and s.due > NOON for s in skills.values())
 
 
+def test_a_first_answer_makes_its_skills_schedules_without_waiting(engine, learner, monkeypatch):
+    """fsrs sleeps a millisecond after each card it names itself; the store names
+    its cards (the answer's millisecond, then the next), so an answer holding the
+    write lock never sleeps (issue 26)."""
+    import fsrs.card
+
+    def no_sleep(seconds: float) -> None:
+        raise AssertionError("slept inside the write transaction")
+
+    monkeypatch.setattr(fsrs.card.time, "sleep", no_sleep)
+    assert answer(engine, learner, seed=3) is True
+    with Session(engine) as session:
+        cards = [json.loads(s.card) for s in session.exec(select(SkillState)).all()]
+    ms = int(NOON.timestamp() * 1000)
+    assert len(cards) >= 2 and sorted(c["card_id"] for c in cards) == list(range(ms, ms + len(cards)))
+
+
 def test_a_question_counts_once_show_me_then_right_is_a_miss(engine, learner):
     assert answer(engine, learner, seed=5, right=False) is True  # "show me"
     assert answer(engine, learner, seed=5, right=True) is False  # graded, not stored again

@@ -100,6 +100,7 @@ def new_question(name: str):
     _drilling().drill(name)  # an unknown drill is a 404 before the body is read
     data = read_body({"seed", "level"})
     asked = _drilling().ask(name, seed=data.get("seed"), level=data.get("level"))
+    drills.prepare(asked.question)  # the answer's heavy part, while the learner reads the question
     return jsonify(token=asked.token, **asked.question.public(), hint=drills.hint(asked.question)), 201
 
 

@@ -121,6 +121,7 @@ def rules_page():
 @limits.drilling
 def drill_page(name: str):
     asked, note = card_choice.ask(name, seed=_int_arg("seed"), level=_int_arg("level"))
+    drills.prepare(asked.question)  # the answer's heavy part, while the learner reads the question
     return _render_drill(asked, card_note=note)
 
 
@@ -132,6 +133,7 @@ def next_question(name: str):
     `have` is the key of the card the page already shows (drilling.views.KEEPS_CARD):
     a question on that same card comes without it, and the page keeps its own."""
     asked, _ = card_choice.ask(name, level=_int_arg("level"))
+    drills.prepare(asked.question)
     q = asked.question
     have = request.args.get("have")
     kept = is_htmx() and bool(have) and have == card_key(asked)
