@@ -18,7 +18,7 @@ from coach.rules.charleston import PassError
 # a background review's signal to stop (another worker took its claim over).
 NOT_REFUSALS = [
     "coach.store.utc_datetime.NaiveDatetimeError",
-    "coach.web.infra.limits.HashingBusy",
+    "coach.web.infra.hashing.HashingBusy",
     "coach.web.shared.practice.reviews._TakenOver",
     "coach.web.tiles.glyphs.GlyphsMissing",
 ]
