@@ -421,6 +421,14 @@ def _exact_kept(card: Card, rack: Sequence[int], seen: Sequence[int] | None, own
     return _EXACT.get((id(card), tuple(sorted(rack)), tuple(seen or ()), own), work, owner=card)
 
 
+def listed_order(own: tuple[int, ...], blind: int) -> tuple[int, int, tuple[int, ...]]:
+    """A pass's place among `candidate_passes`, as a sort key, without
+    listing them (a few hundred tuples an answer): they come by blind count,
+    then by tiles given (a courtesy pass: none first), then in tile order.
+    test_pass_order holds it to the listing itself."""
+    return blind, len(own), own
+
+
 def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | None = None) -> PassAdvice:
     """`advice` (made with `exact=True`, its leaders worked out exactly) with
     the pass `passed` (no blind tiles) worked out exactly too: a learner's
@@ -454,8 +462,7 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
     options = [mine] + [o for o in advice.options if o is not known]
     # The leader: the nearest pass worked out exactly; an exact tie goes to
     # the pass listed first among the legal ones, as in evaluate_pass.
-    order = {c: n for n, c in enumerate(candidate_passes(rack, advice.which))}
-    lead = min((o for o in options if o.exact), key=lambda o: (o.expected, order[(o.tiles, o.blind)]))
+    lead = min((o for o in options if o.exact), key=lambda o: (o.expected, listed_order(o.tiles, o.blind)))
     if lead is not mine:  # the question's best stands, for every learner
         return replace(advice, options=tuple(sorted(options, key=_ranked(best, rack))))
     return replace(advice, options=_settled(options, lead, rack))
