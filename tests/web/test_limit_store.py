@@ -165,11 +165,18 @@ def test_a_hit_reads_the_keys_running_tally_not_its_rows(store, clock):
     assert left == rows  # every tally is its key's rows, and none is kept for a key without rows
 
 
-def test_hits_written_before_the_tally_are_counted_from_their_rows(store, clock):
-    with sqlite3.connect(store.path) as connection:  # a file from before: rows, no tally
+def test_a_file_from_before_the_tally_has_it_filled_from_its_rows(tmp_path, clock):
+    uri = limit_store.uri_for(tmp_path)
+    path = uri.partition("://")[2]
+    with sqlite3.connect(path) as connection:  # the schema and hits of a file written before the tally
+        connection.executescript(limit_store._SCHEMA)
         connection.executemany(
             "INSERT INTO hit (key, at, expires, amount) VALUES ('old', ?, ?, 1)",
             [(clock.value - age, clock.value - age + 60) for age in (70, 30, 20, 10)],
         )
+    store = SQLiteStorage(uri)
     assert store.acquire_entry("old", limit=4, expiry=60) is True  # three in the window, and this one
     assert store.acquire_entry("old", limit=4, expiry=60) is False
+    SQLiteStorage(uri)  # set up again (another worker): the tally is not counted twice
+    assert store.acquire_entry("old", limit=5, expiry=60) is True
+    assert store.acquire_entry("old", limit=5, expiry=60) is False

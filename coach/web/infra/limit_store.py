@@ -12,24 +12,27 @@ what the app's moving window needs (`MovingWindowSupport`) and the fixed
 window's counters besides.
 
 - Each hit is a row (key, time, expiry, amount). Taking one is a single
-  `BEGIN IMMEDIATE` transaction: drop the key's rows that have left the
-  window, read what is left, add the new one only if it fits; two workers
-  cannot both take the last place. What is left is kept as a running sum
-  per key (`tally`: the amounts of the key's rows still in `hit`), so a hit
-  costs the same however many hits its window holds: summing the rows
-  each time cost 0.8 ms a hit at 9,000 of them, the address key of a busy
-  server, where a drill request's own work is about 1.5 ms (issue 26). A
-  key with no tally (a file from before it, or one whose rows were all
-  swept) has its sum counted once from its rows. A fixed-window counter is
-  one `INSERT ... ON CONFLICT DO UPDATE`.
+  `BEGIN IMMEDIATE` transaction of two statements: drop the key's rows that
+  have left the window (and a few expired rows of any key, below), then
+  add the new row only if it fits, the check inside the insert itself
+  (`INSERT ... SELECT ... WHERE`); two workers cannot both take the last
+  place. What the window holds is kept as a running sum per key (`tally`),
+  which triggers in the file keep equal to the key's rows, whoever writes
+  them: a hit costs the same however many hits its window holds (summing
+  the rows each time cost 0.8 ms a hit at 9,000 of them, the address key
+  of a busy server, where a drill request's own work is about 1.5 ms), and
+  it makes four calls into SQLite, not seven: under load every call lets
+  another of the worker's threads take the interpreter (issue 26). A file
+  from before the tally has it filled from its rows once, when it is set up.
+  A fixed-window counter is one `INSERT ... ON CONFLICT DO UPDATE`.
 - WAL and `synchronous=NORMAL`: readers never wait for a writer and a
   commit costs no disk flush (a crash of the machine may forget the last
   few hits; a limit is not a ledger). A 5 s busy timeout: the write lock is
   held for microseconds at a time, so waiting longer means something is
   wrong, and the limiter falls back to memory (its `in_memory_fallback`).
 - Expired rows go a few at a time with each hit (`SWEEP` rows at most, by
-  their expiry's index, their keys' tallies lowered to match): the file
-  stays as small as the live windows, and no hit pays for a long sweep.
+  their expiry's index): the file stays as small as the live windows, and
+  no hit pays for a long sweep.
 - A connection per thread and process: sqlite3 connections are not to be
   shared across threads, nor kept across gunicorn's fork.
 """
@@ -60,7 +63,24 @@ CREATE INDEX IF NOT EXISTS hit_key_at ON hit (key, at);
 CREATE INDEX IF NOT EXISTS hit_expires ON hit (expires);
 CREATE TABLE IF NOT EXISTS counter (key TEXT PRIMARY KEY, count INTEGER NOT NULL, expires REAL NOT NULL);
 CREATE INDEX IF NOT EXISTS counter_expires ON counter (expires);
+"""
+# The running sum of each key's hits, kept by SQLite itself as rows come and go
+# (no round trip from Python for it); a key whose rows are all gone has none. Made
+# with the sum of the rows already there (a file from before it) in one write
+# transaction, so no hit slips in between.
+_TALLY = """
+BEGIN IMMEDIATE;
 CREATE TABLE IF NOT EXISTS tally (key TEXT PRIMARY KEY, taken INTEGER NOT NULL);
+CREATE TRIGGER IF NOT EXISTS hit_added AFTER INSERT ON hit BEGIN
+    INSERT INTO tally (key, taken) VALUES (NEW.key, NEW.amount)
+    ON CONFLICT (key) DO UPDATE SET taken = taken + NEW.amount;
+END;
+CREATE TRIGGER IF NOT EXISTS hit_removed AFTER DELETE ON hit BEGIN
+    UPDATE tally SET taken = taken - OLD.amount WHERE key = OLD.key;
+    DELETE FROM tally WHERE key = OLD.key AND taken <= 0;
+END;
+INSERT INTO tally (key, taken) SELECT key, sum(amount) FROM hit WHERE NOT EXISTS (SELECT 1 FROM tally) GROUP BY key;
+COMMIT;
 """
 
 
@@ -103,6 +123,7 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             try:
                 connection.execute("PRAGMA journal_mode=WAL")
                 connection.executescript(_SCHEMA)
+                connection.executescript(_TALLY)
             finally:
                 connection.close()
 
@@ -134,21 +155,9 @@ class SQLiteStorage(Storage, MovingWindowSupport):
     @staticmethod
     def _sweep(connection: sqlite3.Connection, table: str, now: float) -> None:
         # Each table swept by its own kind of hit: a moving-window hit sweeps hits, a counter counters.
-        if table == "counter":
-            connection.execute(
-                "DELETE FROM counter WHERE rowid IN (SELECT rowid FROM counter WHERE expires <= ? LIMIT ?)", (now, SWEEP)
-            )
-            return
-        swept = connection.execute(
-            "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires <= ? LIMIT ?) RETURNING key, amount",
-            (now, SWEEP),
-        ).fetchall()
-        if swept:  # the keys' tallies follow their rows; a tally down to nothing goes with them
-            lowered: dict[str, int] = {}
-            for key, amount in swept:
-                lowered[key] = lowered.get(key, 0) + amount
-            connection.executemany("UPDATE tally SET taken = taken - ? WHERE key = ?", [(n, k) for k, n in lowered.items()])
-            connection.executemany("DELETE FROM tally WHERE key = ? AND taken <= 0", [(k,) for k in lowered])
+        connection.execute(
+            f"DELETE FROM {table} WHERE rowid IN (SELECT rowid FROM {table} WHERE expires <= ? LIMIT ?)", (now, SWEEP)
+        )
 
     # -- the moving window --------------------------------------------------------
 
@@ -157,29 +166,20 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             return False
         now = time.time()
         with self._writing() as connection:
-            self._sweep(connection, "hit", now)
-            # The key's rows older than the window count no more (the same rows the
-            # sum over `at >= now - expiry` left out): dropped, so those left are the window.
-            gone = sum(
-                n for (n,) in connection.execute("DELETE FROM hit WHERE key = ? AND at < ? RETURNING amount", (key, now - expiry))
+            # A few expired rows of any key, and every row of this key older than the
+            # window (the rows a sum over `at >= now - expiry` left out): what is left
+            # of the key is its window, and its tally says how much that holds.
+            connection.execute(
+                "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires <= :now LIMIT :sweep)"
+                " OR (key = :key AND at < :since)",
+                {"now": now, "sweep": SWEEP, "key": key, "since": now - expiry},
             )
-            row = connection.execute("SELECT taken FROM tally WHERE key = ?", (key,)).fetchone()
-            if row is not None and row[0] - gone >= 0:
-                taken = row[0] - gone
-            else:  # no tally yet (or one that cannot be right): counted from the rows, once
-                (taken,) = connection.execute("SELECT coalesce(sum(amount), 0) FROM hit WHERE key = ?", (key,)).fetchone()
-            fits = taken + amount <= limit
-            if fits:
-                connection.execute(
-                    "INSERT INTO hit (key, at, expires, amount) VALUES (?, ?, ?, ?)", (key, now, now + expiry, amount)
-                )
-                taken += amount
-            if fits or gone or row is None or row[0] != taken:
-                connection.execute(
-                    "INSERT INTO tally (key, taken) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET taken = excluded.taken",
-                    (key, taken),
-                )
-            return fits
+            added = connection.execute(
+                "INSERT INTO hit (key, at, expires, amount) SELECT :key, :now, :expires, :amount"
+                " WHERE coalesce((SELECT taken FROM tally WHERE key = :key), 0) + :amount <= :limit",
+                {"key": key, "now": now, "expires": now + expiry, "amount": amount, "limit": limit},
+            )
+            return added.rowcount == 1
 
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         now = time.time()
@@ -230,13 +230,11 @@ class SQLiteStorage(Storage, MovingWindowSupport):
 
     def clear(self, key: str) -> None:
         with self._writing() as connection:
-            connection.execute("DELETE FROM hit WHERE key = ?", (key,))
-            connection.execute("DELETE FROM tally WHERE key = ?", (key,))
+            connection.execute("DELETE FROM hit WHERE key = ?", (key,))  # its tally goes with its rows
             connection.execute("DELETE FROM counter WHERE key = ?", (key,))
 
     def reset(self) -> int | None:
         with self._writing() as connection:
             removed = connection.execute("DELETE FROM hit").rowcount
-            connection.execute("DELETE FROM tally")  # not counted: a tally is no hit
             removed += connection.execute("DELETE FROM counter").rowcount
         return removed
