@@ -33,7 +33,8 @@ class RememberingSessionInterface(SecureCookieSessionInterface):
     """`SecureCookieSessionInterface`, each verified cookie's data and signing time remembered."""
 
     def __init__(self) -> None:
-        self._known: OrderedDict[tuple[Any, str], tuple[int, dict[str, Any]]] = OrderedDict()
+        # (secret key, fallback keys, cookie text) -> (signed at, the data)
+        self._known: OrderedDict[tuple[Any, tuple[Any, ...], str], tuple[int, dict[str, Any]]] = OrderedDict()
         self._lock = threading.Lock()
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
