@@ -20,10 +20,11 @@ window's counters besides.
   which triggers in the file keep equal to the key's rows, whoever writes
   them: a hit costs the same however many hits its window holds (summing
   the rows each time cost 0.8 ms a hit at 9,000 of them, the address key
-  of a busy server, where a drill request's own work is about 1.5 ms), and
-  it makes four calls into SQLite, not seven: under load every call lets
-  another of the worker's threads take the interpreter (issue 26). A file
-  from before the tally has it filled from its rows once, when it is set up.
+  of a busy server, where a drill request's own work is about 1.5 ms;
+  issue 26), in four calls into SQLite. Each row is dropped once, so that
+  is constant on average; the first hit after a quiet spell drops what its
+  key's last window held. A file from before the tally has it filled from
+  its rows once, when it is set up.
   A fixed-window counter is one `INSERT ... ON CONFLICT DO UPDATE`.
 - WAL and `synchronous=NORMAL`: readers never wait for a writer and a
   commit costs no disk flush (a crash of the machine may forget the last
