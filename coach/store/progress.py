@@ -26,11 +26,12 @@ from fsrs import Card as FsrsCard
 from fsrs import Rating, Scheduler
 from sqlalchemy import bindparam, insert
 from sqlalchemy import select as select_columns
+from sqlalchemy.engine import Connection
 from sqlmodel import Session, col, select, update
 
 from coach.common import clock
 from coach.store.models import Attempt, Learner, SkillState
-from coach.store.transaction import insert_once, write_as
+from coach.store.transaction import connection_of, insert_once, write_as
 from drills.kit.base import Question, Verdict
 
 # Fuzzing only spreads reviews of many cards apart; without it a schedule is
@@ -82,7 +83,7 @@ def record_answer(
 
 
 def add_answer(
-    session: Session,
+    session: Session | Connection,
     learner_id: int,
     question: Question,
     verdict: Verdict,
@@ -118,7 +119,7 @@ def add_answer(
     if not counted:
         return False
     skills = skills_of(question, verdict)
-    connection = session.connection()
+    connection = connection_of(session)
     known = {
         row.skill: row
         for row in connection.execute(_SKILL_STATES, {"learner_id": learner_id, "skills": [skill for skill, _ in skills]})
@@ -153,9 +154,9 @@ _UPDATE_SKILL_STATE = (
 _INSERT_SKILL_STATE = insert(_SKILL_TABLE)
 
 
-def keep_guest_zone(session: Session, learner_id: int, zone: str) -> None:
+def keep_guest_zone(session: Session | Connection, learner_id: int, zone: str) -> None:
     """A guest's time zone, as their browser says (an account keeps the one it chose)."""
-    session.exec(
+    connection_of(session).execute(
         update(Learner)
         .where(col(Learner.id) == learner_id, col(Learner.guest) == True, col(Learner.time_zone) != zone)  # noqa: E712 - SQL, not Python
         .values(time_zone=zone)

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from sqlalchemy import bindparam, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError, IntegrityError, OperationalError
 from sqlalchemy.sql.dml import Insert
 from sqlmodel import Session, SQLModel
@@ -42,11 +43,20 @@ _TOUCH_LEARNER = update(_LEARNER).where(_LEARNER.c.id == bindparam("learner_id")
 _LOCK_LEARNER = select(_LEARNER.c.id).where(_LEARNER.c.id == bindparam("learner_id")).with_for_update()
 
 
-def lock_learner(session: Session, learner_id: int) -> bool:
+def connection_of(session: Session | Connection) -> Connection:
+    """The connection to run plain statements on: a session's (objects added to it
+    written first, as a query would autoflush them), or the connection itself."""
+    if isinstance(session, Session):
+        session.flush()
+        return session.connection()
+    return session
+
+
+def lock_learner(session: Session | Connection, learner_id: int) -> bool:
     """Hold this learner's row until the transaction ends; False when there is no such learner.
 
     Call it first in a transaction, before anything is read."""
-    connection = session.connection()
+    connection = connection_of(session)
     if connection.dialect.name == "sqlite":
         # SQLite locks the whole database, and only at a transaction's first
         # write. Writing first (changing nothing) takes that lock now, so what
@@ -63,13 +73,12 @@ def _insert_once_statement(model: type[SQLModel], dialect: str, key: tuple[str, 
     return insert(table).on_conflict_do_nothing(index_elements=list(key)).returning(table.c.id)
 
 
-def insert_once(session: Session, model: type[SQLModel], values: dict[str, Any], key: Sequence[str]) -> bool:
+def insert_once(session: Session | Connection, model: type[SQLModel], values: dict[str, Any], key: Sequence[str]) -> bool:
     """Insert a row unless its unique `key` is taken; whether it was inserted.
 
     The unique constraint decides (INSERT ... ON CONFLICT DO NOTHING), so
     nothing is read first and a concurrent twin cannot slip in between."""
-    session.flush()  # objects added before are written first, as a query would autoflush them
-    connection = session.connection()
+    connection = connection_of(session)
     statement = _insert_once_statement(model, connection.dialect.name, tuple(key))
     return connection.execute(statement, values).first() is not None
 
@@ -80,7 +89,7 @@ def retryable(error: DBAPIError) -> bool:
     return state in RETRY_STATES or any(word in str(error.orig) for word in RETRY_WORDS)
 
 
-def write(session: Session, work: Callable[[], T]) -> T:
+def write(session: Session | Connection, work: Callable[[], T]) -> T:
     """`work` and a commit, as one transaction, run again from the start on a collision."""
     for attempt in range(1, ATTEMPTS + 1):
         try:

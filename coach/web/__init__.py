@@ -86,6 +86,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SECRET_KEY"] = _secret_key(instance)
     from coach.web.infra import fast_json  # JSON bodies by orjson (issue 13); its provider keeps keys unsorted
     fast_json.install(app)
+    from coach.web.infra import session_cookies  # a signed-in learner's same cookie checked once, not on every request
+    session_cookies.install(app)
 
     from coach.store.db import database_url, make_engine, migrate
     from coach.web import teach

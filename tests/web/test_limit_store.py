@@ -143,3 +143,40 @@ def test_concurrent_hits_from_processes_are_counted_exactly(tmp_path):
     assert all(process.returncode == 0 for process in processes)
     assert sum(taken) == 100  # 240 tries, 100 places: one count across the processes
     assert all(count <= 80 for count in taken)
+
+
+def test_a_hit_reads_the_keys_running_tally_not_its_rows(store, clock):
+    """A hit costs the same however many hits its window holds (issue 26): the
+    window's sum is kept per key, lowered as rows leave it or are swept."""
+    for n in range(200):
+        assert store.acquire_entry("busy", limit=150, expiry=60) is (n < 150)
+        clock.value += 0.1
+    assert store.get_moving_window("busy", limit=150, expiry=60)[1] == 150
+    clock.value = 1_000_000.0 + 60 + 4.95  # the first fifty hits have left the window
+    assert [store.acquire_entry("busy", limit=150, expiry=60) for _ in range(51)] == [True] * 50 + [False]
+    for n in range(40):  # other keys' hits sweep "busy"'s expired rows (none left) and their own
+        store.acquire_entry(f"other-{n}", limit=1, expiry=1)
+    clock.value += 120  # every hit expired: sweeps empty the tallies with the rows
+    for n in range(30):
+        store.acquire_entry(f"late-{n}", limit=1, expiry=60)
+    with sqlite3.connect(store.path) as connection:
+        left = dict(connection.execute("SELECT key, taken FROM tally").fetchall())
+        rows = dict(connection.execute("SELECT key, sum(amount) FROM hit GROUP BY key").fetchall())
+    assert left == rows  # every tally is its key's rows, and none is kept for a key without rows
+
+
+def test_a_file_from_before_the_tally_has_it_filled_from_its_rows(tmp_path, clock):
+    uri = limit_store.uri_for(tmp_path)
+    path = uri.partition("://")[2]
+    with sqlite3.connect(path) as connection:  # the schema and hits of a file written before the tally
+        connection.executescript(limit_store._SCHEMA)
+        connection.executemany(
+            "INSERT INTO hit (key, at, expires, amount) VALUES ('old', ?, ?, 1)",
+            [(clock.value - age, clock.value - age + 60) for age in (70, 30, 20, 10)],
+        )
+    store = SQLiteStorage(uri)
+    assert store.acquire_entry("old", limit=4, expiry=60) is True  # three in the window, and this one
+    assert store.acquire_entry("old", limit=4, expiry=60) is False
+    SQLiteStorage(uri)  # set up again (another worker): the tally is not counted twice
+    assert store.acquire_entry("old", limit=5, expiry=60) is True
+    assert store.acquire_entry("old", limit=5, expiry=60) is False
