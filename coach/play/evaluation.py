@@ -53,6 +53,7 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand
 from coach.play.legal import canonical, legal_actions, trial_copy
+from coach.play import outlook
 from coach.play.outlook import Prospect, deal_in_chance, model, prospects, seen_tiles, win_chance
 from coach.reading.tiles_away import Exposure, Holding, tables_for
 from coach.rules.charleston import BLIND_PASSES
@@ -237,9 +238,14 @@ def _holding_value(card: Card, holding: Holding, seen: np.ndarray, wall: int) ->
     """(points, win chance, prospect) of a 13-tile holding from here: its best
     prospect among the live lines as near as the nearest or one more (a player
     goes for the line most worth going for, not only the nearest)."""
-    worth = [(win_chance(found, wall), found) for found in prospects(card, holding, seen)]
-    chance, found = max(worth, key=lambda pair: (pair[0] * _gain(pair[1]), -pair[1].distance))
-    return chance * _gain(found), chance, found
+    return _best_prospect(prospects(card, holding, seen), wall)
+
+
+def _best_prospect(found: list[Prospect], wall: int) -> tuple[float, float, Prospect]:
+    """(points, win chance, prospect) of the prospect most worth going for (see _holding_value)."""
+    worth = [(win_chance(one, wall), one) for one in found]
+    chance, best = max(worth, key=lambda pair: (pair[0] * _gain(pair[1]), -pair[1].distance))
+    return chance * _gain(best), chance, best
 
 
 def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list[Option]:
@@ -249,13 +255,15 @@ def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list
     others = {o: [e.as_exposure() for e in hand.exposed[o]] for o in SEATS if o != seat}
     lost_to_deal_in = 2 * model().mean_value  # P2: the discarder pays double
     out = []
-    for tile in sorted(set(holding.rack_tiles())):
-        rack = list(holding.rack)
-        rack[tile] -= 1
-        after = Holding(tuple(rack), holding.exposures)
-        now_seen = seen.copy()
-        now_seen[tile] += 1
-        points, chance, found = _holding_value(card, after, now_seen, wall)
+    kinds = sorted(set(holding.rack_tiles()))
+    # Every discard's 13 tiles (the discard now seen) analysed in one call, not one analysis a discard (issue 26).
+    racks = np.repeat(np.array([holding.rack], dtype=np.int16), len(kinds), axis=0)
+    racks[np.arange(len(kinds)), kinds] -= 1
+    seens = np.repeat(seen[None, :], len(kinds), axis=0)
+    seens[np.arange(len(kinds)), kinds] += 1
+    found_each = outlook.prospects_many(card, racks, holding.exposures, seens) if kinds else []
+    for tile, found_here in zip(kinds, found_each):
+        points, chance, found = _best_prospect(found_here, wall)
         risks = {o: deal_in_chance(card, tile, exposures, floor[tile], wall) for o, exposures in others.items()}
         safe = math.prod(1 - q for q in risks.values())
         deal = 1 - safe
