@@ -166,6 +166,7 @@ def decide(hand: Hand, seat: str, strength: str, rng: random.Random) -> Action:
         assert hand.latest is not None
         tile = hand.latest[1]
         before = nearest(card, hand.holding(seat))
+        now: int | None = None  # the shark's nearest live line before a call: the same for every size
         for purpose, size in sorted(purposes, key=lambda p: -p[1]):
             if purpose != EXPOSE:
                 continue
@@ -177,7 +178,8 @@ def decide(hand: Hand, seat: str, strength: str, rng: random.Random) -> Action:
             after = Holding(tuple(counts), holding.exposures + (Exposure(tile, size, size - 1 - used),))
             if strength == "shark":  # only a call that brings a live line nearer (E3)
                 seen = seen_tiles(hand, seat)
-                now = live_lines(card, np.array([holding.rack]), list(holding.exposures), seen)[0].min()
+                if now is None:
+                    now = int(live_lines(card, np.array([holding.rack]), list(holding.exposures), seen)[0].min())
                 seen[tile] -= 1  # the called tile is in the new exposure, no longer on the floor
                 later = live_lines(card, np.array([after.rack]), list(after.exposures), seen)[0].min()
                 if later < now:

@@ -28,7 +28,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -191,6 +191,7 @@ def model() -> Model:
     )
 
 
+@lru_cache(maxsize=8192)  # a turn's discards and a call's options share most prospects (issue 26)
 def win_chance(found: Prospect, wall: int) -> float:
     """The share of hands this holding goes on to win (see the module doc)."""
     if found.distance >= HAND_SIZE:

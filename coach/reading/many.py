@@ -23,7 +23,7 @@ import numpy as np
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.reading.analysis import COPIES
-from coach.reading.tiles_away import OUT_OF_REACH, Exposure, tables_for
+from coach.reading.tiles_away import OUT_OF_REACH, CardTables, Exposure, tables_for
 
 
 @dataclass(frozen=True)
@@ -63,13 +63,12 @@ def analyze_many(
     rows, idx = np.nonzero(wanted)
     outs = np.zeros((n, count), dtype=np.int64)
     dead = np.zeros((n, count), dtype=bool)
-    outs[rows, idx], dead[rows, idx] = _outs_and_dead(tables.need[idx], tables.small[idx], racks[rows], pool[rows], exposures, distances[rows, idx])
+    outs[rows, idx], dead[rows, idx] = _outs_and_dead(tables, idx, rows, racks, pool, exposures, distances[rows, idx])
     # Best reading of each line: nearest, then alive, then most outs, then card order.
     key = ((distances * 2 + dead) * 1024 + (1023 - np.minimum(outs, 1023))) * count + np.arange(count)
     best = np.minimum.reduceat(key, tables.starts, axis=1) % count
-    line_distance = np.take_along_axis(distances, best, axis=1)
-    line_outs = np.take_along_axis(outs, best, axis=1)
-    line_dead = np.take_along_axis(dead, best, axis=1)
+    at = np.arange(n)[:, None]
+    line_distance, line_outs, line_dead = distances[at, best], outs[at, best], dead[at, best]
     # Rank: nearest first, then most live outs, then highest value, then card order.
     lines = len(tables.lines)
     shape = (n, lines)
@@ -79,20 +78,58 @@ def analyze_many(
     return ManyAnalyses(line_distance, best, line_dead, line_outs, order)
 
 
+@dataclass(frozen=True)
+class _Sparse:
+    """Each reading's tiles (naturals it needs) side by side, padded to the widest:
+    a reading takes 3-12 kinds of 35, so its outs are summed over those alone.
+    A padding slot names the joker and needs nothing, so it adds nothing to any sum."""
+
+    tile: np.ndarray  # (readings, width) tile numbers, tiles.JOKER where padded
+    need: np.ndarray  # (readings, width) copies needed
+    small: np.ndarray  # (readings, width) of them in singles and pairs
+
+
+_SPARSE: dict[int, tuple[object, _Sparse]] = {}
+
+
+def _sparse(tables: CardTables) -> _Sparse:
+    kept = _SPARSE.get(id(tables))
+    if kept is not None and kept[0] is tables:
+        return kept[1]
+    used = tables.need > 0
+    width = int(used.sum(axis=1).max()) if len(used) else 0
+    # Each row's tiles first (in tile order), then the padding: a stable sort on "not used".
+    order = np.argsort(~used, axis=1, kind="stable")[:, :width]
+    taken = np.take_along_axis(used, order, axis=1)
+    tile = np.where(taken, order, tiles.JOKER).astype(np.intp)
+    need = np.where(taken, np.take_along_axis(tables.need, order, axis=1), 0).astype(np.int16)
+    small = np.where(taken, np.take_along_axis(tables.small, order, axis=1), 0).astype(np.int16)
+    found = _Sparse(tile, need, small)
+    _SPARSE[id(tables)] = (tables, found)
+    return found
+
+
 def _outs_and_dead(
-    need: np.ndarray, small: np.ndarray, racks: np.ndarray, pool: np.ndarray, exposures: Sequence[Exposure], distances: np.ndarray,
+    tables: CardTables, idx: np.ndarray, rows: np.ndarray, racks: np.ndarray, pool: np.ndarray,
+    exposures: Sequence[Exposure], distances: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`analysis.outs_and_dead` for pairs of (rack, reading): row k of every
-    argument is one pair, so each pair has its own rack and pool."""
+    """`analysis.outs_and_dead` for pairs of (rack `rows[k]`, reading `idx[k]`), each
+    with its own rack and pool, summed over the tiles each reading needs: every
+    term of those sums is 0 for a tile a reading does not need (as analyze adds them)."""
+    sparse = _sparse(tables)
+    tile = sparse.tile[idx]
+    need = sparse.need[idx]
     if exposures:
-        less = np.zeros(tiles.NATURALS, dtype=np.int16)
+        less = np.zeros(tiles.KINDS, dtype=np.int16)  # nothing less at the padding's joker
         for e in exposures:
             less[e.tile] += e.size
-        need = need - less
-    rack = racks[:, : tiles.NATURALS]
-    jokers = racks[:, tiles.JOKER].astype(np.int64)
-    pool_naturals = pool[:, : tiles.NATURALS]
-    pool_jokers = pool[:, tiles.JOKER].astype(np.int64)
+        need = need - less[tile]
+    small = sparse.small[idx]
+    at = rows[:, None]
+    rack = racks[at, tile]
+    jokers = racks[rows, tiles.JOKER].astype(np.int64)
+    pool_naturals = pool[at, tile]
+    pool_jokers = pool[rows, tiles.JOKER].astype(np.int64)
     naturals = np.minimum(rack, need)
     # Empty slots in groups of 3+ once naturals are placed: where jokers may go.
     room = (need - small).sum(axis=1) - np.maximum(naturals - small, 0).sum(axis=1)

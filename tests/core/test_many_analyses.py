@@ -27,16 +27,16 @@ STRENGTHS = ({s: "shark" for s in SEATS}, {"East": "coach", "South": "shark", "W
 @cache
 def positions() -> list[tuple[np.ndarray, tuple[Exposure, ...], np.ndarray]]:
     """(the candidate racks, their shared exposures, what the seat has seen) of
-    every 14-tile holding in four self-play hands, seat by seat, action by action:
+    the holdings in four self-play hands, seat by seat, every third action of play:
     a rack less each kind it holds, as a turn's or a call's discards are."""
     found = []
     for seed, bots in ((5, STRENGTHS[0]), (11, STRENGTHS[1]), (23, STRENGTHS[0]), (42, STRENGTHS[1])):
         actions = play(CARD, seed, bots).actions
         hand: Hand = deal(CARD, seed)
-        for action in actions:
+        for number, action in enumerate(actions):
             hand.apply(action)
-            if hand.phase != "play":
-                continue
+            if hand.phase != "play" or number % 3:
+                continue  # every third position of play: the hands' whole length, a third of the time
             for seat in SEATS:
                 holding = hand.holding(seat)
                 if holding.size < 14:
