@@ -411,13 +411,13 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
             if winning_lines(card, after):  # the exposure completes the hand: Mah Jongg follows at once (K3, P2)
                 options.append(Option(action, _payment_value(card, after, "discard"), wins_now=True, distance=0, win=1.0))
                 continue
-            trial = trial_copy(hand)
-            trial.latest, trial.answers, trial.may_call = None, {}, {}
-            follow = _discards(trial, seat, after, now_seen)
+            # The discards after the call read the floor, the exposures and the wall, none of
+            # which the call changes for them (the new exposure is in `after`): no copy of the hand.
+            follow = _discards(hand, seat, after, now_seen)
             if not follow:  # nothing left to throw and no win: a call no player makes
                 options.append(Option(action, -2 * model().mean_value * model().gain_per_value, distance=None))
                 continue
-            best = _best_discard(_defence_first(trial, seat, follow), wall)
+            best = _best_discard(_defence_first(hand, seat, follow), wall)
             options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs, worth=best.worth))
     return Evaluation(seat, "call", POINTS, tuple(_ranked(options)), extra={"wall": wall, "thrower": SEATS.index(thrower)})
 

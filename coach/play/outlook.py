@@ -211,4 +211,9 @@ def deal_in_chance(card: Card, tile: int, exposures: Sequence[Exposure], thrown:
         share = found.share(tile)
         if share == 0.0:
             return 0.0  # no hand their exposures allow needs it
-    return _logistic(float(model().deal_in @ danger_features(share, len(exposures), thrown, wall)))
+    return _deal_in(share, len(exposures), thrown, wall)
+
+
+@lru_cache(maxsize=8192)  # every discard a turn or a call weighs asks it of three opponents (issue 26)
+def _deal_in(share: float, exposures: int, thrown: int, wall: int) -> float:
+    return _logistic(float(model().deal_in @ danger_features(share, exposures, thrown, wall)))

@@ -74,3 +74,17 @@ def test_the_speed_page_section_is_replaced_between_its_markers_only() -> None:
     assert speed_page.replace_section(new, text) == new
     added = speed_page.replace_section("# Speed\n", text)
     assert added.count(speed_page.BEGIN) == 1
+
+
+def test_the_practice_tables_goal_needs_identical_results_and_both_ratios():
+    from coach.tools.benchmarks.practice_table import Figures
+
+    def figures(review_new: float, shark_new: float, identical: bool = True) -> Figures:
+        return Figures(4, 1.4, review_new, 0.4, 0.25, 100, 0.15, shark_new, 2.0, 1.4, identical, (5.0, 6.0))
+
+    met = bench_goals.practice_goal(figures(1.0, 0.1))
+    assert met.met is True and "review 1.40x" in met.measured and "shark's decision 1.50x" in met.measured
+    assert "call checks 2.24x" in met.measured
+    assert bench_goals.practice_goal(figures(1.2, 0.1)).met is False  # the review 1.17x
+    assert bench_goals.practice_goal(figures(1.0, 0.12)).met is False  # the shark 1.25x
+    assert bench_goals.practice_goal(figures(1.0, 0.1, identical=False)).verdict == "not met"

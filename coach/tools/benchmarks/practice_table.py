@@ -17,8 +17,10 @@ round and in alternating order, with every result compared:
   tables: its candidate discards' live lines in one call (`bots.live_lines`)
   instead of one `analyze` each (`bots.live_lines_each`).
 
-"Old" swaps the one-at-a-time functions back in (and `win_chance` without
-its memo), nothing else. Prints CPU time (`process_time`), per hand and
+"Old" swaps the one-at-a-time functions back in (and `win_chance` and
+the deal-in model without their memos); what else changed (the shark's
+live line before a call worked out once, no copy of the hand a call
+option) is in both. Prints CPU time (`process_time`), per hand and
 per decision, both paths' totals over the rounds' fastest, and their ratio
 (old / new: above 1 is faster), with the load average; it asserts that
 both paths give the same reviews and the same decisions. A measurement,
@@ -50,14 +52,15 @@ CALL_KINDS = ("call", "no-call")
 @contextmanager
 def old_path() -> Iterator[None]:
     """The one-at-a-time analyses of before issue 26, swapped in for the batched ones."""
-    saved = outlook.prospects_many, bots.live_lines, evaluation.win_chance
+    saved = outlook.prospects_many, bots.live_lines, evaluation.win_chance, outlook._deal_in
     outlook.prospects_many = outlook.prospects_each  # type: ignore[assignment]
     bots.live_lines = bots.live_lines_each
     evaluation.win_chance = outlook.win_chance.__wrapped__  # type: ignore[attr-defined]
+    outlook._deal_in = outlook._deal_in.__wrapped__  # type: ignore[attr-defined]
     try:
         yield
     finally:
-        outlook.prospects_many, bots.live_lines, evaluation.win_chance = saved  # type: ignore[assignment]
+        outlook.prospects_many, bots.live_lines, evaluation.win_chance, outlook._deal_in = saved  # type: ignore[assignment]
 
 
 @contextmanager
@@ -83,6 +86,11 @@ class Figures:
     @property
     def review_ratio(self) -> float:
         return self.review_old / self.review_new
+
+    @property
+    def call_ratio(self) -> float:
+        """The review's call checks alone (call and no-call decisions), old / new."""
+        return (self.call_share_old * self.review_old) / (self.call_share_new * self.review_new)
 
     @property
     def shark_ratio(self) -> float:
@@ -198,7 +206,7 @@ def report(out: TextIO, figures: Figures) -> None:
         f"call checks {f.call_share_old:.0%} of it\n"
         f"  batched (new):                  {f.review_new / f.hands * 1000:.0f} ms a hand, "
         f"call checks {f.call_share_new:.0%} of it\n"
-        f"  ratio old / new: {f.review_ratio:.2f}x\n"
+        f"  ratio old / new: {f.review_ratio:.2f}x (the call checks alone: {f.call_ratio:.2f}x)\n"
         f"A shark's decisions ({f.decisions} turns and calls of shark tables):\n"
         f"  one analysis a candidate (old): {f.shark_old / f.decisions * 1000:.2f} ms a decision, p95 {f.shark_p95_old:.2f} ms\n"
         f"  batched (new):                  {f.shark_new / f.decisions * 1000:.2f} ms a decision, p95 {f.shark_p95_new:.2f} ms\n"
