@@ -51,9 +51,9 @@ from coach.advice.passes.vote import courtesy_offer_values
 from coach.common.kept import Kept
 from coach.notation import tiles
 from coach.notation.card import Card
+from coach.play import outlook
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand
 from coach.play.legal import canonical, legal_actions, trial_copy
-from coach.play import outlook
 from coach.play.outlook import Prospect, deal_in_chance, model, prospects, seen_tiles, win_chance
 from coach.reading.tiles_away import Exposure, Holding, tables_for
 from coach.rules.charleston import BLIND_PASSES

@@ -32,7 +32,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -52,15 +51,20 @@ CALL_KINDS = ("call", "no-call")
 @contextmanager
 def old_path() -> Iterator[None]:
     """The one-at-a-time analyses of before issue 26, swapped in for the batched ones."""
-    saved = outlook.prospects_many, bots.live_lines, evaluation.win_chance, outlook._deal_in
-    outlook.prospects_many = outlook.prospects_each  # type: ignore[assignment]
-    bots.live_lines = bots.live_lines_each
-    evaluation.win_chance = outlook.win_chance.__wrapped__  # type: ignore[attr-defined]
-    outlook._deal_in = outlook._deal_in.__wrapped__  # type: ignore[attr-defined]
+    swaps = [
+        (outlook, "prospects_many", outlook.prospects_each),
+        (bots, "live_lines", bots.live_lines_each),
+        (evaluation, "win_chance", outlook.win_chance.__wrapped__),
+        (outlook, "_deal_in", outlook._deal_in.__wrapped__),
+    ]
+    saved = [(module, name, getattr(module, name)) for module, name, _ in swaps]
+    for module, name, old in swaps:
+        setattr(module, name, old)
     try:
         yield
     finally:
-        outlook.prospects_many, bots.live_lines, evaluation.win_chance, outlook._deal_in = saved  # type: ignore[assignment]
+        for module, name, new in saved:
+            setattr(module, name, new)
 
 
 @contextmanager
@@ -131,13 +135,13 @@ def _timed_review(card: Card, seed: int, actions: list[Action], by_kind: dict[st
             by_kind[played.kind] = by_kind.get(played.kind, 0.0) + time.process_time() - begun
 
     evaluation.forget()
-    reviews.grade_decision = timed  # type: ignore[assignment]
+    setattr(reviews, "grade_decision", timed)  # noqa: B010 (a module's function swapped for a timed one)
     try:
         begun = time.process_time()
         found = reviews.review(card, seed, actions, "East")
         return time.process_time() - begun, found.to_json()
     finally:
-        reviews.grade_decision = grade  # type: ignore[assignment]
+        setattr(reviews, "grade_decision", grade)  # noqa: B010
 
 
 def _load() -> float:
