@@ -15,6 +15,7 @@ to `analyze`, rack by rack). New module, added beside `analysis` and
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -89,13 +90,14 @@ class _Sparse:
     small: np.ndarray  # (readings, width) of them in singles and pairs
 
 
-_SPARSE: dict[int, tuple[object, _Sparse]] = {}
+# By the tables themselves, weakly: a card's tables dropped (an upload timed once) take theirs along.
+_SPARSE: weakref.WeakKeyDictionary[CardTables, _Sparse] = weakref.WeakKeyDictionary()
 
 
 def _sparse(tables: CardTables) -> _Sparse:
-    kept = _SPARSE.get(id(tables))
-    if kept is not None and kept[0] is tables:
-        return kept[1]
+    kept = _SPARSE.get(tables)
+    if kept is not None:
+        return kept
     used = tables.need > 0
     width = int(used.sum(axis=1).max()) if len(used) else 0
     # Each row's tiles first (in tile order), then the padding: a stable sort on "not used".
@@ -105,7 +107,7 @@ def _sparse(tables: CardTables) -> _Sparse:
     need = np.where(taken, np.take_along_axis(tables.need, order, axis=1), 0).astype(np.int16)
     small = np.where(taken, np.take_along_axis(tables.small, order, axis=1), 0).astype(np.int16)
     found = _Sparse(tile, need, small)
-    _SPARSE[id(tables)] = (tables, found)
+    _SPARSE[tables] = found  # two threads building it at once build the same
     return found
 
 
