@@ -18,7 +18,7 @@ from coach.play.hand import SEATS, Hand, deal
 from coach.play.outlook import prospects_each, prospects_many, seen_tiles
 from coach.reading.analysis import analyze
 from coach.reading.many import analyze_many
-from coach.reading.tiles_away import Exposure, Holding, tables_for
+from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
 from tests.support.cards import CARD
 
 STRENGTHS = ({s: "shark" for s in SEATS}, {"East": "coach", "South": "shark", "West": "club", "North": "beginner"})
@@ -57,7 +57,7 @@ def same_as_analyze(racks: np.ndarray, exposures: tuple[Exposure, ...], seen: np
         one = analyze(CARD, Holding(tuple(int(x) for x in rack), exposures), tuple(int(x) for x in seens[n]))
         assert [r.order for r in one.lines] == many.order[n].tolist()
         for r in one.lines:
-            assert (r.distance if r.distance is not None else 99) == many.distance[n, r.order]
+            assert (r.distance if r.distance is not None else OUT_OF_REACH) == many.distance[n, r.order]
             assert r.dead == many.dead[n, r.order] and r.live_outs == many.live_outs[n, r.order]
             if r.reading is not None:
                 assert tables_for(CARD).readings[many.best[n, r.order]] is r.reading
