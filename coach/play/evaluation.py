@@ -51,6 +51,7 @@ from coach.advice.passes.vote import courtesy_offer_values
 from coach.common.kept import Kept
 from coach.notation import tiles
 from coach.notation.card import Card
+from coach.play import outlook
 from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand
 from coach.play.legal import canonical, legal_actions, trial_copy
 from coach.play.outlook import Prospect, deal_in_chance, model, prospects, seen_tiles, win_chance
@@ -237,9 +238,14 @@ def _holding_value(card: Card, holding: Holding, seen: np.ndarray, wall: int) ->
     """(points, win chance, prospect) of a 13-tile holding from here: its best
     prospect among the live lines as near as the nearest or one more (a player
     goes for the line most worth going for, not only the nearest)."""
-    worth = [(win_chance(found, wall), found) for found in prospects(card, holding, seen)]
-    chance, found = max(worth, key=lambda pair: (pair[0] * _gain(pair[1]), -pair[1].distance))
-    return chance * _gain(found), chance, found
+    return _best_prospect(prospects(card, holding, seen), wall)
+
+
+def _best_prospect(found: list[Prospect], wall: int) -> tuple[float, float, Prospect]:
+    """(points, win chance, prospect) of the prospect most worth going for (see _holding_value)."""
+    worth = [(win_chance(one, wall), one) for one in found]
+    chance, best = max(worth, key=lambda pair: (pair[0] * _gain(pair[1]), -pair[1].distance))
+    return chance * _gain(best), chance, best
 
 
 def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list[Option]:
@@ -249,13 +255,15 @@ def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list
     others = {o: [e.as_exposure() for e in hand.exposed[o]] for o in SEATS if o != seat}
     lost_to_deal_in = 2 * model().mean_value  # P2: the discarder pays double
     out = []
-    for tile in sorted(set(holding.rack_tiles())):
-        rack = list(holding.rack)
-        rack[tile] -= 1
-        after = Holding(tuple(rack), holding.exposures)
-        now_seen = seen.copy()
-        now_seen[tile] += 1
-        points, chance, found = _holding_value(card, after, now_seen, wall)
+    kinds = sorted(set(holding.rack_tiles()))
+    # Every discard's 13 tiles (the discard now seen) analysed in one call, not one analysis a discard (issue 26).
+    racks = np.repeat(np.array([holding.rack], dtype=np.int16), len(kinds), axis=0)
+    racks[np.arange(len(kinds)), kinds] -= 1
+    seens = np.repeat(seen[None, :], len(kinds), axis=0)
+    seens[np.arange(len(kinds)), kinds] += 1
+    found_each = outlook.prospects_many(card, racks, holding.exposures, seens) if kinds else []
+    for tile, found_here in zip(kinds, found_each):
+        points, chance, found = _best_prospect(found_here, wall)
         risks = {o: deal_in_chance(card, tile, exposures, floor[tile], wall) for o, exposures in others.items()}
         safe = math.prod(1 - q for q in risks.values())
         deal = 1 - safe
@@ -403,13 +411,13 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
             if winning_lines(card, after):  # the exposure completes the hand: Mah Jongg follows at once (K3, P2)
                 options.append(Option(action, _payment_value(card, after, "discard"), wins_now=True, distance=0, win=1.0))
                 continue
-            trial = trial_copy(hand)
-            trial.latest, trial.answers, trial.may_call = None, {}, {}
-            follow = _discards(trial, seat, after, now_seen)
+            # The discards after the call read the floor, the exposures and the wall, none of
+            # which the call changes for them (the new exposure is in `after`): no copy of the hand.
+            follow = _discards(hand, seat, after, now_seen)
             if not follow:  # nothing left to throw and no win: a call no player makes
                 options.append(Option(action, -2 * model().mean_value * model().gain_per_value, distance=None))
                 continue
-            best = _best_discard(_defence_first(trial, seat, follow), wall)
+            best = _best_discard(_defence_first(hand, seat, follow), wall)
             options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs, worth=best.worth))
     return Evaluation(seat, "call", POINTS, tuple(_ranked(options)), extra={"wall": wall, "thrower": SEATS.index(thrower)})
 

@@ -28,7 +28,7 @@ import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -38,7 +38,8 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.hand import SEATS, Hand
 from coach.reading.analysis import analyze
-from coach.reading.tiles_away import HAND_SIZE, Exposure, Holding
+from coach.reading.many import analyze_many
+from coach.reading.tiles_away import HAND_SIZE, OUT_OF_REACH, Exposure, Holding, tables_for
 
 MODEL_FILE = Path(__file__).with_name("outlook.json")
 FAR = 9  # tiles away counted as at most this: further is as good as lost
@@ -97,6 +98,47 @@ def prospects(card: Card, holding: Holding, seen: Sequence[int] | np.ndarray, mo
     ]
 
 
+def prospects_many(
+    card: Card, racks: np.ndarray, exposures: Sequence[Exposure], seen: np.ndarray, most: int = 6,
+) -> list[list[Prospect]]:
+    """`prospects` of many racks sharing their exposures, in one analysis
+    (`analyze_many`): a turn's or a call's every discard at once (issue 26).
+    `racks` is (n, 36) counts, `seen` (36,) or (n, 36); the same Prospects,
+    in the same order, as `prospects_each`, the readable reference."""
+    found = analyze_many(card, racks, exposures, seen)
+    lines = tables_for(card).lines
+    jokers_exposed = sum(e.jokers for e in exposures)
+    live = (found.distance != OUT_OF_REACH) & ~found.dead
+    out = []
+    for n, order in enumerate(found.order):
+        shown = len(exposures), jokers_exposed, int(racks[n][tiles.JOKER])
+        ranked = order[live[n, order]]  # the live lines, nearest first
+        if not len(ranked):
+            out.append([Prospect(HAND_SIZE, 0, 0, 0, "", *shown)])
+            continue
+        distance = found.distance[n, ranked]
+        near = ranked[distance <= distance[0] + 1]
+        close = len(near)
+        row = []
+        for line_number, d, outs in zip(near[:most].tolist(), distance[:most].tolist(), found.live_outs[n, near[:most]].tolist()):
+            line = lines[line_number]
+            row.append(Prospect(d, outs, close, line.value, line.id, *shown, line.singles_and_pairs, line.concealed))
+        out.append(row)
+    return out
+
+
+def prospects_each(
+    card: Card, racks: np.ndarray, exposures: Sequence[Exposure], seen: np.ndarray, most: int = 6,
+) -> list[list[Prospect]]:
+    """`prospects_many` one analysis a rack: the reference it is held to, and
+    the path it replaced (coach.tools.benchmarks.practice_table times both)."""
+    seens = np.broadcast_to(np.asarray(seen), np.shape(racks))
+    return [
+        prospects(card, Holding(tuple(int(x) for x in rack), tuple(exposures)), row, most)
+        for rack, row in zip(racks, seens)
+    ]
+
+
 def prospect(card: Card, holding: Holding, seen: Sequence[int] | np.ndarray) -> Prospect:
     """The nearest line still alive for a holding, given the tiles seen (E3)."""
     return prospects(card, holding, seen)[0]
@@ -149,6 +191,7 @@ def model() -> Model:
     )
 
 
+@lru_cache(maxsize=8192)  # a turn's discards and a call's options share most prospects (issue 26)
 def win_chance(found: Prospect, wall: int) -> float:
     """The share of hands this holding goes on to win (see the module doc)."""
     if found.distance >= HAND_SIZE:
@@ -168,4 +211,9 @@ def deal_in_chance(card: Card, tile: int, exposures: Sequence[Exposure], thrown:
         share = found.share(tile)
         if share == 0.0:
             return 0.0  # no hand their exposures allow needs it
-    return _logistic(float(model().deal_in @ danger_features(share, len(exposures), thrown, wall)))
+    return _deal_in(share, len(exposures), thrown, wall)
+
+
+@lru_cache(maxsize=8192)  # every discard a turn or a call weighs asks it of three opponents (issue 26)
+def _deal_in(share: float, exposures: int, thrown: int, wall: int) -> float:
+    return _logistic(float(model().deal_in @ danger_features(share, exposures, thrown, wall)))

@@ -19,8 +19,12 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from coach.notation import tiles
+
+if TYPE_CHECKING:
+    from coach.tools.benchmarks.practice_table import Figures
 
 # The goals' bars (issue 26).
 STORED_VS_HELLO = 3.0  # a stored-answer drill's server CPU a request, over /healthz's
@@ -29,6 +33,7 @@ LEARNERS_PER_CORE = 25.0  # at 50% of a core, each learner one round trip a seco
 CLASS_P95_MS = 100.0  # every answer's p95 at a class's pace (32 clients, --think 1) ...
 CLASS_LOAD = 1.5  # ... at a load average under this
 LEAN_VS_PLAIN = 30.0  # the lean batch over the plain reference, on the bar's mix, in each run
+PRACTICE_RATIO = 1.4  # the review's call checks and a shark's decisions, batched, over one analysis a candidate (the prototypes)
 HEAVY_DRILLS = ("first-pass",)  # drills held to FIRST_PASS_VS_HELLO
 
 
@@ -161,10 +166,29 @@ def peer_goal(every_line_ms: float | None) -> Goal:
     )
 
 
-def practice_goal() -> Goal:
+def practice_goal(found: Figures | None = None) -> Goal:
+    """The practice table's batched analyses against the one-at-a-time path in the
+    same process (coach.tools.benchmarks.practice_table, measured here when no
+    figures are given): what was batched, the review's call checks (its call and
+    no-call decisions) and a shark's decisions, each at least PRACTICE_RATIO
+    faster by CPU, with the same results. The whole review's ratio is printed
+    beside them: the rest of a review is mostly the Charleston's pass
+    evaluation, which this goal does not touch."""
+    if found is None:
+        from coach.notation.card import house_card
+        from coach.tools.benchmarks import practice_table
+
+        found = practice_table.measure(house_card(), hands=4, rounds=3, shark_hands=2)
+    measured = (
+        f"call checks {found.call_ratio:.2f}x (whole review {found.review_ratio:.2f}x), shark's decision {found.shark_ratio:.2f}x; "
+        f"results {'identical' if found.identical else 'DIFFERENT'}"
+    )
+    met = found.identical and min(found.call_ratio, found.shark_ratio) >= PRACTICE_RATIO
     return Goal(
-        "practice table: review's call checks and shark's analyses batched", "", "batched, identical results", None,
-        "not batched yet",
+        "practice table: review's call checks and shark's analyses batched", measured,
+        f"batched, identical results, call checks and shark >= {PRACTICE_RATIO:g}x each", met,
+        f"CPU, old path in the same process; {found.hands} hands, {found.decisions} shark decisions, "
+        f"load average {found.load[0]:.1f}",
     )
 
 

@@ -74,3 +74,18 @@ def test_the_speed_page_section_is_replaced_between_its_markers_only() -> None:
     assert speed_page.replace_section(new, text) == new
     added = speed_page.replace_section("# Speed\n", text)
     assert added.count(speed_page.BEGIN) == 1
+
+
+def test_the_practice_tables_goal_needs_identical_results_and_both_ratios():
+    from coach.tools.benchmarks.practice_table import Figures
+
+    def figures(call_new: float, shark_new: float, identical: bool = True) -> Figures:
+        # 1.0 s of review before, 40% of it call checks (0.4 s); after, 0.8 s with call_new of it.
+        return Figures(4, 1.0, 0.8, 0.4, call_new / 0.8, 100, 0.15, shark_new, 2.0, 1.4, identical, (5.0, 6.0))
+
+    met = bench_goals.practice_goal(figures(0.2, 0.1))
+    assert met.met is True and "call checks 2.00x" in met.measured and "shark's decision 1.50x" in met.measured
+    assert "whole review 1.25x" in met.measured
+    assert bench_goals.practice_goal(figures(0.3, 0.1)).met is False  # the call checks 1.33x
+    assert bench_goals.practice_goal(figures(0.2, 0.12)).met is False  # the shark 1.25x
+    assert bench_goals.practice_goal(figures(0.2, 0.1, identical=False)).verdict == "not met"
