@@ -19,6 +19,10 @@ given to create_app, which is how the tests lower them):
     address (the owner's) is never counted against it.
   An address with recent failures is also the first one turned away when
   password hashing is busy (coach.web.infra.hashing, `failing_address`).
+  A try these limits refuse is answered before Flask reads the session or
+  the CSRF token (`sign_in_refusal`, coach.web.account.early_refusal), so a
+  flood past its limits costs about a bare request; it checked no password,
+  so it counts as no failure.
 - Sign-up: per email 5 a minute, per address 30 a minute (a class making
   accounts together at the start of a lesson).
 - Join codes (`/join/<code>` and `/join`): per address, 20 misses a minute
