@@ -21,6 +21,7 @@ from werkzeug.wrappers import Request
 from coach.store.db import FILE_NAME
 from coach.web import create_app
 from coach.web.account import early_refusal
+from coach.web.infra import hashing, limits
 
 OWNER = "ann@example.org"
 
@@ -132,19 +133,65 @@ BODIES = [
 
 @pytest.mark.parametrize("body", BODIES)
 @pytest.mark.parametrize("content_type", ["application/x-www-form-urlencoded", "application/x-www-form-urlencoded; charset=utf-8", "text/plain"])
-def test_the_form_email_is_read_as_werkzeugs_parser_reads_it_and_left_for_flask(body, content_type):
+def test_the_form_is_read_as_werkzeugs_parser_reads_it_and_left_for_flask(body, content_type):
     environ = EnvironBuilder(method="POST", path="/signin", data=body, content_type=content_type).get_environ()
     expected = Request(EnvironBuilder(method="POST", path="/signin", data=body, content_type=content_type).get_environ()).form
-    assert early_refusal._form_email(environ, 64 * 1024) == expected.get("email", "")
+    assert early_refusal._form(environ, 64 * 1024) == {name: expected[name] for name in expected}
     assert Request(environ).form == expected  # the body put back, whole
 
 
 def test_a_body_not_cheap_to_read_is_left_to_flask():
     multipart = EnvironBuilder(method="POST", path="/signin", data={"email": OWNER}, content_type="multipart/form-data").get_environ()
     assert multipart["CONTENT_TYPE"].startswith("multipart/form-data")
-    assert early_refusal._form_email(multipart, 64 * 1024) is None
+    assert early_refusal._form(multipart, 64 * 1024) is None
     too_long = EnvironBuilder(method="POST", path="/signin", data=b"email=" + b"a" * 100,
                               content_type="application/x-www-form-urlencoded").get_environ()
-    assert early_refusal._form_email(too_long, 50) is None
+    assert early_refusal._form(too_long, 50) is None
     no_length = dict(too_long, CONTENT_LENGTH="")
-    assert early_refusal._form_email(no_length, 64 * 1024) is None
+    assert early_refusal._form(no_length, 64 * 1024) is None
+
+
+@pytest.fixture
+def suspect_lane(monkeypatch) -> hashing.Gate:
+    """The flood's hashing lane, one slot and no queue, as served; the tests hold it."""
+    gate = hashing.Gate(slots=1, queue=0, wait=0.0)
+    monkeypatch.setattr(hashing, "suspect_gate", gate)
+    return gate
+
+
+def test_a_failing_address_is_told_busy_before_flask_while_the_flood_lane_is_taken_and_it_counts(make_app, suspect_lane):
+    app = make_app(COACH_LIMIT_SIGNIN_ADDRESS="3/minute")
+    assert sign_in(app, "10.0.0.1").status_code == 422  # failing from now on
+    app.config["WTF_CSRF_ENABLED"] = True
+    with suspect_lane.turn():
+        busy = sign_in(app, "10.0.0.1")
+        assert busy.status_code == 503 and busy.headers["Retry-After"] == str(limits.BUSY_RETRY)
+        page = busy.get_data(as_text=True)
+        assert "Try again in a few seconds" in page and "csrf" not in page.lower()
+        assert sign_in(app, "10.0.0.1").status_code == 503  # its third failure, counted as Flask counts it
+        refused = sign_in(app, "10.0.0.1")
+        assert refused.status_code == 429 and "Too many sign-in attempts from your network" in refused.get_data(as_text=True)
+        assert sign_in(app, "10.0.0.2").status_code == 400  # a clean address goes on to Flask (and its CSRF check)
+    assert sign_in(app, "10.0.0.3").status_code == 400  # the lane free: Flask decides
+
+
+def test_with_the_flood_lane_taken_the_early_answers_are_flasks(make_app, suspect_lane):
+    """One script, with and without the early refusal, the flood's lane held: the same
+    answers, busy ones and the refusals their counts bring on, a clean address unheld."""
+    config = {"COACH_LIMIT_SIGNIN_EMAIL_ADDRESS": "3/minute", "COACH_LIMIT_SIGNIN_ADDRESS": "5/minute",
+              "COACH_LIMIT_SIGNIN_EMAIL": "6/minute"}
+    script = [("10.0.0.1", OWNER)] + [("10.0.0.1", OWNER)] * 3 + [("10.0.0.1", "u1@example.org")] * 2
+    script += [(f"10.0.1.{n}", OWNER) for n in range(4)] + [(f"10.0.1.{n}", OWNER) for n in range(4)]
+    script += [("10.0.2.1", "") , ("10.0.2.2", OWNER)]
+    answers, pages = {}, {}
+    for early in (True, False):
+        app = make_app(early=early, **config)
+        responses = [sign_in(app, *script[0])]
+        with suspect_lane.turn():
+            responses += [sign_in(app, address, email) for address, email in script[1:]]
+        answers[early] = [said(response) for response in responses]
+        pages[early] = [response.get_data(as_text=True) for response in responses if response.status_code in (429, 503)]
+    assert answers[True] == answers[False]
+    assert {status for status, _ in answers[True]} == {422, 429, 503}
+    assert not any("csrf-token" in page for page in pages[True])  # each made before Flask
+    assert all("csrf-token" in page for page in pages[False])

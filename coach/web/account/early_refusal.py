@@ -15,9 +15,15 @@ proxy is configured) and the form's email, with the same keys and windows
 (`limits.sign_in_refusal`), and answers a refused one itself: a page made
 once per message and kind (a page of its own with nothing of one visitor's
 in it, or htmx's partial) through the app itself, so it carries the app's
-own headers, with the wait filled in and Retry-After. Whatever it cannot read cheaply (a multipart body, no
+own headers, with the wait filled in and Retry-After. A failing address (`limits.failing`) that
+sends a password while the flood's hashing lane is taken (coach.web.infra.hashing)
+is answered "busy" (503) here the same way, its failure counted as Flask
+counts it (the one answer Flask would give otherwise: a learner already
+signed in, whom Flask sends on to the account page, cannot be told without
+reading the session; from a failing address, while the lane is taken, they
+are told "busy"). Whatever it cannot read cheaply (a multipart body, no
 Content-Length, a store that fails) goes on to Flask, whose limits refuse it
-as before: this only ever answers sooner what they would answer.
+as before: this only ever answers sooner what Flask would answer.
 """
 
 from __future__ import annotations
@@ -32,7 +38,7 @@ from urllib.parse import parse_qsl
 import werkzeug.urls  # noqa: F401  # registers the "werkzeug.url_quote" decoding errors handler, as Flask's form parser uses
 from flask import Flask, render_template
 
-from coach.web.infra import limits
+from coach.web.infra import hashing, limits
 
 PATH = "/signin"
 FORM = "application/x-www-form-urlencoded"
@@ -51,52 +57,72 @@ class _Page:
 
 
 class EarlyRefusal:
-    """WSGI middleware: a POST /signin that the sign-in limits refuse is answered here."""
+    """WSGI middleware: a POST /signin that the sign-in limits refuse, or that a failing
+    address sends while the flood's hashing lane is taken, is answered here."""
 
     def __init__(self, app: Flask, wsgi_app: WSGIApp) -> None:
         self.app = app
         self.wsgi_app = wsgi_app
-        self._pages: dict[tuple[str, bool], _Page] = {}
+        self._pages: dict[tuple[int, str, bool], _Page] = {}
         self._making = threading.Lock()
 
     def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO") == PATH:
-            refusal = self._refusal(environ)
-            if refusal is not None:
-                try:
-                    page = self._page(refusal.message, environ.get("HTTP_HX_REQUEST") == "true")
-                except Exception:  # the page could not be made: Flask answers, as it always could
-                    self.app.logger.exception("the early 429 page could not be made")
-                else:
-                    return _refuse(start_response, page, refusal.retry)
+            early = self._early(environ)
+            if early is not None:
+                page, retry = early
+                return _send(start_response, page, retry)
         return self.wsgi_app(environ, start_response)
 
-    def _refusal(self, environ: dict[str, Any]) -> limits.SignInRefusal | None:
+    def _early(self, environ: dict[str, Any]) -> tuple[_Page, int] | None:
+        """The answer Flask would give, when it is a refusal decided from the address and email alone."""
         if not self.app.config.get("RATELIMIT_ENABLED", True):
             return None
-        email = _form_email(environ, self.app.config.get("MAX_CONTENT_LENGTH"))
-        if email is None:
+        form = _form(environ, self.app.config.get("MAX_CONTENT_LENGTH"))
+        if form is None:
             return None
+        email = form.get("email", "")
+        resolved, remote = self.app.extensions["settings"], environ.get("REMOTE_ADDR")
         try:
-            return limits.sign_in_refusal(self.app.extensions["settings"], email, environ.get("REMOTE_ADDR"))
+            refusal = limits.sign_in_refusal(resolved, email, remote)
+            # A failing address's password goes to the suspect lane (coach.web.infra.hashing):
+            # taken, Flask would answer "busy" and count a failure, after reading the
+            # session, the CSRF token and the account. The same, here (an empty field
+            # is told so by Flask, which hashes nothing for it).
+            busy = (
+                refusal is None and bool(email) and bool(form.get("password")) and hashing.suspect_gate.full()
+                and limits.failing(resolved, limits.address_key(remote))
+            )
+            if busy:
+                limits.count_turned_away(resolved, email, remote)
         except Exception:  # a store that cannot be read: Flask-Limiter's check decides (and falls back to memory)
             return None
+        htmx = environ.get("HTTP_HX_REQUEST") == "true"
+        try:
+            if refusal is not None:
+                return self._page(429, limits.TOO_MANY_TITLE, limits.refused_words(refusal.message, _WAIT), htmx), refusal.retry
+            if busy:
+                return self._page(503, hashing.BUSY_TITLE, str(hashing.HashingBusy.description), htmx), limits.BUSY_RETRY
+        except Exception:  # the page could not be made: Flask answers, as it always could
+            self.app.logger.exception("the early answer's page could not be made")
+        return None
 
-    def _page(self, message: str, htmx: bool) -> _Page:
-        """The 429 for `message`, made once (per worker) by the app's own error answer and
-        after-request hooks, so that it says and carries what Flask's 429 does."""
-        page = self._pages.get((message, htmx))
+    def _page(self, status: int, title: str, message: str, htmx: bool) -> _Page:
+        """The answer for `message`, made once (per worker) through the app's own
+        after-request hooks, so that it carries the headers Flask's answer does."""
+        key = (status, message, htmx)
+        page = self._pages.get(key)
         if page is None:
             with self._making:
-                page = self._pages.get((message, htmx)) or self._make(message, htmx)
-                self._pages[message, htmx] = page
+                page = self._pages.get(key) or self._make(status, title, message, htmx)
+                self._pages[key] = page
         return page
 
-    def _make(self, message: str, htmx: bool) -> _Page:
+    def _make(self, status: int, title: str, message: str, htmx: bool) -> _Page:
         headers = {"HX-Request": "true"} if htmx else {}
         with self.app.test_request_context(PATH, method="POST", headers=headers):
-            words = {"status": 429, "title": limits.TOO_MANY_TITLE, "message": limits.refused_words(message, _WAIT)}
-            made = self.app.make_response((render_template(PARTIAL if htmx else PAGE, **words), 429))
+            words = {"status": status, "title": title, "message": message}
+            made = self.app.make_response((render_template(PARTIAL if htmx else PAGE, **words), status))
             made = self.app.process_response(made)
             kept = [
                 (name, value) for name, value in made.headers.items()
@@ -105,21 +131,22 @@ class EarlyRefusal:
             return _Page(made.status, kept, made.get_data(as_text=True))
 
 
-def _refuse(start_response: Callable[..., Any], page: _Page, retry: int) -> Iterable[bytes]:
+def _send(start_response: Callable[..., Any], page: _Page, retry: int) -> Iterable[bytes]:
     body = page.body.replace(_WAIT, limits.wait_words(retry)).encode("utf-8")
     start_response(page.status, [*page.headers, ("Retry-After", str(retry)), ("Content-Length", str(len(body)))])
     return [body]
 
 
-def _form_email(environ: dict[str, Any], most: int | None) -> str | None:
-    """The form's first `email` as Flask will read it (werkzeug's parser: a url-encoded
-    body decoded as UTF-8, else no form), the body put back for Flask to read;
-    None when reading it is not cheap or not certain (multipart, no length, too long)."""
+def _form(environ: dict[str, Any], most: int | None) -> dict[str, str] | None:
+    """The form's fields (the first of each name) as Flask will read them (werkzeug's
+    parser: a url-encoded body decoded as UTF-8, else no form), the body put back
+    for Flask to read; None when reading it is not cheap or not certain
+    (multipart, no length, too long)."""
     mimetype = environ.get("CONTENT_TYPE", "").partition(";")[0].strip().lower()
     if mimetype == "multipart/form-data":
         return None
     if mimetype != FORM:
-        return ""  # no form: Flask reads no email either
+        return {}  # no form: Flask reads none either
     try:
         length = int(environ.get("CONTENT_LENGTH") or "")
     except ValueError:
@@ -133,11 +160,11 @@ def _form_email(environ: dict[str, Any], most: int | None) -> str | None:
     try:
         text = body.decode()
     except UnicodeDecodeError:
-        return ""  # werkzeug's parser refuses it silently: an empty form
+        return {}  # werkzeug's parser refuses it silently: an empty form
+    fields: dict[str, str] = {}
     for name, value in parse_qsl(text, keep_blank_values=True, errors="werkzeug.url_quote"):
-        if name == "email":
-            return value
-    return ""
+        fields.setdefault(name, value)
+    return fields
 
 
 def install(app: Flask) -> None:

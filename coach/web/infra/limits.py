@@ -229,14 +229,14 @@ def _email_address() -> str:
     return f"{_email()}|{address()}"
 
 
-def _failures(setting: Setting[str], key: str, scope: str) -> int:
+def _failures(setting: Setting[str], key: str, scope: str, resolved: settings.Settings | None = None) -> int:
     """Failed sign-ins counted so far for `key` by the limit `setting` names
     (the most in any of its windows), read from the limits' own storage so
     that it counts across workers and servers as the limit does. A store that
     cannot be read counts none: this only orders who is turned away first,
     and the limits themselves still hold."""
     try:
-        items = parse_many(current_app.extensions["settings"][setting])
+        items = parse_many((resolved or current_app.extensions["settings"])[setting])
         return max(
             item.amount - limiter.limiter.get_window_stats(item, KEY_PREFIX, key, scope).remaining for item in items
         )
@@ -244,18 +244,37 @@ def _failures(setting: Setting[str], key: str, scope: str) -> int:
         return 0
 
 
-def failing_address() -> bool:
-    """Whether this request's address has failed a sign-in within the per-address
+def failing(resolved: settings.Settings, where: str) -> bool:
+    """Whether an address (its key) has failed a sign-in within the per-address
     windows, or comes back sooner than a "busy" answer asked it to (a person
     reads "try again in a few seconds"; a flood does not)."""
-    failing = _failures(settings.LIMIT_SIGNIN_ADDRESS, address(), SCOPE_ADDRESS) > 0
-    if not failing:
-        try:
-            failing = not limiter.limiter.test(_TOLD_TO_WAIT, KEY_PREFIX, address(), SCOPE_BUSY)
-        except Exception:  # a store that cannot be read: as in _failures
-            failing = False
-    g.failing_address = failing
-    return failing
+    if _failures(settings.LIMIT_SIGNIN_ADDRESS, where, SCOPE_ADDRESS, resolved) > 0:
+        return True
+    try:
+        return not limiter.limiter.test(_TOLD_TO_WAIT, KEY_PREFIX, where, SCOPE_BUSY)
+    except Exception:  # a store that cannot be read: as in _failures
+        return False
+
+
+def failing_address() -> bool:
+    """`failing` for this request's address, noted for `_failed`."""
+    g.failing_address = failed = failing(current_app.extensions["settings"], address())
+    return failed
+
+
+def count_turned_away(resolved: settings.Settings, raw_email: object, remote: str | None) -> None:
+    """A failing address turned away "busy" before Flask (coach.web.account.early_refusal),
+    counted as Flask's path counts it (`_failed`): a failure per email and address and
+    per address, and against the email's ceiling when the address has failed for that
+    email before (Flask-Limiter deducts only the limits it applied)."""
+    email, where = email_key(raw_email), address_key(remote)
+    here = f"{email}|{where}"
+    counted = [(settings.LIMIT_SIGNIN_EMAIL_ADDRESS, here, SCOPE_EMAIL_ADDRESS), (settings.LIMIT_SIGNIN_ADDRESS, where, SCOPE_ADDRESS)]
+    if _failures(settings.LIMIT_SIGNIN_EMAIL_ADDRESS, here, SCOPE_EMAIL_ADDRESS, resolved) > 0:
+        counted.append((settings.LIMIT_SIGNIN_EMAIL, email, SCOPE_EMAIL))
+    for setting, key, scope in counted:
+        for item in parse_many(resolved[setting]):
+            limiter.limiter.hit(item, KEY_PREFIX, key, scope)
 
 
 def _told_to_wait() -> None:
