@@ -195,3 +195,16 @@ def test_with_the_flood_lane_taken_the_early_answers_are_flasks(make_app, suspec
     assert {status for status, _ in answers[True]} == {422, 429, 503}
     assert not any("csrf-token" in page for page in pages[True])  # each made before Flask
     assert all("csrf-token" in page for page in pages[False])
+
+
+def test_a_learner_signed_in_is_left_to_flask_while_the_flood_lane_is_taken(make_app, suspect_lane):
+    app = make_app()
+    learner = app.test_client()
+    made = learner.post("/signup", data={"email": OWNER, "password": "correct horse battery", "name": "Ann"},
+                        environ_base={"REMOTE_ADDR": "10.0.0.1"})
+    assert made.status_code == 303
+    assert sign_in(app, "10.0.0.1", "x@example.org").status_code == 422  # the learner's address is failing
+    with suspect_lane.turn():
+        assert sign_in(app, "10.0.0.1", "y@example.org").status_code == 503
+        again = learner.post("/signin", data={"email": OWNER, "password": "anything"}, environ_base={"REMOTE_ADDR": "10.0.0.1"})
+        assert again.status_code == 303 and again.headers["Location"].endswith("/account")  # sent on, as Flask does

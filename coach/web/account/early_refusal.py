@@ -18,10 +18,8 @@ in it, or htmx's partial) through the app itself, so it carries the app's
 own headers, with the wait filled in and Retry-After. A failing address (`limits.failing`) that
 sends a password while the flood's hashing lane is taken (coach.web.infra.hashing)
 is answered "busy" (503) here the same way, its failure counted as Flask
-counts it (the one answer Flask would give otherwise: a learner already
-signed in, whom Flask sends on to the account page, cannot be told without
-reading the session; from a failing address, while the lane is taken, they
-are told "busy"). Whatever it cannot read cheaply (a multipart body, no
+counts it (a learner already signed in, whom Flask sends on to the account
+page, is left to Flask). Whatever it cannot read cheaply (a multipart body, no
 Content-Length, a store that fails) goes on to Flask, whose limits refuse it
 as before: this only ever answers sooner what Flask would answer.
 """
@@ -37,6 +35,9 @@ from urllib.parse import parse_qsl
 
 import werkzeug.urls  # noqa: F401  # registers the "werkzeug.url_quote" decoding errors handler, as Flask's form parser uses
 from flask import Flask, render_template
+from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import BadSignature
+from werkzeug.http import parse_cookie
 
 from coach.web.infra import hashing, limits
 
@@ -91,7 +92,7 @@ class EarlyRefusal:
             # is told so by Flask, which hashes nothing for it).
             busy = (
                 refusal is None and bool(email) and bool(form.get("password")) and hashing.suspect_gate.full()
-                and limits.failing(resolved, limits.address_key(remote))
+                and limits.failing(resolved, limits.address_key(remote)) and not self._signed_in(environ)
             )
             if busy:
                 limits.count_turned_away(resolved, email, remote)
@@ -106,6 +107,25 @@ class EarlyRefusal:
         except Exception:  # the page could not be made: Flask answers, as it always could
             self.app.logger.exception("the early answer's page could not be made")
         return None
+
+    def _signed_in(self, environ: dict[str, Any]) -> bool:
+        """Whether the request may be a learner's already signed in (Flask sends them on to
+        the account page without a hash): a session naming one, or a remember cookie."""
+        cookies = parse_cookie(environ)
+        if self.app.config.get("REMEMBER_COOKIE_NAME", "remember_token") in cookies:
+            return True
+        signed = cookies.get(self.app.config["SESSION_COOKIE_NAME"])
+        if not signed:
+            return False
+        interface = self.app.session_interface
+        serializer = interface.get_signing_serializer(self.app) if isinstance(interface, SecureCookieSessionInterface) else None
+        if serializer is None:
+            return True  # sessions kept some other way: Flask decides
+        try:
+            session = serializer.loads(signed)
+        except BadSignature:
+            return False  # Flask reads no session from it either
+        return isinstance(session, dict) and "_user_id" in session
 
     def _page(self, status: int, title: str, message: str, htmx: bool) -> _Page:
         """The answer for `message`, made once (per worker) through the app's own
