@@ -22,7 +22,8 @@ given to create_app, which is how the tests lower them):
   A try these limits refuse is answered before Flask reads the session or
   the CSRF token (`sign_in_refusal`, coach.web.account.early_refusal), so a
   flood past its limits costs about a bare request; it checked no password,
-  so it counts as no failure.
+  so it counts as no failure. A failing address turned away "busy" is
+  answered there too, and counted as here (`count_turned_away`).
 - Sign-up: per email 5 a minute, per address 30 a minute (a class making
   accounts together at the start of a lesson).
 - Join codes (`/join/<code>` and `/join`): per address, 20 misses a minute
@@ -236,7 +237,7 @@ def _failures(setting: Setting[str], key: str, scope: str, resolved: settings.Se
     cannot be read counts none: this only orders who is turned away first,
     and the limits themselves still hold."""
     try:
-        items = parse_many((resolved or current_app.extensions["settings"])[setting])
+        items = parse_many((resolved if resolved is not None else current_app.extensions["settings"])[setting])
         return max(
             item.amount - limiter.limiter.get_window_stats(item, KEY_PREFIX, key, scope).remaining for item in items
         )
