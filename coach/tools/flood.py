@@ -8,22 +8,33 @@ learners' drill p95 within 2x of the quiet figure.
 The app is served by `python -m coach serve` (gunicorn, as in production:
 its limits and password hashing untouched; only the drilling limits are
 lifted, as `load` does, so that many learners on one address can drill).
-It runs two phases of the same length:
+It runs three phases of the same length, the learners measured the same
+way in each (the same clients, seeds and drills, the server's CPU read
+from /proc before and after):
 
 1. **Quiet:** `--clients` learners (from 127.0.0.1) ask and answer questions
    of the `--drills`, each round trip a random one of them.
-2. **Flooded:** the same learners, while N flooding clients, each from an
+2. **Control:** the same learners, while N other clients, each from an
    address of its own (127.0.0.2, 127.0.0.3, ...: every 127/8 address is
-   this machine's loopback), post wrong passwords as fast as they are
-   answered (half for the owner's email, half for made-up ones), and the
-   owner signs in with the right password from a clean address once a second
-   (or, told "busy", after the answer's Retry-After, as a person would).
-   The flood and the owner run in a process of their own, so that their
-   threads never take the learners' clients' GIL.
+   this machine's loopback), ask for the bare `/healthz` route as fast as
+   they are answered: what N more busy clients cost the learners on these
+   cores whatever they ask (their own CPU, the server's cheapest answer).
+3. **Flooded:** the same learners, while N flooding clients, each from an
+   address of its own, post wrong passwords as fast as they are answered,
+   honouring nothing (no Retry-After, no pause; one GET of the form for its
+   CSRF token per connection, as a script does), half for the owner's email,
+   half for made-up ones; and the owner signs in with the right password
+   from a clean address once a second (or, told "busy", after the answer's
+   Retry-After, as a person would).
+   The other clients and the owner run in a process of their own, so that
+   their threads never take the learners' clients' GIL.
 
-It prints the learners' round-trip p95 in each phase and their ratio, the
-flood's answers by status, and the owner's. Only loopback addresses are
-ever contacted, and every loop stops at its deadline.
+It prints the learners' round-trip p95 in each phase and the ratios to the
+quiet one, the other clients' requests a second and the server's CPU per
+request of all, the flood's answers by status, and the owner's. The server
+is `load`'s (`load._start_server`), stopped however the run ends (Ctrl-C and
+SIGTERM too, as `load`). Only loopback addresses are ever contacted, and every
+loop stops at its deadline.
 """
 
 from __future__ import annotations
@@ -35,9 +46,7 @@ import multiprocessing.queues
 import os
 import random
 import re
-import subprocess
 import sys
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -45,7 +54,6 @@ from dataclasses import dataclass, field
 from typing import TextIO
 from urllib.parse import urlencode
 
-from coach.common import settings
 from coach.tools import load
 
 HOST = load.HOST
@@ -168,22 +176,45 @@ def _owner(port: int, deadline: float, answers: Statuses) -> None:
         time.sleep(min(pause, max(0.0, deadline - time.monotonic())))
 
 
-def _attack(port: int, floods: int, seconds: float, results: multiprocessing.queues.SimpleQueue) -> None:
-    """The flood and the owner, in a process of their own: their threads must not
-    take the learners' clients' GIL, or the clients' own waits would be counted
-    as the server's."""
+def _ordinary(port: int, source: str, deadline: float, answers: Statuses) -> None:
+    """The control's client: the bare route, as fast as it is answered, on one keep-alive connection."""
+    conn = http.client.HTTPConnection(HOST, port, timeout=30, source_address=(source, 0))
+    while time.monotonic() < deadline:
+        start = time.perf_counter()
+        try:
+            conn.request("GET", "/healthz")
+            response = conn.getresponse()
+            response.read()
+            answers.add(response.status, time.perf_counter() - start)
+        except (OSError, http.client.HTTPException):
+            answers.add(0, 0.0)
+            conn.close()
+            conn = http.client.HTTPConnection(HOST, port, timeout=30, source_address=(source, 0))
+    conn.close()
+
+
+def _attack(port: int, floods: int, seconds: float, results: multiprocessing.queues.SimpleQueue, control: bool = False) -> None:
+    """The N other clients (the flood, or the control's ordinary clients) and, with the
+    flood, the owner, in a process of their own: their threads must not take the
+    learners' clients' GIL, or the clients' own waits would be counted as the server's."""
     deadline = time.monotonic() + seconds
     flood, owner = Statuses(), Statuses()
     threads = [
-        threading.Thread(target=_flooder, args=(port, f"127.0.0.{n + 2}", deadline, n, flood), daemon=True)
+        threading.Thread(
+            target=_ordinary if control else _flooder,
+            args=(port, f"127.0.0.{n + 2}", deadline, flood) if control else (port, f"127.0.0.{n + 2}", deadline, n, flood),
+            daemon=True,
+        )
         for n in range(floods)
     ]
-    threads.append(threading.Thread(target=_owner, args=(port, deadline, owner), daemon=True))
+    if not control:
+        threads.append(threading.Thread(target=_owner, args=(port, deadline, owner), daemon=True))
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(60)
-    results.put(((flood.counts, flood.seconds), (owner.counts, owner.seconds)))
+    spent = os.times()
+    results.put(((flood.counts, flood.seconds), (owner.counts, owner.seconds), spent.user + spent.system))
 
 
 def _mixed_drills(drills: list[str]):
@@ -195,71 +226,110 @@ def _mixed_drills(drills: list[str]):
     return work
 
 
-def _start_server(port: int) -> subprocess.Popen:
-    env = dict(os.environ)
-    env[settings.DATA_DIR.name] = tempfile.mkdtemp(prefix="coach-flood-")
-    # The learners share one address, far past a human's pace: the drilling limits are
-    # lifted (still counted), as `load` does. The sign-in limits and the hashing stay as served.
-    lifted = (settings.LIMIT_DRILL_LEARNER, settings.LIMIT_DRILL_ADDRESS, settings.LIMIT_FIRST_PASS_ADDRESS)
-    env.update(dict.fromkeys((limit.name for limit in lifted), "1000000/minute"))
-    return subprocess.Popen(
-        [sys.executable, "-m", "coach", "serve", "--host", HOST, "--port", str(port)],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-    )
-
-
 def _p95_ms(values: list[float]) -> float:
     return load._percentile(values, 0.95) * 1000
 
 
-def run(args: argparse.Namespace, out: TextIO) -> int:
-    port = load._free_port()
-    server = _start_server(port)
-    floods: int = args.flood
+@dataclass
+class _Measured:
+    """One phase: the learners' figures, and the other clients' answers (none when quiet)."""
+
+    learners: load.Phase
+    seconds: float  # the phase's length as run
+    others: Statuses = field(default_factory=Statuses)
+    owner: Statuses = field(default_factory=Statuses)
+    others_cpu: float = 0.0  # seconds of CPU the other clients' process spent (their side of the cores)
+
+    def all_cpu_ms(self) -> str:
+        """The server's CPU per request of everyone's, learners' and others' (ms)."""
+        requests = self.learners.requests + sum(self.others.counts.values()) + sum(self.owner.counts.values())
+        return "?" if self.learners.server_cpu is None else f"{self.learners.server_cpu / max(1, requests) * 1000:.2f}"
+
+
+def _phase(port: int, args: argparse.Namespace, work, server_pid: int, others: int = 0, control: bool = False) -> _Measured:
+    """The learners for one phase, while `others` clients (control: the bare route; else the flood) run."""
     think = getattr(args, "think", 0.0) or 0.0
+    if not others:
+        phase, elapsed = load._run_phase(port, args.clients, args.seconds, work, server_pid, think)
+        return _Measured(phase, elapsed)
+    results: multiprocessing.queues.SimpleQueue = _FORK.SimpleQueue()
+    attack = _FORK.Process(target=_attack, args=(port, others, args.seconds, results, control), daemon=True)
+    attack.start()
+    try:
+        phase, elapsed = load._run_phase(port, args.clients, args.seconds, work, server_pid, think)
+        (flood_counts, flood_seconds), (owner_counts, owner_seconds), their_cpu = results.get()
+        attack.join(60)
+    finally:
+        if attack.is_alive():
+            attack.terminate()
+            attack.join(10)
+    flood, owner = Statuses(Counter(flood_counts), flood_seconds), Statuses(Counter(owner_counts), owner_seconds)
+    return _Measured(phase, elapsed, flood, owner, their_cpu)
+
+
+def run(args: argparse.Namespace, out: TextIO) -> int:
+    """Measure; the server it started is stopped however the run ends (Ctrl-C and SIGTERM too)."""
+    with load._stopped_by_sigterm():
+        return _run(args, out)
+
+
+def _run(args: argparse.Namespace, out: TextIO) -> int:
+    server = None
+    floods: int = args.flood
     work = _mixed_drills(args.drills)
     try:
-        load._wait_ready(port)
+        port = load._free_port()
+        with load._signals_held():  # a Ctrl-C or SIGTERM now lands once `server` is known, so it is stopped
+            server, log = load._start_server(port)
+        load._wait_ready(port, getattr(args, "start_timeout", None) or load.START_TIMEOUT, server, log, sys.stderr)
         _sign_up_owner(port)
         load._run_phase(port, args.clients, min(2.0, args.seconds), work)  # warm up
-        quiet, _ = load._run_phase(port, args.clients, args.seconds, work, server.pid, think)
-
-        results: multiprocessing.queues.SimpleQueue = _FORK.SimpleQueue()
-        attack = _FORK.Process(target=_attack, args=(port, floods, args.seconds, results), daemon=True)
-        attack.start()
-        try:
-            flooded, _ = load._run_phase(port, args.clients, args.seconds, work, server.pid, think)
-            flood, owner = (Statuses(Counter(counts), seconds) for counts, seconds in results.get())
-            attack.join(60)
-        finally:
-            if attack.is_alive():
-                attack.terminate()
-
-        before, after = _p95_ms(quiet.latencies), _p95_ms(flooded.latencies)
-        ratio = after / before if before else float("nan")
-        pace = f"each pausing {0.5 * think:g}-{1.5 * think:g} s" if think else "no pause"
-        out.write(
-            f"{args.clients} learners drilling ({', '.join(args.drills)}; {pace}), {args.seconds:.0f} s a phase; "
-            f"{floods} addresses flooding the sign-in form in the second phase.\n"
-            f"{'phase':<8} {'round trips':>11} {'p50 ms':>8} {'p95 ms':>8} {'errors':>7} {'server CPU ms/req':>18}\n"
-        )
-        for name, phase in (("quiet", quiet), ("flooded", flooded)):
-            out.write(
-                f"{name:<8} {len(phase.latencies):>11} {load._percentile(phase.latencies, 0.5) * 1000:>8.1f} "
-                f"{_p95_ms(phase.latencies):>8.1f} {phase.errors:>7} {phase.cpu_ms()[0]:>18}\n"
-            )
-        verdict = "met" if ratio <= GOAL else "not met"
-        out.write(
-            f"\nLearners' drill p95, flooded / quiet: {ratio:.2f}x (goal: at most {GOAL:g}x): {verdict}.\n"
-            f"Flood's sign-in answers ({sum(flood.counts.values())}): {flood.said()}.\n"
-            f"The owner's sign-ins from a clean address ({sum(owner.counts.values())}): {owner.said()}; "
-            f"p95 {_p95_ms(owner.seconds):.0f} ms.\n"
-            "303: signed in; 422: wrong password; 429: a limit; 503: busy, turned away before hashing; 0: no answer.\n"
-        )
+        out.write(f"Load average before the phases: {load.load_average()}\n")
+        quiet = _phase(port, args, work, server.pid)
+        control = _phase(port, args, work, server.pid, floods, control=True)
+        flooded = _phase(port, args, work, server.pid, floods)
+        _report(args, out, quiet, control, flooded)
     finally:
-        server.terminate()
-        try:
-            server.wait(10)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        if server is not None:
+            load._stop(server)
     return 0
+
+
+def _report(args: argparse.Namespace, out: TextIO, quiet: _Measured, control: _Measured, flooded: _Measured) -> None:
+    floods: int = args.flood
+    think = getattr(args, "think", 0.0) or 0.0
+    pace = f"each pausing {0.5 * think:g}-{1.5 * think:g} s" if think else "no pause"
+    out.write(
+        f"{args.clients} learners drilling ({', '.join(args.drills)}; {pace}), {args.seconds:.0f} s a phase; "
+        f"{floods} other addresses in the second phase asking for /healthz (control), "
+        f"in the third flooding the sign-in form.\n"
+        f"{'phase':<8} {'round trips':>11} {'p50 ms':>8} {'p95 ms':>8} {'x quiet':>7} {'errors':>7} "
+        f"{'others req/s':>12} {'their CPU s':>11} {'server CPU ms/req':>18} {'of all':>7} {'answer in server p50/p95 ms':>27} {'CPU p50':>8}\n"
+    )
+    before = _p95_ms(quiet.learners.latencies)
+    ratios: dict[str, float] = {}
+    for name, measured in (("quiet", quiet), ("control", control), ("flooded", flooded)):
+        phase = measured.learners
+        p95 = _p95_ms(phase.latencies)
+        ratios[name] = p95 / before if before else float("nan")
+        others = sum(measured.others.counts.values()) / measured.seconds
+        in_server = f"{load._percentile(phase.answer_app, 0.5):.2f}/{load._percentile(phase.answer_app, 0.95):.2f}"
+        out.write(
+            f"{name:<8} {len(phase.latencies):>11} {load._percentile(phase.latencies, 0.5) * 1000:>8.1f} "
+            f"{p95:>8.1f} {ratios[name]:>7.2f} {phase.errors:>7} {others:>12.0f} {measured.others_cpu:>11.1f} {phase.cpu_ms()[0]:>18} "
+            f"{measured.all_cpu_ms():>7} {in_server:>27} {load._percentile(phase.answer_cpu, 0.5):>8.2f}\n"
+        )
+    verdict = "met" if ratios["flooded"] <= GOAL else "not met"
+    flood, owner = flooded.others, flooded.owner
+    out.write(
+        f"\nLearners' drill p95, flooded / quiet: {ratios['flooded']:.2f}x (goal: at most {GOAL:g}x): {verdict}; "
+        f"with {floods} ordinary clients instead (control): {ratios['control']:.2f}x.\n"
+        f"Flood's sign-in answers ({sum(flood.counts.values())}): {flood.said()}; p50 {load._percentile(flood.seconds, 0.5) * 1000:.1f} ms.\n"
+        f"The owner's sign-ins from a clean address ({sum(owner.counts.values())}): {owner.said()}; "
+        f"p95 {_p95_ms(owner.seconds):.0f} ms.\n"
+        "303: signed in; 422: wrong password; 429: a limit; 503: busy, turned away before hashing; 0: no answer.\n"
+        "server CPU ms/req: the server's CPU in the phase over the learners' requests; of all: over everyone's. "
+        "their CPU: the other clients' own process. answer in server: each learner's answer from the app receiving it "
+        "to its response starting (Server-Timing), wall; CPU p50: that request's thread's CPU.\n"
+        f"Load average after the phases: {load.load_average()}\n"
+    )

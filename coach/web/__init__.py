@@ -142,6 +142,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     pages.install(app)
     errors.install(app)
     redirects.install(app)  # sign_in_url(): the header's "Sign in" comes back to the page it was on
+    from coach.web.account import early_refusal  # a refused sign-in answered before Flask: inside ProxyFix, so first
+
+    early_refusal.install(app)
     limits.install(app)
     from coach.web.infra import hashing  # password hashing kept off the drills' capacity: its "busy" answer
 

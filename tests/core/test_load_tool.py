@@ -45,6 +45,12 @@ except KeyboardInterrupt:
 """
 
 
+# `load --flood`: the same server start and stop as load's (issue 26).
+FLOOD_WITH_A_FAKE_SERVER = LOAD_WITH_A_FAKE_SERVER.replace("from coach.tools import load", "from coach.tools import flood, load").replace(
+    "load.run(args, io.StringIO())", "args.flood = 1\n    flood.run(args, io.StringIO())"
+)
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -53,8 +59,9 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def test_sigterm_stops_load_and_the_server_it_started():
-    runner = subprocess.Popen([sys.executable, "-c", LOAD_WITH_A_FAKE_SERVER], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+@pytest.mark.parametrize("script", [LOAD_WITH_A_FAKE_SERVER, FLOOD_WITH_A_FAKE_SERVER], ids=["load", "load --flood"])
+def test_sigterm_stops_load_and_the_server_it_started(script):
+    runner = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     server_pid = int(runner.stdout.readline())  # the server is started, load waits for it
     try:
         assert _alive(server_pid)

@@ -52,6 +52,9 @@ DEFAULT_HASH = "scrypt"  # werkzeug's own default, named so a test app cannot lo
 T = TypeVar("T")
 
 
+BUSY_TITLE = "The coach is busy"
+
+
 class HashingBusy(ServiceUnavailable):
     description = "Many people are signing in right now. Try again in a few seconds."
 
@@ -80,6 +83,11 @@ class Gate:
             with self._changed:
                 self.busy -= 1
                 self._changed.notify_all()
+
+    def full(self) -> bool:
+        """Whether a turn asked now would be refused at once (a glance, without the lock:
+        a turn freed a moment later is as if it had been asked a moment sooner)."""
+        return self.busy >= self.slots and self.waiting >= self.queue
 
     def _take(self) -> bool:
         if self.busy < self.slots:
@@ -160,4 +168,4 @@ def _hash_method() -> str:
 def install(app: Flask) -> None:
     @app.errorhandler(HashingBusy)
     def busy(error: HashingBusy):
-        return answer(503, "The coach is busy", str(error.description), BUSY_RETRY)
+        return answer(503, BUSY_TITLE, str(error.description), BUSY_RETRY)

@@ -19,6 +19,11 @@ given to create_app, which is how the tests lower them):
     address (the owner's) is never counted against it.
   An address with recent failures is also the first one turned away when
   password hashing is busy (coach.web.infra.hashing, `failing_address`).
+  A try these limits refuse is answered before Flask reads the session or
+  the CSRF token (`sign_in_refusal`, coach.web.account.early_refusal), so a
+  flood past its limits costs about a bare request; it checked no password,
+  so it counts as no failure. A failing address turned away "busy" is
+  answered there too, and counted as here (`count_turned_away`).
 - Sign-up: per email 5 a minute, per address 30 a minute (a class making
   accounts together at the start of a lesson).
 - Join codes (`/join/<code>` and `/join`): per address, 20 misses a minute
@@ -73,13 +78,14 @@ import functools
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar, cast
 
 from flask import Flask, current_app, g, jsonify, make_response, request, session
 from flask_limiter import Limiter, RateLimitExceeded
 from flask_login import current_user
-from limits import RateLimitItemPerSecond, parse_many
+from limits import RateLimitItemPerSecond, WindowStats, parse_many
 from limits.storage import MemoryStorage
 from werkzeug.exceptions import ServiceUnavailable
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -124,11 +130,20 @@ class SweptMemoryStorage(MemoryStorage):
 
 def address() -> str:
     """The client's address (ProxyFix has put the forwarded one here when configured)."""
-    return "address:" + (request.remote_addr or "unknown")
+    return address_key(request.remote_addr)
+
+
+def address_key(remote: str | None) -> str:
+    """An address's key in the limits, from REMOTE_ADDR (also read before Flask: `sign_in_refusal`)."""
+    return "address:" + (remote or "unknown")
 
 
 def _email() -> str:
-    raw = request.form.get("email", "")
+    return email_key(request.form.get("email", ""))
+
+
+def email_key(raw: object) -> str:
+    """A form's email's key in the limits, however it is typed (also read before Flask: `sign_in_refusal`)."""
     return "email:" + (raw.strip().lower()[:254] if isinstance(raw, str) else "")
 
 
@@ -199,6 +214,7 @@ FORGOT = "Too many password reset requests."
 PASSWORD_TRIES = "Too many password changes in a short time."
 CARD_EDITOR = "Too many card previews in a short time."
 CARD_UPLOADS = "Too many card uploads in a short time."
+TOO_MANY_TITLE = "Slow down a little"  # every 429 page's title
 
 # -- sign-in: every key and rate in one place (issue 26) ------------------------------
 
@@ -214,14 +230,14 @@ def _email_address() -> str:
     return f"{_email()}|{address()}"
 
 
-def _failures(setting: Setting[str], key: str, scope: str) -> int:
+def _failures(setting: Setting[str], key: str, scope: str, resolved: settings.Settings | None = None) -> int:
     """Failed sign-ins counted so far for `key` by the limit `setting` names
     (the most in any of its windows), read from the limits' own storage so
     that it counts across workers and servers as the limit does. A store that
     cannot be read counts none: this only orders who is turned away first,
     and the limits themselves still hold."""
     try:
-        items = parse_many(current_app.extensions["settings"][setting])
+        items = parse_many((resolved if resolved is not None else current_app.extensions["settings"])[setting])
         return max(
             item.amount - limiter.limiter.get_window_stats(item, KEY_PREFIX, key, scope).remaining for item in items
         )
@@ -229,18 +245,37 @@ def _failures(setting: Setting[str], key: str, scope: str) -> int:
         return 0
 
 
-def failing_address() -> bool:
-    """Whether this request's address has failed a sign-in within the per-address
+def failing(resolved: settings.Settings, where: str) -> bool:
+    """Whether an address (its key) has failed a sign-in within the per-address
     windows, or comes back sooner than a "busy" answer asked it to (a person
     reads "try again in a few seconds"; a flood does not)."""
-    failing = _failures(settings.LIMIT_SIGNIN_ADDRESS, address(), SCOPE_ADDRESS) > 0
-    if not failing:
-        try:
-            failing = not limiter.limiter.test(_TOLD_TO_WAIT, KEY_PREFIX, address(), SCOPE_BUSY)
-        except Exception:  # a store that cannot be read: as in _failures
-            failing = False
-    g.failing_address = failing
-    return failing
+    if _failures(settings.LIMIT_SIGNIN_ADDRESS, where, SCOPE_ADDRESS, resolved) > 0:
+        return True
+    try:
+        return not limiter.limiter.test(_TOLD_TO_WAIT, KEY_PREFIX, where, SCOPE_BUSY)
+    except Exception:  # a store that cannot be read: as in _failures
+        return False
+
+
+def failing_address() -> bool:
+    """`failing` for this request's address, noted for `_failed`."""
+    g.failing_address = failed = failing(current_app.extensions["settings"], address())
+    return failed
+
+
+def count_turned_away(resolved: settings.Settings, raw_email: object, remote: str | None) -> None:
+    """A failing address turned away "busy" before Flask (coach.web.account.early_refusal),
+    counted as Flask's path counts it (`_failed`): a failure per email and address and
+    per address, and against the email's ceiling when the address has failed for that
+    email before (Flask-Limiter deducts only the limits it applied)."""
+    email, where = email_key(raw_email), address_key(remote)
+    here = f"{email}|{where}"
+    counted = [(settings.LIMIT_SIGNIN_EMAIL_ADDRESS, here, SCOPE_EMAIL_ADDRESS), (settings.LIMIT_SIGNIN_ADDRESS, where, SCOPE_ADDRESS)]
+    if _failures(settings.LIMIT_SIGNIN_EMAIL_ADDRESS, here, SCOPE_EMAIL_ADDRESS, resolved) > 0:
+        counted.append((settings.LIMIT_SIGNIN_EMAIL, email, SCOPE_EMAIL))
+    for setting, key, scope in counted:
+        for item in parse_many(resolved[setting]):
+            limiter.limiter.hit(item, KEY_PREFIX, key, scope)
 
 
 def _told_to_wait() -> None:
@@ -288,6 +323,46 @@ _sign_in = [
     limiter.shared_limit(_setting(settings.LIMIT_SIGNIN_EMAIL), scope=SCOPE_EMAIL, key_func=_email, methods=["POST"],
                          deduct_when=_failed, exempt_when=_clean_for_email, error_message=SIGN_IN_EMAIL_TRIES),
 ]
+
+
+@dataclass(frozen=True)
+class SignInRefusal:
+    """A POST /signin the limits above refuse: their message, and the seconds until
+    the window that refused it lets one more through (Retry-After)."""
+
+    message: str
+    retry: int
+
+
+def sign_in_refusal(resolved: settings.Settings, raw_email: object, remote: str | None) -> SignInRefusal | None:
+    """What the limits in `_sign_in` answer a POST /signin from `remote` for
+    `raw_email` (the form's field as sent), decided from those two alone,
+    before Flask reads the session, the CSRF token or any learner
+    (coach.web.account.early_refusal: a refused sign-in is nearly free). The
+    same keys, windows and order as Flask-Limiter's check (each window once;
+    the shortest windows first, then as listed), so it refuses exactly what
+    they would; None lets the request on, where they are checked again.
+    Reads only, like Flask-Limiter's check of a `deduct_when` limit: a refused
+    try checked no password, so it counts as no failed one."""
+    email, where = email_key(raw_email), address_key(remote)
+
+    def windows(setting: Setting[str], key: str, scope: str, message: str) -> list[tuple[Any, WindowStats, str]]:
+        return [
+            (item, limiter.limiter.get_window_stats(item, KEY_PREFIX, key, scope), message)
+            for item in parse_many(resolved[setting])
+        ]
+
+    here = windows(settings.LIMIT_SIGNIN_EMAIL_ADDRESS, f"{email}|{where}", SCOPE_EMAIL_ADDRESS, SIGN_IN_HERE_TRIES)
+    counted = here + windows(settings.LIMIT_SIGNIN_ADDRESS, where, SCOPE_ADDRESS, SIGN_IN_ADDRESS_TRIES)
+    if any(item.amount - stats.remaining > 0 for item, stats, _ in here):
+        # This address has failed for this email itself: the email's ceiling holds it too (`_clean_for_email`).
+        counted += windows(settings.LIMIT_SIGNIN_EMAIL, email, SCOPE_EMAIL, SIGN_IN_EMAIL_TRIES)
+    for _, stats, message in sorted(counted, key=lambda window: window[0]):  # stable: as listed within a length
+        if stats.remaining < 1:  # limits' test of one more: the count so far at most amount - 1
+            return SignInRefusal(message, _seconds(stats.reset_time))
+    return None
+
+
 _sign_up = [
     limiter.limit(_setting(settings.LIMIT_SIGNUP_EMAIL), key_func=_email, methods=["POST"], error_message=SIGN_UPS),
     limiter.limit(_setting(settings.LIMIT_SIGNUP_ADDRESS), methods=["POST"], error_message=SIGN_UPS),
@@ -358,11 +433,16 @@ def _seconds(when: float) -> int:
     return max(1, int(when - time.time() + 0.999))
 
 
-def _wait_words(seconds: int) -> str:
+def wait_words(seconds: int) -> str:
     if seconds < 90:
         return f"{seconds} second{'s' if seconds != 1 else ''}"
     minutes = (seconds + 59) // 60
     return f"{minutes} minutes"
+
+
+def refused_words(said: str, wait: str) -> str:
+    """A 429's message: the limit's words, then how long to wait (`wait_words`)."""
+    return f"{said} Try again in {wait}."
 
 
 def _is_api() -> bool:
@@ -398,4 +478,4 @@ def install(app: Flask) -> None:
         hit = limiter.current_limit
         retry = _seconds(hit.reset_at) if hit is not None else 60
         said = error.description or "Too many requests."
-        return answer(429, "Slow down a little", f"{said} Try again in {_wait_words(retry)}.", retry)
+        return answer(429, TOO_MANY_TITLE, refused_words(said, wait_words(retry)), retry)
