@@ -4,8 +4,8 @@ nearest lines (`--top N`), many racks ranked at once (issue 13).
 The answer is always the full answer cut down: the same lines in the same
 order with the same values, only fewer keys or fewer lines; tests hold the
 two equal. Racks without exposures are ranked together by
-`CardTables.batch_rank` in chunks; a rack with exposures goes through
-`analysis.analyze` as before. The lines that show a reading, the tiles
+`CardTables.batch_rank` in chunks, racks with exposures together by
+`tiles_away.batch_rank_exposed` (issue 26: the bar's mix is half exposed). The lines that show a reading, the tiles
 used, missing or unused are explained by the same `LineResult.to_json`
 as the full answer, only for the lines shown. Output is orjson, written
 a chunk at a time, not flushed a line at a time.
@@ -27,8 +27,10 @@ from coach.cli.requests import BATCH_ERRORS, UsageError, checked_request, error_
 from coach.cli.text import render_analysis
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.reading.analysis import Analysis, LineResult, analyze
-from coach.reading.tiles_away import OUT_OF_REACH, BatchRanking, Holding, tables_for
+from coach.reading.analysis import Analysis, LineResult
+from coach.reading.tiles_away import (
+    OUT_OF_REACH, BatchRanking, Exposure, FitCache, Holding, batch_rank_exposed, tables_for,
+)
 
 # The keys of each line in the full answer (LineResult.to_json), in its order;
 # "reason" is there only for a line out of reach.
@@ -83,6 +85,7 @@ class _Ranked:
         lines = self.tables.lines
         self.dynamic = tuple(k for k in fields or () if k in _DYNAMIC)
         self.head = '{"card":' + orjson.dumps(card.name).decode() + ',"hands":['
+        self.fits: FitCache = {}  # the readings each set of exposures fits, for the whole run
         self.static = [
             {"id": ln.id, "section": ln.section, "value": ln.value, "concealed": ln.concealed,
              "note": ln.note, "pattern": ln.pattern}
@@ -224,6 +227,38 @@ def _quick_holding(request: dict) -> tuple[Holding, tuple[int, ...]] | None:
     return Holding(tuple(rack)), tuple(seen)
 
 
+def _quick_exposed(request: dict) -> tuple[Holding, tuple[int, ...]] | None:
+    """A line with exposures, {"rack": "...", "exposed": ["5D 5D J"]} and
+    maybe "seen", all in plain codes, read without the general parser; None
+    when any check would have something to say (`_holding` says it)."""
+    exposed = request.get("exposed")
+    rack = _plain_counts(request.get("rack"))
+    if type(exposed) is not list or not exposed or rack is None:
+        return None
+    seen_text = request.get("seen")
+    seen = _NOTHING_SEEN if seen_text is None else _plain_counts(seen_text)
+    if seen is None:
+        return None
+    total = [r + s for r, s in zip(rack, seen)]
+    size = sum(rack)
+    shown = []
+    for text in exposed:
+        counts = _plain_counts(text)
+        if counts is None:
+            return None
+        tiles_in = sum(counts)
+        jokers = counts[tiles.JOKER]
+        kinds = [t for t, c in enumerate(counts) if c and t != tiles.JOKER]
+        if len(kinds) != 1 or not 3 <= tiles_in <= 6:  # one natural kind, jokers allowed (H2, K2)
+            return None
+        shown.append(Exposure(kinds[0], tiles_in, jokers))
+        total = [t + c for t, c in zip(total, counts)]
+        size += tiles_in
+    if size not in (13, 14) or any(t > c for t, c in zip(total, _COPIES)):
+        return None
+    return Holding(tuple(rack), tuple(shown)), tuple(seen)
+
+
 def _loads(raw: str) -> object:
     try:
         return orjson.loads(raw)
@@ -268,9 +303,17 @@ def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
     return np.bincount(cells, minlength=len(lengths) * tiles.KINDS).reshape(len(lengths), tiles.KINDS).astype(np.int16)
 
 
+def _joined_rankings(a: BatchRanking, b: BatchRanking) -> BatchRanking:
+    """Two rankings' racks one after the other."""
+    return BatchRanking(*(np.concatenate([x, y]) for x, y in zip(
+        (a.distance, a.best, a.live_outs, a.dead, a.order), (b.distance, b.best, b.live_outs, b.dead, b.order)
+    )))
+
+
 def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None, top: int | None) -> Iterator[bytes]:
     """One JSON line (bytes, with its newline) per non-blank input line, in order."""
     ranked = _Ranked(card, fields, top)
+    tables = ranked.tables
     for chunk in _chunks(lines, CHUNK):
         replies: list[dict | str | bytes | None] = [None] * len(chunk)
         # Plain racks are counted for the whole chunk at once (one bincount,
@@ -282,6 +325,8 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
         seen: tuple[int, ...] | np.ndarray | None  # a slow line's own, then the chunk's as an array
         slow: list[tuple[int, Holding]] = []
         slow_racks, slow_seens = [], []
+        exposed: list[tuple[int, Holding]] = []  # ranked together too, by batch_rank_exposed
+        exposed_seens: list[tuple[int, ...]] = []
         for k, raw in enumerate(chunk):
             try:
                 request = _loads(raw)
@@ -293,9 +338,10 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
                     lengths.append(len(indices))
                     continue
                 request = checked_request(request, KEYS)
-                holding, seen = _quick_holding(request) or request_holding(request, (13, 14))
+                holding, seen = _quick_holding(request) or _quick_exposed(request) or request_holding(request, (13, 14))
                 if holding.exposures:
-                    replies[k] = _analysis_answer(analyze(card, holding, seen), fields, top)
+                    exposed.append((k, holding))
+                    exposed_seens.append(seen)
                 else:
                     slow.append((k, holding))
                     slow_racks.append(holding.rack)
@@ -314,24 +360,33 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
             keep = ~too_many
             counts = counts[keep]
             quick = [k for k, ok in zip(quick, keep.tolist()) if ok]
-        rows = quick + [k for k, _ in slow]
+        rows = quick + [k for k, _ in slow] + [k for k, _ in exposed]
         if not rows:
             yield b"".join(_line(reply) for reply in replies)
             continue
-        racks = np.concatenate([counts, np.array(slow_racks, dtype=np.int16).reshape(-1, tiles.KINDS)])
-        seen = None
-        if any(any(s) for s in slow_seens):
-            seen = np.zeros_like(racks)
-            seen[len(quick) :] = np.array(slow_seens, dtype=np.int16)
-        ranking = ranked.tables.batch_rank(racks, seen)
+        ranking: BatchRanking | None = None
+        if quick or slow:
+            racks = np.concatenate([counts, np.array(slow_racks, dtype=np.int16).reshape(-1, tiles.KINDS)])
+            seen = None
+            if any(any(s) for s in slow_seens):
+                seen = np.zeros_like(racks)
+                seen[len(quick) :] = np.array(slow_seens, dtype=np.int16)
+            ranking = tables.batch_rank(racks, seen)
+        if exposed:
+            exposed_ranking = batch_rank_exposed(
+                tables, np.array([h.rack for _, h in exposed], dtype=np.int16), [h.exposures for _, h in exposed],
+                np.array(exposed_seens, dtype=np.int16), ranked.fits,
+            )
+            ranking = exposed_ranking if ranking is None else _joined_rankings(ranking, exposed_ranking)
+        assert ranking is not None  # rows is not empty
         if ranked.pieces is not None:
-            if len(rows) == len(chunk) and not slow:  # the commonest: every line a plain rack
+            if len(rows) == len(chunk) and not slow and not exposed:  # the commonest: every line a plain rack
                 yield ranked.joined_all(ranking)
                 continue
             for k, line in zip(rows, ranked.joined(ranking)):
                 replies[k] = line
         else:
-            holdings = [Holding(tuple(rack)) for rack in counts.tolist()] + [holding for _, holding in slow]
+            holdings = [Holding(tuple(rack)) for rack in counts.tolist()] + [h for _, h in slow] + [h for _, h in exposed]
             for row, (k, holding) in enumerate(zip(rows, holdings)):
                 replies[k] = ranked.answer(ranking, row, holding)
         yield b"".join(_line(reply) for reply in replies)

@@ -570,3 +570,111 @@ def drop_tables(card: Card) -> None:
     cached = _TABLES.get(id(card))
     if cached is not None and cached.card is card:
         _TABLES.pop(id(card), None)
+
+
+# ---------------------------------------------------------------------------
+# Many racks with exposures, ranked (issue 26: the bar's mix, half the racks
+# exposed). Kept apart from `batch_rank`, whose one-byte tables hold the whole
+# card: exposures leave only the few readings with a group for each of them
+# (a pung of one tile fits 10-21 of the house card's 979), so here every rack
+# is worked out directly on its own fitting readings, all racks in one pass.
+
+
+def exposure_signature(exposures: Sequence[Exposure]) -> tuple[tuple[int, int], ...]:
+    """What decides the readings exposures fit (steps 1-2) and what those
+    readings still need: the groups' tiles and sizes, in any order (any group
+    of the same tile and size takes an exposure: the assignment's order never
+    changes whether one exists). Jokers in an exposure only leave the pool."""
+    return tuple(sorted((e.tile, e.size) for e in exposures))
+
+
+FitCache = dict[tuple[tuple[int, int], ...], tuple[np.ndarray, np.ndarray]]
+_NO_FIT = (np.zeros(0, dtype=np.intp), np.zeros((0, tiles.NATURALS), dtype=np.int16))
+_FITS_KEPT = 4096  # signatures a FitCache holds before it starts afresh
+
+
+def _fit_of(tables: CardTables, exposures: Sequence[Exposure], fits: FitCache) -> tuple[np.ndarray, np.ndarray]:
+    """`CardTables._exposure_fit`, kept by signature: the readings these
+    exposures fit and what each still needs beyond them (none: empty arrays)."""
+    signature = exposure_signature(exposures)
+    fit = fits.get(signature)
+    if fit is None:
+        if len(fits) >= _FITS_KEPT:
+            fits.clear()
+        if not exposures:  # nothing exposed: every reading, concealed lines' too (step 1)
+            fit = (np.arange(len(tables.readings), dtype=np.intp), tables.need)
+        else:
+            fit = tables._exposure_fit(exposures) or _NO_FIT
+        fits[signature] = fit
+    return fit
+
+
+def batch_rank_exposed(
+    tables: CardTables,
+    racks: np.ndarray,
+    exposures: Sequence[Sequence[Exposure]],
+    seen: np.ndarray | None = None,
+    fits: FitCache | None = None,
+) -> BatchRanking:
+    """`batch_rank` for racks that have exposures, each its own (a rack with
+    none is worked out over every reading, slowly): every line as
+    `analysis.analyze` ranks it (distance, best reading, live outs, deadness,
+    order). `racks` and `seen` are (n, 36) concealed counts; `fits` keeps the
+    readings each set of exposures fits from one call to the next."""
+    racks = np.asarray(racks, dtype=np.int16)
+    n, count, lines = len(racks), len(tables.readings), len(tables.lines)
+    seen = np.zeros_like(racks) if seen is None else np.asarray(seen, dtype=np.int16)
+    fits = {} if fits is None else fits
+    # The pool of unseen tiles, as analysis.unseen: the set less the rack,
+    # the exposures' naturals and jokers, and the seen tiles.
+    shown = np.zeros((n, tiles.KINDS), dtype=np.int16)
+    exposed_tiles = np.zeros(n, dtype=np.int16)
+    readings, owners, needs = [], [], []
+    for i, own in enumerate(exposures):
+        for e in own:
+            shown[i, e.tile] += e.size - e.jokers
+            shown[i, tiles.JOKER] += e.jokers
+            exposed_tiles[i] += e.size
+        idx, need = _fit_of(tables, own, fits)
+        readings.append(idx)
+        owners.append(np.full(len(idx), i, dtype=np.intp))
+        needs.append(need)
+    pool = np.maximum(np.array(tiles.COPIES, dtype=np.int16) - racks - shown - seen, 0)
+    # One row per (rack, fitting reading): `_with_exposures` and
+    # `analysis.outs_and_dead`, the same arithmetic on every pair at once.
+    reading = np.concatenate(readings) if n else _NO_FIT[0]
+    owner = np.concatenate(owners) if n else _NO_FIT[0]
+    need = np.concatenate(needs) if n else _NO_FIT[1]
+    small = tables.small[reading]
+    rack = racks[owner, : tiles.NATURALS]
+    jokers = racks[owner, tiles.JOKER]
+    pool_naturals = pool[owner, : tiles.NATURALS]
+    pool_jokers = pool[owner, tiles.JOKER]
+    naturals = np.minimum(rack, need)
+    room = (need - small).sum(axis=1) - np.maximum(naturals - small, 0).sum(axis=1)
+    distance = HAND_SIZE - exposed_tiles[owner] - naturals.sum(axis=1) - np.minimum(jokers, room)
+    joker_short = jokers < room  # a drawn joker (or a natural for a group of 3+) still has a place
+    helps = (rack < small) | ((rack < need) & joker_short[:, None])
+    outs = (helps * pool_naturals).sum(axis=1) + joker_short * pool_jokers
+    reachable = rack + pool_naturals
+    short_naturals = (small > reachable).any(axis=1)
+    jokers_needed = (need - np.minimum(need, reachable)).sum(axis=1)
+    dead = (short_naturals | (jokers_needed > jokers + pool_jokers)) & (distance > 0)
+    # The best reading of each line by batch_rank's key (distance, then alive,
+    # then most outs, then card order); a reading no exposure fits is out of
+    # reach with no outs, as analyze leaves it.
+    numbers = np.arange(count, dtype=np.int64)
+    key = np.empty((n, count), dtype=np.int64)
+    key[:] = ((OUT_OF_REACH << 11) + 1023) * count + numbers
+    pair_key = (distance.astype(np.int64) << 11) + np.where(dead, 2047, 1023 - outs)
+    key[owner, reading] = pair_key * count + reading
+    best_key = np.minimum.reduceat(key, tables.starts, axis=1)
+    best = best_key % count
+    packed = best_key // count
+    line_distance = (packed >> 11).astype(np.int16)
+    low = packed & 2047
+    line_dead = low == 2047
+    line_outs = np.where(line_dead, 0, 1023 - low).astype(np.int16)
+    rank_key = (line_distance.astype(np.int64) * 1024 + (1023 - line_outs)) * lines + tables._value_rank
+    order = np.argsort(rank_key, axis=1, kind="stable")
+    return BatchRanking(line_distance, best, line_outs, line_dead, order)
