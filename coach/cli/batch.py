@@ -243,18 +243,23 @@ def _quick_exposed(request: dict) -> tuple[Holding, tuple[int, ...]] | None:
     size = sum(rack)
     shown = []
     for text in exposed:
-        counts = _plain_counts(text)
-        if counts is None:
+        if type(text) is not str:
             return None
-        tiles_in = sum(counts)
-        jokers = counts[tiles.JOKER]
-        kinds = [t for t, c in enumerate(counts) if c and t != tiles.JOKER]
-        if len(kinds) != 1 or not 3 <= tiles_in <= 6:  # one natural kind, jokers allowed (H2, K2)
+        words = text.split()
+        kinds = set(words)
+        kinds.discard("J")
+        if len(kinds) != 1 or not 3 <= len(words) <= 6:  # one natural kind, jokers allowed (H2, K2)
             return None
-        shown.append(Exposure(kinds[0], tiles_in, jokers))
-        total = [t + c for t, c in zip(total, counts)]
-        size += tiles_in
-    if size not in (13, 14) or any(t > c for t, c in zip(total, _COPIES)):
+        code = kinds.pop()
+        tile = _INDEX.get(code)
+        if tile is None:
+            return None
+        naturals = words.count(code)
+        total[tile] += naturals
+        total[tiles.JOKER] += len(words) - naturals
+        shown.append(Exposure(tile, len(words), len(words) - naturals))
+        size += len(words)
+    if size not in (13, 14) or (max(total) > _FEWEST and any(t > c for t, c in zip(total, _COPIES))):
         return None
     return Holding(tuple(rack), tuple(shown)), tuple(seen)
 
@@ -380,7 +385,12 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
             ranking = exposed_ranking if ranking is None else _joined_rankings(ranking, exposed_ranking)
         assert ranking is not None  # rows is not empty
         if ranked.pieces is not None:
-            if len(rows) == len(chunk) and not slow and not exposed:  # the commonest: every line a plain rack
+            if len(rows) == len(chunk):  # the commonest: no line refused, so one join for the chunk
+                if slow or exposed:  # the racks back in the lines' order
+                    at = np.argsort(np.array(rows, dtype=np.intp))
+                    ranking = BatchRanking(*(x[at] for x in (
+                        ranking.distance, ranking.best, ranking.live_outs, ranking.dead, ranking.order
+                    )))
                 yield ranked.joined_all(ranking)
                 continue
             for k, line in zip(rows, ranked.joined(ranking)):

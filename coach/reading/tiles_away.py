@@ -627,23 +627,23 @@ def batch_rank_exposed(
     fits = {} if fits is None else fits
     # The pool of unseen tiles, as analysis.unseen: the set less the rack,
     # the exposures' naturals and jokers, and the seen tiles.
-    shown = np.zeros((n, tiles.KINDS), dtype=np.int16)
-    exposed_tiles = np.zeros(n, dtype=np.int16)
-    readings, owners, needs = [], [], []
+    shown_rack, shown_tile, shown_count, readings, needs = [], [], [], [], []
     for i, own in enumerate(exposures):
         for e in own:
-            shown[i, e.tile] += e.size - e.jokers
-            shown[i, tiles.JOKER] += e.jokers
-            exposed_tiles[i] += e.size
+            shown_rack += (i, i)
+            shown_tile += (e.tile, tiles.JOKER)
+            shown_count += (e.size - e.jokers, e.jokers)
         idx, need = _fit_of(tables, own, fits)
         readings.append(idx)
-        owners.append(np.full(len(idx), i, dtype=np.intp))
         needs.append(need)
+    shown = np.zeros((n, tiles.KINDS), dtype=np.int16)
+    np.add.at(shown, (np.array(shown_rack, dtype=np.intp), np.array(shown_tile, dtype=np.intp)), shown_count)
+    exposed_tiles = shown.sum(axis=1, dtype=np.int16)
     pool = np.maximum(np.array(tiles.COPIES, dtype=np.int16) - racks - shown - seen, 0)
     # One row per (rack, fitting reading): `_with_exposures` and
     # `analysis.outs_and_dead`, the same arithmetic on every pair at once.
     reading = np.concatenate(readings) if n else _NO_FIT[0]
-    owner = np.concatenate(owners) if n else _NO_FIT[0]
+    owner = np.repeat(np.arange(n, dtype=np.intp), [len(idx) for idx in readings])
     need = np.concatenate(needs) if n else _NO_FIT[1]
     small = tables.small[reading]
     rack = racks[owner, : tiles.NATURALS]
@@ -661,14 +661,19 @@ def batch_rank_exposed(
     jokers_needed = (need - np.minimum(need, reachable)).sum(axis=1)
     dead = (short_naturals | (jokers_needed > jokers + pool_jokers)) & (distance > 0)
     # The best reading of each line by batch_rank's key (distance, then alive,
-    # then most outs, then card order); a reading no exposure fits is out of
-    # reach with no outs, as analyze leaves it.
-    numbers = np.arange(count, dtype=np.int64)
-    key = np.empty((n, count), dtype=np.int64)
-    key[:] = ((OUT_OF_REACH << 11) + 1023) * count + numbers
-    pair_key = (distance.astype(np.int64) << 11) + np.where(dead, 2047, 1023 - outs)
-    key[owner, reading] = pair_key * count + reading
-    best_key = np.minimum.reduceat(key, tables.starts, axis=1)
+    # then most outs, then card order): the pairs sorted by rack and line, then
+    # key, and each (rack, line)'s first taken. A line with no fitting reading
+    # stays out of reach at its first reading with no outs, as analyze leaves it.
+    pair_key = ((distance.astype(np.int64) << 11) + np.where(dead, 2047, 1023 - outs)) * count + reading
+    cell = owner * lines + tables.line_of[reading]  # (rack, line), flattened
+    ranked = np.argsort(cell * (1 << 32) + pair_key, kind="stable")
+    cell, pair_key = cell[ranked], pair_key[ranked]
+    first = np.ones(len(cell), dtype=bool)
+    first[1:] = cell[1:] != cell[:-1]
+    best_key = np.empty(n * lines, dtype=np.int64)
+    best_key.reshape(n, lines)[:] = ((OUT_OF_REACH << 11) + 1023) * count + tables.starts
+    best_key[cell[first]] = pair_key[first]
+    best_key = best_key.reshape(n, lines)
     best = best_key % count
     packed = best_key // count
     line_distance = (packed >> 11).astype(np.int16)
