@@ -542,7 +542,9 @@ class CardTables:
         line_outs = np.where(line_dead, np.int16(0), outs[index, best].astype(np.int16))
         value_rank = self._value_rank
         rank_key = (line_distance.astype(np.int32) * 1024 + (1023 - line_outs)) * len(self.lines) + value_rank
-        order = np.argsort(rank_key, axis=1, kind="stable")
+        # Every key of a row differs (value_rank is a permutation), so any sort
+        # gives the stable order; the default one is 5x faster on rows this short.
+        order = np.argsort(rank_key, axis=1)
         return BatchRanking(line_distance, best, line_outs, line_dead, order)
 
 
@@ -681,5 +683,5 @@ def batch_rank_exposed(
     line_dead = low == 2047
     line_outs = np.where(line_dead, 0, 1023 - low).astype(np.int16)
     rank_key = (line_distance.astype(np.int64) * 1024 + (1023 - line_outs)) * lines + tables._value_rank
-    order = np.argsort(rank_key, axis=1, kind="stable")
+    order = np.argsort(rank_key, axis=1)  # the keys of a row all differ: see batch_rank
     return BatchRanking(line_distance, best, line_outs, line_dead, order)

@@ -139,7 +139,10 @@ def test_quick_reading_agrees_with_the_general_parser(request_: dict) -> None:
      {"rack": "5D 5D 3B 3B N E E F F J", "exposed": ["5D 5D J"]}, {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D J"], "seen": "J J J J J J J"},
      {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5d 5D J"]}, {"rack": "1B 2B 3B 3B N E E F F J", "exposed": [["5D", "5D", "J"]]},
      {"rack": "1B 2B 3B 3B N E E F F J", "exposed": "5D 5D J"}, {"rack": RACK, "exposed": []}, {"rack": None, "exposed": ["5D 5D J"]},
-     {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D J"], "seen": ["1D"]}],
+     {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D J"], "seen": ["1D"]},
+     {"rack": "5D 5D 5D 3B N E E F F J", "exposed": ["5D 5D J"]}, {"rack": "J J J J J J 3B N E", "exposed": ["5D J J J"]},
+     {"rack": "J J J J J 3B N E E", "exposed": ["5D J J J"]}, {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D J"], "seen": "5D 5D"},
+     {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "5D 5D J J"]}, {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "5D 5D J J"], "seen": "N"}],
 )
 def test_quick_exposed_reading_agrees_with_the_general_parser(request_: dict) -> None:
     quick = _quick_exposed(request_)
