@@ -464,6 +464,10 @@ class CardTables:
         return (rows % 256).astype(np.uint8), (base % 256).astype(np.uint8), short, jokers_needed, card_dead
 
     @cached_property
+    def _big_total_bytes(self) -> np.ndarray:
+        return self.big_total.astype(np.uint8)  # <= 14: a reading has 14 tiles
+
+    @cached_property
     def _count_rows(self) -> np.ndarray:
         """`_copy_table`'s rows summed a tile at a time: the row at COUNT_START[t] + k
         is what holding exactly k copies of tile t adds (k = 0 adds nothing; the
@@ -484,7 +488,7 @@ class CardTables:
     def warm_batch(self) -> None:
         """Build what `batch_rank` needs now, so that the disk cache
         (coach.reading.disk_cache) keeps it and a batch command starts without it."""
-        self._copy_table, self._count_rows, self._value_rank, self._reading_numbers  # noqa: B018 (cached on first read)
+        self._copy_table, self._count_rows, self._big_total_bytes, self._value_rank, self._reading_numbers  # noqa: B018 (cached on first read)
 
     def batch_rank(self, racks: np.ndarray, seen: np.ndarray | None = None) -> BatchRanking:
         """Every line of the card for many concealed racks at once, as
@@ -504,16 +508,21 @@ class CardTables:
         rack_of, kind = np.nonzero(naturals_held)  # rack by rack, in tile order
         first = np.cumsum(kinds_held) - kinds_held  # where each rack's run starts
         slots[rack_of, np.arange(len(rack_of)) - first[rack_of]] = COUNT_START[kind] + naturals_held[rack_of, kind]
-        total = np.empty((n, rows.shape[1]), dtype=np.uint8)
-        total[:] = base
-        for j in range(width):
-            # Indexing, not np.take(..., out=): numpy's take along axis 0 into
-            # a given array copies byte by byte here, four times slower (issue 26).
+        # Indexing, not np.take(..., out=): numpy's take along axis 0 into a
+        # given array copies byte by byte here, four times slower (issue 26).
+        if width:
+            total = rows[slots[:, 0]] + base
+        else:  # no natural tile on any rack
+            total = np.empty((n, rows.shape[1]), dtype=np.uint8)
+            total[:] = base
+        for j in range(1, width):
             total += rows[slots[:, j]]
         v = total[:, :count]
-        jokers = racks[:, tiles.JOKER : tiles.JOKER + 1]
-        # Small integers throughout (bytes, int16, int32 for keys): the arrays stay in the cache.
-        room = self.big_total - (v >> 4)
+        jokers = racks[:, tiles.JOKER : tiles.JOKER + 1].astype(np.uint8)
+        # Small integers throughout (bytes, int16, int32 for keys): the arrays
+        # stay in the cache. Room (<= the big slots) and distance (<= 14) never
+        # go below 0, so they stay bytes too.
+        room = self._big_total_bytes - (v >> 4)
         distances = HAND_SIZE - (v & (BYTE_SPILL - 1)) - np.minimum(jokers, room)
         outs_small = total[:, count : 2 * count]
         outs_need = total[:, 2 * count :]
