@@ -29,7 +29,13 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.reading.analysis import Analysis, LineResult
 from coach.reading.tiles_away import (
-    OUT_OF_REACH, BatchRanking, Exposure, FitCache, Holding, batch_rank_exposed, tables_for,
+    OUT_OF_REACH,
+    BatchRanking,
+    Exposure,
+    FitCache,
+    Holding,
+    batch_rank_exposed,
+    tables_for,
 )
 
 # The keys of each line in the full answer (LineResult.to_json), in its order;
