@@ -326,11 +326,105 @@ def _rack_indices(request: object) -> list[int] | None:
         return None
 
 
+_EXPOSURES_READ: dict[str, Exposure | None] = {}  # an exposure's text, read once: a batch repeats a few dozen
+_EXPOSURES_KEPT = 4096
+_EXPOSED_KEYS = frozenset({"rack", "exposed"})
+
+
+def _exposure_of(text: str) -> Exposure | None:
+    """An exposure written in plain codes ("5D 5D J"), or None for anything
+    the general reader has to read or refuse in its own words."""
+    if text in _EXPOSURES_READ:
+        return _EXPOSURES_READ[text]
+    words = text.split()
+    kinds = set(words)
+    kinds.discard("J")
+    found = None
+    if len(kinds) == 1 and 3 <= len(words) <= 6:  # one natural kind, jokers allowed (H2, K2)
+        code = kinds.pop()
+        tile = _INDEX.get(code)
+        if tile is not None:
+            found = Exposure(tile, len(words), len(words) - words.count(code))
+    if len(_EXPOSURES_READ) >= _EXPOSURES_KEPT:
+        _EXPOSURES_READ.clear()
+    _EXPOSURES_READ[text] = found
+    return found
+
+
+def _exposed_indices(request: object) -> tuple[list[int], tuple[Exposure, ...]] | None:
+    """A line {"rack": "...", "exposed": ["5D 5D J", ...]} in plain codes and
+    nothing else: each rack tile's index and the exposures, for counting with
+    the chunk (the set's copies are checked then, as arrays); None for
+    anything else, which `_quick_exposed` or the general reader reads."""
+    if type(request) is not dict or request.keys() != _EXPOSED_KEYS:
+        return None
+    text, exposed = request["rack"], request["exposed"]
+    if type(text) is not str or type(exposed) is not list or not exposed:
+        return None
+    shown = []
+    size = 0
+    for item in exposed:
+        exposure = _exposure_of(item) if type(item) is str else None
+        if exposure is None:
+            return None
+        shown.append(exposure)
+        size += exposure.size
+    words = text.split()
+    if len(words) + size not in (13, 14):
+        return None
+    try:
+        return list(map(_INDEX.__getitem__, words)), tuple(shown)
+    except KeyError:
+        return None
+
+
 def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
     """Counts of many racks at once, (racks, KINDS), from their tiles' indices."""
     owner = np.repeat(np.arange(len(lengths), dtype=np.intp), lengths)
     cells = owner * tiles.KINDS + np.array(flat, dtype=np.intp)
     return np.bincount(cells, minlength=len(lengths) * tiles.KINDS).reshape(len(lengths), tiles.KINDS).astype(np.int16)
+
+
+def _exposed_counts(flat: list[int], lengths: list[int], exposures: list[tuple[Exposure, ...]]) -> np.ndarray | None:
+    """The racks of plain-coded exposed lines counted at once, only those that
+    hold, with their exposures, no more copies than the set has (T1); None
+    for no such line. Fewer rows than lines: some are to be refused."""
+    if not lengths:
+        return None
+    counts = _counted(flat, lengths)
+    held = counts.copy()
+    rows = [row for row, shown in enumerate(exposures) for _ in shown]
+    shown = [e for own in exposures for e in own]
+    np.add.at(held, (rows, [e.tile for e in shown]), [e.size - e.jokers for e in shown])
+    np.add.at(held, (rows, [tiles.JOKER] * len(shown)), [e.jokers for e in shown])
+    within = ~(held > _COPIES_ARRAY).any(axis=1)
+    return counts if within.all() else counts[within]
+
+
+def _refuse_beyond_the_set(
+    lines: list[int], requests: list[dict], exposures: list[tuple[Exposure, ...]], flat: list[int], lengths: list[int],
+    replies: list,
+) -> tuple[list[int], list[tuple[Exposure, ...]]]:
+    """The general reader's own words for each exposed line that holds more
+    copies than the set has; the others' lines and exposures, kept in order."""
+    kept_lines, kept_exposures = [], []
+    start = 0
+    for k, request, shown, length in zip(lines, requests, exposures, lengths):
+        rack = tiles.counts(flat[start : start + length])
+        start += length
+        for e in shown:
+            rack[e.tile] += e.size - e.jokers
+            rack[tiles.JOKER] += e.jokers
+        if all(r <= c for r, c in zip(rack, _COPIES)):
+            kept_lines.append(k)
+            kept_exposures.append(shown)
+            continue
+        try:
+            request_holding(request, (13, 14))
+            raise ValueError("a rack cannot hold more copies of a tile than the set has")
+        except BATCH_ERRORS as error:
+            replies[k] = error_reply(error)
+    return kept_lines, kept_exposures
 
 
 def _joined_rankings(a: BatchRanking, b: BatchRanking) -> BatchRanking:
@@ -357,6 +451,11 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
         slow_racks, slow_seens = [], []
         exposed: list[tuple[int, Holding]] = []  # ranked together too, by batch_rank_exposed
         exposed_seens: list[tuple[int, ...]] = []
+        quick_exposed: list[int] = []  # and plain-coded ones counted with the chunk
+        quick_exposed_requests: list[dict] = []
+        quick_exposures: list[tuple[Exposure, ...]] = []
+        exposed_flat: list[int] = []
+        exposed_lengths: list[int] = []
         for k, raw in enumerate(chunk):
             try:
                 request = _loads(raw)
@@ -366,6 +465,14 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
                     quick_requests.append(request)  # type: ignore[arg-type]  # _rack_indices answers only for a dict
                     flat.extend(indices)
                     lengths.append(len(indices))
+                    continue
+                read = _exposed_indices(request)
+                if read is not None:  # the same for a rack with exposures, the commonest after a plain one
+                    quick_exposed.append(k)
+                    quick_exposed_requests.append(request)  # type: ignore[arg-type]  # _exposed_indices answers only for a dict
+                    exposed_flat.extend(read[0])
+                    exposed_lengths.append(len(read[0]))
+                    quick_exposures.append(read[1])
                     continue
                 request = checked_request(request, KEYS)
                 holding, seen = _quick_holding(request) or _quick_exposed(request) or request_holding(request, (13, 14))
@@ -390,7 +497,20 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
             keep = ~too_many
             counts = counts[keep]
             quick = [k for k, ok in zip(quick, keep.tolist()) if ok]
-        rows = quick + [k for k, _ in slow] + [k for k, _ in exposed]
+        exposed_counts = _exposed_counts(exposed_flat, exposed_lengths, quick_exposures)
+        if exposed_counts is not None and len(exposed_counts) < len(quick_exposed):  # some hold more than the set has
+            kept = _refuse_beyond_the_set(quick_exposed, quick_exposed_requests, quick_exposures, exposed_flat, exposed_lengths, replies)
+            quick_exposed, quick_exposures = kept
+        if quick_exposed:  # ahead of the general reader's, so that their rows come first
+            exposed_racks = np.concatenate([
+                exposed_counts, np.array([h.rack for _, h in exposed], dtype=np.int16).reshape(-1, tiles.KINDS)
+            ])
+            exposed_seens = [_NOTHING_SEEN] * len(quick_exposed) + exposed_seens
+            all_exposures = quick_exposures + [h.exposures for _, h in exposed]
+        else:
+            exposed_racks = np.array([h.rack for _, h in exposed], dtype=np.int16).reshape(-1, tiles.KINDS)
+            all_exposures = [h.exposures for _, h in exposed]
+        rows = quick + [k for k, _ in slow] + quick_exposed + [k for k, _ in exposed]
         if not rows:
             yield b"".join(_line(reply) for reply in replies)
             continue
@@ -402,16 +522,15 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
                 seen = np.zeros_like(racks)
                 seen[len(quick) :] = np.array(slow_seens, dtype=np.int16)
             ranking = tables.batch_rank(racks, seen)
-        if exposed:
+        if all_exposures:
             exposed_ranking = batch_rank_exposed(
-                tables, np.array([h.rack for _, h in exposed], dtype=np.int16), [h.exposures for _, h in exposed],
-                np.array(exposed_seens, dtype=np.int16), ranked.fits,
+                tables, exposed_racks, all_exposures, np.array(exposed_seens, dtype=np.int16), ranked.fits
             )
             ranking = exposed_ranking if ranking is None else _joined_rankings(ranking, exposed_ranking)
         assert ranking is not None  # rows is not empty
         if ranked.pieces is not None:
             if len(rows) == len(chunk):  # the commonest: no line refused, so one join for the chunk
-                if slow or exposed:  # the racks back in the lines' order
+                if slow or all_exposures:  # the racks back in the lines' order
                     at = np.argsort(np.array(rows, dtype=np.intp))
                     ranking = BatchRanking(*(x[at] for x in (
                         ranking.distance, ranking.best, ranking.live_outs, ranking.dead, ranking.order
@@ -421,7 +540,8 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
             for k, line in zip(rows, ranked.joined(ranking)):
                 replies[k] = line
         else:
-            holdings = [Holding(tuple(rack)) for rack in counts.tolist()] + [h for _, h in slow] + [h for _, h in exposed]
+            holdings = [Holding(tuple(rack)) for rack in counts.tolist()] + [h for _, h in slow]
+            holdings += [Holding(tuple(rack), shown) for rack, shown in zip(exposed_racks.tolist(), all_exposures)]
             for row, (k, holding) in enumerate(zip(rows, holdings)):
                 replies[k] = ranked.answer(ranking, row, holding)
         yield b"".join(_line(reply) for reply in replies)

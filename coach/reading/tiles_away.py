@@ -677,15 +677,16 @@ def batch_rank_exposed(
     jokers = racks[owner, tiles.JOKER]
     pool_naturals = pool[owner, : tiles.NATURALS]
     pool_jokers = pool[owner, tiles.JOKER]
+    # Sums in int16 (every one is a count of at most 152): int64 sums cost twice the time.
     naturals = np.minimum(rack, need)
-    room = (need - small).sum(axis=1) - np.maximum(naturals - small, 0).sum(axis=1)
-    distance = HAND_SIZE - exposed_tiles[owner] - naturals.sum(axis=1) - np.minimum(jokers, room)
+    room = (need - small).sum(axis=1, dtype=np.int16) - np.maximum(naturals - small, 0).sum(axis=1, dtype=np.int16)
+    distance = HAND_SIZE - exposed_tiles[owner] - naturals.sum(axis=1, dtype=np.int16) - np.minimum(jokers, room)
     joker_short = jokers < room  # a drawn joker (or a natural for a group of 3+) still has a place
     helps = (rack < small) | ((rack < need) & joker_short[:, None])
-    outs = (helps * pool_naturals).sum(axis=1) + joker_short * pool_jokers
+    outs = (helps * pool_naturals).sum(axis=1, dtype=np.int16) + joker_short * pool_jokers
     reachable = rack + pool_naturals
     short_naturals = (small > reachable).any(axis=1)
-    jokers_needed = (need - np.minimum(need, reachable)).sum(axis=1)
+    jokers_needed = (need - np.minimum(need, reachable)).sum(axis=1, dtype=np.int16)
     dead = (short_naturals | (jokers_needed > jokers + pool_jokers)) & (distance > 0)
     # The best reading of each line by batch_rank's key (distance, then alive,
     # then most outs, then card order): the pairs sorted by rack and line, then

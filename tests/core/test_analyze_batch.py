@@ -66,6 +66,9 @@ def batch_input() -> str:
     lines[9] = {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5d 5D J"], "seen": "1D 5B"}  # the general reader, then the same
     lines[11] = {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "F F F J"], "seen": "1D 5B"}
     lines[13] = {"rack": "1B 2B 3B 3B N E E 4C 4C 4C", "exposed": ["RD RD RD"]}
+    lines[15] = {"rack": "5D 5D 5D 1B 2B 3B N E E W", "exposed": ["5D 5D J"]}  # five 5 Dots: refused in the general words
+    lines[17] = {"rack": "J J J J J J 1B N E", "exposed": ["5D J J J"]}  # nine jokers
+    lines[19] = {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "F F F J"]}
     text = "".join(json.dumps(line) + "\n" for line in lines)
     # Plain codes, but more copies than the set has: counted with the chunk, then refused in the general words.
     too_many = '{"rack": "1D 1D 1D 1D 1D 2D 2D 3D 3D N N E E"}\n{"rack": "J J J J J J J J J N N E E"}\n'
