@@ -654,7 +654,11 @@ def batch_rank_exposed(
     fits = {} if fits is None else fits
     # The pool of unseen tiles, as analysis.unseen: the set less the rack,
     # the exposures' naturals and jokers, and the seen tiles.
-    shown_rack, shown_tile, shown_count, readings, needs = [], [], [], [], []
+    shown_rack: list[int] = []
+    shown_tile: list[int] = []
+    shown_count: list[int] = []
+    readings: list[np.ndarray] = []
+    needs: list[np.ndarray] = []
     for i, own in enumerate(exposures):
         for e in own:
             shown_rack += (i, i)
@@ -694,14 +698,14 @@ def batch_rank_exposed(
     # stays out of reach at its first reading with no outs, as analyze leaves it.
     pair_key = ((distance.astype(np.int64) << 11) + np.where(dead, 2047, 1023 - outs)) * count + reading
     cell = owner * lines + tables.line_of[reading]  # (rack, line), flattened
-    ranked = np.argsort(cell * (1 << 32) + pair_key, kind="stable")
+    ranked = np.argsort(cell * (1 << 32) + pair_key)  # all differ (a reading once a rack): any sort will do
     cell, pair_key = cell[ranked], pair_key[ranked]
     first = np.ones(len(cell), dtype=bool)
     first[1:] = cell[1:] != cell[:-1]
-    best_key = np.empty(n * lines, dtype=np.int64)
-    best_key.reshape(n, lines)[:] = ((OUT_OF_REACH << 11) + 1023) * count + tables.starts
-    best_key[cell[first]] = pair_key[first]
-    best_key = best_key.reshape(n, lines)
+    flat_key = np.empty(n * lines, dtype=np.int64)
+    flat_key.reshape(n, lines)[:] = ((OUT_OF_REACH << 11) + 1023) * count + tables.starts
+    flat_key[cell[first]] = pair_key[first]
+    best_key = flat_key.reshape(n, lines)
     best = best_key % count
     packed = best_key // count
     line_distance = (packed >> 11).astype(np.int16)
