@@ -17,7 +17,7 @@ import argparse
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
-from typing import TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 import numpy as np
 import orjson
@@ -27,7 +27,6 @@ from coach.cli.requests import BATCH_ERRORS, UsageError, checked_request, error_
 from coach.cli.text import render_analysis
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.reading.analysis import Analysis, LineResult
 from coach.reading.tiles_away import (
     OUT_OF_REACH,
     BatchRanking,
@@ -37,6 +36,9 @@ from coach.reading.tiles_away import (
     batch_rank_exposed,
     tables_for,
 )
+
+if TYPE_CHECKING:  # the analysis module only explains lines: a lean batch never loads it
+    from coach.reading.analysis import Analysis
 
 # The keys of each line in the full answer (LineResult.to_json), in its order;
 # "reason" is there only for a line out of reach.
@@ -107,6 +109,8 @@ class _Ranked:
         outs = ranking.live_outs[row].tolist()
         dead = ranking.dead[row].tolist()
         if self.explain:
+            from coach.reading.analysis import LineResult
+
             best = ranking.best[row].tolist()
             lines, readings = self.tables.lines, self.tables.readings
             hands = []
@@ -575,7 +579,7 @@ def run_analyze(card: Card, args: argparse.Namespace, stdin: TextIO, stdout: Tex
     if fields is not None and not args.json:
         raise UsageError("--fields chooses JSON fields: add --json")
     request = {key: getattr(args, key) for key in KEYS if getattr(args, key, None) is not None}
-    result = cast(Analysis, COMMANDS["analyze"].solve(card, request))
+    result = cast("Analysis", COMMANDS["analyze"].solve(card, request))
     if args.json:
         _write(stdout, orjson.dumps(_analysis_answer(result, fields, top)) + b"\n")
     else:
