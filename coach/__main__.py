@@ -1,3 +1,21 @@
+import os
+import sys
+
 from coach.cli import main
 
-raise SystemExit(main())
+code = main()
+if sys.argv[1:2] == ["analyze"]:
+    # Skip the interpreter's teardown, a fifth of a lean batch's whole CPU
+    # (freeing the card's readings and numpy's modules: about 20 ms against
+    # about 110 ms for everything else with no rack; issue 26). `analyze`
+    # leaves nothing to tear down: it holds no file, thread or temporary
+    # folder, and the disk cache's file is written whole before it returns.
+    # Output not yet flushed is flushed here; if that fails, the usual exit
+    # reports it.
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except BaseException:
+        raise SystemExit(code) from None
+    os._exit(code)
+raise SystemExit(code)

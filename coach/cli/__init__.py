@@ -504,7 +504,8 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
     parser = build_parser(argv[0] if argv and argv[0] in SUBPARSERS else None)
     try:
         args = parser.parse_args(argv)
-        one_blas_thread()  # see coach.common.blas
+        if "numpy" in sys.modules:  # called in a process that has it (tests, the bench); else no BLAS is loaded
+            one_blas_thread()  # yet, threadpoolctl would find none to limit, and OPENBLAS_NUM_THREADS above does it
         if args.command is None:
             raise UsageError("choose a command: analyze, score, pass, discard, play, review, serve, check-card, check-set or bench (--help for more)")
         return args.func(args, stdin, stdout)

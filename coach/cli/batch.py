@@ -4,8 +4,8 @@ nearest lines (`--top N`), many racks ranked at once (issue 13).
 The answer is always the full answer cut down: the same lines in the same
 order with the same values, only fewer keys or fewer lines; tests hold the
 two equal. Racks without exposures are ranked together by
-`CardTables.batch_rank` in chunks; a rack with exposures goes through
-`analysis.analyze` as before. The lines that show a reading, the tiles
+`CardTables.batch_rank` in chunks, racks with exposures together by
+`tiles_away.batch_rank_exposed` (issue 26: the bar's mix is half exposed). The lines that show a reading, the tiles
 used, missing or unused are explained by the same `LineResult.to_json`
 as the full answer, only for the lines shown. Output is orjson, written
 a chunk at a time, not flushed a line at a time.
@@ -17,7 +17,7 @@ import argparse
 import json
 from collections.abc import Iterable, Iterator, Sequence
 from functools import cached_property
-from typing import TextIO, cast
+from typing import TYPE_CHECKING, TextIO, cast
 
 import numpy as np
 import orjson
@@ -27,8 +27,18 @@ from coach.cli.requests import BATCH_ERRORS, UsageError, checked_request, error_
 from coach.cli.text import render_analysis
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.reading.analysis import Analysis, LineResult, analyze
-from coach.reading.tiles_away import OUT_OF_REACH, BatchRanking, Holding, tables_for
+from coach.reading.tiles_away import (
+    OUT_OF_REACH,
+    BatchRanking,
+    Exposure,
+    FitCache,
+    Holding,
+    batch_rank_exposed,
+    tables_for,
+)
+
+if TYPE_CHECKING:  # the analysis module only explains lines: a lean batch never loads it
+    from coach.reading.analysis import Analysis
 
 # The keys of each line in the full answer (LineResult.to_json), in its order;
 # "reason" is there only for a line out of reach.
@@ -83,6 +93,7 @@ class _Ranked:
         lines = self.tables.lines
         self.dynamic = tuple(k for k in fields or () if k in _DYNAMIC)
         self.head = '{"card":' + orjson.dumps(card.name).decode() + ',"hands":['
+        self.fits: FitCache = {}  # the readings each set of exposures fits, for the whole run
         self.static = [
             {"id": ln.id, "section": ln.section, "value": ln.value, "concealed": ln.concealed,
              "note": ln.note, "pattern": ln.pattern}
@@ -98,6 +109,8 @@ class _Ranked:
         outs = ranking.live_outs[row].tolist()
         dead = ranking.dead[row].tolist()
         if self.explain:
+            from coach.reading.analysis import LineResult
+
             best = ranking.best[row].tolist()
             lines, readings = self.tables.lines, self.tables.readings
             hands = []
@@ -149,14 +162,18 @@ class _Ranked:
         return [head + b",".join(map(get, row)) + tail for row in self._picks(ranking).tolist()]
 
     @cached_property
-    def framed(self) -> list[bytes]:
+    def framed(self) -> np.ndarray:
         """Every piece four ways, at `4 * piece + place`: first in its answer
-        line (after the head), in the middle, last (with the tail), alone."""
+        line (after the head), in the middle, last (with the tail), alone. An
+        array of bytes objects: a chunk's picks are taken in one call, not
+        one Python lookup a line of a rack (half the time of the join)."""
         head, tail = self.head.encode(), b"]}\n"
         out = []
         for piece in self.pieces or ():
             out += [head + piece + b",", piece + b",", piece + tail, head + piece + tail]
-        return out
+        framed = np.empty(len(out), dtype=object)
+        framed[:] = out
+        return framed
 
     def joined_all(self, ranking: BatchRanking) -> bytes:
         """`joined` for every rack, as one text: one join for the whole chunk."""
@@ -168,7 +185,7 @@ class _Ranked:
         place[0], place[-1] = 0, 2
         if width == 1:
             place[0] = 3
-        return b"".join(map(self.framed.__getitem__, (picks * 4 + place).ravel().tolist()))
+        return b"".join(self.framed.take((picks * 4 + place).ravel()).tolist())
 
     @cached_property
     def templates(self) -> list[str]:
@@ -224,6 +241,58 @@ def _quick_holding(request: dict) -> tuple[Holding, tuple[int, ...]] | None:
     return Holding(tuple(rack)), tuple(seen)
 
 
+def _quick_exposed(request: dict) -> tuple[Holding, tuple[int, ...]] | None:
+    """A line with exposures, {"rack": "...", "exposed": ["5D 5D J"]} and
+    maybe "seen", all in plain codes, read without the general parser; None
+    when any check would have something to say (`_holding` says it)."""
+    exposed = request.get("exposed")
+    rack = _plain_counts(request.get("rack"))
+    if type(exposed) is not list or not exposed or rack is None:
+        return None
+    size = sum(rack)
+    shown = []
+    naturals_shown: dict[int, int] = {}  # exposed naturals by kind, for the set's copies (T1)
+    jokers_shown = 0
+    for text in exposed:
+        if type(text) is not str:
+            return None
+        words = text.split()
+        kinds = set(words)
+        kinds.discard("J")
+        if len(kinds) != 1 or not 3 <= len(words) <= 6:  # one natural kind, jokers allowed (H2, K2)
+            return None
+        code = kinds.pop()
+        tile = _INDEX.get(code)
+        if tile is None:
+            return None
+        naturals = words.count(code)
+        naturals_shown[tile] = naturals_shown.get(tile, 0) + naturals
+        jokers_shown += len(words) - naturals
+        shown.append(Exposure(tile, len(words), len(words) - naturals))
+        size += len(words)
+    if size not in (13, 14):
+        return None
+    seen_text = request.get("seen")
+    if seen_text is None:  # the commonest: the rack and the exposures within the set
+        if max(rack) > _FEWEST and any(r > c for r, c in zip(rack, _COPIES)):
+            return None
+        if rack[tiles.JOKER] + jokers_shown > _COPIES[tiles.JOKER]:
+            return None
+        if any(rack[t] + n > _COPIES[t] for t, n in naturals_shown.items()):
+            return None
+        return Holding(tuple(rack), tuple(shown)), _NOTHING_SEEN
+    seen = _plain_counts(seen_text)
+    if seen is None:
+        return None
+    total = [r + s for r, s in zip(rack, seen)]
+    total[tiles.JOKER] += jokers_shown
+    for t, n in naturals_shown.items():
+        total[t] += n
+    if any(t > c for t, c in zip(total, _COPIES)):
+        return None
+    return Holding(tuple(rack), tuple(shown)), tuple(seen)
+
+
 def _loads(raw: str) -> object:
     try:
         return orjson.loads(raw)
@@ -261,6 +330,58 @@ def _rack_indices(request: object) -> list[int] | None:
         return None
 
 
+_EXPOSURES_READ: dict[str, Exposure | None] = {}  # an exposure's text, read once: a batch repeats a few dozen
+_EXPOSURES_KEPT = 4096
+_EXPOSED_KEYS = frozenset({"rack", "exposed"})
+
+
+def _exposure_of(text: str) -> Exposure | None:
+    """An exposure written in plain codes ("5D 5D J"), or None for anything
+    the general reader has to read or refuse in its own words."""
+    if text in _EXPOSURES_READ:
+        return _EXPOSURES_READ[text]
+    words = text.split()
+    kinds = set(words)
+    kinds.discard("J")
+    found = None
+    if len(kinds) == 1 and 3 <= len(words) <= 6:  # one natural kind, jokers allowed (H2, K2)
+        code = kinds.pop()
+        tile = _INDEX.get(code)
+        if tile is not None:
+            found = Exposure(tile, len(words), len(words) - words.count(code))
+    if len(_EXPOSURES_READ) >= _EXPOSURES_KEPT:
+        _EXPOSURES_READ.clear()
+    _EXPOSURES_READ[text] = found
+    return found
+
+
+def _exposed_indices(request: object) -> tuple[list[int], tuple[Exposure, ...]] | None:
+    """A line {"rack": "...", "exposed": ["5D 5D J", ...]} in plain codes and
+    nothing else: each rack tile's index and the exposures, for counting with
+    the chunk (the set's copies are checked then, as arrays); None for
+    anything else, which `_quick_exposed` or the general reader reads."""
+    if type(request) is not dict or request.keys() != _EXPOSED_KEYS:
+        return None
+    text, exposed = request["rack"], request["exposed"]
+    if type(text) is not str or type(exposed) is not list or not exposed:
+        return None
+    shown = []
+    size = 0
+    for item in exposed:
+        exposure = _exposure_of(item) if type(item) is str else None
+        if exposure is None:
+            return None
+        shown.append(exposure)
+        size += exposure.size
+    words = text.split()
+    if len(words) + size not in (13, 14):
+        return None
+    try:
+        return list(map(_INDEX.__getitem__, words)), tuple(shown)
+    except KeyError:
+        return None
+
+
 def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
     """Counts of many racks at once, (racks, KINDS), from their tiles' indices."""
     owner = np.repeat(np.arange(len(lengths), dtype=np.intp), lengths)
@@ -268,9 +389,59 @@ def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
     return np.bincount(cells, minlength=len(lengths) * tiles.KINDS).reshape(len(lengths), tiles.KINDS).astype(np.int16)
 
 
+def _exposed_counts(flat: list[int], lengths: list[int], exposures: list[tuple[Exposure, ...]]) -> np.ndarray | None:
+    """The racks of plain-coded exposed lines counted at once, only those that
+    hold, with their exposures, no more copies than the set has (T1); None
+    for no such line. Fewer rows than lines: some are to be refused."""
+    if not lengths:
+        return None
+    counts = _counted(flat, lengths)
+    held = counts.copy()
+    rows = [row for row, shown in enumerate(exposures) for _ in shown]
+    shown = [e for own in exposures for e in own]
+    np.add.at(held, (rows, [e.tile for e in shown]), [e.size - e.jokers for e in shown])
+    np.add.at(held, (rows, [tiles.JOKER] * len(shown)), [e.jokers for e in shown])
+    within = ~(held > _COPIES_ARRAY).any(axis=1)
+    return counts if within.all() else counts[within]
+
+
+def _refuse_beyond_the_set(
+    lines: list[int], requests: list[dict], exposures: list[tuple[Exposure, ...]], flat: list[int], lengths: list[int],
+    replies: list,
+) -> tuple[list[int], list[tuple[Exposure, ...]]]:
+    """The general reader's own words for each exposed line that holds more
+    copies than the set has; the others' lines and exposures, kept in order."""
+    kept_lines, kept_exposures = [], []
+    start = 0
+    for k, request, shown, length in zip(lines, requests, exposures, lengths):
+        rack = tiles.counts(flat[start : start + length])
+        start += length
+        for e in shown:
+            rack[e.tile] += e.size - e.jokers
+            rack[tiles.JOKER] += e.jokers
+        if all(r <= c for r, c in zip(rack, _COPIES)):
+            kept_lines.append(k)
+            kept_exposures.append(shown)
+            continue
+        try:
+            request_holding(request, (13, 14))
+            raise ValueError("a rack cannot hold more copies of a tile than the set has")
+        except BATCH_ERRORS as error:
+            replies[k] = error_reply(error)
+    return kept_lines, kept_exposures
+
+
+def _joined_rankings(a: BatchRanking, b: BatchRanking) -> BatchRanking:
+    """Two rankings' racks one after the other."""
+    return BatchRanking(*(np.concatenate([x, y]) for x, y in zip(
+        (a.distance, a.best, a.live_outs, a.dead, a.order), (b.distance, b.best, b.live_outs, b.dead, b.order)
+    )))
+
+
 def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None, top: int | None) -> Iterator[bytes]:
     """One JSON line (bytes, with its newline) per non-blank input line, in order."""
     ranked = _Ranked(card, fields, top)
+    tables = ranked.tables
     for chunk in _chunks(lines, CHUNK):
         replies: list[dict | str | bytes | None] = [None] * len(chunk)
         # Plain racks are counted for the whole chunk at once (one bincount,
@@ -282,6 +453,13 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
         seen: tuple[int, ...] | np.ndarray | None  # a slow line's own, then the chunk's as an array
         slow: list[tuple[int, Holding]] = []
         slow_racks, slow_seens = [], []
+        exposed: list[tuple[int, Holding]] = []  # ranked together too, by batch_rank_exposed
+        exposed_seens: list[tuple[int, ...]] = []
+        quick_exposed: list[int] = []  # and plain-coded ones counted with the chunk
+        quick_exposed_requests: list[dict] = []
+        quick_exposures: list[tuple[Exposure, ...]] = []
+        exposed_flat: list[int] = []
+        exposed_lengths: list[int] = []
         for k, raw in enumerate(chunk):
             try:
                 request = _loads(raw)
@@ -292,10 +470,19 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
                     flat.extend(indices)
                     lengths.append(len(indices))
                     continue
+                read = _exposed_indices(request)
+                if read is not None:  # the same for a rack with exposures, the commonest after a plain one
+                    quick_exposed.append(k)
+                    quick_exposed_requests.append(request)  # type: ignore[arg-type]  # _exposed_indices answers only for a dict
+                    exposed_flat.extend(read[0])
+                    exposed_lengths.append(len(read[0]))
+                    quick_exposures.append(read[1])
+                    continue
                 request = checked_request(request, KEYS)
-                holding, seen = _quick_holding(request) or request_holding(request, (13, 14))
+                holding, seen = _quick_holding(request) or _quick_exposed(request) or request_holding(request, (13, 14))
                 if holding.exposures:
-                    replies[k] = _analysis_answer(analyze(card, holding, seen), fields, top)
+                    exposed.append((k, holding))
+                    exposed_seens.append(seen)
                 else:
                     slow.append((k, holding))
                     slow_racks.append(holding.rack)
@@ -314,24 +501,51 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
             keep = ~too_many
             counts = counts[keep]
             quick = [k for k, ok in zip(quick, keep.tolist()) if ok]
-        rows = quick + [k for k, _ in slow]
+        exposed_counts = _exposed_counts(exposed_flat, exposed_lengths, quick_exposures)
+        if exposed_counts is not None and len(exposed_counts) < len(quick_exposed):  # some hold more than the set has
+            kept = _refuse_beyond_the_set(quick_exposed, quick_exposed_requests, quick_exposures, exposed_flat, exposed_lengths, replies)
+            quick_exposed, quick_exposures = kept
+        if quick_exposed:  # ahead of the general reader's, so that their rows come first
+            exposed_racks = np.concatenate([
+                exposed_counts, np.array([h.rack for _, h in exposed], dtype=np.int16).reshape(-1, tiles.KINDS)
+            ])
+            exposed_seens = [_NOTHING_SEEN] * len(quick_exposed) + exposed_seens
+            all_exposures = quick_exposures + [h.exposures for _, h in exposed]
+        else:
+            exposed_racks = np.array([h.rack for _, h in exposed], dtype=np.int16).reshape(-1, tiles.KINDS)
+            all_exposures = [h.exposures for _, h in exposed]
+        rows = quick + [k for k, _ in slow] + quick_exposed + [k for k, _ in exposed]
         if not rows:
             yield b"".join(_line(reply) for reply in replies)
             continue
-        racks = np.concatenate([counts, np.array(slow_racks, dtype=np.int16).reshape(-1, tiles.KINDS)])
-        seen = None
-        if any(any(s) for s in slow_seens):
-            seen = np.zeros_like(racks)
-            seen[len(quick) :] = np.array(slow_seens, dtype=np.int16)
-        ranking = ranked.tables.batch_rank(racks, seen)
+        ranking: BatchRanking | None = None
+        if quick or slow:
+            racks = np.concatenate([counts, np.array(slow_racks, dtype=np.int16).reshape(-1, tiles.KINDS)])
+            seen = None
+            if any(any(s) for s in slow_seens):
+                seen = np.zeros_like(racks)
+                seen[len(quick) :] = np.array(slow_seens, dtype=np.int16)
+            ranking = tables.batch_rank(racks, seen)
+        if all_exposures:
+            exposed_ranking = batch_rank_exposed(
+                tables, exposed_racks, all_exposures, np.array(exposed_seens, dtype=np.int16), ranked.fits
+            )
+            ranking = exposed_ranking if ranking is None else _joined_rankings(ranking, exposed_ranking)
+        assert ranking is not None  # rows is not empty
         if ranked.pieces is not None:
-            if len(rows) == len(chunk) and not slow:  # the commonest: every line a plain rack
+            if len(rows) == len(chunk):  # the commonest: no line refused, so one join for the chunk
+                if slow or all_exposures:  # the racks back in the lines' order
+                    at = np.argsort(np.array(rows, dtype=np.intp))
+                    ranking = BatchRanking(*(x[at] for x in (
+                        ranking.distance, ranking.best, ranking.live_outs, ranking.dead, ranking.order
+                    )))
                 yield ranked.joined_all(ranking)
                 continue
             for k, line in zip(rows, ranked.joined(ranking)):
                 replies[k] = line
         else:
-            holdings = [Holding(tuple(rack)) for rack in counts.tolist()] + [holding for _, holding in slow]
+            holdings = [Holding(tuple(rack)) for rack in counts.tolist()] + [h for _, h in slow]
+            holdings += [Holding(tuple(rack), shown) for rack, shown in zip(exposed_racks.tolist(), all_exposures)]
             for row, (k, holding) in enumerate(zip(rows, holdings)):
                 replies[k] = ranked.answer(ranking, row, holding)
         yield b"".join(_line(reply) for reply in replies)
@@ -365,7 +579,7 @@ def run_analyze(card: Card, args: argparse.Namespace, stdin: TextIO, stdout: Tex
     if fields is not None and not args.json:
         raise UsageError("--fields chooses JSON fields: add --json")
     request = {key: getattr(args, key) for key in KEYS if getattr(args, key, None) is not None}
-    result = cast(Analysis, COMMANDS["analyze"].solve(card, request))
+    result = cast("Analysis", COMMANDS["analyze"].solve(card, request))
     if args.json:
         _write(stdout, orjson.dumps(_analysis_answer(result, fields, top)) + b"\n")
     else:

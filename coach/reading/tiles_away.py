@@ -251,6 +251,7 @@ FEATURE_START = np.concatenate(([0], np.cumsum([_cap(t) for t in range(tiles.NAT
 # Count c stands for "the rack holds exactly COUNT_LEVEL[c] copies of COUNT_TILE[c]" (0..copies).
 COUNT_TILE = np.array([t for t in range(tiles.NATURALS) for _ in range(_cap(t) + 1)], dtype=np.intp)
 COUNT_LEVEL = np.array([k for t in range(tiles.NATURALS) for k in range(_cap(t) + 1)], dtype=np.int16)
+COUNT_START = np.concatenate(([0], np.cumsum([_cap(t) + 1 for t in range(tiles.NATURALS)])))
 # v = naturals placed + SPILL * naturals placed in groups of 3+ (both <= 14)
 SPILL = 32
 BYTE_SPILL = 16  # the same packing in one byte (batch_rank): naturals + 16 * spilled
@@ -463,13 +464,31 @@ class CardTables:
         return (rows % 256).astype(np.uint8), (base % 256).astype(np.uint8), short, jokers_needed, card_dead
 
     @cached_property
+    def _big_total_bytes(self) -> np.ndarray:
+        return self.big_total.astype(np.uint8)  # <= 14: a reading has 14 tiles
+
+    @cached_property
+    def _count_rows(self) -> np.ndarray:
+        """`_copy_table`'s rows summed a tile at a time: the row at COUNT_START[t] + k
+        is what holding exactly k copies of tile t adds (k = 0 adds nothing; the
+        padding row last, zeros). A rack is then one row a kind it holds, not one
+        a copy: about 11 rows for 13 tiles instead of 13-14 (issue 26). Sums wrap
+        modulo 256 as the rows do, so the totals are the same bytes."""
+        rows = self._copy_table[0]
+        out = np.zeros((len(COUNT_TILE) + 1, rows.shape[1]), dtype=np.uint8)
+        for t in range(tiles.NATURALS):
+            for k in range(1, _cap(t) + 1):
+                out[COUNT_START[t] + k] = out[COUNT_START[t] + k - 1] + rows[FEATURE_START[t] + k - 1]
+        return out
+
+    @cached_property
     def _reading_numbers(self) -> np.ndarray:
         return np.arange(len(self.readings), dtype=np.int32)
 
     def warm_batch(self) -> None:
         """Build what `batch_rank` needs now, so that the disk cache
         (coach.reading.disk_cache) keeps it and a batch command starts without it."""
-        self._copy_table, self._value_rank, self._reading_numbers  # noqa: B018 (cached on first read)
+        self._copy_table, self._count_rows, self._big_total_bytes, self._value_rank, self._reading_numbers  # noqa: B018 (cached on first read)
 
     def batch_rank(self, racks: np.ndarray, seen: np.ndarray | None = None) -> BatchRanking:
         """Every line of the card for many concealed racks at once, as
@@ -479,25 +498,31 @@ class CardTables:
         racks = np.asarray(racks, dtype=np.int16)
         n, count = len(racks), len(self.readings)
         seen = np.zeros_like(racks) if seen is None else np.asarray(seen, dtype=np.int16)
-        rows, base, short_naturals, jokers_needed, card_dead = self._copy_table
-        held = racks[:, FEATURE_TILE] >= FEATURE_LEVEL
-        # Each rack's held copies (feature numbers) side by side, the padding row after them.
-        copies_held = held.sum(axis=1)
-        width = int(copies_held.max()) if n else 0
-        slots = np.full((n, width), len(FEATURE_TILE), dtype=np.intp)
-        rack_of, feature = np.nonzero(held)  # rack by rack, in feature order
-        first = np.cumsum(copies_held) - copies_held  # where each rack's run starts
-        slots[rack_of, np.arange(len(rack_of)) - first[rack_of]] = feature
-        total = np.empty((n, rows.shape[1]), dtype=np.uint8)
-        total[:] = base
-        row = np.empty_like(total)
-        for j in range(width):
-            np.take(rows, slots[:, j], axis=0, out=row)
-            total += row
+        _, base, short_naturals, jokers_needed, card_dead = self._copy_table
+        rows = self._count_rows
+        naturals_held = racks[:, : tiles.NATURALS]
+        # Each rack's kinds held (as rows of _count_rows) side by side, the padding row after them.
+        kinds_held = np.count_nonzero(naturals_held, axis=1)
+        width = int(kinds_held.max()) if n else 0
+        slots = np.full((n, width), len(COUNT_TILE), dtype=np.intp)
+        rack_of, kind = np.nonzero(naturals_held)  # rack by rack, in tile order
+        first = np.cumsum(kinds_held) - kinds_held  # where each rack's run starts
+        slots[rack_of, np.arange(len(rack_of)) - first[rack_of]] = COUNT_START[kind] + naturals_held[rack_of, kind]
+        # Indexing, not np.take(..., out=): numpy's take along axis 0 into a
+        # given array copies byte by byte here, four times slower (issue 26).
+        if width:
+            total = rows[slots[:, 0]] + base
+        else:  # no natural tile on any rack
+            total = np.empty((n, rows.shape[1]), dtype=np.uint8)
+            total[:] = base
+        for j in range(1, width):
+            total += rows[slots[:, j]]
         v = total[:, :count]
-        jokers = racks[:, tiles.JOKER : tiles.JOKER + 1]
-        # Small integers throughout (bytes, int16, int32 for keys): the arrays stay in the cache.
-        room = self.big_total - (v >> 4)
+        jokers = racks[:, tiles.JOKER : tiles.JOKER + 1].astype(np.uint8)
+        # Small integers throughout (bytes, int16, int32 for keys): the arrays
+        # stay in the cache. Room (<= the big slots) and distance (<= 14) never
+        # go below 0, so they stay bytes too.
+        room = self._big_total_bytes - (v >> 4)
         distances = HAND_SIZE - (v & (BYTE_SPILL - 1)) - np.minimum(jokers, room)
         outs_small = total[:, count : 2 * count]
         outs_need = total[:, 2 * count :]
@@ -542,7 +567,9 @@ class CardTables:
         line_outs = np.where(line_dead, np.int16(0), outs[index, best].astype(np.int16))
         value_rank = self._value_rank
         rank_key = (line_distance.astype(np.int32) * 1024 + (1023 - line_outs)) * len(self.lines) + value_rank
-        order = np.argsort(rank_key, axis=1, kind="stable")
+        # Every key of a row differs (value_rank is a permutation), so any sort
+        # gives the stable order; the default one is 5x faster on rows this short.
+        order = np.argsort(rank_key, axis=1)
         return BatchRanking(line_distance, best, line_outs, line_dead, order)
 
 
@@ -570,3 +597,121 @@ def drop_tables(card: Card) -> None:
     cached = _TABLES.get(id(card))
     if cached is not None and cached.card is card:
         _TABLES.pop(id(card), None)
+
+
+# ---------------------------------------------------------------------------
+# Many racks with exposures, ranked (issue 26: the bar's mix, half the racks
+# exposed). Kept apart from `batch_rank`, whose one-byte tables hold the whole
+# card: exposures leave only the few readings with a group for each of them
+# (a pung of one tile fits 10-21 of the house card's 979), so here every rack
+# is worked out directly on its own fitting readings, all racks in one pass.
+
+
+def exposure_signature(exposures: Sequence[Exposure]) -> tuple[tuple[int, int], ...]:
+    """What decides the readings exposures fit (steps 1-2) and what those
+    readings still need: the groups' tiles and sizes, in any order (any group
+    of the same tile and size takes an exposure: the assignment's order never
+    changes whether one exists). Jokers in an exposure only leave the pool."""
+    return tuple(sorted((e.tile, e.size) for e in exposures))
+
+
+FitCache = dict[tuple[tuple[int, int], ...], tuple[np.ndarray, np.ndarray]]
+_NO_FIT = (np.zeros(0, dtype=np.intp), np.zeros((0, tiles.NATURALS), dtype=np.int16))
+_FITS_KEPT = 4096  # signatures a FitCache holds before it starts afresh
+
+
+def _fit_of(tables: CardTables, exposures: Sequence[Exposure], fits: FitCache) -> tuple[np.ndarray, np.ndarray]:
+    """`CardTables._exposure_fit`, kept by signature: the readings these
+    exposures fit and what each still needs beyond them (none: empty arrays)."""
+    signature = exposure_signature(exposures)
+    fit = fits.get(signature)
+    if fit is None:
+        if len(fits) >= _FITS_KEPT:
+            fits.clear()
+        if not exposures:  # nothing exposed: every reading, concealed lines' too (step 1)
+            fit = (np.arange(len(tables.readings), dtype=np.intp), tables.need)
+        else:
+            fit = tables._exposure_fit(exposures) or _NO_FIT
+        fits[signature] = fit
+    return fit
+
+
+def batch_rank_exposed(
+    tables: CardTables,
+    racks: np.ndarray,
+    exposures: Sequence[Sequence[Exposure]],
+    seen: np.ndarray | None = None,
+    fits: FitCache | None = None,
+) -> BatchRanking:
+    """`batch_rank` for racks that have exposures, each its own (a rack with
+    none is worked out over every reading, slowly): every line as
+    `analysis.analyze` ranks it (distance, best reading, live outs, deadness,
+    order). `racks` and `seen` are (n, 36) concealed counts; `fits` keeps the
+    readings each set of exposures fits from one call to the next."""
+    racks = np.asarray(racks, dtype=np.int16)
+    n, count, lines = len(racks), len(tables.readings), len(tables.lines)
+    seen = np.zeros_like(racks) if seen is None else np.asarray(seen, dtype=np.int16)
+    fits = {} if fits is None else fits
+    # The pool of unseen tiles, as analysis.unseen: the set less the rack,
+    # the exposures' naturals and jokers, and the seen tiles.
+    shown_rack: list[int] = []
+    shown_tile: list[int] = []
+    shown_count: list[int] = []
+    readings: list[np.ndarray] = []
+    needs: list[np.ndarray] = []
+    for i, own in enumerate(exposures):
+        for e in own:
+            shown_rack += (i, i)
+            shown_tile += (e.tile, tiles.JOKER)
+            shown_count += (e.size - e.jokers, e.jokers)
+        idx, need = _fit_of(tables, own, fits)
+        readings.append(idx)
+        needs.append(need)
+    shown = np.zeros((n, tiles.KINDS), dtype=np.int16)
+    np.add.at(shown, (np.array(shown_rack, dtype=np.intp), np.array(shown_tile, dtype=np.intp)), shown_count)
+    exposed_tiles = shown.sum(axis=1, dtype=np.int16)
+    pool = np.maximum(np.array(tiles.COPIES, dtype=np.int16) - racks - shown - seen, 0)
+    # One row per (rack, fitting reading): `_with_exposures` and
+    # `analysis.outs_and_dead`, the same arithmetic on every pair at once.
+    reading = np.concatenate(readings) if n else _NO_FIT[0]
+    owner = np.repeat(np.arange(n, dtype=np.intp), [len(idx) for idx in readings])
+    need = np.concatenate(needs) if n else _NO_FIT[1]
+    small = tables.small[reading]
+    rack = racks[owner, : tiles.NATURALS]
+    jokers = racks[owner, tiles.JOKER]
+    pool_naturals = pool[owner, : tiles.NATURALS]
+    pool_jokers = pool[owner, tiles.JOKER]
+    # Sums in int16 (every one is a count of at most 152): int64 sums cost twice the time.
+    naturals = np.minimum(rack, need)
+    room = (need - small).sum(axis=1, dtype=np.int16) - np.maximum(naturals - small, 0).sum(axis=1, dtype=np.int16)
+    distance = HAND_SIZE - exposed_tiles[owner] - naturals.sum(axis=1, dtype=np.int16) - np.minimum(jokers, room)
+    joker_short = jokers < room  # a drawn joker (or a natural for a group of 3+) still has a place
+    helps = (rack < small) | ((rack < need) & joker_short[:, None])
+    outs = (helps * pool_naturals).sum(axis=1, dtype=np.int16) + joker_short * pool_jokers
+    reachable = rack + pool_naturals
+    short_naturals = (small > reachable).any(axis=1)
+    jokers_needed = (need - np.minimum(need, reachable)).sum(axis=1, dtype=np.int16)
+    dead = (short_naturals | (jokers_needed > jokers + pool_jokers)) & (distance > 0)
+    # The best reading of each line by batch_rank's key (distance, then alive,
+    # then most outs, then card order): the pairs sorted by rack and line, then
+    # key, and each (rack, line)'s first taken. A line with no fitting reading
+    # stays out of reach at its first reading with no outs, as analyze leaves it.
+    pair_key = ((distance.astype(np.int64) << 11) + np.where(dead, 2047, 1023 - outs)) * count + reading
+    cell = owner * lines + tables.line_of[reading]  # (rack, line), flattened
+    ranked = np.argsort(cell * (1 << 32) + pair_key)  # all differ (a reading once a rack): any sort will do
+    cell, pair_key = cell[ranked], pair_key[ranked]
+    first = np.ones(len(cell), dtype=bool)
+    first[1:] = cell[1:] != cell[:-1]
+    flat_key = np.empty(n * lines, dtype=np.int64)
+    flat_key.reshape(n, lines)[:] = ((OUT_OF_REACH << 11) + 1023) * count + tables.starts
+    flat_key[cell[first]] = pair_key[first]
+    best_key = flat_key.reshape(n, lines)
+    best = best_key % count
+    packed = best_key // count
+    line_distance = (packed >> 11).astype(np.int16)
+    low = packed & 2047
+    line_dead = low == 2047
+    line_outs = np.where(line_dead, 0, 1023 - low).astype(np.int16)
+    rank_key = (line_distance.astype(np.int64) * 1024 + (1023 - line_outs)) * lines + tables._value_rank
+    order = np.argsort(rank_key, axis=1)  # the keys of a row all differ: see batch_rank
+    return BatchRanking(line_distance, best, line_outs, line_dead, order)

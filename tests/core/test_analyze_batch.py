@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from coach import cli
-from coach.cli.batch import FIELDS, KEYS, _quick_holding
+from coach.cli.batch import FIELDS, KEYS, _quick_exposed, _quick_holding
 from coach.cli.commands import COMMANDS
 from coach.cli.requests import BATCH_ERRORS, error_reply, read_request, request_holding
 from coach.notation import tiles
@@ -62,7 +62,13 @@ def one_by_one(text: str) -> list[dict]:
 def batch_input() -> str:
     lines = [{"rack": format_tiles(r)} for r in deal_racks(40)]
     lines[3]["seen"] = "1D 1D 5B N N"
-    lines[7] = {"rack": "1B 1B 1B 2B 3B 3B N N N E E", "exposed": ["5D 5D J"]}  # through analyze
+    lines[7] = {"rack": "1B 1B 1B 2B 3B 3B N N N E E", "exposed": ["5D 5D J"]}  # batch_rank_exposed
+    lines[9] = {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5d 5D J"], "seen": "1D 5B"}  # the general reader, then the same
+    lines[11] = {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "F F F J"], "seen": "1D 5B"}
+    lines[13] = {"rack": "1B 2B 3B 3B N E E 4C 4C 4C", "exposed": ["RD RD RD"]}
+    lines[15] = {"rack": "5D 5D 5D 1B 2B 3B N E E W", "exposed": ["5D 5D J"]}  # five 5 Dots: refused in the general words
+    lines[17] = {"rack": "J J J J J J 1B N E", "exposed": ["5D J J J"]}  # nine jokers
+    lines[19] = {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "F F F J"]}
     text = "".join(json.dumps(line) + "\n" for line in lines)
     # Plain codes, but more copies than the set has: counted with the chunk, then refused in the general words.
     too_many = '{"rack": "1D 1D 1D 1D 1D 2D 2D 3D 3D N N E E"}\n{"rack": "J J J J J J J J J N N E E"}\n'
@@ -125,6 +131,40 @@ def test_quick_reading_agrees_with_the_general_parser(request_: dict) -> None:
         assert quick is None  # the general parser explains the mistake
         return
     assert quick is None or quick == general
+
+
+@pytest.mark.parametrize(
+    "request_",
+    [{"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D J"]}, {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D J"], "seen": "1D N"},
+     {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "F F F J"]}, {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "F F F F J J J"]},
+     {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D 6D"]}, {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["J J J"]},
+     {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D"]}, {"rack": "1B 2B 3B 3B N E E F J", "exposed": ["5D 5D J"]},
+     {"rack": "5D 5D 3B 3B N E E F F J", "exposed": ["5D 5D J"]}, {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D J"], "seen": "J J J J J J J"},
+     {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5d 5D J"]}, {"rack": "1B 2B 3B 3B N E E F F J", "exposed": [["5D", "5D", "J"]]},
+     {"rack": "1B 2B 3B 3B N E E F F J", "exposed": "5D 5D J"}, {"rack": RACK, "exposed": []}, {"rack": None, "exposed": ["5D 5D J"]},
+     {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D J"], "seen": ["1D"]},
+     {"rack": "5D 5D 5D 3B N E E F F J", "exposed": ["5D 5D J"]}, {"rack": "J J J J J J 3B N E", "exposed": ["5D J J J"]},
+     {"rack": "J J J J J 3B N E E", "exposed": ["5D J J J"]}, {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D J"], "seen": "5D 5D"},
+     {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "5D 5D J J"]}, {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "5D 5D J J"], "seen": "N"}],
+)
+def test_quick_exposed_reading_agrees_with_the_general_parser(request_: dict) -> None:
+    quick = _quick_exposed(request_)
+    try:
+        general = request_holding(request_, (13, 14))
+    except (ValueError, TypeError):
+        assert quick is None  # the general parser explains the mistake
+        return
+    assert quick is None or quick == general
+
+
+def test_the_bench_mix_answers_as_one_by_one() -> None:
+    """The bar's mix (every second rack exposed) through the lean and the full batch."""
+    from coach.tools.bench_goals import exposed_mix
+
+    text = "".join(json.dumps(line) + "\n" for line in exposed_mix(deal_racks(60)))
+    full = run(["analyze"], text)
+    assert full == one_by_one(text)
+    assert run(["analyze", "--json", "--fields", "id,distance"], text) == [cut(whole, ["id", "distance"], None) for whole in full]
 
 
 def test_no_two_word_alias_is_two_plain_codes() -> None:

@@ -28,6 +28,7 @@ from coach.reading.tiles_away import (
     OUT_OF_REACH,
     Exposure,
     Holding,
+    batch_rank_exposed,
     fill,
     tables_for,
 )
@@ -528,6 +529,45 @@ def test_batch_rank_agrees_with_fill_and_analyze(racks: list[Holding], data: st.
             assert ranking.distance[row, n] == slow
             best = TABLES.readings[ranking.best[row, n]]
             assert best in line.readings and fill(best, holding, line.concealed).distance == slow
+
+
+@st.composite
+def seen_beside(draw: st.DrawFn, holding: Holding) -> tuple[int, ...]:
+    """Tiles seen on the table: drawn from what the holding, exposures and all, leaves of the set."""
+    picked = draw(sample_tiles(left_in_set(holding), draw(st.sampled_from([0, 0, 5, 20, 60]))))
+    return tuple(tiles.counts(picked))
+
+
+EXPOSED_FITS: dict = {}  # shared by every example, as one batch run shares it over its chunks
+
+
+@_settings(150)
+@given(st.lists(holdings(sizes=st.sampled_from([13, 14]), exposed=True), min_size=1, max_size=6), st.data())
+def test_batch_rank_exposed_agrees_with_fill_and_analyze(racks: list[Holding], data: st.DataObject) -> None:
+    """The batch path for racks with exposures (issue 26: the bar's mix), each
+    rack its own: analyze's order, best reading, live outs and deadness, and
+    every line's distance as fill() says, the readable definition."""
+    seen = [data.draw(seen_beside(h)) for h in racks]
+    ranking = batch_rank_exposed(
+        TABLES, np.array([h.rack for h in racks]), [h.exposures for h in racks], np.array(seen), EXPOSED_FITS
+    )
+    for row, holding in enumerate(racks):
+        result = analyze(CARD, holding, seen[row])
+        got = [
+            (LINES[n].id, int(ranking.distance[row, n]), TABLES.readings[ranking.best[row, n]],
+             int(ranking.live_outs[row, n]), bool(ranking.dead[row, n]))
+            for n in ranking.order[row]
+        ]
+        want = [(r.line.id, OUT_OF_REACH if r.distance is None else r.distance,
+                 TABLES.readings[TABLES.starts[r.order]] if r.reading is None else r.reading, r.live_outs, r.dead)
+                for r in result.lines]
+        assert got == want, holding
+        for n, line in enumerate(LINES):
+            slow = min(fill(r, holding, line.concealed).distance for r in line.readings)
+            assert ranking.distance[row, n] == slow
+            if slow != OUT_OF_REACH:
+                best = TABLES.readings[ranking.best[row, n]]
+                assert best in line.readings and fill(best, holding, line.concealed).distance == slow
 
 
 # ---------------------------------------------------------------------------
