@@ -12,34 +12,23 @@ check it never reaches (Flask would answer a post without a token 400).
 
 from __future__ import annotations
 
-import shutil
-
 import pytest
 from werkzeug.test import EnvironBuilder
 from werkzeug.wrappers import Request
 
-from coach.store.db import FILE_NAME
-from coach.web import create_app
 from coach.web.account import early_refusal
 from coach.web.infra import hashing, limits
+from tests.support.app import app_factory
 
 OWNER = "ann@example.org"
 
 
 @pytest.fixture
 def make_app(tmp_path, monkeypatch, migrated_database):
-    made = 0
+    new_app = app_factory(tmp_path, monkeypatch, migrated_database, "early-test")
 
     def make(early: bool = True, **config):
-        nonlocal made
-        made += 1
-        instance = tmp_path / f"instance-{made}"
-        instance.mkdir()
-        shutil.copyfile(migrated_database, instance / FILE_NAME)
-        monkeypatch.setenv("COACH_DATA_DIR", str(instance))
-        for name in ("COACH_SECRET_KEY", "COACH_CARD", "COACH_PROXY_COUNT", "COACH_RATELIMIT_STORAGE_URI"):
-            monkeypatch.delenv(name, raising=False)
-        app = create_app({"TESTING": True, "SECRET_KEY": "early-test", "WTF_CSRF_ENABLED": False, **config})
+        app = new_app(**config)
         if not early:  # Flask's limits alone, as before the early refusal
             assert isinstance(app.wsgi_app, early_refusal.EarlyRefusal)
             app.wsgi_app = app.wsgi_app.wsgi_app  # type: ignore[method-assign]

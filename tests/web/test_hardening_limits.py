@@ -9,7 +9,6 @@ are lowered through the app's config where a test needs to reach one.
 from __future__ import annotations
 
 import json
-import shutil
 import statistics
 import threading
 import time
@@ -20,11 +19,10 @@ import pytest
 from sqlmodel import Session
 from waitress.server import create_server
 
-from coach.store.db import FILE_NAME
 from coach.store.models import Learner
 from coach.store.teaching import classrooms
-from coach.web import create_app
 from coach.web.infra import hashing, limits
+from tests.support.app import app_factory
 from tests.support.http_client import Browser
 from tests.support.servers import stop_waitress
 
@@ -34,20 +32,7 @@ PASSWORD = "correct horse battery"
 @pytest.fixture
 def make_app(tmp_path, monkeypatch, migrated_database):
     """An app of its own (fresh limits) with the given config on top."""
-    made = 0
-
-    def make(**config):
-        nonlocal made
-        made += 1
-        instance = tmp_path / f"instance-{made}"
-        instance.mkdir()
-        shutil.copyfile(migrated_database, instance / FILE_NAME)
-        monkeypatch.setenv("COACH_DATA_DIR", str(instance))
-        for name in ("COACH_SECRET_KEY", "COACH_CARD", "COACH_PROXY_COUNT", "COACH_RATELIMIT_STORAGE_URI"):
-            monkeypatch.delenv(name, raising=False)
-        return create_app({"TESTING": True, "SECRET_KEY": "limits-test", "WTF_CSRF_ENABLED": False, **config})
-
-    return make
+    return app_factory(tmp_path, monkeypatch, migrated_database, "limits-test")
 
 
 def sign_in(client, email: str, password: str = "wrong password", address: str = "10.0.0.1", headers=None):

@@ -13,17 +13,14 @@ them with no proxy in front: REMOTE_ADDR (docs/deployment.md).
 from __future__ import annotations
 
 import contextlib
-import shutil
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 
-from coach.store.db import FILE_NAME
-from coach.web import create_app
 from coach.web.infra import hashing, limits
-from tests.support.app import TEST_PASSWORD_HASH
+from tests.support.app import TEST_PASSWORD_HASH, app_factory
 
 PASSWORD = "correct horse battery"
 OWNER = "ann@example.org"
@@ -32,21 +29,10 @@ OWNER = "ann@example.org"
 @pytest.fixture
 def fresh_app(tmp_path, monkeypatch, migrated_database):
     """An app of its own (fresh limits), the owner's account made from an address of its own."""
-    made = 0
+    new_app = app_factory(tmp_path, monkeypatch, migrated_database, "lockout-test")
 
     def make(**config):
-        nonlocal made
-        made += 1
-        instance = tmp_path / f"instance-{made}"
-        instance.mkdir()
-        shutil.copyfile(migrated_database, instance / FILE_NAME)
-        monkeypatch.setenv("COACH_DATA_DIR", str(instance))
-        for name in ("COACH_SECRET_KEY", "COACH_CARD", "COACH_PROXY_COUNT", "COACH_RATELIMIT_STORAGE_URI"):
-            monkeypatch.delenv(name, raising=False)
-        app = create_app({
-            "TESTING": True, "SECRET_KEY": "lockout-test", "WTF_CSRF_ENABLED": False,
-            "TEST_PASSWORD_HASH": TEST_PASSWORD_HASH, **config,
-        })
+        app = new_app(TEST_PASSWORD_HASH=TEST_PASSWORD_HASH, **config)
         made_account = app.test_client().post(
             "/signup", data={"email": OWNER, "password": PASSWORD}, environ_base={"REMOTE_ADDR": "10.99.0.1"}
         )
