@@ -15,30 +15,22 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, TextIO, cast
 
 import numpy as np
 import orjson
 
-from coach.cli.commands import COMMANDS
 from coach.cli.requests import BATCH_ERRORS, UsageError, checked_request, error_reply, request_holding
-from coach.cli.text import render_analysis
 from coach.notation import tiles
-from coach.notation.card import Card
-from coach.reading.tiles_away import (
-    OUT_OF_REACH,
-    BatchRanking,
-    Exposure,
-    FitCache,
-    Holding,
-    batch_rank_exposed,
-    tables_for,
-)
+from coach.reading.holding import OUT_OF_REACH, Exposure, Holding
+from coach.reading.ranking import BatchRanking, FitCache, RankTables, batch_rank_exposed
 
-if TYPE_CHECKING:  # the analysis module only explains lines: a lean batch never loads it
+if TYPE_CHECKING:  # a lean batch (ranked fields only) loads neither the card module nor the analysis (issue 26)
+    from coach.notation.card import Card
     from coach.reading.analysis import Analysis
+    from coach.reading.tiles_away import CardTables
 
 # The keys of each line in the full answer (LineResult.to_json), in its order;
 # "reason" is there only for a line out of reach.
@@ -82,23 +74,20 @@ def _analysis_answer(result: Analysis, fields: Sequence[str] | None, top: int | 
 
 
 class _Ranked:
-    """Answers for racks ranked by `batch_rank`, line by line as `to_json` would."""
+    """Answers for racks ranked by `batch_rank`, line by line as `to_json` would.
+    Explaining lines (a field beyond RANKED_FIELDS) needs the card's own
+    tables (`CardTables`: its lines and readings); the ranked fields need
+    only the rank tables."""
 
-    def __init__(self, card: Card, fields: Sequence[str] | None, top: int | None):
-        self.card = card
-        self.tables = tables_for(card)
+    def __init__(self, tables: RankTables, fields: Sequence[str] | None, top: int | None):
+        self.tables = tables
         self.fields = fields
         self.top = top
         self.explain = fields is None or not RANKED_FIELDS.issuperset(fields)
-        lines = self.tables.lines
         self.dynamic = tuple(k for k in fields or () if k in _DYNAMIC)
-        self.head = '{"card":' + orjson.dumps(card.name).decode() + ',"hands":['
+        self.head = '{"card":' + orjson.dumps(tables.card_name).decode() + ',"hands":['
         self.fits: FitCache = {}  # the readings each set of exposures fits, for the whole run
-        self.static = [
-            {"id": ln.id, "section": ln.section, "value": ln.value, "concealed": ln.concealed,
-             "note": ln.note, "pattern": ln.pattern}
-            for ln in lines
-        ]
+        self.static = tables.line_fields
 
     def answer(self, ranking: BatchRanking, row: int, holding: Holding) -> dict | str:
         """The answer as a dict, or as JSON text already (ranked fields only)."""
@@ -112,7 +101,8 @@ class _Ranked:
             from coach.reading.analysis import LineResult
 
             best = ranking.best[row].tolist()
-            lines, readings = self.tables.lines, self.tables.readings
+            card_tables = cast("CardTables", self.tables)  # run_analyze gives them when lines are explained
+            lines, readings = card_tables.lines, card_tables.readings
             hands = []
             for n in order:
                 d = distance[n]
@@ -120,7 +110,7 @@ class _Ranked:
                 r = LineResult(lines[n], d if reachable else None, readings[best[n]] if reachable else None,
                                dead[n], outs[n], holding, n)
                 hands.append(r.to_json())
-            return project({"card": self.card.name, "hands": hands}, self.fields, None)
+            return project({"card": self.tables.card_name, "hands": hands}, self.fields, None)
         templates = self.templates
         if self.dynamic == ("distance",):  # the commonest: no tuple per line
             text = ",".join([templates[n] % _DISTANCE[distance[n]] for n in order])
@@ -146,20 +136,29 @@ class _Ranked:
                     out.append((template % tuple(values[k] for k in self.dynamic)).encode())
         return out
 
-    def _picks(self, ranking: BatchRanking) -> np.ndarray:
-        """Each rack's shown lines as indices into `pieces`, nearest first."""
-        order = ranking.order if self.top is None else ranking.order[:, : self.top]
-        rows = np.arange(len(order))[:, None]
-        distance = np.minimum(ranking.distance[rows, order], _PIECE_DISTANCES - 1).astype(np.intp)
-        return (order * _PIECE_DISTANCES + distance) * 2 + ranking.dead[rows, order]
+    @cached_property
+    def _line_codes(self) -> np.ndarray:
+        return np.arange(self.tables.line_count, dtype=np.intp) * _PIECE_DISTANCES
 
-    def joined(self, ranking: BatchRanking) -> list[bytes]:
-        """Every rack's answer line (`answer`'s text, with its newline), its
-        lines' pieces picked by array arithmetic and joined."""
+    def picks(self, ranking: BatchRanking) -> np.ndarray:
+        """Each rack's shown lines as indices into `pieces`, nearest first:
+        every line's index worked out in card order by array arithmetic,
+        then taken in each rack's order in one call (indexing the distance
+        and deadness by the order, one element at a time, cost twice as much)."""
+        n, lines = ranking.distance.shape
+        code = np.minimum(ranking.distance, _PIECE_DISTANCES - 1).astype(np.intp)
+        code += self._line_codes
+        code <<= 1
+        code |= ranking.dead
+        order = ranking.order if self.top is None else ranking.order[:, : self.top]
+        return code.ravel().take(order + np.arange(0, n * lines, lines, dtype=np.intp)[:, None])
+
+    def joined(self, picks: np.ndarray) -> list[bytes]:
+        """Every rack's answer line (`answer`'s text, with its newline), from its `picks`."""
         assert self.pieces is not None  # answer_lines calls this only when there are pieces
         get = self.pieces.__getitem__
         head, tail = self.head.encode(), b"]}\n"
-        return [head + b",".join(map(get, row)) + tail for row in self._picks(ranking).tolist()]
+        return [head + b",".join(map(get, row)) + tail for row in picks.tolist()]
 
     @cached_property
     def framed(self) -> np.ndarray:
@@ -175,17 +174,18 @@ class _Ranked:
         framed[:] = out
         return framed
 
-    def joined_all(self, ranking: BatchRanking) -> bytes:
+    def joined_all(self, picks: np.ndarray) -> bytes:
         """`joined` for every rack, as one text: one join for the whole chunk."""
-        picks = self._picks(ranking)
         width = picks.shape[1]
         if width == 0:  # --top 0: every answer line is the head and the tail
-            return b"".join(self.joined(ranking))
+            return b"".join(self.joined(picks))
         place = np.ones(width, dtype=np.intp)
         place[0], place[-1] = 0, 2
         if width == 1:
             place[0] = 3
-        return b"".join(self.framed.take((picks * 4 + place).ravel()).tolist())
+        at = picks << 2
+        at += place
+        return b"".join(self.framed.take(at.ravel()).tolist())
 
     @cached_property
     def templates(self) -> list[str]:
@@ -438,10 +438,10 @@ def _joined_rankings(a: BatchRanking, b: BatchRanking) -> BatchRanking:
     )))
 
 
-def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None, top: int | None) -> Iterator[bytes]:
-    """One JSON line (bytes, with its newline) per non-blank input line, in order."""
-    ranked = _Ranked(card, fields, top)
-    tables = ranked.tables
+def answer_lines(tables: RankTables, lines: Iterable[str], fields: Sequence[str] | None, top: int | None) -> Iterator[bytes]:
+    """One JSON line (bytes, with its newline) per non-blank input line, in order;
+    `tables` are the card's `CardTables` when a field explains lines."""
+    ranked = _Ranked(tables, fields, top)
     for chunk in _chunks(lines, CHUNK):
         replies: list[dict | str | bytes | None] = [None] * len(chunk)
         # Plain racks are counted for the whole chunk at once (one bincount,
@@ -509,7 +509,6 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
             exposed_racks = np.concatenate([
                 exposed_counts, np.array([h.rack for _, h in exposed], dtype=np.int16).reshape(-1, tiles.KINDS)
             ])
-            exposed_seens = [_NOTHING_SEEN] * len(quick_exposed) + exposed_seens
             all_exposures = quick_exposures + [h.exposures for _, h in exposed]
         else:
             exposed_racks = np.array([h.rack for _, h in exposed], dtype=np.int16).reshape(-1, tiles.KINDS)
@@ -518,38 +517,36 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
         if not rows:
             yield b"".join(_line(reply) for reply in replies)
             continue
-        ranking: BatchRanking | None = None
+        parts: list[BatchRanking] = []  # the plain racks' ranking, then the exposed ones'
         if quick or slow:
             racks = np.concatenate([counts, np.array(slow_racks, dtype=np.int16).reshape(-1, tiles.KINDS)])
             seen = None
             if any(any(s) for s in slow_seens):
                 seen = np.zeros_like(racks)
                 seen[len(quick) :] = np.array(slow_seens, dtype=np.int16)
-            ranking = tables.batch_rank(racks, seen)
+            parts.append(tables.batch_rank(racks, seen))
         if all_exposures:
-            exposed_ranking = batch_rank_exposed(
-                tables, exposed_racks, all_exposures, np.array(exposed_seens, dtype=np.int16), ranked.fits
-            )
-            ranking = exposed_ranking if ranking is None else _joined_rankings(ranking, exposed_ranking)
-        assert ranking is not None  # rows is not empty
+            exposed_seen = None  # the commonest: nothing seen
+            if any(any(s) for s in exposed_seens):
+                exposed_seen = np.zeros_like(exposed_racks)
+                exposed_seen[len(exposed_racks) - len(exposed_seens) :] = np.array(exposed_seens, dtype=np.int16)
+            parts.append(batch_rank_exposed(tables, exposed_racks, all_exposures, exposed_seen, ranked.fits))
         if ranked.pieces is not None:
+            picks = np.concatenate([ranked.picks(r) for r in parts]) if len(parts) > 1 else ranked.picks(parts[0])
             if len(rows) == len(chunk):  # the commonest: no line refused, so one join for the chunk
                 if slow or all_exposures:  # the racks back in the lines' order
-                    at = np.argsort(np.array(rows, dtype=np.intp))
-                    ranking = BatchRanking(*(x[at] for x in (
-                        ranking.distance, ranking.best, ranking.live_outs, ranking.dead, ranking.order
-                    )))
-                yield ranked.joined_all(ranking)
+                    picks = picks[np.argsort(np.array(rows, dtype=np.intp))]
+                yield ranked.joined_all(picks)
                 continue
-            for k, line in zip(rows, ranked.joined(ranking)):
+            for k, line in zip(rows, ranked.joined(picks)):
                 replies[k] = line
         else:
+            ranking = parts[0] if len(parts) == 1 else _joined_rankings(parts[0], parts[1])
             holdings = [Holding(tuple(rack)) for rack in counts.tolist()] + [h for _, h in slow]
             holdings += [Holding(tuple(rack), shown) for rack, shown in zip(exposed_racks.tolist(), all_exposures)]
             for row, (k, holding) in enumerate(zip(rows, holdings)):
                 replies[k] = ranked.answer(ranking, row, holding)
         yield b"".join(_line(reply) for reply in replies)
-
 
 def _line(reply: dict | str | bytes | None) -> bytes:
     if isinstance(reply, bytes):  # a whole line already
@@ -565,23 +562,55 @@ def _write(stdout: TextIO, data: bytes) -> None:
         stdout.write(data.decode("utf-8"))
 
 
-def run_analyze(card: Card, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+def _lean_fields(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The fields of a lean batch (JSON lines in, ranked fields only, a valid
+    --top): the rank tables answer it alone. None for anything else, which
+    reads the card first, as it always did (its errors before any other)."""
+    if args.rack is not None or args.fields is None or (args.top is not None and args.top < 0):
+        return None
+    try:
+        fields = parse_fields(args.fields)
+    except UsageError:
+        return None
+    return fields if fields is not None and RANKED_FIELDS.issuperset(fields) else None
+
+
+def run_analyze(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, load_card: Callable[[str | None], Card]) -> int:
+    """`analyze`: one rack (--rack), or JSON lines in batch. A lean batch
+    reads the card's rank tables alone (`disk_cache.rank_tables_cached`),
+    anything else the card (`load_card`, the command line's)."""
+    lean = _lean_fields(args)
+    if lean is not None:
+        from coach.reading.disk_cache import rank_tables_cached
+
+        return _batch(rank_tables_cached(args.card), lean, args.top, stdin, stdout)
+    card = load_card(args.card)
     fields = parse_fields(args.fields)
     top = args.top
     if top is not None and top < 0:
         raise UsageError("--top must be 0 or more")
     if args.rack is None:
-        stdout.flush()
-        for data in answer_lines(card, stdin, fields, top):
-            _write(stdout, data)
-        stdout.flush()
-        return 0
+        from coach.reading.tiles_away import tables_for
+
+        return _batch(tables_for(card), fields, top, stdin, stdout)
     if fields is not None and not args.json:
         raise UsageError("--fields chooses JSON fields: add --json")
+    from coach.cli.commands import COMMANDS
+
     request = {key: getattr(args, key) for key in KEYS if getattr(args, key, None) is not None}
     result = cast("Analysis", COMMANDS["analyze"].solve(card, request))
     if args.json:
         _write(stdout, orjson.dumps(_analysis_answer(result, fields, top)) + b"\n")
     else:
+        from coach.cli.text import render_analysis
+
         stdout.write(render_analysis(result, 10 if top is None else top) + "\n")
+    return 0
+
+
+def _batch(tables: RankTables, fields: Sequence[str] | None, top: int | None, stdin: TextIO, stdout: TextIO) -> int:
+    stdout.flush()
+    for data in answer_lines(tables, stdin, fields, top):
+        _write(stdout, data)
+    stdout.flush()
     return 0
