@@ -136,9 +136,12 @@ class RankTables:
 
     @cached_property
     def _value_rank(self) -> np.ndarray:
-        """Lines tie-broken by value, then card order: a rank that is one number."""
+        """Lines tie-broken by value, then card order: a rank that is one number.
+        In 32 bits when every rank key fits ((distance * 1024 + outs) * lines +
+        rank): int32 rows sort twice as fast as int64 ones (issue 26)."""
         by_value = np.lexsort((np.arange(self.line_count), -self.values))
-        value_rank = np.empty(self.line_count, dtype=np.int64)
+        wide = (OUT_OF_REACH + 1) * 1024 * self.line_count >= 2**31
+        value_rank = np.empty(self.line_count, dtype=np.int64 if wide else np.int32)
         value_rank[by_value] = np.arange(self.line_count)
         return value_rank
 
@@ -278,7 +281,7 @@ class RankTables:
         low = np.subtract(np.uint16(1023), outs, dtype=np.uint16)
         low |= dead * np.uint16(2047)
         shift, within = self._within_line
-        key = distances.astype(np.int32)
+        key = distances.astype(np.int32 if shift <= 16 else np.int64)  # 15 bits and the place: 31 bits at most
         key <<= 11
         key |= low
         key <<= shift
@@ -292,7 +295,7 @@ class RankTables:
         line_outs = (1023 - low_key).astype(np.int16)
         line_outs[line_dead] = 0
         value_rank = self._value_rank
-        rank_key = (line_distance.astype(np.int32) * 1024 + (1023 - line_outs)) * self.line_count + value_rank
+        rank_key = (line_distance.astype(value_rank.dtype) * 1024 + (1023 - line_outs)) * self.line_count + value_rank
         # Every key of a row differs (value_rank is a permutation), so any sort
         # gives the stable order; the default one is 5x faster on rows this short.
         order = np.argsort(rank_key, axis=1)
@@ -315,23 +318,42 @@ def exposure_signature(exposures: Sequence[Exposure]) -> tuple[tuple[int, int], 
     return tuple(sorted((e.tile, e.size) for e in exposures))
 
 
-FitCache = dict[tuple[tuple[int, int], ...], tuple[np.ndarray, np.ndarray]]
-_NO_FIT = (np.zeros(0, dtype=np.intp), np.zeros((0, tiles.NATURALS), dtype=np.int16))
+@dataclass(frozen=True)
+class Fit:
+    """The readings a set of exposures fits (steps 1-2), ascending, and what
+    each still needs beyond them, kept sparse: one entry per (reading, tile)
+    the reading takes, as `entries` rows (the reading's place in `readings`,
+    the tile, the count needed beyond the exposures, the count for singles
+    and pairs). A tile a reading does not take adds nothing to any sum below."""
+
+    readings: np.ndarray  # (k,) indices into the card's readings
+    entries: np.ndarray  # (e, 4) int16: reading's place, tile, need, small
+
+
+FitCache = dict[tuple[tuple[int, int], ...], Fit]
+_NO_FIT = Fit(np.zeros(0, dtype=np.intp), np.zeros((0, 4), dtype=np.int16))
 _FITS_KEPT = 4096  # signatures a FitCache holds before it starts afresh
 
 
-def _fit_of(tables: RankTables, exposures: Sequence[Exposure], fits: FitCache) -> tuple[np.ndarray, np.ndarray]:
-    """`RankTables.exposure_fit`, kept by signature: the readings these
-    exposures fit and what each still needs beyond them (none: empty arrays)."""
-    signature = exposure_signature(exposures)
+def _fit_of(tables: RankTables, exposures: Sequence[Exposure], fits: FitCache) -> Fit:
+    """`RankTables.exposure_fit`, kept by signature, sparse (none: empty arrays)."""
+    signature = ((exposures[0].tile, exposures[0].size),) if len(exposures) == 1 else exposure_signature(exposures)
     fit = fits.get(signature)
     if fit is None:
         if len(fits) >= _FITS_KEPT:
             fits.clear()
         if not exposures:  # nothing exposed: every reading, concealed lines' too (step 1)
-            fit = (np.arange(tables.reading_count, dtype=np.intp), tables.need)
+            found: tuple[np.ndarray, np.ndarray] | None = (np.arange(tables.reading_count, dtype=np.intp), tables.need)
         else:
-            fit = tables.exposure_fit(exposures) or _NO_FIT
+            found = tables.exposure_fit(exposures)
+        if found is None:
+            fit = _NO_FIT
+        else:
+            idx, need = found
+            small = tables.small[idx]
+            place, tile = np.nonzero((need > 0) | (small > 0))  # reading by reading, tiles ascending
+            entries = np.stack([place, tile, need[place, tile], small[place, tile]], axis=1).astype(np.int16)
+            fit = Fit(idx, entries)
         fits[signature] = fit
     return fit
 
@@ -349,69 +371,83 @@ def batch_rank_exposed(
     order). `racks` and `seen` are (n, 36) concealed counts; `fits` keeps the
     readings each set of exposures fits from one call to the next."""
     racks = np.asarray(racks, dtype=np.int16)
-    n, count, lines = len(racks), tables.reading_count, tables.line_count
-    seen = np.zeros_like(racks) if seen is None else np.asarray(seen, dtype=np.int16)
+    n, lines = len(racks), tables.line_count
     fits = {} if fits is None else fits
     # The pool of unseen tiles, as analysis.unseen: the set less the rack,
     # the exposures' naturals and jokers, and the seen tiles.
-    shown_rack: list[int] = []
-    shown_tile: list[int] = []
+    shown_at: list[int] = []  # rack * KINDS + tile
     shown_count: list[int] = []
-    readings: list[np.ndarray] = []
-    needs: list[np.ndarray] = []
+    found: list[Fit] = []
     for i, own in enumerate(exposures):
         for e in own:
-            shown_rack += (i, i)
-            shown_tile += (e.tile, tiles.JOKER)
+            shown_at += (i * tiles.KINDS + e.tile, i * tiles.KINDS + tiles.JOKER)
             shown_count += (e.size - e.jokers, e.jokers)
-        idx, need = _fit_of(tables, own, fits)
-        readings.append(idx)
-        needs.append(need)
-    shown = np.zeros((n, tiles.KINDS), dtype=np.int16)
-    np.add.at(shown, (np.array(shown_rack, dtype=np.intp), np.array(shown_tile, dtype=np.intp)), shown_count)
+        found.append(_fit_of(tables, own, fits))
+    shown = np.bincount(shown_at, shown_count, minlength=n * tiles.KINDS).astype(np.int16).reshape(n, tiles.KINDS)
     exposed_tiles = shown.sum(axis=1, dtype=np.int16)
-    pool = np.maximum(np.array(tiles.COPIES, dtype=np.int16) - racks - shown - seen, 0)
-    # One row per (rack, fitting reading): `_with_exposures` and
-    # `analysis.outs_and_dead`, the same arithmetic on every pair at once.
-    reading = np.concatenate(readings) if n else _NO_FIT[0]
-    owner = np.repeat(np.arange(n, dtype=np.intp), [len(idx) for idx in readings])
-    need = np.concatenate(needs) if n else _NO_FIT[1]
-    small = tables.small[reading]
-    rack = racks[owner, : tiles.NATURALS]
+    pool = np.array(tiles.COPIES, dtype=np.int16) - racks - shown
+    if seen is not None:
+        pool -= np.asarray(seen, dtype=np.int16)
+    np.maximum(pool, 0, out=pool)
+    # One pair per (rack, fitting reading), one entry per (pair, tile the
+    # reading takes): `_with_exposures` and `analysis.outs_and_dead`, the same
+    # arithmetic on every pair at once, its sums over tiles as sums over the
+    # pair's entries (np.bincount: one pass, where a sum over a short row of
+    # tiles is one call of the inner loop a pair, issue 26).
+    sizes = np.array([len(fit.readings) for fit in found], dtype=np.intp)
+    reading = np.concatenate([fit.readings for fit in found]) if n else _NO_FIT.readings
+    pairs = len(reading)
+    owner = np.repeat(np.arange(n, dtype=np.intp), sizes)
+    entries = np.concatenate([fit.entries for fit in found]) if n else _NO_FIT.entries
+    spread = np.array([len(fit.entries) for fit in found], dtype=np.intp)
+    first_pair = np.cumsum(sizes) - sizes  # each rack's first pair
+    pair = entries[:, 0] + np.repeat(first_pair, spread)
+    at = np.repeat(np.arange(0, n * tiles.KINDS, tiles.KINDS, dtype=np.intp), spread) + entries[:, 1]
+    need, small = entries[:, 2], entries[:, 3]
+    rack = racks.ravel().take(at)
+    pool_naturals = pool.ravel().take(at)
     jokers = racks[owner, tiles.JOKER]
-    pool_naturals = pool[owner, : tiles.NATURALS]
     pool_jokers = pool[owner, tiles.JOKER]
-    # Sums in int16 (every one is a count of at most 152): int64 sums cost twice the time.
+
+    def per_pair(values: np.ndarray) -> np.ndarray:
+        return np.bincount(pair, values, minlength=pairs).astype(np.int16)  # counts, at most 152: exact
+
     naturals = np.minimum(rack, need)
-    room = (need - small).sum(axis=1, dtype=np.int16) - np.maximum(naturals - small, 0).sum(axis=1, dtype=np.int16)
-    distance = HAND_SIZE - exposed_tiles[owner] - naturals.sum(axis=1, dtype=np.int16) - np.minimum(jokers, room)
+    # Room: the empty slots of groups of 3+, all but the exposures' own (sat on groups of 3+).
+    room = tables.big_total[reading] - exposed_tiles[owner] - per_pair(np.maximum(naturals - small, 0))
+    distance = HAND_SIZE - exposed_tiles[owner] - per_pair(naturals) - np.minimum(jokers, room)
     joker_short = jokers < room  # a drawn joker (or a natural for a group of 3+) still has a place
-    helps = (rack < small) | ((rack < need) & joker_short[:, None])
-    outs = (helps * pool_naturals).sum(axis=1, dtype=np.int16) + joker_short * pool_jokers
+    helps = (rack < small) | ((rack < need) & joker_short[pair])
+    outs = per_pair(helps * pool_naturals) + joker_short * pool_jokers
     reachable = rack + pool_naturals
-    short_naturals = (small > reachable).any(axis=1)
-    jokers_needed = (need - np.minimum(need, reachable)).sum(axis=1, dtype=np.int16)
+    short_naturals = per_pair(small > reachable) > 0
+    jokers_needed = per_pair(need - np.minimum(need, reachable))
     dead = (short_naturals | (jokers_needed > jokers + pool_jokers)) & (distance > 0)
     # The best reading of each line by batch_rank's key (distance, then alive,
-    # then most outs, then card order): the pairs sorted by rack and line, then
-    # key, and each (rack, line)'s first taken. A line with no fitting reading
-    # stays out of reach at its first reading with no outs, as analyze leaves it.
-    pair_key = ((distance.astype(np.int64) << 11) + np.where(dead, 2047, 1023 - outs)) * count + reading
-    cell = owner * lines + tables.line_of[reading]  # (rack, line), flattened
-    ranked = np.argsort(cell * (1 << 32) + pair_key)  # all differ (a reading once a rack): any sort will do
-    cell, pair_key = cell[ranked], pair_key[ranked]
-    first = np.ones(len(cell), dtype=bool)
-    first[1:] = cell[1:] != cell[:-1]
-    flat_key = np.empty(n * lines, dtype=np.int64)
-    flat_key.reshape(n, lines)[:] = ((OUT_OF_REACH << 11) + 1023) * count + tables.starts
-    flat_key[cell[first]] = pair_key[first]
+    # then most outs, then card order). A rack's pairs come in reading order,
+    # so the pairs of one (rack, line) are consecutive: each one's smallest
+    # key is its best. A line with no fitting reading stays out of reach at
+    # its first reading with no outs, as analyze leaves it.
+    # The key packs as batch_rank's: distance, 1023 - outs (2047 if dead), the
+    # reading's place in its line in the low bits (no division to undo it).
+    shift, within = tables._within_line
+    low = (1023 - outs).astype(np.int64)
+    low[dead] = 2047
+    pair_key = (((distance.astype(np.int64) << 11) | low) << shift) | within[reading]
+    cell = owner * lines + tables.line_of[reading]  # (rack, line), flattened: ascending
+    flat_key = np.full(n * lines, ((OUT_OF_REACH << 11) | 1023) << shift, dtype=np.int64)
+    if pairs:
+        starts = np.flatnonzero(np.diff(cell, prepend=-1))
+        flat_key[cell[starts]] = np.minimum.reduceat(pair_key, starts)
     best_key = flat_key.reshape(n, lines)
-    best = best_key % count
-    packed = best_key // count
+    best = (best_key & ((1 << shift) - 1)) + tables.starts
+    packed = best_key >> shift
     line_distance = (packed >> 11).astype(np.int16)
-    low = packed & 2047
-    line_dead = low == 2047
-    line_outs = np.where(line_dead, 0, 1023 - low).astype(np.int16)
-    rank_key = (line_distance.astype(np.int64) * 1024 + (1023 - line_outs)) * lines + tables._value_rank
+    low_key = packed & 2047
+    line_dead = low_key == 2047
+    line_outs = (1023 - low_key).astype(np.int16)
+    line_outs[line_dead] = 0
+    value_rank = tables._value_rank
+    rank_key = (line_distance.astype(value_rank.dtype) * 1024 + (1023 - line_outs)) * lines + value_rank
     order = np.argsort(rank_key, axis=1)  # the keys of a row all differ: see batch_rank
     return BatchRanking(line_distance, best, line_outs, line_dead, order)
