@@ -382,6 +382,82 @@ def _exposed_indices(request: object) -> tuple[list[int], tuple[Exposure, ...]] 
         return None
 
 
+# The two commonest lines, as json.dumps writes them: {"rack": "..."} and
+# {"rack": "...", "exposed": ["...", ...]}, recognised by their text. What
+# is between the quotes is only trusted once it reads as plain codes and
+# spaces: a quote, a backslash, a control or any other character makes a
+# word no tile (`_plain_racks`) or an exposure none (`_listed_exposure`),
+# and the line is read by orjson and the readers below, as always.
+_RACK_HEAD = '{"rack": "'
+_EXPOSED_AFTER_RACK = '", "exposed": ["'
+_JSON_SPACE = " \t\n\r"
+_PLAIN_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ ")
+_LISTED_READ: dict[str, Exposure | None] = {}  # an exposure's text in a line, read once
+# Each plain code's tile by its two bytes (a one-letter code's second is 0); -1 for none.
+_TILE_OF_BYTES = np.full(1 << 16, -1, dtype=np.int16)
+for _code, _tile in tiles.INDEX.items():
+    _TILE_OF_BYTES[ord(_code[0]) << 8 | (ord(_code[1]) if len(_code) > 1 else 0)] = _tile
+
+
+def _listed_exposure(text: str) -> Exposure | None:
+    """An exposure's text as it stands in a line (between its quotes): the
+    exposure if it is plain codes and spaces only, else None."""
+    if text in _LISTED_READ:
+        return _LISTED_READ[text]
+    found = _exposure_of(text) if _PLAIN_CHARS.issuperset(text) else None
+    if len(_LISTED_READ) >= _EXPOSURES_KEPT:
+        _LISTED_READ.clear()
+    _LISTED_READ[text] = found
+    return found
+
+
+def _line_shape(raw: str) -> tuple[str, tuple[Exposure, ...]] | None:
+    """The rack's text (not yet trusted) and the exposures of a line in one
+    of the two commonest shapes; None for any other line."""
+    body = raw.rstrip(_JSON_SPACE)
+    if not body.startswith(_RACK_HEAD):
+        return None
+    if body.endswith('"}'):
+        return body[10:-2], ()
+    if not body.endswith('"]}'):
+        return None
+    cut = body.find(_EXPOSED_AFTER_RACK)
+    if cut < 0:
+        return None
+    shown = []
+    for text in body[cut + 16 : -3].split('", "'):
+        exposure = _listed_exposure(text)
+        if exposure is None:
+            return None
+        shown.append(exposure)
+    return body[10:cut], tuple(shown)
+
+
+def _plain_racks(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Racks written in plain codes and spaces (`_CODES`), counted at once:
+    (counts (racks, KINDS), tiles on each rack), the tiles -1 for a rack
+    with a word that is no plain code. The words are found in the bytes of
+    all the texts together by array arithmetic: split and looked up one by
+    one they cost most of reading a line (issue 26)."""
+    joined = "|".join(texts) + "|"
+    if joined.count("|") != len(texts):  # a bar in a text: no plain code has one
+        return np.zeros((len(texts), tiles.KINDS), dtype=np.int16), np.full(len(texts), -1, dtype=np.intp)
+    buf = np.frombuffer(joined.encode(), dtype=np.uint8)
+    bar = buf == 124
+    solid = ((buf != 32) & ~bar).view(np.int8)
+    edge = np.diff(solid, prepend=np.int8(0))  # 1 where a word starts, -1 just after one ends
+    first, after = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1)
+    length = after - first
+    tile = _TILE_OF_BYTES[(buf[first].astype(np.intp) << 8) | (buf[first + 1] * (length == 2))]
+    wrong = (tile < 0) | (length > 2)
+    rack = np.cumsum(bar)[first]  # the bars before a word: its rack
+    words = np.bincount(rack, minlength=len(texts))
+    words[np.bincount(rack, wrong, minlength=len(texts)) > 0] = -1
+    cells = rack * tiles.KINDS + tile
+    counts = np.bincount(cells[~wrong], minlength=len(texts) * tiles.KINDS).astype(np.int16)
+    return counts.reshape(len(texts), tiles.KINDS), words
+
+
 def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
     """Counts of many racks at once, (racks, KINDS), from their tiles' indices."""
     owner = np.repeat(np.arange(len(lengths), dtype=np.intp), lengths)
@@ -389,46 +465,26 @@ def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
     return np.bincount(cells, minlength=len(lengths) * tiles.KINDS).reshape(len(lengths), tiles.KINDS).astype(np.int16)
 
 
-def _exposed_counts(flat: list[int], lengths: list[int], exposures: list[tuple[Exposure, ...]]) -> np.ndarray | None:
-    """The racks of plain-coded exposed lines counted at once, only those that
-    hold, with their exposures, no more copies than the set has (T1); None
-    for no such line. Fewer rows than lines: some are to be refused."""
-    if not lengths:
-        return None
-    counts = _counted(flat, lengths)
-    held = counts.copy()
-    rows = [row for row, shown in enumerate(exposures) for _ in shown]
-    shown = [e for own in exposures for e in own]
-    np.add.at(held, (rows, [e.tile for e in shown]), [e.size - e.jokers for e in shown])
-    np.add.at(held, (rows, [tiles.JOKER] * len(shown)), [e.jokers for e in shown])
-    within = ~(held > _COPIES_ARRAY).any(axis=1)
-    return counts if within.all() else counts[within]
+def _within_the_set(counts: np.ndarray, exposures: list[tuple[Exposure, ...]]) -> np.ndarray:
+    """Which racks hold, with their exposures, no more copies than the set has (T1)."""
+    at: list[int] = []
+    held: list[int] = []
+    for row, own in enumerate(exposures):
+        for e in own:
+            at += (row * tiles.KINDS + e.tile, row * tiles.KINDS + tiles.JOKER)
+            held += (e.size - e.jokers, e.jokers)
+    shown = np.bincount(at, held, minlength=counts.size).reshape(counts.shape)
+    return np.asarray(~((counts + shown) > _COPIES_ARRAY).any(axis=1))
 
 
-def _refuse_beyond_the_set(
-    lines: list[int], requests: list[dict], exposures: list[tuple[Exposure, ...]], flat: list[int], lengths: list[int],
-    replies: list,
-) -> tuple[list[int], list[tuple[Exposure, ...]]]:
-    """The general reader's own words for each exposed line that holds more
-    copies than the set has; the others' lines and exposures, kept in order."""
-    kept_lines, kept_exposures = [], []
-    start = 0
-    for k, request, shown, length in zip(lines, requests, exposures, lengths):
-        rack = tiles.counts(flat[start : start + length])
-        start += length
-        for e in shown:
-            rack[e.tile] += e.size - e.jokers
-            rack[tiles.JOKER] += e.jokers
-        if all(r <= c for r, c in zip(rack, _COPIES)):
-            kept_lines.append(k)
-            kept_exposures.append(shown)
-            continue
-        try:
-            request_holding(request, (13, 14))
-            raise ValueError("a rack cannot hold more copies of a tile than the set has")
-        except BATCH_ERRORS as error:
-            replies[k] = error_reply(error)
-    return kept_lines, kept_exposures
+def _refuse(raw: str, k: int, replies: list) -> None:
+    """The general reader's own words for a line whose rack (and exposures)
+    hold more copies than the set has, found with the chunk's counts."""
+    try:
+        request_holding(cast(dict, _loads(raw)), (13, 14))
+        raise ValueError("a rack cannot hold more copies of a tile than the set has")
+    except BATCH_ERRORS as error:
+        replies[k] = error_reply(error)
 
 
 def _joined_rankings(a: BatchRanking, b: BatchRanking) -> BatchRanking:
@@ -444,39 +500,78 @@ def answer_lines(tables: RankTables, lines: Iterable[str], fields: Sequence[str]
     ranked = _Ranked(tables, fields, top)
     for chunk in _chunks(lines, CHUNK):
         replies: list[dict | str | bytes | None] = [None] * len(chunk)
-        # Plain racks are counted for the whole chunk at once (one bincount,
-        # the set's copies checked as arrays); the rest one by one as before.
-        quick: list[int] = []
-        quick_requests: list[dict] = []
-        flat: list[int] = []
-        lengths: list[int] = []
+        # The commonest lines, a plain rack or one with exposures in plain
+        # codes, are matched as text and counted for the whole chunk at once
+        # (`_plain_racks`; the set's copies checked as arrays); the rest one
+        # by one as before, the quick readers first, then the general one.
+        plain_rows: list[int] = []
+        plain_texts: list[str] = []
+        shown_rows: list[int] = []
+        shown_texts: list[str] = []
+        shown_exposures: list[tuple[Exposure, ...]] = []
+        others: list[int] = []
+        for k, raw in enumerate(chunk):
+            shape = _line_shape(raw)
+            if shape is None:
+                others.append(k)
+            elif shape[1]:
+                shown_rows.append(k)
+                shown_texts.append(shape[0])
+                shown_exposures.append(shape[1])
+            else:
+                plain_rows.append(k)
+                plain_texts.append(shape[0])
+        quick: list[int] = []  # plain racks counted with the chunk
+        counts = np.zeros((0, tiles.KINDS), dtype=np.int16)
+        if plain_rows:
+            counts, words = _plain_racks(plain_texts)
+            fine = (words == 13) | (words == 14)
+            quick = plain_rows
+            if not fine.all():
+                others += [k for k, ok in zip(plain_rows, fine.tolist()) if not ok]
+                quick = [k for k, ok in zip(plain_rows, fine.tolist()) if ok]
+                counts = counts[fine]
+        quick_exposed: list[int] = []  # and plain-coded ones with exposures
+        exposed_counts = np.zeros((0, tiles.KINDS), dtype=np.int16)
+        quick_exposures: list[tuple[Exposure, ...]] = []
+        if shown_rows:
+            exposed_counts, words = _plain_racks(shown_texts)
+            words += [sum(e.size for e in own) for own in shown_exposures]
+            fine = ((words == 13) | (words == 14)) & (words >= 0)
+            quick_exposed, quick_exposures = shown_rows, shown_exposures
+            if not fine.all():
+                others += [k for k, ok in zip(shown_rows, fine.tolist()) if not ok]
+                picked = fine.tolist()
+                quick_exposed = [k for k, ok in zip(shown_rows, picked) if ok]
+                quick_exposures = [e for e, ok in zip(shown_exposures, picked) if ok]
+                exposed_counts = exposed_counts[fine]
         seen: tuple[int, ...] | np.ndarray | None  # a slow line's own, then the chunk's as an array
         slow: list[tuple[int, Holding]] = []
         slow_racks, slow_seens = [], []
         exposed: list[tuple[int, Holding]] = []  # ranked together too, by batch_rank_exposed
         exposed_seens: list[tuple[int, ...]] = []
-        quick_exposed: list[int] = []  # and plain-coded ones counted with the chunk
-        quick_exposed_requests: list[dict] = []
-        quick_exposures: list[tuple[Exposure, ...]] = []
+        flat: list[int] = []
+        lengths: list[int] = []
         exposed_flat: list[int] = []
         exposed_lengths: list[int] = []
-        for k, raw in enumerate(chunk):
+        more_quick: list[int] = []
+        more_exposed: list[int] = []
+        more_exposures: list[tuple[Exposure, ...]] = []
+        for k in sorted(others):
             try:
-                request = _loads(raw)
+                request = _loads(chunk[k])
                 indices = _rack_indices(request)
                 if indices is not None:
-                    quick.append(k)
-                    quick_requests.append(request)  # type: ignore[arg-type]  # _rack_indices answers only for a dict
+                    more_quick.append(k)
                     flat.extend(indices)
                     lengths.append(len(indices))
                     continue
                 read = _exposed_indices(request)
                 if read is not None:  # the same for a rack with exposures, the commonest after a plain one
-                    quick_exposed.append(k)
-                    quick_exposed_requests.append(request)  # type: ignore[arg-type]  # _exposed_indices answers only for a dict
+                    more_exposed.append(k)
                     exposed_flat.extend(read[0])
                     exposed_lengths.append(len(read[0]))
-                    quick_exposures.append(read[1])
+                    more_exposures.append(read[1])
                     continue
                 request = checked_request(request, KEYS)
                 holding, seen = _quick_holding(request) or _quick_exposed(request) or request_holding(request, (13, 14))
@@ -489,22 +584,29 @@ def answer_lines(tables: RankTables, lines: Iterable[str], fields: Sequence[str]
                     slow_seens.append(seen)
             except BATCH_ERRORS as error:
                 replies[k] = error_reply(error)
-        counts = _counted(flat, lengths) if quick else np.zeros((0, tiles.KINDS), dtype=np.int16)
+        if more_quick:
+            quick = quick + more_quick
+            counts = np.concatenate([counts, _counted(flat, lengths)])
+        if more_exposed:
+            quick_exposed = quick_exposed + more_exposed
+            quick_exposures = quick_exposures + more_exposures
+            exposed_counts = np.concatenate([exposed_counts, _counted(exposed_flat, exposed_lengths)])
         too_many = cast(np.ndarray, (counts > _COPIES_ARRAY).any(axis=1))
         if too_many.any():  # more copies than the set has: the general reader's own message
             for i in np.flatnonzero(too_many).tolist():
-                try:
-                    request_holding(quick_requests[i], (13, 14))
-                    raise ValueError("a rack cannot hold more copies of a tile than the set has")
-                except BATCH_ERRORS as error:
-                    replies[quick[i]] = error_reply(error)
+                _refuse(chunk[quick[i]], quick[i], replies)
             keep = ~too_many
             counts = counts[keep]
             quick = [k for k, ok in zip(quick, keep.tolist()) if ok]
-        exposed_counts = _exposed_counts(exposed_flat, exposed_lengths, quick_exposures)
-        if exposed_counts is not None and len(exposed_counts) < len(quick_exposed):  # some hold more than the set has
-            kept = _refuse_beyond_the_set(quick_exposed, quick_exposed_requests, quick_exposures, exposed_flat, exposed_lengths, replies)
-            quick_exposed, quick_exposures = kept
+        if quick_exposed:
+            within = _within_the_set(exposed_counts, quick_exposures)
+            if not within.all():  # some hold, with their exposures, more than the set has
+                for i in np.flatnonzero(~within).tolist():
+                    _refuse(chunk[quick_exposed[i]], quick_exposed[i], replies)
+                picked = within.tolist()
+                quick_exposed = [k for k, ok in zip(quick_exposed, picked) if ok]
+                quick_exposures = [e for e, ok in zip(quick_exposures, picked) if ok]
+                exposed_counts = exposed_counts[within]
         if quick_exposed:  # ahead of the general reader's, so that their rows come first
             exposed_racks = np.concatenate([
                 exposed_counts, np.array([h.rack for _, h in exposed], dtype=np.int16).reshape(-1, tiles.KINDS)
@@ -534,9 +636,8 @@ def answer_lines(tables: RankTables, lines: Iterable[str], fields: Sequence[str]
         if ranked.pieces is not None:
             picks = np.concatenate([ranked.picks(r) for r in parts]) if len(parts) > 1 else ranked.picks(parts[0])
             if len(rows) == len(chunk):  # the commonest: no line refused, so one join for the chunk
-                if slow or all_exposures:  # the racks back in the lines' order
-                    picks = picks[np.argsort(np.array(rows, dtype=np.intp))]
-                yield ranked.joined_all(picks)
+                order = np.argsort(np.array(rows, dtype=np.intp))  # the racks back in the lines' order
+                yield ranked.joined_all(picks if (order[1:] > order[:-1]).all() else picks[order])
                 continue
             for k, line in zip(rows, ranked.joined(picks)):
                 replies[k] = line
@@ -547,6 +648,7 @@ def answer_lines(tables: RankTables, lines: Iterable[str], fields: Sequence[str]
             for row, (k, holding) in enumerate(zip(rows, holdings)):
                 replies[k] = ranked.answer(ranking, row, holding)
         yield b"".join(_line(reply) for reply in replies)
+
 
 def _line(reply: dict | str | bytes | None) -> bytes:
     if isinstance(reply, bytes):  # a whole line already
