@@ -127,13 +127,20 @@ class _Ranked:
         changes (no explanation, no live outs); None otherwise."""
         if self.explain or "live_outs" in self.dynamic:
             return None
+        shown = []  # the rack's own values a piece shows, for each (distance, dead) in piece order
+        for distance in range(_PIECE_DISTANCES):
+            d = distance if distance < _PIECE_DISTANCES - 1 else OUT_OF_REACH
+            for dead in (0, 1):
+                values = {"distance": _DISTANCE[d], "dead": _BOOL[dead]}
+                shown.append(tuple(values[k] for k in self.dynamic))
         out = []
         for template in self.templates:
-            for distance in range(_PIECE_DISTANCES):
-                for dead in (0, 1):
-                    d = distance if distance < _PIECE_DISTANCES - 1 else OUT_OF_REACH
-                    values = {"distance": _DISTANCE[d], "dead": _BOOL[dead]}
-                    out.append((template % tuple(values[k] for k in self.dynamic)).encode())
+            if "dead" in self.dynamic:
+                out += [(template % values).encode() for values in shown]
+            else:  # the same piece alive or dead: made once (a start-up cost, issue 26)
+                for values in shown[::2]:
+                    piece = (template % values).encode()
+                    out += (piece, piece)
         return out
 
     @cached_property
@@ -167,12 +174,15 @@ class _Ranked:
         array of bytes objects: a chunk's picks are taken in one call, not
         one Python lookup a line of a rack (half the time of the join)."""
         head, tail = self.head.encode(), b"]}\n"
-        out = []
+        out: list[bytes] = []
+        before = None
         for piece in self.pieces or ():
-            out += [head + piece + b",", piece + b",", piece + tail, head + piece + tail]
-        framed = np.empty(len(out), dtype=object)
-        framed[:] = out
-        return framed
+            if piece is before:  # a piece alive or dead alike: its four again
+                out += out[-4:]
+            else:
+                out += [head + piece + b",", piece + b",", piece + tail, head + piece + tail]
+            before = piece
+        return np.fromiter(out, dtype=object, count=len(out))  # no element looked into, as np.array would
 
     def joined_all(self, picks: np.ndarray) -> bytes:
         """`joined` for every rack, as one text: one join for the whole chunk."""
@@ -434,11 +444,12 @@ def _line_shape(raw: str) -> tuple[str, tuple[Exposure, ...]] | None:
 
 
 def _plain_racks(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Racks written in plain codes and spaces (`_CODES`), counted at once:
+    """Racks as a line writes them (between its quotes), counted at once:
     (counts (racks, KINDS), tiles on each rack), the tiles -1 for a rack
-    with a word that is no plain code. The words are found in the bytes of
-    all the texts together by array arithmetic: split and looked up one by
-    one they cost most of reading a line (issue 26)."""
+    with a word that is no plain code (any character but a code's and a
+    space makes one). The words are found in the bytes of all the texts
+    together by array arithmetic: split and looked up one by one they cost
+    most of reading a line (issue 26)."""
     joined = "|".join(texts) + "|"
     if joined.count("|") != len(texts):  # a bar in a text: no plain code has one
         return np.zeros((len(texts), tiles.KINDS), dtype=np.int16), np.full(len(texts), -1, dtype=np.intp)
