@@ -12,9 +12,11 @@ whoever imports a drill gets only scenes a real set can make.
 
 from __future__ import annotations
 
+import dataclasses
 from types import ModuleType
 
 from coach.notation.card import Card
+from coach.rules.table_rules import LEAGUE, TableRules
 from drills import calls, charleston_rules, dead_or_alive, first_pass, hot_or_safe, jokers, mahjong_or_not, name_the_tile, nearest_hand, payment, setup_and_turns
 from drills.kit import base
 
@@ -46,6 +48,18 @@ def get(name: str) -> ModuleType:
     except (KeyError, TypeError):
         known = ", ".join(DRILLS)
         raise KeyError(f'there is no drill "{name}" (drills: {known})') from None
+
+
+def generate(module: ModuleType, seed: int, level: int, card: Card, rules: TableRules = LEAGUE) -> base.Question:
+    """The question for (drill, seed, level, card) under a table's own rules.
+    A drill whose questions differ under table rules says so (`TABLE_RULES =
+    True`) and takes them; any other asks its League question, which then
+    carries the table's rules so that its verdict shows what it assumed."""
+    if rules == LEAGUE:
+        return module.generate(seed, level, card)
+    if getattr(module, "TABLE_RULES", False):
+        return module.generate(seed, level, card, rules=rules)
+    return dataclasses.replace(module.generate(seed, level, card), rules=rules)
 
 
 def warm(card: Card) -> None:

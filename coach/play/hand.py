@@ -14,8 +14,9 @@ The order of play, by rule id:
   (left, across, right; the right pass may be blind), the courtesy pass
   across (0-3 tiles, the smaller offer moves). Jokers never pass. A blind
   pass forwards some of the tiles coming to you in that same pass, unseen,
-  and they never enter your rack (C5); if all four forward all three, the
-  Charleston ends there and East discards (C6).
+  and they never enter your rack (C5); if all four forward all three,
+  nothing moves and the Charleston goes on, or, with the table rule C6
+  switched on, it ends there and East discards.
 - S4: East discards first without drawing; then each turn draws,
   may exchange for jokers (J4-J7), and discards.
 - K1-K7: only the latest discard can be called; Mah Jongg beats an
@@ -41,6 +42,7 @@ from coach.rules.calls import exposure_calls
 from coach.rules.charleston import BLIND_PASSES, COURTESY, STEPS, receiver
 from coach.rules.mahjong import Payment, score, winning_lines
 from coach.rules.table import next_seat
+from coach.rules.table_rules import LEAGUE, TableRules
 
 SEATS = tiles.SEATS  # East, South, West, North: play passes to the right (S5)
 MAH_JONGG, EXPOSE = "mahjong", "expose"
@@ -153,6 +155,7 @@ class Hand:
     win_how: str = "self"  # how a Mah Jongg declared on this turn is paid (P3, P6)
     result: Result | None = None
     actions: list[Action] = field(default_factory=list)
+    rules: TableRules = LEAGUE  # the table's own rules (coach.rules.table_rules; docs/table-rules.md)
 
     # -- what the table shows ---------------------------------------------------------
 
@@ -269,7 +272,14 @@ class Hand:
         own = {s: [tiles.INDEX[c] for c in self.passes[s].tiles] for s in SEATS}
         self.passes = {}
         if all(b == 3 for b in blind.values()):
-            self._start_play()  # C6: no vote, no second Charleston, no courtesy pass
+            # Nothing is left to move (C5). With C6 switched on the Charleston
+            # ends: no vote, no second Charleston, no courtesy pass; by the
+            # League's rules nothing changes hands and it goes on.
+            if self.rules.air_mahjong:
+                self._start_play()
+            else:
+                self.received = {s: [] for s in SEATS}
+                self._next_step()
             return
         sender = {receiver(s, direction): s for s in SEATS}
 
@@ -466,6 +476,8 @@ class Hand:
             "actions": [a.to_json() for a in self.actions],
             "over": self.phase == "over",
         }
+        if self.rules != LEAGUE:
+            out["rules"] = self.rules.to_json()
         if self.result is not None:
             r = self.result
             out["result"] = {
@@ -478,8 +490,8 @@ class Hand:
         return out
 
 
-def deal(card: Card, seed: int) -> Hand:
-    """A new hand from a seeded wall: dice for the break (S2), the deal (S3)."""
+def deal(card: Card, seed: int, rules: TableRules = LEAGUE) -> Hand:
+    """A new hand from a seeded wall under a table's rules: dice for the break (S2), the deal (S3)."""
     rng = random.Random(seed)
     wall = list(tiles.WALL)
     rng.shuffle(wall)
@@ -499,12 +511,12 @@ def deal(card: Card, seed: int) -> Hand:
     racks["West"].append(wall[3])
     racks["North"].append(wall[4])
     del wall[:5]
-    return Hand(card=card, seed=seed, dice=dice, racks=racks, wall=wall)
+    return Hand(card=card, seed=seed, dice=dice, racks=racks, wall=wall, rules=rules)
 
 
-def replay(card: Card, seed: int, actions: list[Action]) -> Hand:
-    """The hand rebuilt from its seed and actions (HandError on an illegal one)."""
-    hand = deal(card, seed)
+def replay(card: Card, seed: int, actions: list[Action], rules: TableRules = LEAGUE) -> Hand:
+    """The hand rebuilt from its seed, table rules and actions (HandError on an illegal one)."""
+    hand = deal(card, seed, rules)
     for action in actions:
         hand.apply(action)
     return hand

@@ -13,9 +13,10 @@ explanation quotes (see ``cite``).
 
 The League rules are the default. Where the sources disagree, the other
 version is a table rule a group may switch on; those are off by default.
-C6 is such a table rule but keeps its digest id (and is flagged with
-``table_rule``); the other table rules from the digest have no id and live
-in ``TABLE_RULES``.
+C6 is such a table rule but keeps its digest id; the digest's list of
+other table rules has no ids, so the project gives them its own, TR1-TR6,
+in a section of their own. All of them are flagged ``table_rule``, and
+``TABLE_RULES`` lists them as the switches of coach.rules.table_rules.
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ CHARLESTON = "The Charleston"
 CALLS = "Calls"
 END = "End of the hand, dead hands, payment"
 PLAY_SENSE = "Play sense"
+TABLE = "Table rules"  # the project's own ids (TR1-TR6) for the digest's list of table rules
 
 
 @dataclass(frozen=True)
@@ -54,9 +56,10 @@ class TableRule:
     set, and the verdict then shows which of them the drill assumed.
     """
 
-    key: str
+    key: str  # the switch's name in coach.rules.table_rules.TableRules
     title: str
     text: str
+    rule_id: str = ""
 
 
 _CATALOG: tuple[Rule, ...] = (
@@ -437,6 +440,63 @@ _CATALOG: tuple[Rule, ...] = (
         " tile was thrown twice with no call or fits no exposure. Late in a"
         " hand, defence matters more than your own rack.",
     ),
+    Rule(
+        "TR1", TABLE, "Blank tiles (table rule)",
+        "Blank tiles join the set and are dealt like any tile. On your turn, after"
+        " you pick or call and before you discard, you may swap one blank from your"
+        " rack for a discarded tile other than a joker; the blank goes to the"
+        " discards, where nobody can take or call it. Blanks may be passed in the"
+        " Charleston and discarded, and are never part of a hand.",
+        "At this table you may swap a blank from your rack for a discarded tile, not"
+        " a joker, on your turn. A blank is never part of a hand.",
+        table_rule=True,
+    ),
+    Rule(
+        "TR2", TABLE, "Hot or cold wall (table rule)",
+        "From the first of the tiles left behind at the break (S2) to the end: at a"
+        " cold wall no discard may be called, for an exposure or for Mah Jongg, so a"
+        " win must be picked from the wall; at a hot wall a player who throws the"
+        " winning tile pays what all three losers would pay, unless every other copy"
+        " of that tile was in sight (discarded, exposed or in their own rack).",
+        "At this table the last tiles of the wall are cold (no calls) or hot (throwing"
+        " the winning tile pays for everyone).",
+        table_rule=True,
+    ),
+    Rule(
+        "TR3", TABLE, "Courtesy joker (table rule)",
+        "A joker may be passed across in the courtesy pass; it is still never passed in"
+        " the first or second Charleston (C4).",
+        "At this table a joker may go across in the courtesy pass.",
+        table_rule=True,
+    ),
+    Rule(
+        "TR4", TABLE, "Three players (table rule)",
+        "Three players sit East, South and West; North's tiles are not dealt and stay"
+        " in the wall. The Charleston passes right then left (first) and left then right"
+        " (second), with blind passes on the last pass of each and no courtesy pass."
+        " Play goes East, South, West. The two losers pay: the discarder double, the"
+        " other the value; self-picked, both double.",
+        "At this table three play: North's seat is empty, the Charleston has no across"
+        " pass, and two players pay.",
+        table_rule=True,
+    ),
+    Rule(
+        "TR5", TABLE, "Picking ahead (table rule)",
+        "While the latest discard may still be called, the next player may pick the"
+        " next wall tile and look at it without racking it. If the discard is called,"
+        " the tile goes back on the wall unseen by the others.",
+        "At this table the next player may look at the next tile before the calls end.",
+        table_rule=True,
+    ),
+    Rule(
+        "TR6", TABLE, "First to speak (table rule)",
+        "When two players call the same discard for the same purpose, the one who"
+        " spoke first gets it, not the seat nearest the discarder. A call for Mah"
+        " Jongg still beats a call for an exposure.",
+        "At this table the first to call gets the discard, though Mah Jongg still"
+        " beats an exposure.",
+        table_rule=True,
+    ),
 )
 
 RULES: dict[str, Rule] = {r.id: r for r in _CATALOG}
@@ -449,37 +509,43 @@ if len(RULES) != len(_CATALOG):
     raise ValueError(f"duplicate rule ids in catalog: {', '.join(_dupes)}")
 
 
+# The table rules a group may switch on (coach.rules.table_rules holds the
+# switches themselves), each with the id its rulings cite.
 TABLE_RULES: tuple[TableRule, ...] = (
     TableRule(
-        "blank_tiles", "Blank tiles in play",
-        "Blank tiles are used in the game. Under League rules a blank is only"
-        " a spare tile.",
+        "blanks", "Blank tiles in play",
+        "Blank tiles are used in the game, and a blank may be swapped for a"
+        " discarded tile. Under League rules a blank is only a spare tile.", "TR1",
     ),
     TableRule(
-        "hot_cold_wall", "Hot or cold wall",
+        "wall_end", "Hot or cold wall",
         "A \"hot wall\" or \"cold wall\" puts special rules on the last tiles"
-        " of the wall. League rules have no such rule.",
+        " of the wall. League rules have no such rule.", "TR2",
     ),
     TableRule(
-        "joker_in_courtesy_pass", "Jokers in the courtesy pass",
+        "joker_in_courtesy", "Jokers in the courtesy pass",
         "A joker may be passed in the courtesy pass. League rules never allow"
-        " passing a joker (C4).",
+        " passing a joker (C4).", "TR3",
     ),
     TableRule(
-        "three_player_charleston", "Three-player Charleston",
-        "The Charleston is played with three players. League play is for"
-        " four players.",
+        "players", "Three players",
+        "Three players play, with a Charleston of right and left passes only."
+        " League play is for four players.", "TR4",
     ),
     TableRule(
         "picking_ahead", "Picking ahead",
         "A player looks at the next tile of the wall before their turn."
-        " League rules do not include it.",
+        " League rules do not include it.", "TR5",
     ),
     TableRule(
         "first_to_speak", "First to speak takes it",
-        "The first player to speak gets the discard. Under League rules Mah"
-        " Jongg beats an exposure, and otherwise the seat closest after the"
-        " discarder gets it (K4).",
+        "The first player to speak gets the discard. Under League rules the"
+        " seat closest after the discarder gets it (K4).", "TR6",
+    ),
+    TableRule(
+        "air_mahjong", "All-blind pass ends the Charleston",
+        "If all four players pass all three tiles on unseen, the Charleston"
+        " ends. Under League rules the Charleston goes on.", "C6",
     ),
 )
 

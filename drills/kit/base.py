@@ -4,14 +4,19 @@
     TITLE: str                     # "Name the tile"
     LEVELS: tuple[Level, ...]      # numbered from 1
     generate(seed: int, level: int, card: Card) -> Question
+    TABLE_RULES: bool              # optional: True when generate also takes `rules=`, a
+                                   # TableRules, and asks under the table's own rules
+                                   # (call it through drills.generate)
     grade(question: Question, answer: object) -> Verdict  # shaped by drills/kit/short.py
     hint(question: Question) -> str  # a nudge before the answer, never the answer
     TEMPLATE: str                  # optional: "choice" for drills answered by picking one
                                    # of `question.choices` (the shared page templates)
 
-A question is rebuilt from (drill, seed, level, card) alone, so the web
-layer never has to trust a client for what was asked: it signs those four
-and regenerates the question to grade an answer.
+A question is rebuilt from (drill, seed, level, card, table rules) alone,
+so the web layer never has to trust a client for what was asked: it signs
+those and regenerates the question to grade an answer. The table rules
+(coach.rules.table_rules) are the League's unless a learner or a class
+chose their own; the question carries them (`rules`).
 
 `answer` is what the learner sent, already decoded from JSON or a form:
 the drill checks its shape and raises AnswerError with a message that
@@ -32,6 +37,7 @@ from coach.common.errors import CoachError
 from coach.common.kept import Kept
 from coach.rules import scenes
 from coach.rules.scenes import Scene
+from coach.rules.table_rules import LEAGUE, TableRules
 
 
 class AnswerError(CoachError, ValueError):
@@ -62,6 +68,7 @@ class Question:
     # Everything the question shows or names of the table, for the scene
     # checker; None means rack, exposed and tile are all of it. Never shown.
     scene: Scene | None = field(default=None, repr=False, compare=False)
+    rules: TableRules = LEAGUE  # the table rules the question was asked under
 
     def table(self) -> Scene:
         """The scene to check: the drill's own, or the one rack, exposed and tile make."""
@@ -86,6 +93,8 @@ class Question:
             data["tile"] = self.tile
         if self.facts:
             data["facts"] = list(self.facts)
+        if self.rules != LEAGUE:
+            data["table_rules"] = self.rules.to_json()
         return data
 
 
@@ -135,7 +144,7 @@ class SceneError(CoachError, RuntimeError):
     """A drill dealt nothing but impossible scenes for one seed: a dealing bug."""
 
 
-Generate = Callable[[int, int, Any], Question]
+Generate = Callable[..., Question]  # (seed, level, card) -> Question, and rules= where TABLE_RULES
 
 
 def checked(generate: Generate) -> Generate:
@@ -146,12 +155,12 @@ def checked(generate: Generate) -> Generate:
         return generate
 
     @wraps(generate)
-    def ask(seed: int, level: int, card: Any) -> Question:
+    def ask(seed: int, level: int, card: Any, **rules: Any) -> Question:
         found: list[str] = []
         for attempt in range(ATTEMPTS):
             token = _ATTEMPT.set(attempt)
             try:
-                question = generate(seed, level, card)
+                question = generate(seed, level, card, **rules)
             finally:
                 _ATTEMPT.reset(token)
             found = scenes.problems(question.table())

@@ -18,6 +18,7 @@ from coach.notation import tiles
 from coach.play.hand import SEATS, Action, Hand, HandError, deal, replay
 from coach.play.legal import legal_actions
 from coach.rules.charleston import BLIND_PASSES, sender
+from coach.rules.table_rules import LEAGUE, TableRules
 from tests.support.cards import CARD as HOUSE
 from tests.support.examples import examples
 from tests.support.hands import FULL_SET
@@ -28,9 +29,12 @@ def own(hand: Hand, seat: str, count: int) -> tuple[str, ...]:
     return tuple(tiles.CODES[t] for t in [t for t in hand.racks[seat] if t != tiles.JOKER][:count])
 
 
-def at(step: str, seed: int = 5) -> Hand:
+AIR_MAHJONG = TableRules(air_mahjong=True)  # C6 switched on
+
+
+def at(step: str, seed: int = 5, rules: TableRules = LEAGUE) -> Hand:
     """A hand dealt and passed plainly up to `step`."""
-    hand = deal(HOUSE, seed)
+    hand = deal(HOUSE, seed, rules)
     while hand.step != step:
         assert hand.phase == "charleston", f"the hand never reached {step}"
         for seat in list(hand.waiting()):
@@ -134,7 +138,7 @@ def test_C4_a_blind_pass_still_never_passes_a_joker():
 
 @pytest.mark.parametrize("step", BLIND_PASSES)
 def test_C6_all_blind_ends_the_charleston(step):
-    hand = at(step)
+    hand = at(step, rules=AIR_MAHJONG)
     racks = {s: sorted(hand.racks[s]) for s in SEATS}
     pass_all(hand, dict.fromkeys(SEATS, 3))
     # No vote, no second Charleston, no courtesy pass: East discards (S4).
@@ -144,6 +148,18 @@ def test_C6_all_blind_ends_the_charleston(step):
     assert all(hand.received[s] == [] for s in SEATS)
     assert hand.census() == FULL_SET
     assert [a.kind for a in hand.actions[-4:]] == ["pass"] * 4
+
+
+@pytest.mark.parametrize("step", BLIND_PASSES)
+def test_C6_off_by_league_rules_an_all_blind_pass_moves_nothing_and_goes_on(step):
+    hand = at(step)
+    racks = {s: sorted(hand.racks[s]) for s in SEATS}
+    pass_all(hand, dict.fromkeys(SEATS, 3))
+    assert hand.phase == "charleston" and hand.step == {"first-left": "vote", "second-right": "offer"}[step]
+    assert {s: sorted(hand.racks[s]) for s in SEATS} == racks  # nothing was left to move (C5)
+    assert all(hand.received[s] == [] for s in SEATS)
+    assert hand.census() == FULL_SET
+    assert replay(HOUSE, hand.seed, hand.actions).step == hand.step
 
 
 def test_C6_three_all_blind_is_not_the_end():
@@ -212,10 +228,8 @@ def test_C5_census_stays_152_for_any_legal_pass_choices(seed, step, data):
         assert len(hand.received[seat]) == 3 - chosen[seat].blind
         assert Counter(hand.racks[seat]) == before[seat] - Counter(tiles.INDEX[c] for c in chosen[seat].tiles) + Counter(hand.received[seat])
         assert tiles.JOKER not in hand.received[seat]  # C4
-    if all(a.blind == 3 for a in chosen.values()):
-        assert hand.phase == "play" and hand.waiting() == {"East": "turn"}  # C6
-    else:
-        assert hand.phase == "charleston"
+    # By the League's rules (C6 off) an all-blind pass moves nothing and the Charleston goes on.
+    assert hand.phase == "charleston"
 
 
 def test_C5_replay_rebuilds_a_blind_pass_exactly():
