@@ -41,13 +41,15 @@ window's counters besides.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from limits.errors import StorageError
 from limits.storage import MovingWindowSupport, Storage
 
 from coach.common.file_lock import locked
@@ -86,6 +88,34 @@ COMMIT;
 
 
 _left_behind: list[sqlite3.Connection] = []
+
+Entry = tuple[str, int, int, int]  # a moving-window hit: key, limit, expiry in seconds, amount
+
+
+@contextlib.contextmanager
+def _storage_errors(storage: Storage) -> Iterator[None]:
+    """What `limits` does around a storage's own methods: its errors become
+    StorageError when the storage was made with `wrap_exceptions`."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        if storage.wrap_exceptions:
+            raise StorageError(error) from error
+        raise
+
+
+@functools.cache
+def _drop_sql(keys: int) -> str:
+    """acquire_entry's first statement, for `keys` keys at once: (now, SWEEP, then each key and its window's start)."""
+    return (
+        "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires < ? LIMIT ?) OR "
+        + " OR ".join(["(key = ? AND at < ?)"] * keys)
+    )
+
+
+@functools.cache
+def _tally_sql(keys: int) -> str:
+    return f"SELECT key, taken FROM tally WHERE key IN ({', '.join(['?'] * keys)})"
 
 
 def uri_for(instance: Path) -> str:
@@ -167,20 +197,57 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             return False
         now = time.time()
         with self._writing() as connection:
-            # A few expired rows of any key, and every row of this key older than the
-            # window (the rows a sum over `at >= now - expiry` left out): what is left
-            # of the key is its window, and its tally says how much that holds.
-            connection.execute(
-                "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires <= :now LIMIT :sweep)"
-                " OR (key = :key AND at < :since)",
-                {"now": now, "sweep": SWEEP, "key": key, "since": now - expiry},
-            )
-            added = connection.execute(
-                "INSERT INTO hit (key, at, expires, amount) SELECT :key, :now, :expires, :amount"
-                " WHERE coalesce((SELECT taken FROM tally WHERE key = :key), 0) + :amount <= :limit",
-                {"key": key, "now": now, "expires": now + expiry, "amount": amount, "limit": limit},
-            )
-            return added.rowcount == 1
+            return self._acquire(connection, now, key, limit, expiry, amount)
+
+    def acquire_entries(self, entries: Sequence[Entry]) -> int:
+        """`acquire_entry` for each (key, limit, expiry, amount) in turn, up to the first
+        refused, in one transaction: how many were taken (all of them, or the place of
+        the refused one). What a request's several limits cost as one hit does
+        (coach.web.infra.lean_limits); the entries after a refused one are not
+        tried, as Flask-Limiter stops at a limit's first breach."""
+        if not entries:
+            return 0
+        now = time.time()
+        with _storage_errors(self), self._writing() as connection:
+            # As acquire_entry for each, in three statements however many: the rows that
+            # have left each key's window go (and a few expired ones), the keys' tallies
+            # are read, and the entries that fit are added. The write lock is held from
+            # the first, so what is read is what is there when they are added.
+            dropped: list[object] = [now, SWEEP]
+            for key, _, expiry, _ in entries:
+                dropped += (key, now - expiry)
+            connection.execute(_drop_sql(len(entries)), dropped)
+            keys = list(dict.fromkeys(key for key, _, _, _ in entries))
+            held: dict[str, int] = dict(connection.execute(_tally_sql(len(keys)), keys).fetchall())
+            added = []
+            for key, limit, expiry, amount in entries:
+                taken = held.get(key, 0) + amount
+                if taken > limit:
+                    break
+                held[key] = taken
+                added.append((key, now, now + expiry, amount))
+            if added:
+                connection.executemany("INSERT INTO hit (key, at, expires, amount) VALUES (?, ?, ?, ?)", added)
+            return len(added)
+
+    @staticmethod
+    def _acquire(connection: sqlite3.Connection, now: float, key: str, limit: int, expiry: int, amount: int) -> bool:
+        # A few expired rows of any key, and every row of this key older than the
+        # window (the rows a sum over `at >= now - expiry` left out): what is left
+        # of the key is its window, and its tally says how much that holds. A row is
+        # swept once past its window (`expires < now`): one at the window's very end
+        # still counts, so a sweep never changes a count.
+        connection.execute(
+            "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires < :now LIMIT :sweep)"
+            " OR (key = :key AND at < :since)",
+            {"now": now, "sweep": SWEEP, "key": key, "since": now - expiry},
+        )
+        added = connection.execute(
+            "INSERT INTO hit (key, at, expires, amount) SELECT :key, :now, :expires, :amount"
+            " WHERE coalesce((SELECT taken FROM tally WHERE key = :key), 0) + :amount <= :limit",
+            {"key": key, "now": now, "expires": now + expiry, "amount": amount, "limit": limit},
+        )
+        return added.rowcount == 1
 
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         now = time.time()

@@ -93,7 +93,7 @@ from werkzeug.wrappers import Response
 
 from coach.common import settings
 from coach.common.settings import Setting
-from coach.web.infra import limit_store  # registers its storage scheme with limits
+from coach.web.infra import lean_limits, limit_store  # limit_store registers its storage scheme with limits
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -419,7 +419,11 @@ def sign_in(view: F) -> F:
 
 sign_up = _applying(_sign_up)
 join = _applying(_join)
-drilling = _applying(_drilling)
+# The hottest limits, checked on every question and answer: Flask-Limiter's, checked leanly
+# (coach.web.infra.lean_limits). Their exemptions and keys other than the learner's only
+# read the request; the learner's may load the learner, so it is called where Flask-Limiter would.
+drilling = lean_limits.Lean(limiter, _drilling, pure=(address, _not_first_pass),
+                            version=lambda: current_app.extensions["settings"])
 forgot = _applying(_forgot)
 password = _applying(_password)
 card_editor = _applying(_card_editor)
