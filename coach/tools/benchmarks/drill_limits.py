@@ -107,11 +107,11 @@ def main() -> None:
         hello_cpu = statistics.median(per_request["/healthz"])
         print(f"drill {args.drill}, storage {args.storage}: {args.rounds} interleaved rounds, "
               f"{args.trips} round trips (question and answer) a round; CPU of this process a request, median")
-        print(f"{'request':<26} {'CPU ms':>8} {'x hello':>8}   median of each round's ratio")
+        print(f"{'request':<30} {'CPU ms':>8} {'x hello':>8}   median of each round's ratio")
         for kind, seconds in per_request.items():
             ratios = [value / hello for value, hello in zip(seconds, per_request["/healthz"], strict=True)]
             label = "/healthz" if kind == "/healthz" else f"drill request, {kind}"
-            print(f"{label:<26} {statistics.median(seconds) * 1000:8.3f} {statistics.median(seconds) / hello_cpu:8.2f}"
+            print(f"{label:<30} {statistics.median(seconds) * 1000:8.3f} {statistics.median(seconds) / hello_cpu:8.2f}"
                   f"   {statistics.median(ratios):.2f}")
         saved = statistics.median(
             [flask - lean for flask, lean in zip(per_request["Flask-Limiter"], per_request["lean"], strict=True)])

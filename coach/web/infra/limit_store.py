@@ -25,6 +25,11 @@ window's counters besides.
   is constant on average; the first hit after a quiet spell drops what its
   key's last window held. A file from before the tally has it filled from
   its rows once, when it is set up.
+- Several hits at once (`acquire_entries`: a drill request's two or three
+  drilling limits, coach.web.infra.lean_limits) are one transaction of
+  three statements however many: the keys' old rows dropped, their tallies
+  read, the hits that fit added, up to the first that does not; the same
+  answers and counts as `acquire_entry` for each in turn.
   A fixed-window counter is one `INSERT ... ON CONFLICT DO UPDATE`.
 - WAL and `synchronous=NORMAL`: readers never wait for a writer and a
   commit costs no disk flush (a crash of the machine may forget the last
@@ -33,7 +38,8 @@ window's counters besides.
   wrong, and the limiter falls back to memory (its `in_memory_fallback`).
 - Expired rows go a few at a time with each hit (`SWEEP` rows at most, by
   their expiry's index): the file stays as small as the live windows, and
-  no hit pays for a long sweep.
+  no hit pays for a long sweep. A row is expired once past its window, so
+  a sweep never changes what a window holds.
 - A connection per thread and process: sqlite3 connections are not to be
   shared across threads, nor kept across gunicorn's fork.
 """

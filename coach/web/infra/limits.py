@@ -34,7 +34,10 @@ given to create_app, which is how the tests lower them):
   seconds; a script is stopped), per address 1200 a minute (a class of
   30 behind one address, each asking and answering a question every 3 s,
   stays under it). Guests not yet made (no cookie) are held by the
-  per-address limit only.
+  per-address limit only. These, with first pass's below, are checked on
+  every question and answer: Flask-Limiter's limits, checked as it checks
+  them but resolved once and hit in one transaction
+  (coach.web.infra.lean_limits).
 - Password reset mails ("Forgot password?"): per email 3 an hour (no
   inbox is flooded through us), per address 10 a minute. Changing a
   password and setting one from a reset link: per address 10 tries a
