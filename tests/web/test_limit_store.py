@@ -243,6 +243,17 @@ def test_hits_taken_together_are_one_transaction(store, clock):
     assert store.acquire_entries([]) == 0 and len(begun) == 3
 
 
+def test_concurrent_hits_taken_together_are_counted_exactly(store):
+    def take(_: int) -> int:
+        return store.acquire_entries([("first", 150, 60, 1), ("second", 100, 60, 1)])
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        taken = list(pool.map(take, range(400)))
+    assert sorted(set(taken)) == [0, 1, 2] and sum(taken) == 250  # the second only behind the first
+    assert taken.count(2) == 100 and taken.count(1) == 50
+    assert store.get_moving_window("first", 150, 60)[1] == 150 and store.get_moving_window("second", 100, 60)[1] == 100
+
+
 def test_an_error_among_hits_taken_together_takes_none(store, clock, monkeypatch):
     """All or none: a failing statement rolls the others back (the limiter then counts in memory)."""
     assert store.acquire_entries([("k", 5, 60, 1)]) == 1
