@@ -203,7 +203,22 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             return False
         now = time.time()
         with self._writing() as connection:
-            return self._acquire(connection, now, key, limit, expiry, amount)
+            # A few expired rows of any key, and every row of this key older than the
+            # window (the rows a sum over `at >= now - expiry` left out): what is left
+            # of the key is its window, and its tally says how much that holds. A row is
+            # swept once past its window (`expires < now`): one at the window's very end
+            # still counts, so a sweep never changes a count.
+            connection.execute(
+                "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires < :now LIMIT :sweep)"
+                " OR (key = :key AND at < :since)",
+                {"now": now, "sweep": SWEEP, "key": key, "since": now - expiry},
+            )
+            added = connection.execute(
+                "INSERT INTO hit (key, at, expires, amount) SELECT :key, :now, :expires, :amount"
+                " WHERE coalesce((SELECT taken FROM tally WHERE key = :key), 0) + :amount <= :limit",
+                {"key": key, "now": now, "expires": now + expiry, "amount": amount, "limit": limit},
+            )
+            return added.rowcount == 1
 
     def acquire_entries(self, entries: Sequence[Entry]) -> int:
         """`acquire_entry` for each (key, limit, expiry, amount) in turn, up to the first
@@ -235,25 +250,6 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             if added:
                 connection.executemany("INSERT INTO hit (key, at, expires, amount) VALUES (?, ?, ?, ?)", added)
             return len(added)
-
-    @staticmethod
-    def _acquire(connection: sqlite3.Connection, now: float, key: str, limit: int, expiry: int, amount: int) -> bool:
-        # A few expired rows of any key, and every row of this key older than the
-        # window (the rows a sum over `at >= now - expiry` left out): what is left
-        # of the key is its window, and its tally says how much that holds. A row is
-        # swept once past its window (`expires < now`): one at the window's very end
-        # still counts, so a sweep never changes a count.
-        connection.execute(
-            "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires < :now LIMIT :sweep)"
-            " OR (key = :key AND at < :since)",
-            {"now": now, "sweep": SWEEP, "key": key, "since": now - expiry},
-        )
-        added = connection.execute(
-            "INSERT INTO hit (key, at, expires, amount) SELECT :key, :now, :expires, :amount"
-            " WHERE coalesce((SELECT taken FROM tally WHERE key = :key), 0) + :amount <= :limit",
-            {"key": key, "now": now, "expires": now + expiry, "amount": amount, "limit": limit},
-        )
-        return added.rowcount == 1
 
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         now = time.time()
