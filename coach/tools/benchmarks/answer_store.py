@@ -19,8 +19,11 @@ round measures, one after another:
 - `answer`: POST /api/drills/<drill>/answers through the test client
   (the body read, the token checked, the answer graded and stored).
 
-CPU is `time.process_time()` over a round's `--answers` operations, a
-mean per operation; the figures are the medians of the rounds.
+The kinds take turns, 20 operations of each at a time, so that the
+machine's load falls on all of them alike. CPU is `time.process_time()`,
+a mean per operation over a round; the figures are the medians of the
+rounds, and each ratio the median of the rounds' ratios to their own
+`/healthz`.
 """
 
 from __future__ import annotations
@@ -36,15 +39,16 @@ from collections.abc import Callable
 from coach.common import settings
 from coach.tools.load import _answer_for
 
+BLOCK = 20  # operations of one kind in a row
 LIFTED = (settings.LIMIT_DRILL_LEARNER, settings.LIMIT_DRILL_ADDRESS, settings.LIMIT_FIRST_PASS_ADDRESS)
 
 
-def cpu_per(count: int, run: Callable[[int], object]) -> float:
-    """Mean CPU seconds of `run(i)` for i in range(count)."""
+def cpu_of(block: range, run: Callable[[int], object]) -> float:
+    """CPU seconds of `run(i)` for each i of the block."""
     start = time.process_time()
-    for i in range(count):
+    for i in block:
         run(i)
-    return (time.process_time() - start) / count
+    return time.process_time() - start
 
 
 def main() -> None:
@@ -92,32 +96,37 @@ def main() -> None:
             answers = [graded() for _ in range(args.answers)]
             bodies = [dict(zip(("token", "answer"), asked(), strict=True)) for _ in range(args.answers)]
             counted: list[object] = []
-            spent = {
-                "/healthz": cpu_per(args.answers, lambda i: bare.get("/healthz")),
-                "context": cpu_per(args.answers, lambda i: in_request(lambda: None)),
-                "learner": cpu_per(args.answers, lambda i: in_request(learners.current_user._get_current_object)),
-                "store": cpu_per(args.answers, lambda i: counted.append(in_request(lambda: learners.record(*answers[i], 1000)))),
-                "answer": cpu_per(args.answers, lambda i: counted.append(client.post(url, json=bodies[i]).get_json()["counted"])),
+            kinds: dict[str, Callable[[int], object]] = {
+                "/healthz": lambda i: bare.get("/healthz"),
+                "context": lambda i: in_request(lambda: None),
+                "learner": lambda i: in_request(learners.current_user._get_current_object),
+                "store": lambda i: counted.append(in_request(lambda: learners.record(*answers[i], 1000))),
+                "answer": lambda i: counted.append(client.post(url, json=bodies[i]).get_json()["counted"]),
             }
+            spent = dict.fromkeys(kinds, 0.0)
+            for start in range(0, args.answers, BLOCK):  # kinds taken in turns: the machine's load falls on all alike
+                block = range(start, min(start + BLOCK, args.answers))
+                for label, run in kinds.items():
+                    spent[label] += cpu_of(block, run)
             assert all(counted) and len(counted) == 2 * args.answers, "every question is fresh: each answer counts"
-            return spent
+            return {label: total / args.answers for label, total in spent.items()}
 
         rounds = [one_round() for _ in range(args.rounds)]
-        results = {label: [spent[label] for spent in rounds] for label in rounds[0]}
-        hello = statistics.median(results["/healthz"])
-        print(f"{args.drill}: {args.rounds} rounds of {args.answers} of each, CPU an operation, medians of the rounds (range)")
-        for label, values in results.items():
-            value = statistics.median(values)
+        print(f"{args.drill}: {args.rounds} rounds of {args.answers} of each, CPU an operation: median of the rounds (range), "
+              "and the median of each round's ratio to its /healthz")
+        for label in rounds[0]:
+            values = [spent[label] for spent in rounds]
+            ratio = statistics.median(spent[label] / spent["/healthz"] for spent in rounds)
             spread = f"{min(values) * 1000:.3f}-{max(values) * 1000:.3f}"
-            print(f"  {label:9} {value * 1000:6.3f} ms ({spread})  {value / hello:5.2f}x /healthz")
+            print(f"  {label:9} {statistics.median(values) * 1000:6.3f} ms ({spread})  {ratio:5.2f}x /healthz")
         for label, (more, less) in {
             "the learner's load (learner - context)": ("learner", "context"),
             "the answer's store (store - learner)": ("store", "learner"),
             "loading and storing (store - context)": ("store", "context"),
         }.items():
-            paired = statistics.median(m - n for m, n in zip(results[more], results[less], strict=True))
-            print(f"  {label:40} {paired * 1000:6.3f} ms  {paired / hello:5.2f}x /healthz")
-
+            paired = [spent[more] - spent[less] for spent in rounds]
+            ratio = statistics.median((spent[more] - spent[less]) / spent["/healthz"] for spent in rounds)
+            print(f"  {label:40} {statistics.median(paired) * 1000:6.3f} ms  {ratio:5.2f}x /healthz")
 
 if __name__ == "__main__":
     main()

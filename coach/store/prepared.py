@@ -1,0 +1,204 @@
+"""Statements run on every answer: compiled once per database, run on the driver's cursor.
+
+SQLAlchemy Core caches a statement's compiled form, but each execution
+still builds an execution context, its parameters and a result around the
+driver's call: about 20-60 us a statement on the 2-core machines here,
+against 2-20 us for SQLite's own work (issue 26: five statements an
+answer). A `Prepared` statement keeps what each execution would work out
+again: the SQL text and the order of its parameters for the dialect, and
+the column types' bind and result processors (so every value is written
+and read back exactly as Core writes and reads it: aware UTC times, SQLite's
+text times, booleans). What Core gives the caller is kept too:
+
+- the statement runs in the `Connection`'s transaction, begun as Core
+  begins it, committed and rolled back by the caller as before;
+- the engine's `before_cursor_execute` and `after_cursor_execute`
+  listeners see it (the statement counts of tests/web/test_answer_statements.py);
+- a driver error is raised as SQLAlchemy's (`OperationalError`,
+  `IntegrityError`, ...), with a lost connection invalidated, so the
+  store's retries (coach/store/transaction.py `write`) read it as before.
+
+Only for statements whose every parameter the caller gives: a column
+default that Core would fill in is refused when the statement is built.
+"""
+
+from __future__ import annotations
+
+import collections
+import weakref
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.exc import DBAPIError
+from sqlalchemy.sql.base import Executable
+from sqlalchemy.sql.compiler import SQLCompiler
+
+Processor = Any  # a type's bind or result processor: a callable, or None for none
+
+
+class Refused(ValueError):
+    """A statement only Core can run: it needs a value Core works out itself."""
+
+
+@dataclass(frozen=True)
+class _Compiled:
+    """A statement as one dialect runs it."""
+
+    sql: str
+    names: tuple[str, ...]  # the parameters, in the driver's order (positional) or its keys (named)
+    keys: tuple[str, ...]  # the caller's name of each, in the same order
+    binds: tuple[Processor, ...]  # each parameter's bind processor
+    positional: bool
+    defaults: dict[str, Any]  # the values the statement holds itself, by name
+
+
+class Prepared:
+    """One Core statement (INSERT, UPDATE, DELETE or SELECT), run without Core's per-execution work.
+
+    Parameters are given by their bindparam names, as with `Connection.execute`;
+    an INSERT or UPDATE given by its table alone takes `columns`, the keys
+    of the parameters it will be given (Core compiles it for those keys too)."""
+
+    def __init__(self, statement: Executable, columns: Sequence[str] | None = None) -> None:
+        self.statement = statement
+        self.columns = list(columns) if columns is not None else None
+        self._compiled: weakref.WeakKeyDictionary[Dialect, _Compiled] = weakref.WeakKeyDictionary()
+        self._results: weakref.WeakKeyDictionary[Dialect, tuple[Processor, ...]] = weakref.WeakKeyDictionary()
+        columns = list(getattr(statement, "exported_columns", ()))
+        self._row: type[tuple[Any, ...]] | None = (
+            collections.namedtuple("Row", [column.key for column in columns], rename=True) if columns else None  # type: ignore[misc]
+        )
+        self._types = [column.type for column in columns]
+
+    def _for(self, dialect: Dialect) -> _Compiled:
+        found = self._compiled.get(dialect)
+        if found is None:
+            found = self._compiled[dialect] = _compile(self.statement, dialect, self.columns)
+        return found
+
+    def ready(self, dialect: Dialect) -> bool:
+        """Whether this statement runs here without Core: False when Core would
+        fill in a value itself (a column default the parameters leave out)."""
+        try:
+            self._for(dialect)
+        except Refused:
+            return False
+        return True
+
+    def rows(self, connection: Connection, parameters: Mapping[str, Any]) -> list[Any]:
+        """Every row the statement returns (its columns by name, as Core's rows), processed as Core would."""
+        compiled = self._for(connection.dialect)
+        cursor = _run(connection, compiled, _values(compiled, parameters), many=False)
+        try:
+            fetched = cursor.fetchall()
+            processors = self._result_processors(connection.dialect, cursor.description)
+        finally:
+            cursor.close()
+        row = self._row
+        assert row is not None, "rows() of a statement that returns none"
+        if not any(processors):
+            return [row(*values) for values in fetched]
+        return [
+            row(*(value if process is None else process(value) for process, value in zip(processors, values, strict=True)))
+            for values in fetched
+        ]
+
+    def first(self, connection: Connection, parameters: Mapping[str, Any]) -> Any | None:
+        found = self.rows(connection, parameters)
+        return found[0] if found else None
+
+    def rowcount(self, connection: Connection, parameters: Mapping[str, Any]) -> int:
+        """Run a statement that returns no rows; the rows it changed."""
+        compiled = self._for(connection.dialect)
+        cursor = _run(connection, compiled, _values(compiled, parameters), many=False)
+        try:
+            return int(cursor.rowcount)
+        finally:
+            cursor.close()
+
+    def many(self, connection: Connection, parameters: Iterable[Mapping[str, Any]]) -> None:
+        """Run a statement that returns no rows once for each set of parameters (the driver's executemany)."""
+        compiled = self._for(connection.dialect)
+        cursor = _run(connection, compiled, [_values(compiled, one) for one in parameters], many=True)
+        cursor.close()
+
+    def _result_processors(self, dialect: Dialect, description: Sequence[Sequence[Any]] | None) -> tuple[Processor, ...]:
+        found = self._results.get(dialect)
+        if found is None:
+            # A driver's type code for a column of a statement is the same on every
+            # run (Core caches its processors on that assumption too).
+            codes = [column[1] for column in description or ()]
+            found = tuple(
+                type_.dialect_impl(dialect).result_processor(dialect, code)
+                for type_, code in zip(self._types, codes, strict=True)
+            )
+            self._results[dialect] = found
+        return found
+
+
+def _compile(statement: Executable, dialect: Dialect, columns: list[str] | None) -> _Compiled:
+    compiled = statement.compile(dialect=dialect, column_keys=columns)
+    assert isinstance(compiled, SQLCompiler)
+    if compiled.insert_prefetch or compiled.update_prefetch:
+        columns = ", ".join(column.key for column in [*compiled.insert_prefetch, *compiled.update_prefetch])
+        raise Refused(f"{columns}: values Core fills in itself (column defaults); give them, or run this with Core")
+    if compiled.positional:
+        keys = tuple(compiled.positiontup or ())
+        names = keys
+    else:
+        keys = tuple(dict.fromkeys(compiled.bind_names.values()))
+        names = tuple(compiled.escaped_bind_names.get(key, key) for key in keys)
+    binds: dict[str, Processor] = {}
+    defaults: dict[str, Any] = {}
+    for bind in compiled.binds.values():
+        if bind.expanding or bind.callable is not None:
+            raise Refused(f"{bind.key}: an expanding or computed parameter; run this statement with Core")
+        if not bind.required:
+            defaults[bind.key] = bind.value  # a value written into the statement, such as `guest == True`
+        binds[bind.key] = bind.type.dialect_impl(dialect).bind_processor(dialect)
+    return _Compiled(
+        compiled.string, names, keys, tuple(binds[key] for key in keys), bool(compiled.positional), defaults
+    )
+
+
+def _values(compiled: _Compiled, parameters: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
+    if compiled.defaults:
+        parameters = {**compiled.defaults, **parameters}
+    values = [
+        parameters[key] if process is None else process(parameters[key])
+        for key, process in zip(compiled.keys, compiled.binds, strict=True)
+    ]
+    return tuple(values) if compiled.positional else dict(zip(compiled.names, values, strict=True))
+
+
+def _run(connection: Connection, compiled: _Compiled, values: Any, many: bool) -> Any:
+    """The driver's cursor, with the statement run on it in the connection's transaction."""
+    if not connection.in_transaction():
+        connection.begin()  # as Core's autobegin: the caller commits or rolls back
+    dbapi_connection = connection.connection
+    cursor = dbapi_connection.cursor()
+    sql = compiled.sql
+    try:
+        for before in connection.dispatch.before_cursor_execute:
+            sql, values = before(connection, cursor, sql, values, None, many)
+        if many:
+            cursor.executemany(sql, values)
+        else:
+            cursor.execute(sql, values)
+        for after in connection.dispatch.after_cursor_execute:
+            after(connection, cursor, sql, values, None, many)
+    except connection.dialect.loaded_dbapi.Error as error:
+        lost = connection.dialect.is_disconnect(error, dbapi_connection.dbapi_connection, cursor)
+        cursor.close()
+        if lost:
+            connection.invalidate(error)
+        raise DBAPIError.instance(
+            sql, values, error, connection.dialect.loaded_dbapi.Error, connection_invalidated=lost, dialect=connection.dialect
+        ) from error
+    except BaseException:
+        cursor.close()
+        raise
+    return cursor
+
