@@ -27,11 +27,10 @@ from __future__ import annotations
 import collections
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy.engine import Connection, Dialect
-from sqlalchemy.exc import DBAPIError
+from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.sql.base import Executable
 from sqlalchemy.sql.compiler import SQLCompiler
 
@@ -42,16 +41,48 @@ class Refused(ValueError):
     """A statement only Core can run: it needs a value Core works out itself."""
 
 
-@dataclass(frozen=True)
 class _Compiled:
-    """A statement as one dialect runs it."""
+    """A statement as one dialect runs it, with its processors."""
 
-    sql: str
-    names: tuple[str, ...]  # the parameters, in the driver's order (positional) or its keys (named)
-    keys: tuple[str, ...]  # the caller's name of each, in the same order
-    binds: tuple[Processor, ...]  # each parameter's bind processor
-    positional: bool
-    defaults: dict[str, Any]  # the values the statement holds itself, by name
+    __slots__ = ("sql", "names", "keys", "binds", "positional", "defaults", "results")
+
+    def __init__(self, statement: Executable, dialect: Dialect, columns: list[str] | None) -> None:
+        compiled = statement.compile(dialect=dialect, column_keys=columns)
+        assert isinstance(compiled, SQLCompiler)
+        if compiled.insert_prefetch or compiled.update_prefetch:
+            names = ", ".join(column.key for column in [*compiled.insert_prefetch, *compiled.update_prefetch])
+            raise Refused(f"{names}: values Core fills in itself (column defaults); give them, or run this with Core")
+        self.positional = bool(compiled.positional)
+        if self.positional:
+            self.keys = tuple(compiled.positiontup or ())  # the caller's name of each parameter, in the driver's order
+            self.names = self.keys
+        else:
+            self.keys = tuple(dict.fromkeys(compiled.bind_names.values()))
+            self.names = tuple(compiled.escaped_bind_names.get(key, key) for key in self.keys)  # the driver's keys
+        processors: dict[str, Processor] = {}
+        self.defaults: dict[str, Any] = {}  # values the statement holds itself, such as `guest == True`
+        for bind in compiled.binds.values():
+            if bind.expanding or bind.callable is not None:
+                raise Refused(f"{bind.key}: an expanding or computed parameter; run this statement with Core")
+            if not bind.required:
+                self.defaults[bind.key] = bind.value
+            processors[bind.key] = bind.type.dialect_impl(dialect).bind_processor(dialect)
+        self.sql: str = compiled.string
+        self.binds = tuple((key, processors[key]) for key in self.keys)
+        self.results: list[tuple[int, Processor]] | None = None  # worked out on the first rows read
+
+    def values(self, parameters: Mapping[str, Any]) -> Any:
+        """The parameters as the driver takes them, each through its type's bind processor."""
+        if self.defaults:
+            parameters = {**self.defaults, **parameters}
+        try:
+            values = [parameters[key] if process is None else process(parameters[key]) for key, process in self.binds]
+        except Exception as error:  # a value its type refuses (a naive time), or one not given: as Core raises it
+            words = f"A value is required for bind parameter {error}" if isinstance(error, KeyError) else str(error)
+            raise StatementError(
+                f"({type(error).__module__}.{type(error).__name__}) {words}", self.sql, dict(parameters), error
+            ) from error
+        return tuple(values) if self.positional else dict(zip(self.names, values, strict=True))
 
 
 class Prepared:
@@ -65,17 +96,19 @@ class Prepared:
         self.statement = statement
         self.columns = list(columns) if columns is not None else None
         self._compiled: weakref.WeakKeyDictionary[Dialect, _Compiled] = weakref.WeakKeyDictionary()
-        self._results: weakref.WeakKeyDictionary[Dialect, tuple[Processor, ...]] = weakref.WeakKeyDictionary()
-        columns = list(getattr(statement, "exported_columns", ()))
-        self._row: type[tuple[Any, ...]] | None = (
-            collections.namedtuple("Row", [column.key for column in columns], rename=True) if columns else None  # type: ignore[misc]
-        )
-        self._types = [column.type for column in columns]
+        self._last: tuple[Dialect, _Compiled] | None = None  # most processes have one database
+        returned = list(getattr(statement, "exported_columns", ()))
+        self._row: Any = collections.namedtuple("Row", [column.key for column in returned], rename=True) if returned else None
+        self._types = [column.type for column in returned]
 
     def _for(self, dialect: Dialect) -> _Compiled:
+        last = self._last
+        if last is not None and last[0] is dialect:
+            return last[1]
         found = self._compiled.get(dialect)
         if found is None:
-            found = self._compiled[dialect] = _compile(self.statement, dialect, self.columns)
+            found = self._compiled[dialect] = _Compiled(self.statement, dialect, self.columns)
+        self._last = (dialect, found)
         return found
 
     def ready(self, dialect: Dialect) -> bool:
@@ -90,20 +123,24 @@ class Prepared:
     def rows(self, connection: Connection, parameters: Mapping[str, Any]) -> list[Any]:
         """Every row the statement returns (its columns by name, as Core's rows), processed as Core would."""
         compiled = self._for(connection.dialect)
-        cursor = _run(connection, compiled, _values(compiled, parameters), many=False)
+        cursor = _run(connection, compiled.sql, compiled.values(parameters), many=False)
         try:
             fetched = cursor.fetchall()
-            processors = self._result_processors(connection.dialect, cursor.description)
+            results = compiled.results
+            if results is None:
+                results = compiled.results = self._result_processors(connection.dialect, cursor.description)
         finally:
             cursor.close()
-        row = self._row
-        assert row is not None, "rows() of a statement that returns none"
-        if not any(processors):
-            return [row(*values) for values in fetched]
-        return [
-            row(*(value if process is None else process(value) for process, value in zip(processors, values, strict=True)))
-            for values in fetched
-        ]
+        make = self._row._make
+        if not results:
+            return [make(values) for values in fetched]
+        rows = []
+        for values in fetched:
+            processed = list(values)
+            for index, process in results:
+                processed[index] = process(processed[index])
+            rows.append(make(processed))
+        return rows
 
     def first(self, connection: Connection, parameters: Mapping[str, Any]) -> Any | None:
         found = self.rows(connection, parameters)
@@ -112,7 +149,7 @@ class Prepared:
     def rowcount(self, connection: Connection, parameters: Mapping[str, Any]) -> int:
         """Run a statement that returns no rows; the rows it changed."""
         compiled = self._for(connection.dialect)
-        cursor = _run(connection, compiled, _values(compiled, parameters), many=False)
+        cursor = _run(connection, compiled.sql, compiled.values(parameters), many=False)
         try:
             return int(cursor.rowcount)
         finally:
@@ -121,74 +158,38 @@ class Prepared:
     def many(self, connection: Connection, parameters: Iterable[Mapping[str, Any]]) -> None:
         """Run a statement that returns no rows once for each set of parameters (the driver's executemany)."""
         compiled = self._for(connection.dialect)
-        cursor = _run(connection, compiled, [_values(compiled, one) for one in parameters], many=True)
+        cursor = _run(connection, compiled.sql, [compiled.values(one) for one in parameters], many=True)
         cursor.close()
 
-    def _result_processors(self, dialect: Dialect, description: Sequence[Sequence[Any]] | None) -> tuple[Processor, ...]:
-        found = self._results.get(dialect)
-        if found is None:
-            # A driver's type code for a column of a statement is the same on every
-            # run (Core caches its processors on that assumption too).
-            codes = [column[1] for column in description or ()]
-            found = tuple(
-                type_.dialect_impl(dialect).result_processor(dialect, code)
-                for type_, code in zip(self._types, codes, strict=True)
-            )
-            self._results[dialect] = found
-        return found
+    def _result_processors(self, dialect: Dialect, description: Sequence[Sequence[Any]] | None) -> list[tuple[int, Processor]]:
+        """Each returned column's result processor that does something, by its place.
+
+        A driver's type code for a column of a statement is the same on every
+        run: Core caches its processors on that assumption too."""
+        codes = [column[1] for column in description or ()]
+        processors = [
+            type_.dialect_impl(dialect).result_processor(dialect, code) for type_, code in zip(self._types, codes, strict=True)
+        ]
+        return [(index, process) for index, process in enumerate(processors) if process is not None]
 
 
-def _compile(statement: Executable, dialect: Dialect, columns: list[str] | None) -> _Compiled:
-    compiled = statement.compile(dialect=dialect, column_keys=columns)
-    assert isinstance(compiled, SQLCompiler)
-    if compiled.insert_prefetch or compiled.update_prefetch:
-        columns = ", ".join(column.key for column in [*compiled.insert_prefetch, *compiled.update_prefetch])
-        raise Refused(f"{columns}: values Core fills in itself (column defaults); give them, or run this with Core")
-    if compiled.positional:
-        keys = tuple(compiled.positiontup or ())
-        names = keys
-    else:
-        keys = tuple(dict.fromkeys(compiled.bind_names.values()))
-        names = tuple(compiled.escaped_bind_names.get(key, key) for key in keys)
-    binds: dict[str, Processor] = {}
-    defaults: dict[str, Any] = {}
-    for bind in compiled.binds.values():
-        if bind.expanding or bind.callable is not None:
-            raise Refused(f"{bind.key}: an expanding or computed parameter; run this statement with Core")
-        if not bind.required:
-            defaults[bind.key] = bind.value  # a value written into the statement, such as `guest == True`
-        binds[bind.key] = bind.type.dialect_impl(dialect).bind_processor(dialect)
-    return _Compiled(
-        compiled.string, names, keys, tuple(binds[key] for key in keys), bool(compiled.positional), defaults
-    )
-
-
-def _values(compiled: _Compiled, parameters: Mapping[str, Any]) -> Sequence[Any] | dict[str, Any]:
-    if compiled.defaults:
-        parameters = {**compiled.defaults, **parameters}
-    values = [
-        parameters[key] if process is None else process(parameters[key])
-        for key, process in zip(compiled.keys, compiled.binds, strict=True)
-    ]
-    return tuple(values) if compiled.positional else dict(zip(compiled.names, values, strict=True))
-
-
-def _run(connection: Connection, compiled: _Compiled, values: Any, many: bool) -> Any:
+def _run(connection: Connection, sql: str, values: Any, many: bool) -> Any:
     """The driver's cursor, with the statement run on it in the connection's transaction."""
     if not connection.in_transaction():
         connection.begin()  # as Core's autobegin: the caller commits or rolls back
     dbapi_connection = connection.connection
     cursor = dbapi_connection.cursor()
-    sql = compiled.sql
+    dispatch = connection.dispatch
     try:
-        for before in connection.dispatch.before_cursor_execute:
-            sql, values = before(connection, cursor, sql, values, None, many)
+        if dispatch.before_cursor_execute:
+            for before in dispatch.before_cursor_execute:
+                sql, values = before(connection, cursor, sql, values, None, many)
         if many:
             cursor.executemany(sql, values)
         else:
             cursor.execute(sql, values)
-        for after in connection.dispatch.after_cursor_execute:
-            after(connection, cursor, sql, values, None, many)
+        if dispatch.after_cursor_execute:
+            dispatch.after_cursor_execute(connection, cursor, sql, values, None, many)
     except connection.dialect.loaded_dbapi.Error as error:
         lost = connection.dialect.is_disconnect(error, dbapi_connection.dbapi_connection, cursor)
         cursor.close()
@@ -201,4 +202,3 @@ def _run(connection: Connection, compiled: _Compiled, values: Any, many: bool) -
         cursor.close()
         raise
     return cursor
-
