@@ -2,9 +2,9 @@
 
 SQLAlchemy Core caches a statement's compiled form, but each execution
 still builds an execution context, its parameters and a result around the
-driver's call: about 20-60 us a statement on the 2-core machines here,
-against 2-20 us for SQLite's own work (issue 26: five statements an
-answer). A `Prepared` statement keeps what each execution would work out
+driver's call: 20-60 us a statement on the 2-core machines here, against
+2-20 us for SQLite's own work (issue 26: six statements an answer, the
+session check's included). A `Prepared` statement keeps what each execution would work out
 again: the SQL text and the order of its parameters for the dialect, and
 the column types' bind and result processors (so every value is written
 and read back exactly as Core writes and reads it: aware UTC times, SQLite's
@@ -27,12 +27,13 @@ from __future__ import annotations
 import collections
 import weakref
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DBAPIError, StatementError
 from sqlalchemy.sql.base import Executable
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
 
 Processor = Any  # a type's bind or result processor: a callable, or None for none
 
@@ -47,7 +48,7 @@ class _Compiled:
     __slots__ = ("sql", "names", "keys", "binds", "positional", "defaults", "results")
 
     def __init__(self, statement: Executable, dialect: Dialect, columns: list[str] | None) -> None:
-        compiled = statement.compile(dialect=dialect, column_keys=columns)
+        compiled = cast(ClauseElement, statement).compile(dialect=dialect, column_keys=columns)  # a SELECT, INSERT, UPDATE or DELETE
         assert isinstance(compiled, SQLCompiler)
         if compiled.insert_prefetch or compiled.update_prefetch:
             names = ", ".join(column.key for column in [*compiled.insert_prefetch, *compiled.update_prefetch])
@@ -131,6 +132,7 @@ class Prepared:
                 results = compiled.results = self._result_processors(connection.dialect, cursor.description)
         finally:
             cursor.close()
+        assert self._row is not None, "rows() of a statement that returns none"
         make = self._row._make
         if not results:
             return [make(values) for values in fetched]
@@ -143,6 +145,7 @@ class Prepared:
         return rows
 
     def first(self, connection: Connection, parameters: Mapping[str, Any]) -> Any | None:
+        """The first row the statement returns, or None."""
         found = self.rows(connection, parameters)
         return found[0] if found else None
 
@@ -196,8 +199,9 @@ def _run(connection: Connection, sql: str, values: Any, many: bool) -> Any:
         if lost:
             connection.invalidate(error)
         raise DBAPIError.instance(
-            sql, values, error, connection.dialect.loaded_dbapi.Error, connection_invalidated=lost, dialect=connection.dialect
-        ) from error
+            sql, values, error, connection.dialect.loaded_dbapi.Error,
+            connection_invalidated=lost, dialect=connection.dialect, ismulti=many,
+        ) from error  # fmt: skip
     except BaseException:
         cursor.close()
         raise

@@ -28,6 +28,7 @@ from fsrs import Rating, Scheduler
 from sqlalchemy import bindparam, insert
 from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import BindParameter
 from sqlmodel import Session, col, select, update
 
 from coach.common import clock
@@ -150,7 +151,7 @@ def _skill_states(count: int) -> Prepared:
     """The schedules of `count` skills of one learner (parameters learner_id, skill_0, skill_1, ...):
     one statement for each count, so that none is rendered again for its list."""
     table = _SKILL_TABLE
-    skills = [bindparam(f"skill_{n}") for n in range(count)]
+    skills: list[BindParameter[str]] = [bindparam(f"skill_{n}") for n in range(count)]
     return Prepared(
         select_columns(table.c.id, table.c.skill, table.c.card, table.c.reviews).where(
             table.c.learner_id == bindparam("learner_id"), table.c.skill.in_(skills)

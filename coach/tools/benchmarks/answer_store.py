@@ -38,6 +38,7 @@ from collections.abc import Callable
 
 from coach.common import settings
 from coach.tools.load import _answer_for
+from drills.kit.base import Question, Verdict
 
 BLOCK = 20  # operations of one kind in a row
 LIFTED = (settings.LIMIT_DRILL_LEARNER, settings.LIMIT_DRILL_ADDRESS, settings.LIMIT_FIRST_PASS_ADDRESS)
@@ -78,7 +79,7 @@ def main() -> None:
                 question = drilling.ask(args.drill, seed=rng.randrange(10**9), level=rng.randint(1, levels))
             return question.token, _answer_for(args.drill, question.question.public(), rng)
 
-        def graded() -> tuple:
+        def graded() -> tuple[Question, Verdict]:
             token, answer = asked()
             with app.app_context():
                 question, verdict = drilling.grade(args.drill, token, answer)
@@ -86,7 +87,7 @@ def main() -> None:
 
         token, answer = asked()
         assert client.post(url, json={"token": token, "answer": answer}).get_json()["counted"]  # makes the guest
-        cookies = "; ".join(f"{c.key}={c.value}" for c in client._cookies.values())  # its session and remember cookies
+        cookies = "; ".join(f"{c.key}={c.value}" for c in (client._cookies or {}).values())  # its session and remember cookies
 
         def in_request(work: Callable[[], object]) -> object:
             with app.test_request_context(url, method="POST", headers={"Cookie": cookies}):
