@@ -35,7 +35,7 @@ from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.notation.card import Card, Group, Reading
 from coach.reading.analysis import Analysis, LineResult, analyze
-from coach.reading.tiles_away import Exposure, Holding, fill, tables_for
+from coach.reading.tiles_away import Exposure, Holding, Slots, tables_for
 from coach.rules.catalog import RULES, cite
 from drills.kit import hints, short
 from drills.kit.base import AnswerError, Level, Question, Verdict, check_level, rng_for
@@ -74,33 +74,35 @@ def _play_on(
     tile it cannot (never a joker while another will do); throw any other
     drawn tile. One draw and one discard move every line at most one tile, so
     the nearest line reaches `target` exactly before it can pass it.
-    `distances` are the rack's reading distances (the deal has them already)."""
+    `distances` are the rack's reading distances (the deal has them already).
+    The rack is followed as counts, filled by `Slots` (`fill`'s numbers, held
+    equal by tests); it comes back in tile order, which no caller reads."""
     best = int(distances.min())
     aims = np.flatnonzero(distances == best).tolist()
-    reading: Reading = tables.readings[rng.choice(aims)]
-    concealed = tables.lines[int(tables.line_of[aims[0]])].concealed
+    slots = Slots.of(tables.readings[rng.choice(aims)])
     current = best  # the aimed reading's own distance, as `fill` counts it too
     takes = [0] * tiles.KINDS  # copies of each tile the reading takes
-    for g in reading.groups:
-        takes[g.tile] += g.size
+    for tile, need, _ in slots.tiles:
+        takes[tile] = need
+    held = tiles.counts(rack)
     for drawn in rest:
-        if drawn != tiles.JOKER and rack.count(drawn) >= takes[drawn]:
+        if drawn != tiles.JOKER and held[drawn] >= takes[drawn]:
             continue  # the reading has no place for another copy: it cannot bring it closer
-        trial = rack + [drawn]
-        f = fill(reading, Holding.of(trial), concealed)
-        if f.distance >= current:
-            continue  # nothing gained: the drawn tile is thrown
-        throwable = [t for t in f.unused if t != tiles.JOKER] or list(f.unused)
+        held[drawn] += 1
+        distance = slots.distance(held)
+        unused = slots.unused(held) if distance < current else []  # nothing gained: the drawn tile is thrown
+        throwable = [t for t in unused if t != tiles.JOKER] or unused
         if not throwable:
+            held[drawn] -= 1
             continue
-        trial.remove(rng.choice(sorted(throwable)))
-        rack, current = trial, f.distance
+        held[rng.choice(throwable)] -= 1  # in tile order, as `fill` lists them
+        current = distance
         # The nearest line is now `current` away: the aimed reading was a
         # nearest one, each step brought it exactly one tile closer, and no
         # reading gains more than one tile a step. So it is at `target`
         # exactly when the aimed reading is, with no search of the card.
         if current <= target:
-            return rack
+            return [t for t, c in enumerate(held) for _ in range(c)]
     return None
 
 

@@ -236,6 +236,61 @@ def fill(reading: Reading, holding: Holding, concealed: bool = False) -> Fill:
     return Fill(reading, distance, tuple(used), tuple(missing), tuple(unused), tuple(exposed))
 
 
+@dataclass(frozen=True)
+class Slots:
+    """One reading's slots counted by tile, to fill a bare rack (no
+    exposures) from its count vector: `fill`'s distance and unused tiles
+    without its slot-by-slot walk or its Fill. A drill that draws tile after
+    tile toward one reading (nearest-hand) asks this dozens of times a
+    question. Naturals fill singles and pairs first, so of `count` copies
+    of a tile min(count, need) are placed, and of those all past the tile's
+    single and pair slots go to its groups of three or more; jokers fill
+    what those groups have left (J1, J2). Tests hold it to `fill`."""
+
+    tiles: tuple[tuple[int, int, int], ...]  # (tile, slots, slots in singles and pairs), each tile once
+    big_total: int  # slots in groups of three or more
+
+    @classmethod
+    def of(cls, reading: Reading) -> Slots:
+        need: dict[int, list[int]] = {}
+        for g in reading.groups:
+            slots = need.setdefault(g.tile, [0, 0])
+            slots[0] += g.size
+            if not g.takes_jokers:
+                slots[1] += g.size
+        return cls(tuple((t, n, s) for t, (n, s) in need.items()), sum(g.size for g in reading.groups if g.takes_jokers))
+
+    def takes(self, tile: int) -> int:
+        """Copies of `tile` the reading has a slot for."""
+        return next((n for t, n, _ in self.tiles if t == tile), 0)
+
+    def _placed(self, counts: Sequence[int]) -> tuple[int, int]:
+        """Naturals placed, and jokers placed."""
+        naturals = room_taken = 0
+        for tile, need, small in self.tiles:
+            held = counts[tile]
+            placed = held if held < need else need
+            naturals += placed
+            if placed > small:
+                room_taken += placed - small
+        jokers = counts[tiles.JOKER]
+        room = self.big_total - room_taken
+        return naturals, jokers if jokers < room else room
+
+    def distance(self, counts: Sequence[int]) -> int:
+        """`fill(reading, Holding(counts)).distance` for a bare rack's counts."""
+        naturals, jokers = self._placed(counts)
+        return HAND_SIZE - naturals - jokers
+
+    def unused(self, counts: Sequence[int]) -> list[int]:
+        """`fill(reading, Holding(counts)).unused`: the rack's tiles it has no slot for, in tile order."""
+        left = list(counts)
+        for tile, need, _ in self.tiles:
+            left[tile] -= min(left[tile], need)
+        left[tiles.JOKER] -= self._placed(counts)[1]
+        return [t for t, c in enumerate(left) if c for _ in range(c)]
+
+
 # ---------------------------------------------------------------------------
 # The same numbers for every reading of a card at once.
 

@@ -28,6 +28,7 @@ from coach.reading.tiles_away import (
     OUT_OF_REACH,
     Exposure,
     Holding,
+    Slots,
     batch_rank_exposed,
     fill,
     tables_for,
@@ -473,6 +474,24 @@ def test_tables_agree_with_fill(holding: Holding) -> None:
     for n, line in enumerate(LINES):
         s = TABLES.starts[n]
         assert lines[n] == min(slow[s : s + len(line.readings)])
+
+
+@_settings(150)
+@given(holdings(sizes=st.integers(0, 14), exposed=False), st.data())
+def test_slots_agree_with_fill(holding: Holding, data: st.DataObject) -> None:
+    """`Slots` (a bare rack filled from its counts) gives `fill`'s distance and
+    unused tiles, in the same order, for any reading, East's 14 tiles and a
+    drawn one too (the nearest-hand deal draws onto a full rack)."""
+    if data.draw(st.booleans()):  # one more tile drawn, up to 15
+        left = [t for t in range(tiles.KINDS) if holding.rack[t] < tiles.COPIES[t]]
+        holding = Holding.of([*holding.rack_tiles(), data.draw(st.sampled_from(left))])
+    nearest = int(np.argmin(TABLES.reading_distances(holding)))
+    picked = data.draw(st.lists(st.integers(0, len(TABLES.readings) - 1), min_size=1, max_size=40))
+    for h in [nearest, *picked]:
+        reading, slots = TABLES.readings[h], Slots.of(TABLES.readings[h])
+        slow = fill(reading, holding, bool(TABLES.concealed[h]))
+        assert (slots.distance(holding.rack), slots.unused(holding.rack)) == (slow.distance, list(slow.unused)), (holding, reading.printed())
+        assert all(slots.takes(t) == sum(g.size for g in reading.groups if g.tile == t) for t in range(tiles.KINDS))
 
 
 @_settings(150)
