@@ -110,6 +110,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
     """A rack (tile indices), its exposures, whether the player is East, and
     how the rack came about (for the prompt)."""
     tables = tables_for(card)
+    tables.warm_batch()  # once a card: every analysis of a bare rack then reads the batch tables (analyze)
     low, high = RANGES[level]
     wall = list(tiles.WALL)
     for _ in range(MAX_DEALS):

@@ -545,6 +545,43 @@ class CardTables:
         (coach.reading.disk_cache) keeps it and a batch command starts without it."""
         self._copy_table, self._count_rows, self._big_total_bytes, self._value_rank, self._reading_numbers  # noqa: B018 (cached on first read)
 
+    @property
+    def batch_ready(self) -> bool:
+        """Whether `warm_batch`'s tables are built: `analysis.analyze` ranks a
+        bare rack with them (`rank_rack`) only then, so that a card read for
+        one rack (the card editor's preview) is not made to build them."""
+        return all(name in self.__dict__ for name in ("_copy_table", "_count_rows", "_big_total_bytes", "_value_rank", "_reading_numbers"))
+
+    def rank_rack(self, rack: Sequence[int]) -> BatchRanking:
+        """`batch_rank` of one bare rack (36 counts) with nothing seen, its row
+        as 1-D arrays: the same byte sums, one row a kind held, without the
+        batch's indexing of (racks, width) arrays, which costs a single rack
+        more than the sums (issue 26: the nearest-hand question's analyses)."""
+        count = len(self.readings)
+        _, base, _, _, card_dead = self._copy_table
+        held = [COUNT_START[t] + rack[t] for t in range(tiles.NATURALS) if rack[t]]
+        total = self._count_rows[held].sum(axis=0, dtype=np.uint8)  # wraps modulo 256, as batch_rank's sums
+        total += base
+        v = total[:count]
+        room = self._big_total_bytes - (v >> 4)
+        jokers = np.uint8(rack[tiles.JOKER])
+        distances = HAND_SIZE - (v & (BYTE_SPILL - 1)) - np.minimum(jokers, room)
+        joker_short = jokers < room
+        outs = np.where(joker_short, total[2 * count :], total[count : 2 * count])
+        outs += joker_short * np.uint8(max(tiles.COPIES[tiles.JOKER] - int(jokers), 0))
+        dead = card_dead & (distances > 0)
+        key = distances.astype(np.int32)
+        key <<= 11
+        key += 1023
+        key -= np.where(dead, np.int16(-1024), outs)
+        key *= count
+        key += self._reading_numbers
+        best = np.minimum.reduceat(key, self.starts) % count
+        line_distance, line_dead = distances[best], dead[best]
+        line_outs = np.where(line_dead, np.int16(0), outs[best].astype(np.int16))
+        rank_key = (line_distance.astype(np.int32) * 1024 + (1023 - line_outs)) * len(self.lines) + self._value_rank
+        return BatchRanking(line_distance, best, line_outs, line_dead, np.argsort(rank_key))
+
     def batch_rank(self, racks: np.ndarray, seen: np.ndarray | None = None) -> BatchRanking:
         """Every line of the card for many concealed racks at once, as
         `analysis.analyze` ranks them: distance, best reading, live outs and

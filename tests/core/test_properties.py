@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from coach.notation import tiles
 from coach.notation.card import Group, Line, Reading
-from coach.reading.analysis import analyze
+from coach.reading.analysis import analyze, ranked
 from coach.reading.tiles_away import (
     HAND_SIZE,
     OUT_OF_REACH,
@@ -548,6 +548,24 @@ def test_batch_rank_agrees_with_fill_and_analyze(racks: list[Holding], data: st.
             assert ranking.distance[row, n] == slow
             best = TABLES.readings[ranking.best[row, n]]
             assert best in line.readings and fill(best, holding, line.concealed).distance == slow
+
+
+@_settings(200)
+@given(holdings(sizes=st.integers(0, 14), exposed=False), st.sampled_from([None, 0, 1, 2]))
+def test_a_bare_rack_ranked_by_the_batch_tables_as_by_analyze(holding: Holding, within: int | None) -> None:
+    """`analyze` of a bare rack with nothing seen reads the batch tables
+    (`rank_rack`, issue 26): every line's best reading, distance, deadness and
+    live outs, and the order, as the general path (`ranked`) gives them."""
+    TABLES.warm_batch()
+    assert TABLES.batch_ready
+    found = TABLES.rank_rack(holding.rack)
+    general = ranked(TABLES, holding)
+    assert (found.best.tolist(), found.distance.tolist(), found.dead.tolist(), found.live_outs.tolist(), found.order.tolist()) == general
+    fast = analyze(CARD, holding, within=within)
+    slow = ranked(TABLES, holding, (0,) * tiles.KINDS if within == 0 else None, within)  # nothing seen, said either way
+    assert [(r.order, r.reading, r.distance, r.dead, r.live_outs) for r in fast.lines] == [
+        (n, TABLES.readings[slow[0][n]], slow[1][n], slow[2][n], slow[3][n]) for n in slow[4]
+    ]
 
 
 @st.composite
