@@ -62,8 +62,14 @@ class DealError(CoachError, RuntimeError):
 # -- dealing ------------------------------------------------------------------
 
 
+def _dealt(rack: list[int], exposures: tuple[Exposure, ...] = ()) -> Holding:
+    """The holding of tiles dealt from the wall: no copies to check against the set."""
+    return Holding(tuple(tiles.counts(rack)), exposures)
+
+
 def _nearest(tables, rack: list[int], exposures: tuple[Exposure, ...] = ()) -> int:
-    return int(tables.line_distances(Holding.of(rack, exposures)).min())
+    """The nearest line's distance: the nearest reading's."""
+    return int(tables.reading_distances(_dealt(rack, exposures)).min())
 
 
 def _play_on(
@@ -119,7 +125,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
         size = 14 if east else 13
         rack, rest = wall[:size], wall[size:]
         if level == 1:
-            distances = tables.reading_distances(Holding.of(rack))
+            distances = tables.reading_distances(_dealt(rack))
             nearest = int(distances.min())
             if nearest > high:
                 # The other three hands come off the wall too (S3); then the
@@ -127,7 +133,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
                 others = 39 if east else 40
                 draws = rest[others::4]
                 played = _play_on(rng, tables, rack, distances, draws, rng.randint(low, high))
-                if played is not None and low <= _nearest(tables, played) <= high:
+                if played is not None:  # its nearest line is the target exactly (see _play_on), within the level's range
                     return played, (), east, "played"
             elif low <= nearest:
                 return rack, (), east, "dealt"
@@ -136,7 +142,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
                 return rack, (), east, "dealt"
         else:
             # Played on from the deal to within reach of a line, then a call (see the module's docstring).
-            distances = tables.reading_distances(Holding.of(rack))
+            distances = tables.reading_distances(_dealt(rack))
             nearest = int(distances.min())
             if nearest > CALL_FROM[1]:
                 played = _play_on(rng, tables, rack, distances, rest[40::4], rng.randint(*CALL_FROM))
@@ -162,7 +168,7 @@ def _call(rng: random.Random, card: Card, rack: list[int], rest: list[int]) -> t
     marked X (naturals, at least one, then jokers: K2, J1); the called tile
     comes from the unseen tiles. Returns the rack less the exposed tiles and
     the exposure, 14 tiles in all."""
-    analysis = analyze(card, Holding.of(rack), within=1)  # only lines within one tile of the nearest are read
+    analysis = analyze(card, _dealt(rack), within=1)  # only lines within one tile of the nearest are read
     near = analysis.nearest.distance
     assert near is not None
     counts = tiles.counts(rack)

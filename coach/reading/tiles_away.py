@@ -307,6 +307,7 @@ FEATURE_START = np.concatenate(([0], np.cumsum([_cap(t) for t in range(tiles.NAT
 COUNT_TILE = np.array([t for t in range(tiles.NATURALS) for _ in range(_cap(t) + 1)], dtype=np.intp)
 COUNT_LEVEL = np.array([k for t in range(tiles.NATURALS) for k in range(_cap(t) + 1)], dtype=np.int16)
 COUNT_START = np.concatenate(([0], np.cumsum([_cap(t) + 1 for t in range(tiles.NATURALS)])))
+_FEATURE_FIRST: list[int] = FEATURE_START.tolist()  # as Python ints: a rack's rows listed without numpy scalars
 # v = naturals placed + SPILL * naturals placed in groups of 3+ (both <= 14)
 SPILL = 32
 BYTE_SPILL = 16  # the same packing in one byte (batch_rank): naturals + 16 * spilled
@@ -381,7 +382,7 @@ class CardTables:
         if holding.exposures:
             return self._with_exposures(holding)
         rack = holding.rack
-        rows = [FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(rack[t])]
+        rows = [_FEATURE_FIRST[t] + k for t in range(tiles.NATURALS) for k in range(rack[t])]
         if rows:
             v = self.table[rows].sum(axis=0, dtype=np.int16)
         else:
