@@ -470,8 +470,8 @@ class Hand:
             if len(action.tiles) != 1:
                 raise HandError("a discard is one tile", "S4")
             (tile,) = self._take(seat, action.tiles, "S4")
+            self.hot_throw = self.throw_is_hot(seat, tile)
             self.racks[seat].remove(tile)
-            self.hot_throw = self._throws_hot(seat, tile)
             self.discards.append((seat, tile))
             self.latest, self.answers, self.acquired, self.called_from = (seat, tile), {}, None, None
             self.may_call = {s: p for s in self.seats if s != seat and (p := self.call_purposes(s, tile))}
@@ -499,13 +499,14 @@ class Hand:
             return
         raise HandError(f"on {seat}'s turn: exchange a joker, declare Mah Jongg or discard", "S4")
 
-    def _throws_hot(self, seat: str, tile: int) -> bool:
-        """TR2, at a hot wall: is this throw, in the last wall, one that makes its
-        thrower pay for the table if it wins? Not when every other copy of the
-        tile is in sight to the thrower: the discards, every exposure, its rack."""
+    def throw_is_hot(self, seat: str, tile: int) -> bool:
+        """TR2, at a hot wall: would `seat` throwing `tile` (from its rack) now be a
+        throw that makes it pay for the table if it wins? Only in the last wall,
+        and not when every other copy of the tile is in sight to the thrower:
+        the discards, every exposure, the rest of its rack."""
         if self.rules.wall_end != WALL_HOT or not self.in_last_wall or tile >= tiles.NATURALS:
             return False
-        in_sight = sum(1 for _, t in self.discards if t == tile) + self.racks[seat].count(tile)
+        in_sight = sum(1 for _, t in self.discards if t == tile) + self.racks[seat].count(tile) - 1
         in_sight += sum(g.size - g.jokers for s in self.seats for g in self.exposed[s] if g.tile == tile)
         return not hot_wall_excused(tile, in_sight)
 
