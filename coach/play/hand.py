@@ -68,7 +68,7 @@ from coach.rules.table_play import (
     may_take_with_blank,
     picks_ahead,
 )
-from coach.rules.table_rules import LEAGUE, WALL_HOT, TableRules
+from coach.rules.table_rules import LEAGUE, WALL_COLD, WALL_HOT, TableRules
 
 SEATS = tiles.SEATS  # East, South, West, North: play passes to the right (S5)
 MAH_JONGG, EXPOSE = "mahjong", "expose"
@@ -275,7 +275,7 @@ class Hand:
         """What `seat` may call `tile` for: ("mahjong", 0) and ("expose", size) each allowed."""
         if tile == tiles.JOKER or tile == tiles.BLANK:
             return []  # J3; a blank is never called (TR1)
-        if not cold_wall_call(self.rules.wall_end, self.in_last_wall):
+        if self.rules.wall_end == WALL_COLD and not cold_wall_call(WALL_COLD, self.in_last_wall):
             return []  # TR2: a cold wall's last tiles are never called
         holding = self.holding(seat)
         out: list[tuple[str, int]] = []
@@ -564,6 +564,8 @@ class Hand:
             size = action.size if action.size else 0
             purpose = (MAH_JONGG, 0) if size == 0 else (EXPOSE, size)
             if purpose not in purposes:
+                if purpose[0] == MAH_JONGG and tiles.BLANK in self.racks[action.seat]:
+                    raise HandError("a blank is never part of a hand: no Mah Jongg while you hold one", "TR1")
                 if purpose[0] == MAH_JONGG:
                     raise HandError(f"the {tiles.name(tile)} does not finish {action.seat}'s hand", "K3")
                 raise HandError(

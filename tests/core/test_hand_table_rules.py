@@ -185,6 +185,16 @@ def test_TR1_a_discarded_blank_is_never_called_and_play_goes_on() -> None:
     assert not [a for a in legal_actions(hand, "South") if a.kind == BLANK_SWAP and a.tiles == ("BL",)]
 
 
+def test_TR1_a_call_for_mah_jongg_with_a_blank_held_is_refused() -> None:
+    hand = in_play(deal(CARD, 2, BLANKS), {
+        "East": "4D 5C", "South": "F F 1D 1D 1D 2D 2D 2D 3D 3D 4D 4D BL", "West": "9C", "North": "9B",
+    })
+    hand.apply(Action("East", "discard", ("4D",)))
+    assert hand.may_call == {"South": [("expose", 3)]}  # a pung of 4 Dots (PUNGS), never Mah Jongg
+    error = refused(hand, Action("South", "call"))
+    assert error.rule == "TR1" and "blank" in error.message
+
+
 def test_TR1_no_swap_while_the_latest_discard_may_still_be_called() -> None:
     hand = in_play(deal(CARD, 2, BLANKS), {"East": "2B 5C", "South": "F F 2B 2B BL", "West": "8B", "North": "9B"})
     on_floor(hand, "6D")
