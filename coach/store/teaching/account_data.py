@@ -20,7 +20,7 @@ from coach.store.models import (
     TeacherCard,
 )
 from coach.store.teaching import hands as class_hands
-from coach.store.teaching.classrooms import classes_joined, classes_taught, students
+from coach.store.teaching.classrooms import class_rules, classes_joined, classes_taught, students
 from coach.store.teaching.drill_sets import sets_of
 from coach.store.teaching.roles import display_name
 from coach.store.teaching.teachers_cards import cards_of
@@ -82,7 +82,7 @@ def export_teaching(session: Session, learner_id: int) -> dict[str, Any]:
         ).all()
     ]
     taught = [
-        {"class": c.name, "join_code": c.join_code, "students": len(students(session, c.id or 0))}
+        {"class": c.name, "join_code": c.join_code, "students": len(students(session, c.id or 0)), "table_rules": class_rules(c).to_json()}
         for c in classes_taught(session, learner_id)
     ]
     return {

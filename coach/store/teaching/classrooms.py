@@ -12,7 +12,9 @@ import secrets
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from coach.rules.table_rules import TableRules
 from coach.store.models import Classroom, Learner, Membership
+from coach.store.table_rules import read, stored
 from coach.store.teaching.errors import TeachingError
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
@@ -84,6 +86,31 @@ def rename_class(session: Session, teacher_id: int, class_id: int, name: str) ->
     if problem:
         raise TeachingError(problem)
     row.name = name
+    session.add(row)
+    session.commit()
+    session.refresh(row)
+    return row
+
+
+def class_rules(room: Classroom) -> TableRules:
+    """A class's table rules, as its teacher set them (the League's until then)."""
+    return read(room.rules)
+
+
+def table_rules_taught(session: Session, teacher_id: int, class_id: int) -> TableRules | None:
+    """The table rules of one of this teacher's classes; None for anyone else's."""
+    row = class_taught(session, teacher_id, class_id)
+    return class_rules(row) if row is not None else None
+
+
+def set_table_rules(session: Session, teacher_id: int, class_id: int, rules: TableRules) -> Classroom | None:
+    """Set a class's table rules: its assignments' questions from now on, and the
+    class hands given after, use them (a class hand keeps the rules it was given
+    with). None for a class that is not this teacher's."""
+    row = class_taught(session, teacher_id, class_id)
+    if row is None:
+        return None
+    row.rules = stored(rules)
     session.add(row)
     session.commit()
     session.refresh(row)
