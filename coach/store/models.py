@@ -114,9 +114,6 @@ class Classroom(SQLModel, table=True):
     name: str = Field(max_length=80)
     join_code: str = Field(max_length=16, unique=True, index=True)
     created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
-    # The class's table rules (coach/rules/table_rules.py, `to_json`), set by its teacher:
-    # its assignments' questions and the class hands given from now on use them. "{}": the League's.
-    rules: str = Field(default="{}")
 
 
 class Membership(SQLModel, table=True):
@@ -381,6 +378,20 @@ class LearnerRules(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     learner_id: int = Field(sa_column=_owner())
+    rules: str = Field(default="{}")  # TableRules.to_json
+    updated_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+
+
+class ClassRules(SQLModel, table=True):
+    """A class's table rules, set by its teacher (coach/store/teaching/classrooms.py):
+    its assignments' questions and the class hands given from then on use them; no
+    row means the League's rules. A table of its own, so that classes' rows stay as they were."""
+
+    __tablename__ = "class_rules"
+    __table_args__ = (UniqueConstraint("classroom_id", name="uq_class_rules_classroom"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    classroom_id: int = Field(sa_column=_owner("classroom.id"))
     rules: str = Field(default="{}")  # TableRules.to_json
     updated_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 

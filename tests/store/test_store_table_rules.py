@@ -16,7 +16,7 @@ from coach.rules.table_rules import BEFORE_SWITCHES, LEAGUE, TableRules
 from coach.store import accounts, hands
 from coach.store import table_rules as store
 from coach.store.db import alembic_config, make_engine, migrate
-from coach.store.models import ClassHand, Classroom, Learner, LearnerRules, PracticeHand
+from coach.store.models import ClassHand, ClassRules, Learner, LearnerRules, PracticeHand
 from coach.store.teaching import classrooms
 from coach.store.teaching import hands as class_hands
 from tests.support.people import person
@@ -48,17 +48,20 @@ def test_TR2_a_class_s_rules_are_set_and_read_by_its_teacher_only(engine):
     teacher, other, ann = person(engine, "Tess", teacher=True), person(engine, "Otto", teacher=True), person(engine, "Ann")
     with Session(engine) as session:
         room = classrooms.create_class(session, teacher, "Tuesday")
-        assert classrooms.class_rules(room) == LEAGUE and room.rules == "{}"
+        assert classrooms.class_rules(session, room.id) == LEAGUE  # no row: the League's
         assert classrooms.table_rules_taught(session, teacher, room.id) == LEAGUE
         assert classrooms.set_table_rules(session, other, room.id, FOUR_BLANKS_COLD) is None  # not theirs
         assert classrooms.set_table_rules(session, ann, room.id, FOUR_BLANKS_COLD) is None
         assert classrooms.table_rules_taught(session, other, room.id) is None
         assert classrooms.table_rules_taught(session, teacher, room.id) == LEAGUE  # unchanged by the others
-        changed = classrooms.set_table_rules(session, teacher, room.id, FOUR_BLANKS_COLD)
-        assert changed is not None and classrooms.class_rules(changed) == FOUR_BLANKS_COLD
+        assert classrooms.set_table_rules(session, teacher, room.id, FOUR_BLANKS_COLD) == FOUR_BLANKS_COLD
+        assert classrooms.set_table_rules(session, teacher, room.id, THREE_PLAYERS) == THREE_PLAYERS  # replaces it
         assert classrooms.table_rules_taught(session, teacher, 999_999) is None
+        assert len(session.exec(select(ClassRules).where(ClassRules.classroom_id == room.id)).all()) == 1
     with Session(engine) as session:
-        assert classrooms.class_rules(session.get(Classroom, room.id)) == FOUR_BLANKS_COLD
+        assert classrooms.class_rules(session, room.id) == THREE_PLAYERS
+        assert classrooms.delete_class(session, teacher, room.id)
+        assert session.exec(select(ClassRules)).all() == []  # the class's rules go with it
 
 
 def test_TR4_a_new_hand_keeps_its_rules_and_the_league_is_stored_as_empty(engine):
@@ -103,8 +106,9 @@ def test_a_learner_s_rules_go_out_with_their_data_and_away_with_them(engine):
         (taught,) = accounts.export_data(session, session.get(Learner, teacher), now)["teaching"]["classes_taught"]
         assert taught["table_rules"] == THREE_PLAYERS.to_json()
         accounts.delete_learner(session, ann)
+        accounts.delete_learner(session, teacher)
     with Session(engine) as session:
-        assert session.exec(select(LearnerRules)).all() == []
+        assert session.exec(select(LearnerRules)).all() == [] and session.exec(select(ClassRules)).all() == []
 
 
 # -- migration 0015_table_rules ----------------------------------------------------------
@@ -150,7 +154,7 @@ def test_C6_hands_stored_before_the_switches_read_back_as_played_with_C6_on(old_
             assert row.rules is None and store.hand_rules(row) == BEFORE_SWITCHES  # NULL: played before the switches
         given = session.get(ClassHand, 1)
         assert given.rules is None and store.hand_rules(given) == BEFORE_SWITCHES
-        assert classrooms.class_rules(session.get(Classroom, 1)) == LEAGUE  # a class starts on the League's rules
+        assert classrooms.class_rules(session, 1) == LEAGUE  # a class starts on the League's rules
         assert store.learner_rules(session, 2) == LEAGUE
         # A classmate who joins now and starts the old class hand plays what the others played,
         # and the new hand stores its rules outright.
@@ -173,7 +177,7 @@ def test_the_table_rules_migration_goes_down_and_up_again(old_database):
         columns = {row[1] for row in connection.exec_driver_sql("PRAGMA table_info(practice_hand)")}
         tables = {row[0] for row in connection.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='table'")}
         kept = connection.exec_driver_sql("SELECT count(*) FROM practice_hand").scalar()
-    assert "rules" not in columns and "learner_rules" not in tables and kept == 2
+    assert "rules" not in columns and not {"learner_rules", "class_rules"} & tables and kept == 2
     migrate(old_database)
     with Session(old_database) as session:
         assert store.hand_rules(session.get(PracticeHand, 1)) == BEFORE_SWITCHES

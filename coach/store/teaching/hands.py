@@ -75,7 +75,7 @@ def assign_hand(
         bots=bots,
         card_id=card_id,
         due_at=clock.as_utc(due_at) if due_at is not None else None,
-        rules=stored(classrooms.class_rules(room)),
+        rules=stored(classrooms.class_rules(session, class_id)),
     )
     session.add(row)
     session.commit()
