@@ -30,6 +30,7 @@ from coach.play.hand import Action, Hand, HandError, deal
 from coach.play.review import BEST, RULES, decision_name, decision_when, describe, grade_decision
 from coach.play.review import _words as coach_words  # the review's own wording of the coach's move
 from coach.rules.charleston import pass_words
+from coach.rules.table_rules import LEAGUE, TableRules
 
 Key = tuple[str, str, tuple[str, ...], int, bool, int, int, str, int]
 
@@ -128,10 +129,13 @@ class Comparison:
     stopped: str  # why the walk ended, in words
 
 
-def compare(card: Card, seed: int, hands: Mapping[str, Sequence[Action]], seat: str = "East") -> Comparison:
+def compare(
+    card: Card, seed: int, hands: Mapping[str, Sequence[Action]], seat: str = "East", rules: TableRules = LEAGUE
+) -> Comparison:
     """The class's decisions at each position its largest group shared (see the module doc).
-    `hands` maps each student (any name) to every action of their hand, the bots' too."""
-    hand = deal(card, seed)
+    `hands` maps each student (any name) to every action of their hand, the bots' too,
+    all dealt under the same table rules."""
+    hand = deal(card, seed, rules)
     group = sorted(hands)
     steps: list[Step] = []
     number = 0

@@ -27,6 +27,7 @@ from coach.notation.card import Card
 from coach.play.evaluation import coach_move as evaluation_move
 from coach.play.hand import SEATS, Action, Hand, HandError, replay
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, Review, grade_decision
+from coach.rules.table_rules import LEAGUE, TableRules
 
 REPLAYED = (INACCURACY, MISTAKE)
 # The decisions a position asks again (not the stop vote nor the courtesy offer).
@@ -74,9 +75,9 @@ def position_at(seed: int, actions: list[Action], number: int, seat: str) -> Pos
     return Position(seed, tuple(actions[:number]), seat, actions[number])
 
 
-def rebuild(card: Card, position: Position) -> Hand:
-    """The hand as it stood at the decision (HandError if the record no longer replays)."""
-    hand = replay(card, position.seed, list(position.actions))
+def rebuild(card: Card, position: Position, rules: TableRules = LEAGUE) -> Hand:
+    """The hand, under its table rules, as it stood at the decision (HandError if the record no longer replays)."""
+    hand = replay(card, position.seed, list(position.actions), rules)
     if position.seat not in hand.waiting():
         raise HandError(f"{position.seat} had no decision to make here", "H1")
     return hand

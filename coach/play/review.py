@@ -34,6 +34,7 @@ from coach.play.evaluation import POINTS, Evaluation, Option, evaluate, with_pla
 from coach.play.hand import SEATS, Action, Hand, deal
 from coach.play.legal import canonical
 from coach.rules.charleston import PASSES, STEPS, pass_words
+from coach.rules.table_rules import LEAGUE, TableRules
 
 BEST, GOOD, INACCURACY, MISTAKE = "best", "good", "inaccuracy", "mistake"
 REVIEW_VERSION = 2  # bump when the grading changes: stored reviews are made again
@@ -417,12 +418,13 @@ def hint(hand: Hand, seat: str) -> tuple[Action, str]:
 
 def review(
     card: Card, seed: int, actions: list[Action], seat: str, progress: Callable[[int, int], None] | None = None,
+    rules: TableRules = LEAGUE,
 ) -> Review:
-    """Replay the hand and grade every decision `seat` made; `progress(done, total)`
-    is told after each graded decision."""
+    """Replay the hand under its table rules and grade every decision `seat` made;
+    `progress(done, total)` is told after each graded decision."""
     if seat not in SEATS:
         raise ValueError(f"a seat is one of {', '.join(SEATS)}, not {seat!r}")
-    hand = deal(card, seed)
+    hand = deal(card, seed, rules)
     total = sum(1 for a in actions if a.seat == seat)
     out = []
     for number, action in enumerate(actions):
