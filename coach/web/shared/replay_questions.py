@@ -24,6 +24,7 @@ from coach.play.positions import position_at, rebuild
 from coach.store import hands, replays
 from coach.store.models import Learner, ReplayPosition
 from coach.store.progress import local_day, zone
+from coach.store.table_rules import hand_rules
 from coach.web.shared.drilling import Asked
 from coach.web.shared.drilling.sessions import today_context
 from coach.web.shared.drilling.views import drill_context
@@ -68,7 +69,7 @@ def asked_at(session: Session, learner: Learner | None, position_id: int) -> tup
     try:
         actions = [Action.from_json(a) for a in hands.actions_of(hand_row)]
         position = position_at(hand_row.seed, actions, row.number, hand_row.seat)
-        hand = rebuild(card, position)
+        hand = rebuild(card, position, hand_rules(hand_row))  # under the rules the hand was played by
     except (HandError, ValueError):
         abort(409, description="This position can no longer be rebuilt from its hand.")
     question = replay_position.ask(card, hand, position)

@@ -432,7 +432,7 @@ def preview_question(assignment_id: int, number: int):
         card = None
         if given.card_id is not None:
             card = teacher_cards.card_of(found(teachers_cards.card_of(session, teacher_id(), given.card_id)))
-        asked = drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card)
+        asked = drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card, rules=classrooms.class_rules(session, room.id or 0))
         verdict = asked.module.grade(asked.question, None)
         context = drill_context(
             asked,
