@@ -206,7 +206,8 @@ def check_slot(session: Session, work: Work, index: int, asked: Asked) -> Slot:
         raise DrillError(f"this answer is for a question that is not question {index + 1} of this assignment")
     if q.rules != classrooms.class_rules(session, work.room.id or 0):
         raise DrillError(
-            f"your teacher changed the class's table rules after question {index + 1} was shown: open it again to answer it under the new rules"
+            f"question {index + 1} was shown under other table rules than the class's now (your teacher may have"
+            " changed them): open it again to answer it"
         )
     return slot
 

@@ -10,6 +10,7 @@ what is right.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -73,6 +74,8 @@ def asked_at(session: Session, learner: Learner | None, position_id: int) -> tup
     except (HandError, ValueError):
         abort(409, description="This position can no longer be rebuilt from its hand.")
     question = replay_position.ask(card, hand, position)
+    if question.rules != hand.rules:  # the verdict shows the table rules the hand was played by
+        question = dataclasses.replace(question, rules=hand.rules)
     return Asked(question, token_for(position_id), replay_position, card), row
 
 

@@ -210,6 +210,7 @@ def class_hand_page(class_hand_id: int):
             given=given,
             due=show_date(given.due_at, teacher),
             card_title=teacher_cards.title(card.name),
+            class_hand_rules=hand_rules(given),
             lines=lines,
             started=sum(1 for line in lines if line.state != "Not started"),
             finished=sum(1 for line in lines if line.state == "Finished"),
