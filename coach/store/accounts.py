@@ -35,6 +35,7 @@ from coach.store.lessons import export_lessons, merge_lessons
 from coach.store.models import Attempt, Learner, LearnerDisplay, PracticeHand, ReplayPosition, SkillState
 from coach.store.progress import mastery, skill_progress
 from coach.store.replays import export_positions
+from coach.store.table_rules import learner_rules
 from coach.store.teaching.account_data import delete_teaching, export_teaching, merge_teaching
 from coach.store.transaction import move_learner_rows
 
@@ -205,6 +206,7 @@ def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, 
             "role": learner.role,
             "created_at": iso_utc(learner.created_at),
             **display_of(session, learner.id),
+            "table_rules": learner_rules(session, learner.id).to_json(),
         },
         "attempts": [
             {

@@ -19,16 +19,22 @@ from sqlmodel import Session, col, select
 
 from coach.common import clock
 from coach.common.errors import CoachError
+from coach.rules.table_rules import LEAGUE, TableRules
 from coach.store.models import PracticeHand
 from coach.store.replays import add_for_hand
+from coach.store.table_rules import hand_rules, stored
 
 MAX_OPEN = 20  # hands going at once per learner: older finished ones stay listed
 SEED_RANGE = 2**31 - 1
 
 
-def new_hand(session: Session, learner_id: int, card: str, bots: str, seed: int | None = None) -> PracticeHand:
+def new_hand(
+    session: Session, learner_id: int, card: str, bots: str, seed: int | None = None, rules: TableRules = LEAGUE
+) -> PracticeHand:
+    """A new hand, dealt under `rules` (kept with it, so it replays exactly)."""
     row = PracticeHand(
-        learner_id=learner_id, seed=secrets.randbelow(SEED_RANGE) if seed is None else seed, card=card[:120], bots=bots
+        learner_id=learner_id, seed=secrets.randbelow(SEED_RANGE) if seed is None else seed, card=card[:120], bots=bots,
+        rules=stored(rules),
     )
     session.add(row)
     session.commit()
@@ -124,7 +130,7 @@ def export_hands(session: Session, learner_id: int) -> list[dict[str, Any]]:
     return [
         {
             "seed": row.seed, "card": row.card, "seat": row.seat, "bots": row.bots, "hints": row.hints,
-            "actions": json.loads(row.actions), "result": json.loads(row.result),
+            "rules": hand_rules(row).to_json(), "actions": json.loads(row.actions), "result": json.loads(row.result),
             "started": row.created_at.isoformat(), "finished": row.finished_at.isoformat() if row.finished_at else None,
         }
         for row in rows

@@ -287,6 +287,10 @@ class PracticeHand(SQLModel, table=True):
     created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
     updated_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    # The table rules it is played under (TableRules.to_json; "{}": the League's), so that
+    # it replays exactly. NULL: stored before the switches existed, played with C6 on
+    # (TableRules.from_record; coach/store/table_rules.py reads it).
+    rules: str | None = Field(default="{}")
 
 
 class ClassHand(SQLModel, table=True):
@@ -307,6 +311,10 @@ class ClassHand(SQLModel, table=True):
     )
     due_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
     created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    # The class's table rules when the hand was given, kept with it: every student plays
+    # the same deal under the same rules, so their hands compare. NULL: given before the
+    # switches existed (its students' hands were played with C6 on; TableRules.from_record).
+    rules: str | None = Field(default="{}")
 
 
 class ClassHandPlay(SQLModel, table=True):
@@ -358,6 +366,34 @@ class LearnerDisplay(SQLModel, table=True):
     learner_id: int = Field(sa_column=_owner())
     theme: str = Field(default="system", max_length=8)  # "system" follows the device's dark mode
     tile_size: str = Field(default="normal", max_length=8)
+
+
+class LearnerRules(SQLModel, table=True):
+    """A learner's own table rules (coach/store/table_rules.py): their practice hands and
+    their own drills use them; no row means the League's rules. A table of its own, as
+    `learner_display`, so that learners' rows stay as they were."""
+
+    __tablename__ = "learner_rules"
+    __table_args__ = (UniqueConstraint("learner_id", name="uq_learner_rules_learner"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    learner_id: int = Field(sa_column=_owner())
+    rules: str = Field(default="{}")  # TableRules.to_json
+    updated_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+
+
+class ClassRules(SQLModel, table=True):
+    """A class's table rules, set by its teacher (coach/store/teaching/classrooms.py):
+    its assignments' questions and the class hands given from then on use them; no
+    row means the League's rules. A table of its own, so that classes' rows stay as they were."""
+
+    __tablename__ = "class_rules"
+    __table_args__ = (UniqueConstraint("classroom_id", name="uq_class_rules_classroom"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    classroom_id: int = Field(sa_column=_owner("classroom.id"))
+    rules: str = Field(default="{}")  # TableRules.to_json
+    updated_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
 
 
 class ReplayPosition(SQLModel, table=True):

@@ -32,6 +32,7 @@ from sqlalchemy.sql.elements import BindParameter
 from sqlmodel import Session, col, select, update
 
 from coach.common import clock
+from coach.rules.table_rules import LEAGUE, TableRules
 from coach.store.models import Attempt, Learner, SkillState
 from coach.store.prepared import Prepared
 from coach.store.transaction import connection_of, insert_once, write_as
@@ -51,7 +52,21 @@ MASTERY_WORDS = {
 
 
 def question_key(question: Question) -> str:
-    return f"{question.drill}|{question.level}|{question.seed}|{question.card}"
+    """What counts once: "drill|level|seed|card", and "|<rules code>" after it when the
+    question was asked under table rules other than the League's (the same seed asks
+    another question there); keys of League questions are as they always were."""
+    key = f"{question.drill}|{question.level}|{question.seed}|{question.card}"
+    return f"{key}|{question.rules.code()}" if question.rules != LEAGUE else key
+
+
+def rules_of_key(key: str, card: str) -> TableRules:
+    """The table rules an attempt's question key names (see `question_key`): its
+    card's name is known (the attempt's `card`), so what follows it is the rules' code."""
+    head = key.split("|", 3)
+    rest = head[3] if len(head) == 4 else ""
+    if rest == card or not rest.startswith(card + "|"):
+        return LEAGUE
+    return TableRules.from_code(rest[len(card) + 1 :])
 
 
 def drill_skill(drill: str, level: int) -> str:

@@ -151,6 +151,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     hashing.install(app)
     from coach.web.account import display  # dark mode and large tiles, kept per learner
     display.install(app)
+    from coach.web.account import table_rules as own_table_rules  # a learner's own table rules (issue 27)
+    own_table_rules.install(app)
+    from coach.web.shared import table_rules  # the note of the rules in play, on verdicts and the practice table
+    table_rules.install(app)
     from coach.web.infra import blas  # one BLAS thread: the server's threads share two cores
     blas.install(app)
     from coach.web.infra import server_timing  # outermost: the server's own time, for `load` (off unless asked)

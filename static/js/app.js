@@ -213,3 +213,19 @@
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setUp);
   else setUp();
 })();
+
+/* Table rules (issue 27): once a save is swapped in, focus goes to what it said
+   ("Saved." or why not), so a keyboard or screen reader user hears it and goes on from there. */
+(function () {
+  "use strict";
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    if (!target || target.id !== "table-rules") return;
+    var section = document.getElementById("table-rules");  // an outerHTML swap: the new section
+    var said = section && section.querySelector(".notice");
+    if (!said) return;
+    said.setAttribute("tabindex", "-1");
+    said.focus({ preventScroll: true });
+    said.scrollIntoView({ block: "nearest", behavior: "smooth" });
+  });
+})();

@@ -391,7 +391,7 @@ def test_export_json_has_the_profile_attempts_with_explanations_and_skills_with_
     assert data["learner"] == {
         "id": ann.id, "guest": False, "name": "Ann", "email": "ann@example.org", "time_zone": "Europe/Paris",
         "daily_goal": 10, "role": "learner", "created_at": store.iso_utc(ann.created_at),
-        "theme": "system", "tile_size": "normal",
+        "theme": "system", "tile_size": "normal", "table_rules": {},
     }
     with db(app) as session:
         stored = session.exec(select(Attempt).where(Attempt.learner_id == ann.id).order_by(Attempt.answered_at, Attempt.id)).all()

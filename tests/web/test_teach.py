@@ -752,6 +752,7 @@ ROUTES = [
     Route("teach.card_editor_save", "POST", "/teach/cards/editor/save", {"card_text": GOOD_CARD.replace("Spring class", "Taken")}),
     Route("teach.how_to_write_a_card", "GET", "/teach/cards/how-to", {}),
     Route("teach.assign_hand", "POST", "/teach/classes/{class_id}/hands", {"hand_title": "Taken over", "hand_bots": "club", "hand_card": "house"}),
+    Route("teach.class_rules", "POST", "/teach/classes/{class_id}/rules", {"blanks": "4", "wall_end": "cold"}),
     Route("teach.class_hand_page", "GET", "/teach/class-hands/{class_hand_id}", {}),
     Route("teach.student_hand", "GET", "/teach/class-hands/{class_hand_id}/students/{student_id}", {}),
     Route("teach.delete_class_hand", "GET", "/teach/class-hands/{class_hand_id}/delete", {}),

@@ -15,12 +15,13 @@ from coach.store.models import (
     AssignmentWork,
     CardChoice,
     Classroom,
+    ClassRules,
     DrillSetRow,
     Membership,
     TeacherCard,
 )
 from coach.store.teaching import hands as class_hands
-from coach.store.teaching.classrooms import classes_joined, classes_taught, students
+from coach.store.teaching.classrooms import class_rules, classes_joined, classes_taught, students
 from coach.store.teaching.drill_sets import sets_of
 from coach.store.teaching.roles import display_name
 from coach.store.teaching.teachers_cards import cards_of
@@ -82,7 +83,7 @@ def export_teaching(session: Session, learner_id: int) -> dict[str, Any]:
         ).all()
     ]
     taught = [
-        {"class": c.name, "join_code": c.join_code, "students": len(students(session, c.id or 0))}
+        {"class": c.name, "join_code": c.join_code, "students": len(students(session, c.id or 0)), "table_rules": class_rules(session, c.id or 0).to_json()}
         for c in classes_taught(session, learner_id)
     ]
     return {
@@ -106,6 +107,7 @@ def delete_teaching(session: Session, teacher_id: int) -> None:
         delete(AssignmentWork).where(col(AssignmentWork.assignment_id).in_(given)),
         delete(Assignment).where(col(Assignment.classroom_id).in_(rooms)),
         delete(Membership).where(col(Membership.classroom_id).in_(rooms)),
+        delete(ClassRules).where(col(ClassRules.classroom_id).in_(rooms)),
         delete(Classroom).where(col(Classroom.teacher_id) == teacher_id),
         delete(DrillSetRow).where(col(DrillSetRow.owner_id) == teacher_id),
         delete(CardChoice).where(col(CardChoice.card_id).in_(select(TeacherCard.id).where(col(TeacherCard.owner_id) == teacher_id))),

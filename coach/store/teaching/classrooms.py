@@ -7,13 +7,19 @@ even learn that a class exists.
 
 from __future__ import annotations
 
+import json
 import secrets
 
+from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
-from coach.store.models import Classroom, Learner, Membership
+from coach.common import clock
+from coach.rules.table_rules import LEAGUE, TableRules
+from coach.store.models import Classroom, ClassRules, Learner, Membership
+from coach.store.table_rules import stored
 from coach.store.teaching.errors import TeachingError
+from coach.store.transaction import insert_once, write
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O or 1/I: codes are read aloud and typed
 CODE_LENGTH = 6
@@ -88,6 +94,41 @@ def rename_class(session: Session, teacher_id: int, class_id: int, name: str) ->
     session.commit()
     session.refresh(row)
     return row
+
+
+def class_rules(session: Session, class_id: int) -> TableRules:
+    """A class's table rules, as its teacher set them (the League's until then).
+    Not owner-checked: for a class the caller has already reached through one
+    of the checked getters (its teacher's `class_taught`, a student's `membership`)."""
+    text = session.exec(select(ClassRules.rules).where(ClassRules.classroom_id == class_id)).first()
+    return LEAGUE if text is None else TableRules.from_json(json.loads(text))
+
+
+def table_rules_taught(session: Session, teacher_id: int, class_id: int) -> TableRules | None:
+    """The table rules of one of this teacher's classes; None for anyone else's."""
+    return class_rules(session, class_id) if class_taught(session, teacher_id, class_id) is not None else None
+
+
+def set_table_rules(session: Session, teacher_id: int, class_id: int, rules: TableRules) -> TableRules | None:
+    """Set a class's table rules, in one transaction: its assignments' questions from
+    now on, and the class hands given after, use them (a class hand keeps the rules it
+    was given with). None for a class that is not this teacher's."""
+    if class_taught(session, teacher_id, class_id) is None:
+        return None
+    text = stored(rules)
+
+    def put() -> None:
+        now = clock.now()
+        if not insert_once(session, ClassRules, {"classroom_id": class_id, "rules": text, "updated_at": now}, ("classroom_id",)):
+            session.exec(
+                update(ClassRules)
+                .where(col(ClassRules.classroom_id) == class_id)
+                .values(rules=text, updated_at=now)
+                .execution_options(synchronize_session=False)
+            )
+
+    write(session, put)
+    return rules
 
 
 def delete_class(session: Session, teacher_id: int, class_id: int) -> bool:

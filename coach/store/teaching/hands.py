@@ -28,6 +28,7 @@ from coach.common import clock
 from coach.play.bots import STRENGTHS as BOTS
 from coach.store.hands import SEED_RANGE
 from coach.store.models import ClassHand, ClassHandPlay, Classroom, Learner, Membership, PracticeHand, TeacherCard
+from coach.store.table_rules import hand_rules, stored
 from coach.store.teaching import classrooms, roles, teachers_cards
 from coach.store.teaching.errors import TeachingError
 
@@ -52,8 +53,10 @@ def assign_hand(
     card_id: int | None = None,
     due_at: datetime | None = None,
 ) -> ClassHand:
-    """Give a class a hand: the seed as chosen, else drawn; TeachingError says what is wrong."""
-    if classrooms.class_taught(session, teacher_id, class_id) is None:
+    """Give a class a hand: the seed as chosen, else drawn, under the class's
+    table rules as they are now (kept with the hand); TeachingError says what is wrong."""
+    room = classrooms.class_taught(session, teacher_id, class_id)
+    if room is None:
         raise TeachingError("That class is not one of yours.")
     title = " ".join(title.split())
     problem = title_problem(title)
@@ -72,6 +75,7 @@ def assign_hand(
         bots=bots,
         card_id=card_id,
         due_at=clock.as_utc(due_at) if due_at is not None else None,
+        rules=stored(classrooms.class_rules(session, class_id)),
     )
     session.add(row)
     session.commit()
@@ -131,12 +135,15 @@ def play_of(session: Session, class_hand_id: int, learner_id: int) -> PracticeHa
 
 def start_hand(session: Session, learner_id: int, class_hand: ClassHand, card: str) -> tuple[PracticeHand, bool]:
     """The student's hand of a class hand, made on the first start (True)
-    or the one they have (False): the hand and its link in one transaction."""
+    or the one they have (False): the hand and its link in one transaction.
+    The hand is dealt under the class hand's table rules, stored with it."""
     assert class_hand.id is not None
     found = play_of(session, class_hand.id, learner_id)
     if found is not None:
         return found, False
-    row = PracticeHand(learner_id=learner_id, seed=class_hand.seed, card=card[:120], bots=class_hand.bots)
+    row = PracticeHand(
+        learner_id=learner_id, seed=class_hand.seed, card=card[:120], bots=class_hand.bots, rules=stored(hand_rules(class_hand))
+    )
     session.add(row)
     try:
         session.flush()

@@ -42,6 +42,8 @@ from sqlmodel import Session
 from coach.common import clock
 from coach.store import accounts as store
 from coach.store.models import Learner
+from coach.store.table_rules import learner_rules
+from coach.web.account import table_rules as own_table_rules
 from coach.web.infra import database, limits
 from coach.web.infra.downloads import download
 from coach.web.infra.hashing import check_password_hash, generate_password_hash  # werkzeug's, under a bound
@@ -313,8 +315,12 @@ def _page(session: Session, learner: Learner | None, values: dict[str, Any], err
     stats = {"answers": 0}
     if learner is not None and learner.id is not None:
         stats["answers"] = store.attempt_count(session, learner.id)
+    rules_form = {}  # an account's own table rules; a guest is shown what an account would give
+    if learner is not None and learner.id is not None and not learner.guest:
+        rules_form = own_table_rules.context(learner_rules(session, learner.id))
     return render_template(
         "account/account.html",
+        **rules_form,
         learner=learner,
         values=values,
         errors=errors,

@@ -1,8 +1,15 @@
 """The JSON API, for tests and other tools.
 
     GET  /api/drills                    {"drills": [{"name", "title", "levels"}]}
-    POST /api/drills/<name>/questions   {"seed"?, "level"?} -> 201 {"token", ...question, "hint"}
+    POST /api/drills/<name>/questions   {"seed"?, "level"?, "table_rules"?} -> 201 {"token", ...question, "hint"}
     POST /api/drills/<name>/answers     {"token", "answer", "time_ms"?} -> {"correct", "score", "headline", "reasons", ..., "counted"}
+
+A question is asked under the table rules the body names ("table_rules",
+an object of switches such as {"blanks": 4}, checked by
+TableRules.from_json; {} is the League's), else under the learner's own
+(the League's for a guest). A question and its verdict say which rules
+they assumed ("table_rules") when those are not the League's; the token
+carries them, so the answer is graded under the same rules.
     GET  /api/progress                  {"attempts", "correct", "streak", "skills": [...]}
     GET  /api/openapi.json              this API described in OpenAPI 3.1 (coach/web/api/openapi.py)
 
@@ -21,12 +28,14 @@ from typing import Any
 from flask import Blueprint, current_app, jsonify, request
 
 import drills
+from coach.rules.table_rules import LEAGUE, TableRules, TableRulesError
 from coach.store.progress import summary
 from coach.web.api import openapi
 from coach.web.infra import database, inputs, limits
 from coach.web.infra.errors import error_response
 from coach.web.shared import learners
 from coach.web.shared.drilling import DrillError, Drilling
+from coach.web.shared.table_rules import own_rules
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 MAX_TIME_MS = inputs.MAX_DB_INT  # about 24 days: the most the database's integer holds
@@ -70,6 +79,20 @@ def _time_ms(value: Any) -> int | float | None:
     return value
 
 
+def _table_rules(data: dict[str, Any]) -> TableRules:
+    """The rules a question body names; the learner's own when it names none (or null)."""
+    given = data.get("table_rules")
+    if given is None:
+        return own_rules()
+    if isinstance(given, dict):
+        # JSON has one kind of number: 4.0 is the whole number 4, as for "seed" and "level".
+        given = {k: int(v) if isinstance(v, float) and v.is_integer() else v for k, v in given.items()}
+    try:
+        return TableRules.from_json(given)
+    except TableRulesError as error:
+        raise BodyError(f'"table_rules": {error}') from None
+
+
 @bp.errorhandler(DrillError)
 def _drill_error(error: DrillError):
     return error_response(error.message, error.status)
@@ -98,8 +121,8 @@ def list_drills():
 @limits.drilling
 def new_question(name: str):
     _drilling().drill(name)  # an unknown drill is a 404 before the body is read
-    data = read_body({"seed", "level"})
-    asked = _drilling().ask(name, seed=data.get("seed"), level=data.get("level"))
+    data = read_body({"seed", "level", "table_rules"})
+    asked = _drilling().ask(name, seed=data.get("seed"), level=data.get("level"), rules=_table_rules(data))
     drills.prepare(asked.question)  # the answer's heavy part, while the learner reads the question
     return jsonify(token=asked.token, **asked.question.public(), hint=drills.hint(asked.question)), 201
 
@@ -116,7 +139,9 @@ def answer(name: str):
     time_ms = _time_ms(data.get("time_ms"))
     asked, verdict = _drilling().grade(name, data["token"], data["answer"])
     stored = learners.record(asked.question, verdict, time_ms)
-    return jsonify(**verdict.public(), counted=stored)
+    rules = asked.question.rules
+    echoed = {"table_rules": rules.to_json()} if rules != LEAGUE else {}  # the rules the question was graded under
+    return jsonify(**verdict.public(), counted=stored, **echoed)
 
 
 @bp.get("/progress")

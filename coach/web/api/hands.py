@@ -38,6 +38,7 @@ from coach.play.hand import SEATS, Action, Hand, HandError
 from coach.play.legal import legal_actions
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE
 from coach.play.seen import move_number, seen_actions
+from coach.rules.table_rules import LEAGUE
 from coach.store import hands as store
 from coach.store.models import PracticeHand
 from coach.store.teaching import teachers_cards
@@ -60,6 +61,7 @@ from coach.web.shared.practice.hands import (
     own_hand,
 )
 from coach.web.shared.practice.reviews import FAILED, start_review
+from coach.web.shared.table_rules import rules_of
 
 bp = Blueprint("hands_api", __name__, url_prefix="/api/hands")
 ACTION_KEYS = {"seat", "kind", "tiles", "blind", "go", "count", "size", "owner", "group"}
@@ -144,6 +146,8 @@ def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "legal": [a.to_json() for a in legal_actions(hand, SEAT)],
         "over": hand.phase == "over",
     }
+    if hand.rules != LEAGUE:  # the table rules it is played under, when not the League's
+        out["table_rules"] = hand.rules.to_json()
     if hand.phase == "over":
         record = hand.record()
         out["result"] = record["result"]
@@ -223,7 +227,7 @@ def new_hand():
         assert learner is not None and learner.id is not None
         if store.open_hands(session, learner.id) >= store.MAX_OPEN:
             return error_response(f"you have {store.MAX_OPEN} hands going: finish one first", 409)
-        row = store.new_hand(session, learner.id, card.name, bots, seed)
+        row = store.new_hand(session, learner.id, card.name, bots, seed, rules=rules_of(session, learner))  # the learner's own
         hand = load(row)
         practice_moves.advance(session, row, hand)
         return jsonify(state(hand, row)), 201

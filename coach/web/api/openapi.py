@@ -13,6 +13,7 @@ from typing import Any
 import drills
 from coach.play.bots import STRENGTHS
 from coach.play.hand import SEATS
+from coach.rules.table_rules import SWITCHES, Switch
 from coach.web.infra.inputs import MAX_DB_INT, MAX_JSON_DEPTH
 
 # The most levels any drill has: a body's "level" is at most this (and at most
@@ -44,6 +45,13 @@ def _errors(*statuses: int) -> dict[str, Any]:
 
 
 TILES = {"type": "array", "items": {"type": "string"}, "description": 'Tile codes such as "5D", "N", "J"'}
+
+
+def _switch(switch: Switch) -> dict[str, Any]:
+    """One table rule's value: its choices, the League's first (coach/rules/table_rules.py)."""
+    choices = list(switch.choices)
+    kind = "boolean" if isinstance(choices[0], bool) else "integer" if isinstance(choices[0], int) else "string"
+    return {"type": kind, "enum": choices, "description": f"{switch.rule_id} {switch.title}: {switch.description} League: {switch.league}"}
 
 SCHEMAS: dict[str, Any] = {
     "Error": {
@@ -79,6 +87,15 @@ SCHEMAS: dict[str, Any] = {
         "additionalProperties": False,
     },
     "DrillName": {"type": "string", "enum": list(drills.DRILLS)},
+    "TableRules": {
+        "type": "object",
+        "description": (
+            "A table's own rules (docs/table-rules.md, /rules/table): only the switches away from the League's rules,"
+            " so {} is the League's. An unknown switch or a value not among its choices answers 400 naming the switch"
+        ),
+        "properties": {s.name: _switch(s) for s in SWITCHES},
+        "additionalProperties": False,
+    },
     "Seed": {"type": "integer", "minimum": 0, "maximum": MAX_DB_INT},
     "QuestionRequest": {
         "type": "object",
@@ -87,6 +104,13 @@ SCHEMAS: dict[str, Any] = {
             "level": {
                 "anyOf": [{"type": "integer", "minimum": 1, "maximum": MAX_LEVEL}, {"type": "null"}],
                 "description": f"From 1 to the drill's number of levels (GET /api/drills; {MAX_LEVEL} at most); none: 1",
+            },
+            "table_rules": {
+                "anyOf": [_ref("TableRules"), {"type": "null"}],
+                "description": (
+                    "The table rules to ask under ({} for the League's); none: your own, as set on your account"
+                    " (a guest's: the League's). The token carries them, so the answer is graded under the same rules"
+                ),
             },
         },
         "additionalProperties": False,
@@ -107,6 +131,7 @@ SCHEMAS: dict[str, Any] = {
             "tile": {"type": "string"},
             "facts": {"type": "array", "items": {"type": "string"}},
             "hint": {"type": "string", "description": "A nudge toward the answer, never the answer: show it before \"show me\""},
+            "table_rules": {**_ref("TableRules"), "description": "The table rules the question is asked under; absent: the League's"},
         },
         "additionalProperties": False,
     },
@@ -136,6 +161,7 @@ SCHEMAS: dict[str, Any] = {
             "rules": {"type": "array", "items": {"type": "string"}, "description": "Rule ids such as J1 (see /rules)"},
             "best": {"description": "The best answer, in the form the drill takes answers"},
             "counted": {"type": "boolean", "description": "False when this question was already answered: a question counts once"},
+            "table_rules": {**_ref("TableRules"), "description": "The table rules the question was graded under; absent: the League's"},
         },
         "additionalProperties": False,
     },
@@ -297,6 +323,10 @@ SCHEMAS.update({
             "hints": {"type": "integer", "minimum": 0},
             "legal": {"type": "array", "items": _ref("Action"), "description": "Every action you may take now: post one back as it is"},
             "over": {"type": "boolean"},
+            "table_rules": {
+                **_ref("TableRules"),
+                "description": "The table rules the hand is played under (your own when it was dealt); absent: the League's",
+            },
             "result": {
                 "type": "object",
                 "required": ["winner", "how", "line", "pays", "rules"],

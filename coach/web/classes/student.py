@@ -188,21 +188,27 @@ def assignment_card(session: Session, assignment: Assignment) -> Card | None:
 
 
 def ask_slot(session: Session, work: Work, index: int) -> Asked:
-    """The question of one slot, on the assignment's card."""
+    """The question of one slot, on the assignment's card, under the class's table rules."""
     slot = work.slots[index]
     card = assignment_card(session, work.assignment)
-    return _drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card)
+    return _drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card, rules=classrooms.class_rules(session, work.room.id or 0))
 
 
 def check_slot(session: Session, work: Work, index: int, asked: Asked) -> Slot:
     """The slot an answer is for, when its question is exactly that slot's
-    (drill, level, seed and card); a DrillError for any other question, so
-    a token from another slot, assignment or drill never counts here."""
+    (drill, level, seed and card, under the class's table rules); a DrillError
+    for any other question, so a token from another slot, assignment or drill,
+    or one asked under other rules, never counts here."""
     slot = work.slots[index] if 0 <= index < work.total else None
     card = assignment_card(session, work.assignment) or _drilling().card
     q = asked.question
     if slot is None or (q.drill, q.level, q.seed, q.card) != (slot.drill, slot.level, slot.seed, card.name):
         raise DrillError(f"this answer is for a question that is not question {index + 1} of this assignment")
+    if q.rules != classrooms.class_rules(session, work.room.id or 0):
+        raise DrillError(
+            f"question {index + 1} was shown under other table rules than the class's now (your teacher may have"
+            " changed them): open it again to answer it"
+        )
     return slot
 
 

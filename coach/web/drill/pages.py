@@ -27,6 +27,7 @@ import drills
 from coach.notation import line_search as card_words
 from coach.notation import tiles
 from coach.rules import catalog as rules
+from coach.rules import table_rules
 from coach.web.infra import limits
 from coach.web.infra.errors import page_error
 from coach.web.infra.htmx import is_htmx, render
@@ -115,6 +116,14 @@ def rules_page():
     for rule in rules.RULES.values():
         topics.setdefault(rule.topic, []).append(rule)
     return render_template("rules.html", topics=topics, table_topic=rules.TABLE)
+
+
+@bp.get("/rules/table")
+def table_rules_page():
+    """Table rules, switch by switch (docs/table-rules.md in the site's words): the
+    League's rule, what the switch does, its choices and the rule's full wording."""
+    switches = [(s, rules.rule(s.rule_id), [s.describe(v) for v in s.choices]) for s in table_rules.SWITCHES]
+    return render_template("rules_table.html", switches=switches)
 
 
 @bp.get("/drills/<name>")

@@ -28,6 +28,7 @@ from coach.web.shared.drilling import Drilling
 from coach.web.shared.drilling.sessions import today_context
 from coach.web.shared.drilling.views import drill_context
 from coach.web.shared.mistakes import recent_mistakes  # as the progress page lists them, with their "Try again" links
+from coach.web.shared.table_rules import own_rules
 from drills import replay_position
 
 bp = Blueprint("daily", __name__)
@@ -59,7 +60,9 @@ def _results(session: Session, learner, plan: Today) -> dict:
     """The end of the session: how many of its questions were answered and right,
     and each mistake with a "Try again" link to that very question."""
     card = _drilling().card
-    keys = [f"{s.drill}|{s.level}|{s.seed}|{card.name}" for s in plan.slots if s.drill != replay_position.NAME]
+    code = own_rules().code()  # the session's questions are asked under the learner's own rules (their key says so)
+    rules = f"|{code}" if code else ""
+    keys = [f"{s.drill}|{s.level}|{s.seed}|{card.name}{rules}" for s in plan.slots if s.drill != replay_position.NAME]
     replayed = replay_questions.answered_in(session, learner, [s.seed for s in plan.slots if s.drill == replay_position.NAME], plan.day)
     attempts: list[Attempt] = []
     if learner.id is not None:

@@ -36,6 +36,7 @@ from coach.rules.charleston import BLIND_PASSES
 from coach.rules.mahjong import lay_out, winning_lines
 from coach.store import hands as store
 from coach.store.models import PracticeHand
+from coach.store.table_rules import hand_rules
 from coach.web.infra import database, limits
 from coach.web.infra.htmx import is_htmx, render
 from coach.web.shared import learners
@@ -51,6 +52,7 @@ from coach.web.shared.practice.hands import (
     own_hand,
 )
 from coach.web.shared.practice.reviews import start_review
+from coach.web.shared.table_rules import rules_of
 
 bp = Blueprint("practice", __name__)
 
@@ -100,6 +102,7 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
     return {
         "row": row,
         "hand": hand,
+        "table_rules": hand.rules,
         "owed": owed,
         "move": move_number(hand, SEAT),
         "step_words": STEP_WORDS.get(hand.step, ""),
@@ -161,7 +164,10 @@ def home():
     with database.reading() as session:
         learner = learners.current_learner(session)
         rows = store.hands_of(session, learner.id) if learner is not None and learner.id is not None else []
-        return render_template("play/home.html", rows=rows, strengths=STRENGTHS, results={r.id: json.loads(r.result) for r in rows})
+        return render_template(
+            "play/home.html", rows=rows, strengths=STRENGTHS, results={r.id: json.loads(r.result) for r in rows},
+            table_rules=rules_of(session, learner), hand_rules={r.id: hand_rules(r) for r in rows},
+        )
 
 
 @bp.post("/play")
@@ -174,11 +180,13 @@ def new():
         learner = learners.current_learner(session, create=True)
         assert learner is not None and learner.id is not None
         if store.open_hands(session, learner.id) >= store.MAX_OPEN:
+            rows = store.hands_of(session, learner.id)
             return render_template(
-                "play/home.html", rows=store.hands_of(session, learner.id), strengths=STRENGTHS, results={},
+                "play/home.html", rows=rows, strengths=STRENGTHS, results={},
                 problem=f"You have {store.MAX_OPEN} hands going: finish one first.",
+                table_rules=rules_of(session, learner), hand_rules={r.id: hand_rules(r) for r in rows},
             ), 422
-        row = store.new_hand(session, learner.id, house_card().name, strength)
+        row = store.new_hand(session, learner.id, house_card().name, strength, rules=rules_of(session, learner))  # the learner's own rules
         practice_moves.advance(session, row, load(row))
         return redirect(url_for("practice.table", hand_id=row.id), 303)
 

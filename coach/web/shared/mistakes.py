@@ -17,10 +17,13 @@ import drills
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.rules import catalog as rules
+from coach.rules.table_rules import TableRules, TableRulesError
 from coach.store.models import Attempt
+from coach.store.progress import rules_of_key
 from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.dates import short_date
 from coach.web.shared.drilling import Drilling
+from coach.web.shared.table_rules import own_rules
 
 RECENT_MISTAKES = 10
 
@@ -106,20 +109,31 @@ def when_text(moment: datetime, today: date, tz: ZoneInfo) -> str:
     return f"{short_date(day, day.year != today.year)}, {clock}"
 
 
+def asked_under(attempt: Attempt) -> TableRules | None:
+    """The table rules an answer's question was asked under (its key says, see
+    coach.store.progress.question_key); None when the key names rules no longer known."""
+    try:
+        return rules_of_key(attempt.question, attempt.card)
+    except TableRulesError:
+        return None
+
+
 def recent_mistakes(attempts: list[Attempt], today: date, tz: ZoneInfo, card: Card) -> list[Mistake]:
     drilling: Drilling = current_app.extensions["coach"]
+    playing = own_rules()  # "Try again" asks under the learner's rules now: only the same question if they are the same
     out = []
     for a in reversed(attempts):
         if a.correct:
             continue
         known = level_ok(a.drill, a.level)
+        asked = asked_under(a)
         same_card = a.card == card.name
         prompt = tile = None
-        if known and same_card:
+        if known and same_card and asked is not None:
             module = drill_module(a.drill)
             assert module is not None
             try:
-                q = drilling.question(module, a.seed, a.level, card)
+                q = drilling.question(module, a.seed, a.level, card, asked)
             except Exception:  # a question that cannot be rebuilt is shown without its prompt
                 q = None
             if q is not None:
@@ -139,7 +153,7 @@ def recent_mistakes(attempts: list[Attempt], today: date, tz: ZoneInfo, card: Ca
                 rules=[r for r in json_list(a.rules) if isinstance(r, str) and known_rule(r)],
                 replay_url=(
                     url_for("pages.drill_page", name=a.drill, level=a.level, seed=a.seed)
-                    if known and same_card
+                    if known and same_card and asked == playing
                     else None
                 ),
                 fresh_url=url_for("pages.drill_page", name=a.drill, level=a.level) if known else None,

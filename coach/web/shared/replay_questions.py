@@ -10,6 +10,7 @@ what is right.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -24,6 +25,7 @@ from coach.play.positions import position_at, rebuild
 from coach.store import hands, replays
 from coach.store.models import Learner, ReplayPosition
 from coach.store.progress import local_day, zone
+from coach.store.table_rules import hand_rules
 from coach.web.shared.drilling import Asked
 from coach.web.shared.drilling.sessions import today_context
 from coach.web.shared.drilling.views import drill_context
@@ -67,11 +69,13 @@ def asked_at(session: Session, learner: Learner | None, position_id: int) -> tup
         abort(409, description=f'This position comes from a hand dealt on "{hand_row.card}", which the coach no longer uses.')
     try:
         actions = [Action.from_json(a) for a in hands.actions_of(hand_row)]
-        position = position_at(hand_row.seed, actions, row.number, hand_row.seat)
-        hand = rebuild(card, position)
+        position = position_at(hand_row.seed, actions, row.number, hand_row.seat, hand_rules(hand_row))
+        hand = rebuild(card, position)  # under the rules the hand was played by (the position carries them)
     except (HandError, ValueError):
         abort(409, description="This position can no longer be rebuilt from its hand.")
     question = replay_position.ask(card, hand, position)
+    if question.rules != hand.rules:  # the verdict shows the table rules the hand was played by
+        question = dataclasses.replace(question, rules=hand.rules)
     return Asked(question, token_for(position_id), replay_position, card), row
 
 

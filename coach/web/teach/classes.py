@@ -6,6 +6,7 @@
     GET      /teach/classes/<id>                      the class: code, link, students, assignments
     POST     /teach/classes/<id>/rename | /code | /assign
     POST     /teach/classes/<id>/hands                give the class a hand (title, computer players, card, deal number, due date)
+    POST     /teach/classes/<id>/rules                the class's table rules (one field per switch, or "league")
     GET/POST /teach/classes/<id>/students/<learner>/remove   confirm, then take the student out
     GET/POST /teach/classes/<id>/delete               confirm, then delete
     GET      /teach/classes/<id>/dashboard(.csv)      who did what, as a page or a spreadsheet
@@ -26,6 +27,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_login import current_user, login_user
 from sqlmodel import Session
 
+from coach.rules.table_rules import TableRules, TableRulesError, names
 from coach.store.models import Assignment, Classroom, Learner
 from coach.store.teaching import classrooms, dashboards, drill_sets, homework, roles, teachers_cards, work_states
 from coach.store.teaching import hands as class_hands
@@ -33,10 +35,13 @@ from coach.store.teaching import reports as class_report
 from coach.store.teaching.errors import TeachingError
 from coach.web.infra import database
 from coach.web.infra.downloads import download
+from coach.web.infra.errors import page_error
 from coach.web.infra.forms import field
+from coach.web.infra.htmx import is_htmx
 from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.drilling.views import drill_context
 from coach.web.shared.learners import SignedIn, is_account
+from coach.web.shared.table_rules import form_context, from_form
 from coach.web.teach import hands as teach_hands
 from coach.web.teach import reports as teach_reports
 from coach.web.teach.base import (
@@ -180,6 +185,7 @@ def _class_page(
     people = [(person, roles.display_name(person)) for person in classrooms.students(session, room.id or 0)]
     return render_template(
         "teach/class.html",
+        **rules_context(room, classrooms.class_rules(session, room.id or 0)),
         room=room,
         join_url=url_for("classes.join_page", code=room.join_code, _external=True),
         people=people,
@@ -221,6 +227,44 @@ def assign_hand(class_id: int):
             return _class_page(session, room, values, errors, 422)
         flash(f"Gave {room.name} the hand \u201c{given.title}\u201d: deal {given.seed}, {given.bots} players.", "success")
     return redirect(url_for("teach.class_page", class_id=class_id) + "#class-hands", 303)
+
+
+CLASS_RULES_INTRO = (
+    "This class's assignments, and the class hands you give from now on, follow these rules"
+    " (a class hand keeps the rules it was given with)."
+)
+
+
+def rules_context(room: Classroom, rules: TableRules, saved: bool = False, problem: str = "") -> dict[str, Any]:
+    """What partials/table_rules_form.html needs on the class page."""
+    action = url_for("teach.class_rules", class_id=room.id)
+    return {**form_context(rules, action, "the class's", saved, problem), "rules_intro": CLASS_RULES_INTRO, "rules_wide": True}
+
+
+@bp.post("/classes/<int:class_id>/rules")
+def class_rules(class_id: int):
+    """Set the class's table rules: htmx gets the form's section back, a plain post the
+    class page (303). A value the form does not offer (a forged post) is a 400."""
+    with database.reading() as session:
+        room = _room(session, class_id)
+        name = room.name
+        try:
+            rules = from_form(request.form)
+        except TableRulesError as error:
+            if is_htmx():
+                kept = classrooms.class_rules(session, class_id)
+                return render_template("partials/table_rules_form.html", **rules_context(room, kept, problem=str(error))), 400
+            return page_error(400, "Table rules not saved", str(error))
+        with database.write_lock():
+            found(classrooms.set_table_rules(session, teacher_id(), class_id, rules))
+        if is_htmx():
+            return render_template("partials/table_rules_form.html", **rules_context(room, rules, saved=True))
+    shown = names(rules)
+    flash(
+        f"{name} plays by these table rules now: {'; '.join(shown)}." if shown else f"{name} plays by the League rules now.",
+        "success",
+    )
+    return redirect(url_for("teach.class_page", class_id=class_id) + "#table-rules", 303)
 
 
 def _room(session: Session, class_id: int) -> Classroom:
@@ -432,7 +476,7 @@ def preview_question(assignment_id: int, number: int):
         card = None
         if given.card_id is not None:
             card = teacher_cards.card_of(found(teachers_cards.card_of(session, teacher_id(), given.card_id)))
-        asked = drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card)
+        asked = drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card, rules=classrooms.class_rules(session, room.id or 0))
         verdict = asked.module.grade(asked.question, None)
         context = drill_context(
             asked,

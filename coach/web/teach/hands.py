@@ -29,7 +29,9 @@ from coach.notation.card import Card
 from coach.play.bots import STRENGTHS
 from coach.play.compare import Comparison, Step, compare
 from coach.play.hand import Action
+from coach.rules.table_rules import TableRules
 from coach.store.models import ClassHand, Classroom, PracticeHand
+from coach.store.table_rules import hand_rules
 from coach.store.teaching import hands as store
 from coach.store.teaching import roles, teachers_cards
 from coach.web.infra import database
@@ -153,13 +155,16 @@ def student_lines(plays: list[store.Played], reviews: dict[int, ReviewState] | N
 
 
 def comparison(card: Card, given: ClassHand, plays: list[store.Played]) -> Comparison:
-    """The class's hands compared, cached by the deal and everyone's moves (a new move is a new key)."""
-    return _compare(card, given.seed, tuple((str(p.learner.id), p.hand.actions) for p in plays if p.hand is not None))
+    """The class's hands compared, cached by the deal, its table rules and everyone's moves
+    (a new move is a new key). Every student's hand of it was dealt under the class hand's rules."""
+    moves = tuple((str(p.learner.id), p.hand.actions) for p in plays if p.hand is not None)
+    return _compare(card, given.seed, moves, hand_rules(given))
 
 
 @lru_cache(maxsize=CACHE_SIZE)
-def _compare(card: Card, seed: int, moves: tuple[tuple[str, str], ...]) -> Comparison:
-    return compare(card, seed, {who: [Action.from_json(a) for a in json.loads(actions)] for who, actions in moves}, practice.SEAT)
+def _compare(card: Card, seed: int, moves: tuple[tuple[str, str], ...], rules: TableRules) -> Comparison:
+    hands = {who: [Action.from_json(a) for a in json.loads(actions)] for who, actions in moves}
+    return compare(card, seed, hands, practice.SEAT, rules)
 
 
 def quiet(step: Step) -> bool:
@@ -205,6 +210,7 @@ def class_hand_page(class_hand_id: int):
             given=given,
             due=show_date(given.due_at, teacher),
             card_title=teacher_cards.title(card.name),
+            class_hand_rules=hand_rules(given),
             lines=lines,
             started=sum(1 for line in lines if line.state != "Not started"),
             finished=sum(1 for line in lines if line.state == "Finished"),

@@ -20,8 +20,9 @@ from sqlmodel import Session
 from coach.notation import tiles
 from coach.notation.card import Card, Section
 from coach.rules import catalog as rulebook
+from coach.rules.table_rules import LEAGUE, TableRules
 from coach.store.models import Assignment, TeacherCard
-from coach.store.teaching import drill_sets, homework, roles, teachers_cards
+from coach.store.teaching import classrooms, drill_sets, homework, roles, teachers_cards
 from coach.store.teaching import reports as class_report
 from coach.web.infra import database
 from coach.web.shared.cards import teachers as teacher_cards
@@ -107,12 +108,12 @@ def sheet_card(card: Card, questions: list[SheetQuestion]) -> tuple[Section, ...
     return tuple(section for section in sections if section.lines)
 
 
-def sheet(drill_set: DrillSet, card: Card | None) -> list[SheetQuestion]:
+def sheet(drill_set: DrillSet, card: Card | None, rules: TableRules = LEAGUE) -> list[SheetQuestion]:
     """Each question of the set as the class would see it (the set's own
-    seeds), with the coach's answer and its first reason for the key."""
+    seeds, the class's table rules), with the coach's answer and its first reason for the key."""
     out = []
     for slot in drill_set.slots():
-        asked = drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card)
+        asked = drilling().ask(slot.drill, seed=slot.seed, level=slot.level, card=card, rules=rules)
         question = asked.question
         verdict = asked.module.grade(question, None)
         answer = homework.describe_answer(verdict.best)
@@ -136,12 +137,13 @@ def sheet(drill_set: DrillSet, card: Card | None) -> list[SheetQuestion]:
     return out
 
 
-def _worksheet(title: str, drill_set: DrillSet, card: Card | None, back: str):
-    """The sheet of a set or an assignment on `card` (None: the house card): the
-    questions, the card they read (its lines), then the answer key in that card's ids."""
-    questions = sheet(drill_set, card)
+def _worksheet(title: str, drill_set: DrillSet, card: Card | None, back: str, rules: TableRules = LEAGUE):
+    """The sheet of a set or an assignment on `card` (None: the house card), under a
+    class's table rules (an assignment's): the questions, the card they read (its
+    lines), then the answer key in that card's ids."""
+    questions = sheet(drill_set, card, rules)
     return render_template(
-        "teach/worksheet.html", title=title, drill_set=drill_set, questions=questions, back=back,
+        "teach/worksheet.html", title=title, drill_set=drill_set, questions=questions, back=back, table_rules=rules,
         card_title=teacher_cards.title(card.name) if card is not None else drilling().card.name,
         card_sections=sheet_card(card or drilling().card, questions),
         whole_card=any(q.drill in WHOLE_CARD for q in questions),
@@ -158,9 +160,11 @@ def set_worksheet(set_id: int):
 @bp.get("/assignments/<int:assignment_id>/worksheet")
 def assignment_worksheet(assignment_id: int):
     with database.reading() as session:
-        given, _room = found(homework.assignment_taught(session, teacher_id(), assignment_id))
+        given, room = found(homework.assignment_taught(session, teacher_id(), assignment_id))
         back = url_for("teach.assignment_page", assignment_id=assignment_id)
-        return _worksheet(given.title, drill_sets.drill_set_of(given), _card_of(session, given.card_id), back)
+        return _worksheet(
+            given.title, drill_sets.drill_set_of(given), _card_of(session, given.card_id), back, classrooms.class_rules(session, room.id or 0)
+        )
 
 
 def _card_of(session: Session, card_id: int | None) -> Card | None:

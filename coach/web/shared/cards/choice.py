@@ -23,6 +23,7 @@ from coach.web.infra.redirects import safe_next
 from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.drilling import Asked, DrillError, Drilling
 from coach.web.shared.learners import is_account
+from coach.web.shared.table_rules import own_rules
 
 HOUSE = "house"  # the picker's value for the house card
 
@@ -81,21 +82,22 @@ def picker(next_url: str) -> dict[str, Any] | None:
 
 
 def ask(name: str, seed: Any = None, level: Any = None) -> tuple[Asked, str | None]:
-    """A question on the learner's chosen card, and a note when it had to
-    be asked on the house card instead. Bad input (drill, level, seed) is a
-    DrillError whichever card is chosen."""
+    """A question on the learner's chosen card, under their own table rules, and a
+    note when it had to be asked on the house card instead. Bad input (drill,
+    level, seed) is a DrillError whichever card is chosen."""
     drilling = _drilling()
     card = chosen_card()
+    rules = own_rules()
     if card is None:
-        return drilling.ask(name, seed=seed, level=level), None
+        return drilling.ask(name, seed=seed, level=level, rules=rules), None
     module = drilling.drill(name)
     level = drilling.level(module, level)
     seed = drilling.seed(seed)
     try:
-        return drilling.ask(name, seed=seed, level=level, card=card), None
+        return drilling.ask(name, seed=seed, level=level, card=card, rules=rules), None
     except DrillError:
         note = (
             f"Your card \u201c{teacher_cards.title(card.name)}\u201d cannot make a question for "
             f"{module.TITLE}, level {level}, so this one is on the house card."
         )
-        return drilling.ask(name, seed=seed, level=level), note
+        return drilling.ask(name, seed=seed, level=level, rules=rules), note

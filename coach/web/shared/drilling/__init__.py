@@ -1,9 +1,12 @@
 """Asking and grading, shared by the pages and the API.
 
 A question travels as a signed token of its drill, seed, level and card
-name, nothing else: grading checks the signature, regenerates the
-question from those four and grades the answer against it. The client
-never says what was asked, so it cannot change the question.
+name, and its table rules when they are not the League's (a "rules" entry,
+`TableRules.code()`), nothing else: grading checks the signature,
+regenerates the question from those and grades the answer against it. The
+client never says what was asked, so it cannot change the question. A
+token without "rules" means the League's rules, so every token issued
+before table rules existed still stands for the same question.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import drills
 from coach.common.errors import CoachError
 from coach.notation.card import Card
 from coach.notation.yamlfile import elide
+from coach.rules.table_rules import LEAGUE, TableRules, TableRulesError
 from coach.web.infra.inputs import whole_number
 from drills.kit.base import AnswerError, Question, Verdict
 from drills.sets import MAX_SEED  # 2**31 - 1, as in set files: answers keep seeds in PostgreSQL's integer
@@ -96,7 +100,7 @@ class Drilling:
         self.card = card
         self.find_card = find_card
         self.signer = URLSafeSerializer(secret_key, salt=TOKEN_SALT)
-        self._cache: OrderedDict[tuple[str, int, int, str], Question] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int, int, str, str], Question] = OrderedDict()
         self._digests: OrderedDict[int, tuple[Card, str]] = OrderedDict()
         self._lock = threading.Lock()
 
@@ -141,19 +145,22 @@ class Drilling:
 
     # -- asking ---------------------------------------------------------------
 
-    def question(self, module: ModuleType, seed: int, level: int, card: Card | None = None) -> Question:
-        """The question for (drill, seed, level) on a card (the app's by default), cached."""
+    def question(
+        self, module: ModuleType, seed: int, level: int, card: Card | None = None, rules: TableRules = LEAGUE
+    ) -> Question:
+        """The question for (drill, seed, level) on a card (the app's by default)
+        under a table's rules (the League's by default), cached."""
         card = card or self.card
-        key = (module.NAME, seed, level, self.digest(card))
+        key = (module.NAME, seed, level, self.digest(card), rules.code())
         with self._lock:
             cached = self._cache.get(key)
             if cached is not None:
                 self._cache.move_to_end(key)
                 return cached
         if card is self.card:
-            question = module.generate(seed, level, card)
+            question = drills.generate(module, seed, level, card, rules)
         else:
-            question = generate_on(module, seed, level, card)
+            question = generate_on(module, seed, level, card, rules)
         with self._lock:
             self._cache[key] = question
             while len(self._cache) > CACHE_SIZE:
@@ -177,16 +184,35 @@ class Drilling:
                 self._digests.popitem(last=False)
         return digest
 
-    def ask(self, name: str, seed: Any = None, level: Any = None, card: Card | None = None) -> Asked:
+    def ask(
+        self, name: str, seed: Any = None, level: Any = None, card: Card | None = None, rules: TableRules = LEAGUE
+    ) -> Asked:
         module = self.drill(name)
         level = self.level(module, level)
         seed = self.seed(seed)
-        question = self.question(module, seed, level, card)
+        question = self.question(module, seed, level, card, rules)
         return Asked(question, self.token(question), module, card or self.card)
 
     def token(self, question: Question) -> str:
-        payload = {"drill": question.drill, "seed": question.seed, "level": question.level, "card": question.card}
+        payload: dict[str, Any] = {"drill": question.drill, "seed": question.seed, "level": question.level, "card": question.card}
+        if question.rules != LEAGUE:  # only then: a League token is the same as before table rules
+            payload["rules"] = question.rules.code()
         return str(self.signer.dumps(payload))
+
+    @staticmethod
+    def rules_in(payload: dict[str, Any]) -> TableRules:
+        """The table rules a token's payload names: the League's when it names none."""
+        if "rules" not in payload:
+            return LEAGUE
+        code = payload["rules"]
+        try:
+            if not isinstance(code, str) or not code:  # the League's are never written as a code
+                raise TableRulesError("no code")
+            return TableRules.from_code(code)
+        except TableRulesError:
+            raise DrillError(
+                "the question token names table rules this coach does not know: ask for a new question"
+            ) from None
 
     # -- grading --------------------------------------------------------------
 
@@ -203,7 +229,7 @@ class Drilling:
                 "the question token is not valid: it was altered, or this server did not issue it. "
                 "Ask for a new question."
             ) from None
-        if not isinstance(payload, dict) or set(payload) != {"drill", "seed", "level", "card"}:
+        if not isinstance(payload, dict) or set(payload) - {"rules"} != {"drill", "seed", "level", "card"}:
             raise DrillError("the question token is not valid: ask for a new question")
         if payload["drill"] != module.NAME:
             raise DrillError(f'this token is for the drill "{payload["drill"]}", not "{module.NAME}"')
@@ -214,7 +240,8 @@ class Drilling:
             raise DrillError("the question token is not valid: ask for a new question")
         level = self.level(module, payload["level"])
         seed = self.seed(payload["seed"])
-        question = self.question(module, seed, level, card)
+        rules = self.rules_in(payload)
+        question = self.question(module, seed, level, card, rules)
         return Asked(question, token, module, card)
 
     def grade(self, name: str, token: Any, answer: Any) -> tuple[Asked, Verdict]:
@@ -226,13 +253,13 @@ class Drilling:
         return asked, verdict
 
 
-def generate_on(module: ModuleType, seed: int, level: int, card: Card) -> Question:
+def generate_on(module: ModuleType, seed: int, level: int, card: Card, rules: TableRules = LEAGUE) -> Question:
     """A question on a card a teacher wrote. The house card is known to
     serve every drill; another card may lack what a drill needs (say, no
     line a first pass can aim at), which is the card's problem to report,
     not a crash."""
     try:
-        return module.generate(seed, level, card)
+        return drills.generate(module, seed, level, card, rules)
     except Exception as error:
         raise DrillError(
             f'{module.TITLE} cannot make a level-{level} question from the card "{card.name}" '

@@ -1,7 +1,8 @@
 """A practice hand (issue 16) as both the /play pages and the JSON API hold it.
 
-The hand is its seed, its card and its actions (coach/play/hand.py): each
-request rebuilds it, from the cache of the last state by hand and move
+The hand is its seed, its card, its table rules and its actions
+(coach/play/hand.py; the rules as stored with it, coach/store/table_rules.py):
+each request rebuilds it, from the cache of the last state by hand and move
 count when it can, and the computer players move until the learner (East)
 is owed a decision.
 """
@@ -22,6 +23,7 @@ from coach.play.hand import Action, Hand, replay
 from coach.play.telling import tell
 from coach.store import hands as store
 from coach.store.models import PracticeHand
+from coach.store.table_rules import hand_rules
 from coach.web.shared import learners
 from coach.web.shared.cards import teachers as teacher_cards
 
@@ -74,7 +76,7 @@ def load(row: PracticeHand) -> Hand:
     with _lock:
         hand = _cache.pop(key, None)
     if hand is None:
-        hand = replay(card, row.seed, [Action.from_json(a) for a in actions])
+        hand = replay(card, row.seed, [Action.from_json(a) for a in actions], hand_rules(row))
     return hand
 
 

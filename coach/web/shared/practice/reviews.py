@@ -40,6 +40,7 @@ from coach.play.review import MISTAKE, REVIEW_VERSION, Review, review
 from coach.store import hands as hand_store
 from coach.store import reviews as store
 from coach.store.models import HandReview, PracticeHand
+from coach.store.table_rules import hand_rules
 from coach.store.transaction import write
 from coach.web.infra import database
 from coach.web.shared.practice.hands import SEAT, card_for
@@ -176,8 +177,8 @@ def _compute(app: Flask, work: store.Claim) -> None:
                     raise LookupError(f'the card "{hand.card}" is no longer used')
                 actions = [Action.from_json(a) for a in hand_store.actions_of(hand)][: work.moves]
                 over = hand.finished_at is not None and work.moves == _moves(hand)
-                seed = hand.seed
-            found = review(card, seed, actions, work.seat, progress=_Reporter(work))
+                seed, rules = hand.seed, hand_rules(hand)  # graded under the rules it was played by
+            found = review(card, seed, actions, work.seat, progress=_Reporter(work), rules=rules)
             summary: dict[str, Any] | None = None
             replay = to_replay(found) if over else None  # the decisions to ask again (coach/play/positions.py)
             if over:
