@@ -33,7 +33,7 @@ import numpy as np
 from coach.advice.explain import reading_words
 from coach.common.errors import CoachError
 from coach.notation import tiles
-from coach.notation.card import Card, Group, Reading
+from coach.notation.card import Card, Group
 from coach.reading.analysis import Analysis, LineResult, analyze
 from coach.reading.tiles_away import Exposure, Holding, Slots, tables_for
 from coach.rules.catalog import RULES, cite
