@@ -585,7 +585,7 @@ class Hand:
             # K4: Mah Jongg beats an exposure; then the seat nearest after the discarder
             # (TR6: the first to speak). `answers` keeps the order the calls came in.
             purposes = {s: MAH_JONGG if a.size == 0 else EXPOSE for s, a in claims.items()}
-            winner = claims[who_gets(thrower, purposes, self.rules.first_to_speak, self.rules.players).decision]
+            winner = claims[who_gets(thrower, purposes, self.rules, spoken=tuple(purposes)).decision]  # answers kept in the order spoken (TR6)
             self.discards.pop()
             self.latest, self.answers, self.may_call = None, {}, {}
             if winner.size == 0:

@@ -13,6 +13,11 @@ concealed line, which the player keeps only by calling for Mah Jongg alone
 
 Every decision is a Ruling: the decision, the rule id that decides it and
 the facts an explanation needs.
+
+A table's own rules (coach.rules.table_rules) change two of them, taken as
+`rules` (the League's by default, which changes nothing): between calls for
+the same purpose the first to speak gets the discard (TR6), and at a cold
+wall no discard may be called in the last tiles (TR2).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
 from coach.rules.mahjong import Win, winning_lines
 from coach.rules.ruling import Ruling
 from coach.rules.table import next_seat, seats_between, turns_after
+from coach.rules.table_rules import LEAGUE, WALL_COLD, TableRules
 
 MAH_JONGG = "mahjong"
 SIZES = (3, 4, 5, 6)  # pung, kong, quint, sextet: the groups an exposure may be (K2)
@@ -133,23 +139,26 @@ def call_ruling(
     return Ruling(tuple(c.size for c in calls), "K2", facts)
 
 
-def who_gets(discarder: str, claims: Mapping[str, str], first_to_speak: bool = False, players: int = 4) -> Ruling:
+def who_gets(
+    discarder: str, claims: Mapping[str, str], rules: TableRules = LEAGUE, spoken: Sequence[str] = ()
+) -> Ruling:
     """Who gets a discard several seats call (K4): `claims` maps each caller to
     MAH_JONGG or "exposure". Mah Jongg beats an exposure; between equal
     purposes the seat closest after the discarder in turn order wins (S5).
-    With the table rule "first to speak" (TR6), `claims` is in the order the
-    calls were spoken and the first of the best purpose wins instead. The
-    other table variant (a caller who already racked or exposed keeps it) is
-    never applied."""
-    if first_to_speak:
-        spoken = list(claims)
-        winner = min(spoken, key=lambda s: (claims[s] != MAH_JONGG, spoken.index(s)))
-        rule = "TR6"
-    else:
-        winner = min(claims, key=lambda s: (claims[s] != MAH_JONGG, turns_after(discarder, s, players)))
-        rule = "K4"
+    At a table that plays "first to speak" (TR6), between equal purposes the
+    caller who spoke first in `spoken` (the callers in the order they spoke)
+    wins instead; Mah Jongg still beats an exposure. The variant of a caller
+    who already racked or exposed keeping the tile is never applied."""
     purposes = {claims[s] == MAH_JONGG for s in claims}
-    return Ruling(winner, rule, {"by": "purpose" if len(purposes) > 1 else "seat"})
+    by = "purpose" if len(purposes) > 1 else "seat"
+    if rules.first_to_speak and spoken:
+        missing = [s for s in claims if s not in spoken]
+        if missing:
+            raise ValueError(f"first to speak (TR6) needs the order every caller spoke in: {', '.join(missing)} missing")
+        winner = min(claims, key=lambda s: (claims[s] != MAH_JONGG, list(spoken).index(s)))
+        return Ruling(winner, "K4" if by == "purpose" else "TR6", {"by": "purpose" if by == "purpose" else "spoken"})
+    winner = min(claims, key=lambda s: (claims[s] != MAH_JONGG, turns_after(discarder, s, rules)))
+    return Ruling(winner, "K4", {"by": by})
 
 
 def speaking_order(discarder: str, seats: Sequence[str], first: str | None = None, players: int = 4) -> Ruling:
@@ -162,14 +171,44 @@ def speaking_order(discarder: str, seats: Sequence[str], first: str | None = Non
     return Ruling(tuple(order), "TR6", {"discarder": discarder, "first": first})
 
 
-def after_call(discarder: str, caller: str) -> Ruling:
+def after_call(discarder: str, caller: str, rules: TableRules = LEAGUE) -> Ruling:
     """A call replaces the caller's draw: expose, then discard, with no
     replacement draw, even for a kong; play continues to the caller's right
-    and the seats in between lose their turn (K5)."""
+    and the seats in between lose their turn (K5). With three players the
+    seats are East, South and West (TR4)."""
     return Ruling(
-        next_seat(caller), "K5",
-        {"skipped": tuple(seats_between(discarder, caller)), "draw": False},
+        next_seat(caller, rules=rules), "K5",
+        {"skipped": tuple(seats_between(discarder, caller, rules)), "draw": False},
     )
+
+
+# -- the wall's end (TR2) ----------------------------------------------------------------
+
+
+def wall_end_size(dice_total: int) -> int:
+    """Tiles in the wall's end: those left behind at the break, the dice total
+    in stacks of two from the right end of East's wall (S2), which are the
+    last tiles drawn (TR2)."""
+    return 2 * dice_total
+
+
+def in_wall_end(tiles_left: int, dice_total: int) -> bool:
+    """Is a tile thrown with `tiles_left` tiles still in the wall thrown in
+    the wall's end? It is once the next draw would come from the tiles left
+    behind at the break (TR2)."""
+    return tiles_left <= wall_end_size(dice_total)
+
+
+def wall_end_call(rules: TableRules = LEAGUE, tiles_left: int | None = None, dice_total: int | None = None) -> Ruling:
+    """May a discard be called at all, this late in the wall? By the League's
+    rules, and at a hot wall, yes; at a cold wall (TR2) no discard may be
+    called, for an exposure or for Mah Jongg, once the wall's end is reached
+    (`tiles_left`, `dice_total`; None for both: a discard said to be thrown
+    in the wall's end). A win there must be picked, or made by a joker
+    exchange or a blank swap (TR1), none of which is a call."""
+    late = True if tiles_left is None or dice_total is None else in_wall_end(tiles_left, dice_total)
+    cold = rules.wall_end == WALL_COLD
+    return Ruling(not (cold and late), "TR2" if cold else "K1", {"late": late, "cold": cold})
 
 
 def may_rearrange(discarded: bool, called_tile_stays: bool = True, card_allows: bool = True) -> Ruling:

@@ -10,14 +10,15 @@ tools read it from here.
   be ones coming in that same pass, sent straight on unseen.
 - C6: (a table rule) everyone passing all three blind ends the Charleston.
 
-Two table rules change it (docs/table-rules.md): TR3 lets a joker go in the
-courtesy pass (`may_pass_joker`), and TR4 seats three players, East, South
-and West, with no across pass and no courtesy pass: right then left (first),
-the vote, left then right (second), the last pass of each may be blind
-(`steps`, `receiver`, `sender` with `players=3`).
-
 "Right" is the next seat in turn order (S5), so a direction is a number of
-seats moved along `coach.rules.table.SEATS` (or the three seats in play, TR4).
+seats moved along `coach.rules.table.SEATS`.
+
+A table's own rules (coach.rules.table_rules) change some of it, each
+function taking `rules` (the League's by default, which changes nothing):
+with three players (TR4) each Charleston is two passes, right then left and
+left then right, with no across pass and no courtesy pass; a joker may go
+in the courtesy pass (TR3); blanks may be passed (TR1); and an all-blind
+pass ends the Charleston (C6).
 """
 
 from __future__ import annotations
@@ -26,15 +27,17 @@ from collections.abc import Sequence
 
 from coach.common.errors import CoachError
 from coach.notation import tiles
+from coach.rules.blanks import BLANK, split
 from coach.rules.ruling import Ruling
-from coach.rules.table import next_seat, seats_in_play
+from coach.rules.table import SEATS, Table, next_seat, players_of
+from coach.rules.table_rules import LEAGUE, TableRules
 
 # S5 with C1-C3: how many seats along the turn order each direction moves.
 SEATS_MOVED = {"right": 1, "across": 2, "left": 3}
 FIRST_CHARLESTON = ("right", "across", "left")  # C1
 SECOND_CHARLESTON = ("left", "across", "right")  # C2
 COURTESY = "across"  # C3
-CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
+CHARLESTONS: dict[str, tuple[str, ...]] = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
 # Every pass by its name: (which Charleston, direction).
 PASSES = {
     "first-right": ("first", "right"),
@@ -56,41 +59,47 @@ STEPS = (
     + ("offer",)
 )
 
-
-# TR4: a three-player Charleston has no across pass and no courtesy pass.
-THREE_PLAYER_FIRST = ("right", "left")
-THREE_PLAYER_SECOND = ("left", "right")
-THREE_PLAYER_STEPS = (
-    tuple(f"first-{d}" for d in THREE_PLAYER_FIRST) + ("vote",) + tuple(f"second-{d}" for d in THREE_PLAYER_SECOND)
-)
+# TR4: with three players there is nobody across, so no across pass and no
+# courtesy pass; each Charleston keeps its first and last directions.
+THREE_PLAYER_CHARLESTONS: dict[str, tuple[str, ...]] = {"first": ("right", "left"), "second": ("left", "right")}
+THREE_PLAYER_STEPS = ("first-right", "first-left", "vote", "second-left", "second-right")
 
 
-def steps(players: int = 4) -> tuple[str, ...]:
-    """The steps of the Charleston at a table of `players` (C1-C3; TR4 for three):
-    every pass, the vote and the courtesy offer, in order. The last pass of
-    each Charleston is still the one that may be blind (`BLIND_PASSES`, C5)."""
-    seats_in_play(players)  # a table of 4, or 3
-    return STEPS if players == 4 else THREE_PLAYER_STEPS
+def charlestons(rules: Table = LEAGUE) -> dict[str, tuple[str, ...]]:
+    """Each Charleston's directions in order at this table (C1, C2; TR4 with three)."""
+    return THREE_PLAYER_CHARLESTONS if players_of(rules) == 3 else CHARLESTONS
 
 
-def pass_steps(players: int = 4) -> tuple[str, ...]:
-    """The passes every seat makes, in order (the courtesy pass aside): a seat's
-    n-th pass is the n-th of these (C1, C2; TR4)."""
-    return tuple(step for step in steps(players) if step in PASSES and step != "courtesy")
+def passes(rules: Table = LEAGUE) -> dict[str, tuple[str, str]]:
+    """Every pass played at this table, by name: all of PASSES, or with three
+    players only the right and left passes of each Charleston (TR4)."""
+    if players_of(rules) == 3:
+        return {name: where for name, where in PASSES.items() if where[1] != "across"}
+    return PASSES
 
 
-def has_courtesy(players: int = 4) -> Ruling:
-    """Is there a courtesy pass (C3)? Not at a three-player table: across
-    from South sits nobody (TR4)."""
-    return Ruling(players == 4, "C3" if players == 4 else "TR4", {"players": players})
+def steps(rules: Table = LEAGUE) -> tuple[str, ...]:
+    """The steps of a whole Charleston at this table, in order (STEPS; TR4 with three)."""
+    return THREE_PLAYER_STEPS if players_of(rules) == 3 else STEPS
 
 
-def may_pass_joker(which: str, joker_in_courtesy: bool = False) -> Ruling:
-    """May a joker go in this pass? Never by the League's rules (C4); with the
-    table rule TR3 in the courtesy pass only."""
-    if which == "courtesy" and joker_in_courtesy:
-        return Ruling(True, "TR3", {"which": which})
-    return Ruling(False, "C4", {"which": which})
+def has_courtesy(rules: Table = LEAGUE) -> Ruling:
+    """Is there a courtesy pass (C3)? Not at a three-player table, where nobody
+    sits across (TR4)."""
+    return Ruling(players_of(rules) == 4, "TR4" if players_of(rules) == 3 else "C3", {})
+
+
+def order_rule(charleston: str, rules: Table = LEAGUE) -> str:
+    """The rule that orders a Charleston's passes at this table: C1 or C2 (C3
+    for the courtesy pass), TR4 with three players."""
+    return "TR4" if players_of(rules) == 3 else RULE_OF[charleston]
+
+
+def all_blind_ends(rules: TableRules = LEAGUE) -> Ruling:
+    """When every player sends all three tiles on unseen on a blind pass, does
+    the Charleston end there? Only at a table that plays C6; by the League's
+    rules nothing is left to move and the Charleston goes on (C5)."""
+    return Ruling(rules.air_mahjong, "C6", {"league": "goes on"})
 
 
 def forwarded(blind: int) -> str:
@@ -113,31 +122,50 @@ class PassError(CoachError, ValueError):
     """A pass no player may make: a joker (C4), the wrong number of tiles, tiles not held."""
 
 
-def _moved(direction: str, players: int) -> int:
-    if players == 4:
-        return SEATS_MOVED[direction]
-    if direction == "across":
-        raise PassError("three players pass right and left only: across from South sits nobody (TR4)")
-    return {"right": 1, "left": players - 1}[direction]
+def receiver(seat: str, direction: str, rules: Table = LEAGUE) -> str:
+    """The seat that gets what `seat` passes `direction` (C1-C3, S5): with
+    three players, left is the seat before yours (TR4)."""
+    if players_of(rules) == 3:
+        if direction == "across":
+            raise PassError("three players pass right and left only: across from South sits nobody (TR4)")
+        return next_seat(seat, 1 if direction == "right" else -1, rules)
+    return next_seat(seat, SEATS_MOVED[direction])
 
 
-def receiver(seat: str, direction: str, players: int = 4) -> str:
-    """The seat that gets what `seat` passes `direction` (C1-C3, S5; around three seats, TR4)."""
-    return next_seat(seat, _moved(direction, players), players)
+def sender(seat: str, direction: str, rules: Table = LEAGUE) -> str:
+    """The seat whose pass `direction` comes to `seat` (C1-C3, S5; TR4 with three)."""
+    if players_of(rules) == 3:
+        if direction == "across":
+            raise PassError("three players pass right and left only: across from South sits nobody (TR4)")
+        return next_seat(seat, -1 if direction == "right" else 1, rules)
+    return SEATS[(SEATS.index(seat) - SEATS_MOVED[direction]) % len(SEATS)]
 
 
-def sender(seat: str, direction: str, players: int = 4) -> str:
-    """The seat whose pass `direction` comes to `seat` (C1-C3, S5; around three seats, TR4)."""
-    return next_seat(seat, -_moved(direction, players), players)
+def joker_may_pass(which: str, rules: TableRules = LEAGUE) -> Ruling:
+    """May a joker go in this pass? Never by the League's rules (C4); in the
+    courtesy pass only, at a table that plays TR3."""
+    if which == "courtesy" and rules.joker_in_courtesy:
+        return Ruling(True, "TR3", {"which": which})
+    return Ruling(False, "C4", {"which": which, "table": "TR3" if rules.joker_in_courtesy else None})
 
 
-def check_pass(rack: Sequence[int], passed: Sequence[int], which: str = "first-right", blind: int = 0) -> None:
-    """Raise PassError unless `passed` (+ `blind` unseen) is a legal pass from `rack`."""
-    if which not in PASSES:
-        raise PassError(f"unknown pass {which!r}: one of {', '.join(PASSES)}")
+def check_pass(
+    rack: Sequence[int], passed: Sequence[int], which: str = "first-right", blind: int = 0, rules: TableRules = LEAGUE
+) -> None:
+    """Raise PassError unless `passed` (+ `blind` unseen) is a legal pass from
+    `rack` at this table. By the League's rules (`rules` left out) a rack and a
+    pass hold tiles only; at a table that plays blanks (TR1) they may hold
+    `coach.rules.blanks.BLANK`, which may be passed like any tile."""
+    table = passes(rules)
+    if which not in table:
+        if which in PASSES:
+            raise PassError(f"with three players there is no {which.replace('-', ' ')} pass: nobody sits across (TR4)")
+        raise PassError(f"unknown pass {which!r}: one of {', '.join(table)}")
     if blind and which not in BLIND_PASSES:
         raise PassError("only the last pass of each Charleston may be blind (C5)")
-    if tiles.JOKER in passed:
+    if tiles.JOKER in passed and not joker_may_pass(which, rules):
+        if rules.joker_in_courtesy:
+            raise PassError("a joker may go only in the courtesy pass at this table, never in the Charleston (TR3, C4)")
         raise PassError("a joker may never be passed in the Charleston (C4)")
     count = len(passed) + blind
     if which == "courtesy":
@@ -145,7 +173,29 @@ def check_pass(rack: Sequence[int], passed: Sequence[int], which: str = "first-r
             raise PassError(f"a courtesy pass moves 0 to 3 tiles, not {count} (C3)")
     elif count != 3:
         raise PassError(f"a Charleston pass moves exactly three tiles, not {count} (C1)")
+    own, blanks = split(passed)
+    if blanks:
+        held_blanks = split(rack)[1]
+        if not rules.blanks:
+            raise PassError("there are no blanks in play: the League's set has none (TR1)")
+        if blanks > held_blanks:
+            raise PassError(f"you cannot pass {blanks} blanks: your rack holds {held_blanks} (TR1)")
+        rack = [t for t in rack if t != BLANK]
+    elif rules.blanks:
+        rack = [t for t in rack if t != BLANK]
     held = tiles.counts(rack)
-    for t, c in enumerate(tiles.counts(passed)):
+    for t, c in enumerate(tiles.counts(own)):
         if c > held[t]:
             raise PassError(f"you cannot pass {tiles.plural(t, c)}: your rack holds {held[t]}")
+
+
+def pass_steps(players: Table = 4) -> tuple[str, ...]:
+    """The passes every seat makes, in order (the courtesy pass aside): a seat's
+    n-th pass is the n-th of these (C1, C2; TR4)."""
+    return tuple(step for step in steps(players) if step in PASSES and step != "courtesy")
+
+
+def may_pass_joker(which: str, joker_in_courtesy: bool = False) -> Ruling:
+    """May a joker go in this pass? Never by the League's rules (C4); with the
+    table rule TR3 in the courtesy pass only (`joker_may_pass` takes the rules)."""
+    return joker_may_pass(which, TableRules(joker_in_courtesy=joker_in_courtesy))

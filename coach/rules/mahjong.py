@@ -15,6 +15,7 @@ from coach.notation import tiles
 from coach.notation.card import Card, Group, Line, Part, Reading
 from coach.reading.tiles_away import HAND_SIZE, Holding, assign_exposures, tables_for
 from coach.rules.ruling import Ruling
+from coach.rules.table_rules import LEAGUE, WALL_HOT, TableRules
 
 WINS = ("self", "discard", "exchange")
 
@@ -107,6 +108,61 @@ def pay(line: Line, win: str, jokerless: bool) -> tuple[int | None, int, int]:
         return 2 * value, value, 4 * value
     # P3 self-picked; P6 a joker exchange from another's exposure pays the same.
     return None, 2 * value, 6 * value
+
+
+@dataclass(frozen=True)
+class Bill:
+    """Who pays what for one win at a table: the thrower of the winning tile
+    (None when nobody threw it), and each of the `others` other losers.
+    `rule` is the table rule that makes it differ from the League's bill (P1-P6),
+    or "" when it does not."""
+
+    discarder: int | None
+    other: int
+    others: int  # losers besides the discarder (all the losers when nobody threw the tile)
+    total: int
+    rule: str = ""
+
+
+def losers(rules: TableRules = LEAGUE) -> int:
+    """How many players pay a winner: three, or two at a three-player table (TR4)."""
+    return rules.players - 1
+
+
+def hot_thrower_excused(tile: int, in_sight: int) -> Ruling:
+    """Is the thrower of a winning tile in the hot wall excused (TR2)? Yes
+    when every other copy of that tile was in sight when it was thrown (in
+    the discards, in exposures or in the thrower's own rack): three for a
+    suit tile, Wind or Dragon, seven for a Flower."""
+    others = tiles.COPIES[tile] - 1
+    return Ruling(in_sight >= others, "TR2", {"copies": others, "in_sight": in_sight})
+
+
+def hot_wall_pays(rules: TableRules = LEAGUE, in_wall_end: bool = True, excused: bool = False) -> Ruling:
+    """Does the thrower of the winning tile pay for the whole table? Only at a
+    hot wall (TR2), in the wall's end, unless excused (`hot_thrower_excused`);
+    otherwise the League's payment stands (P2)."""
+    hot = rules.wall_end == WALL_HOT
+    pays = hot and in_wall_end and not excused
+    return Ruling(pays, "TR2" if hot else "P2", {"hot": hot, "late": in_wall_end, "excused": excused})
+
+
+def table_bill(line: Line, win: str, jokerless: bool, rules: TableRules = LEAGUE, hot: bool = False) -> Bill:
+    """The bill for a win on `line` at this table. Each loser pays what the
+    League's rules say (`pay`: P1-P6); with three players there are two
+    losers (TR4); at a hot wall (`hot`: `hot_wall_pays` says the thrower
+    pays for the table) the thrower pays the other losers' shares too and
+    they pay nothing, the winner's total unchanged (TR2)."""
+    discarder, other, _ = pay(line, win, jokerless)
+    count = losers(rules)
+    if discarder is None:
+        return Bill(None, other, count, other * count, "TR4" if count != 3 else "")
+    others = count - 1
+    total = discarder + other * others
+    rule = "TR4" if count != 3 else ""
+    if hot:
+        return Bill(total, 0, others, total, "TR2")
+    return Bill(discarder, other, others, total, rule)
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,10 @@ from coach.rules.table_play import (
     may_take_with_blank,
     picks_ahead,
 )
+from coach.rules.table_rules import TableRules
 from tests.support.hands import CARD, codes
+
+SPEAKING = TableRules(first_to_speak=True)  # TR6
 
 
 def test_TR4_three_seats_play_in_turn_and_pass_right_and_left_only() -> None:
@@ -57,9 +60,9 @@ def test_TR3_a_joker_passes_in_the_courtesy_pass_only_with_the_switch() -> None:
 def test_TR6_the_first_spoken_of_the_best_purpose_wins_and_the_order_of_speaking_is_stated() -> None:
     claims = {"North": "exposure", "South": "exposure"}  # North spoke first
     assert who_gets("East", claims).decision == "South" and who_gets("East", claims).rule == "K4"
-    assert who_gets("East", claims, first_to_speak=True).decision == "North"
-    assert who_gets("East", claims, first_to_speak=True).rule == "TR6"
-    assert who_gets("East", {"North": "exposure", "West": MAH_JONGG}, first_to_speak=True).decision == "West"
+    assert who_gets("East", claims, SPEAKING, spoken=tuple(claims)).decision == "North"
+    assert who_gets("East", claims, SPEAKING, spoken=tuple(claims)).rule == "TR6"
+    assert who_gets("East", {"North": "exposure", "West": MAH_JONGG}, SPEAKING, spoken=("North", "West")).decision == "West"
     order = speaking_order("West", ("East", "South", "North"), first="East")
     assert order.decision == ("East", "North", "South") and order.rule == "TR6"
     assert speaking_order("West", ("East", "South", "North")).decision == ("North", "East", "South")
