@@ -15,8 +15,10 @@ from coach.rules.charleston import PassError
 
 # Not something the coach refuses: a bug in the coach itself (a naive time
 # about to be stored), an HTTP answer (werkzeug's 503), a build step not run,
-# a background review's signal to stop (another worker took its claim over).
+# a background review's signal to stop (another worker took its claim over),
+# a statement only SQLAlchemy Core can run (the store then runs it with Core).
 NOT_REFUSALS = [
+    "coach.store.prepared.Refused",
     "coach.store.utc_datetime.NaiveDatetimeError",
     "coach.web.infra.hashing.HashingBusy",
     "coach.web.shared.practice.reviews._TakenOver",
