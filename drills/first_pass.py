@@ -124,6 +124,7 @@ def _first_with_throwaways(card: Card, racks: list[list[int]]) -> list[int] | No
 
 def generate(seed: int, level: int, card: Card) -> Question:
     check_level(LEVELS, level)
+    tables_for(card).warm_batch()  # once a card: the deal ranks racks, the hint and grade analyse one (analyze)
     rack = _deal(rng_for(NAME, seed, level), level, card)
     who = "You are East with 14 tiles. " if len(rack) == 14 else ""
     return Question(

@@ -33,9 +33,9 @@ import numpy as np
 from coach.advice.explain import reading_words
 from coach.common.errors import CoachError
 from coach.notation import tiles
-from coach.notation.card import Card, Group, Reading
+from coach.notation.card import Card, Group
 from coach.reading.analysis import Analysis, LineResult, analyze
-from coach.reading.tiles_away import Exposure, Holding, fill, tables_for
+from coach.reading.tiles_away import Exposure, Holding, Slots, tables_for
 from coach.rules.catalog import RULES, cite
 from drills.kit import hints, short
 from drills.kit.base import AnswerError, Level, Question, Verdict, check_level, rng_for
@@ -62,8 +62,14 @@ class DealError(CoachError, RuntimeError):
 # -- dealing ------------------------------------------------------------------
 
 
+def _dealt(rack: list[int], exposures: tuple[Exposure, ...] = ()) -> Holding:
+    """The holding of tiles dealt from the wall: no copies to check against the set."""
+    return Holding(tuple(tiles.counts(rack)), exposures)
+
+
 def _nearest(tables, rack: list[int], exposures: tuple[Exposure, ...] = ()) -> int:
-    return int(tables.line_distances(Holding.of(rack, exposures)).min())
+    """The nearest line's distance: the nearest reading's."""
+    return int(tables.reading_distances(_dealt(rack, exposures)).min())
 
 
 def _play_on(
@@ -74,33 +80,35 @@ def _play_on(
     tile it cannot (never a joker while another will do); throw any other
     drawn tile. One draw and one discard move every line at most one tile, so
     the nearest line reaches `target` exactly before it can pass it.
-    `distances` are the rack's reading distances (the deal has them already)."""
+    `distances` are the rack's reading distances (the deal has them already).
+    The rack is followed as counts, filled by `Slots` (`fill`'s numbers, held
+    equal by tests); it comes back in tile order, which no caller reads."""
     best = int(distances.min())
     aims = np.flatnonzero(distances == best).tolist()
-    reading: Reading = tables.readings[rng.choice(aims)]
-    concealed = tables.lines[int(tables.line_of[aims[0]])].concealed
+    slots = Slots.of(tables.readings[rng.choice(aims)])
     current = best  # the aimed reading's own distance, as `fill` counts it too
     takes = [0] * tiles.KINDS  # copies of each tile the reading takes
-    for g in reading.groups:
-        takes[g.tile] += g.size
+    for tile, need, _ in slots.tiles:
+        takes[tile] = need
+    held = tiles.counts(rack)
     for drawn in rest:
-        if drawn != tiles.JOKER and rack.count(drawn) >= takes[drawn]:
+        if drawn != tiles.JOKER and held[drawn] >= takes[drawn]:
             continue  # the reading has no place for another copy: it cannot bring it closer
-        trial = rack + [drawn]
-        f = fill(reading, Holding.of(trial), concealed)
-        if f.distance >= current:
-            continue  # nothing gained: the drawn tile is thrown
-        throwable = [t for t in f.unused if t != tiles.JOKER] or list(f.unused)
+        held[drawn] += 1
+        distance = slots.distance(held)
+        unused = slots.unused(held) if distance < current else []  # nothing gained: the drawn tile is thrown
+        throwable = [t for t in unused if t != tiles.JOKER] or unused
         if not throwable:
+            held[drawn] -= 1
             continue
-        trial.remove(rng.choice(sorted(throwable)))
-        rack, current = trial, f.distance
+        held[rng.choice(throwable)] -= 1  # in tile order, as `fill` lists them
+        current = distance
         # The nearest line is now `current` away: the aimed reading was a
         # nearest one, each step brought it exactly one tile closer, and no
         # reading gains more than one tile a step. So it is at `target`
         # exactly when the aimed reading is, with no search of the card.
         if current <= target:
-            return rack
+            return [t for t, c in enumerate(held) for _ in range(c)]
     return None
 
 
@@ -108,6 +116,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
     """A rack (tile indices), its exposures, whether the player is East, and
     how the rack came about (for the prompt)."""
     tables = tables_for(card)
+    tables.warm_batch()  # once a card: every analysis of a bare rack then reads the batch tables (analyze)
     low, high = RANGES[level]
     wall = list(tiles.WALL)
     for _ in range(MAX_DEALS):
@@ -116,7 +125,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
         size = 14 if east else 13
         rack, rest = wall[:size], wall[size:]
         if level == 1:
-            distances = tables.reading_distances(Holding.of(rack))
+            distances = tables.reading_distances(_dealt(rack))
             nearest = int(distances.min())
             if nearest > high:
                 # The other three hands come off the wall too (S3); then the
@@ -124,7 +133,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
                 others = 39 if east else 40
                 draws = rest[others::4]
                 played = _play_on(rng, tables, rack, distances, draws, rng.randint(low, high))
-                if played is not None and low <= _nearest(tables, played) <= high:
+                if played is not None:  # its nearest line is the target exactly (see _play_on), within the level's range
                     return played, (), east, "played"
             elif low <= nearest:
                 return rack, (), east, "dealt"
@@ -133,7 +142,7 @@ def _deal(rng: random.Random, level: int, card: Card) -> tuple[list[int], tuple[
                 return rack, (), east, "dealt"
         else:
             # Played on from the deal to within reach of a line, then a call (see the module's docstring).
-            distances = tables.reading_distances(Holding.of(rack))
+            distances = tables.reading_distances(_dealt(rack))
             nearest = int(distances.min())
             if nearest > CALL_FROM[1]:
                 played = _play_on(rng, tables, rack, distances, rest[40::4], rng.randint(*CALL_FROM))
@@ -159,7 +168,7 @@ def _call(rng: random.Random, card: Card, rack: list[int], rest: list[int]) -> t
     marked X (naturals, at least one, then jokers: K2, J1); the called tile
     comes from the unseen tiles. Returns the rack less the exposed tiles and
     the exposure, 14 tiles in all."""
-    analysis = analyze(card, Holding.of(rack), within=1)  # only lines within one tile of the nearest are read
+    analysis = analyze(card, _dealt(rack), within=1)  # only lines within one tile of the nearest are read
     near = analysis.nearest.distance
     assert near is not None
     counts = tiles.counts(rack)

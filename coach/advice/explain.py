@@ -106,9 +106,17 @@ def _role(result: LineResult, tile: int) -> str | None:
     return f"This {name} is one of {COUNT_WORDS[held]} for the {group.kind} of {_plural_name(tile)} in line {line}."
 
 
+def _places(result: LineResult, tile: int) -> bool:
+    """Whether this line's best reading places `tile`: exactly when `_role` says
+    what it does there, without making the sentence (a verdict asks this of
+    the nearest lines for every tile of the rack)."""
+    f = result.fill
+    return f is not None and tile in f.used
+
+
 def nearest_users(analysis: Analysis, tile: int) -> list[LineResult]:
     """The rack's NEAREST nearest lines whose best reading places `tile`."""
-    return [r for r in analysis.lines[:NEAREST] if _role(r, tile)]
+    return [r for r in analysis.lines[:NEAREST] if _places(r, tile)]
 
 
 def tile_note(card: Card, analysis: Analysis, tile: int, passing: bool = False, worth_it: bool = False) -> str:
@@ -123,7 +131,7 @@ def tile_note(card: Card, analysis: Analysis, tile: int, passing: bool = False, 
         return "Keep the joker: jokers are never passed in the Charleston (C4)."
     name = tiles.name(tile)
     nearest = analysis.lines[:NEAREST]
-    users = [r for r in nearest if _role(r, tile)]
+    users = [r for r in nearest if _places(r, tile)]
     if not users:
         if not lines_using(card, tile):
             return f"{name} is in no line of this card."

@@ -30,6 +30,7 @@ from coach.common.settings import BASE_URL
 from coach.notation import tiles
 from coach.notation.card import Card, CardError
 from coach.rules.charleston import PASSES
+from coach.rules.table_rules import TableRules, TableRulesError
 
 if TYPE_CHECKING:  # the commands import what they use when run: a quick start (issue 13)
     from datetime import timedelta
@@ -173,7 +174,7 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if len(strengths) != 4 or any(s not in STRENGTHS for s in strengths):
         raise UsageError(f"--bots is one strength or four, East first, each one of {', '.join(STRENGTHS)}")
     timings: list[float] = []
-    hand = play(_card(args.card), args.seed, dict(zip(SEATS, strengths)), timings=timings)
+    hand = play(_card(args.card), args.seed, dict(zip(SEATS, strengths)), timings=timings, rules=_rules(args.rules))
     if args.timing and timings:
         ms = sorted(t * 1000 for t in timings)
         print(
@@ -187,9 +188,18 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     return 0
 
 
+def _rules(code: str) -> TableRules:
+    """Table rules from a code of `TableRules.code` ("b4.cold"), or a UsageError naming the fault."""
+    try:
+        return TableRules.from_code(code or "")
+    except TableRulesError as error:
+        raise UsageError(f"--rules: {error}") from None
+
+
 def cmd_selfplay(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach.tools import selfplay
 
+    _rules(args.rules)
     return selfplay.run(args, stdout)
 
 
@@ -214,8 +224,12 @@ def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if record.get("card", card.name) != card.name:
         raise UsageError(f'the hand was played on "{record["card"]}": give that card with --card')
     try:
+        rules = TableRules.from_json(record.get("rules"))  # `play` writes them when they are not the League's
+    except TableRulesError as error:
+        raise UsageError(f"the record's rules: {error}") from None
+    try:
         actions = [Action.from_json(a) for a in record["actions"]]
-        found = review(card, record["seed"], actions, args.seat)
+        found = review(card, record["seed"], actions, args.seat, rules=rules)
     except HandError as error:
         raise UsageError(f"the record does not replay: {error}") from None
     stdout.write((json.dumps(found.to_json(), indent=1) if args.json else review_text(found)) + "\n")
@@ -373,6 +387,7 @@ def _parser_play(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--card", metavar="FILE")
     p.add_argument("--compact", action="store_true", help="the record on one line")
     p.add_argument("--timing", action="store_true", help="how long the bots' decisions took, on standard error")
+    p.add_argument("--rules", default="", metavar="CODE", help='table rules, e.g. "b4.cold" (default: the League\'s)')
     p.set_defaults(func=cmd_play)
 
 
@@ -384,6 +399,7 @@ def _parser_selfplay(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--check", action="store_true", help="count the 152 tiles after every action and replay each record")
     p.add_argument("--review-every", type=int, default=10, metavar="K", help="time the review of every Kth hand (0: none)")
     p.add_argument("--only", metavar="TABLES", help="only these tables, e.g. shark,beginner-shark (to split a long run)")
+    p.add_argument("--rules", default="", metavar="CODE", help='table rules, e.g. "b4.cold" or "3p.fs" (default: the League\'s; docs/table-rules.md)')
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_selfplay)
 

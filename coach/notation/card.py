@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import itertools
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from pathlib import Path
 
 from coach.common.errors import CoachError
@@ -213,9 +213,11 @@ class Line:
         if not self.forms:
             object.__setattr__(self, "forms", (self.pattern,))
 
-    @property
+    @cached_property
     def singles_and_pairs(self) -> bool:
-        """No group of three or more in any form: no jokers at all, no jokerless bonus (J2, P4)."""
+        """No group of three or more in any form: no jokers at all, no jokerless bonus (J2, P4).
+        Worked out once a line (a verdict asks it of every line it names; a
+        Singles and Pairs line has hundreds of readings to walk)."""
         return all(g.size <= 2 for r in self.readings for g in r.groups)
 
     def has_group(self, size: int = 3) -> bool:

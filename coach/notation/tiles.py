@@ -43,6 +43,15 @@ assert SET_SIZE == 152
 # The whole set, one entry a tile: what a wall is shuffled from.
 WALL: tuple[int, ...] = tuple(t for t, copies in enumerate(COPIES) for _ in range(copies))
 
+# TR1 (a table rule): a blank tile. It is none of the 36 kinds, on purpose:
+# a blank is never part of a hand, so it never enters a count vector, a
+# card reading or a parsed rack (`code_of` and `parse` refuse it). Only the
+# practice table (coach.play) holds blanks, by this index and code.
+BLANK = KINDS
+BLANK_CODE = "BL"
+TABLE_CODES: tuple[str, ...] = CODES + (BLANK_CODE,)  # every tile a table may hold
+TABLE_INDEX: dict[str, int] = {code: i for i, code in enumerate(TABLE_CODES)}
+
 
 class TileError(CoachError, ValueError):
     """Bad tile input; the message names the token and where it stands."""
@@ -63,15 +72,15 @@ def number_of(tile: int) -> int | None:
 
 
 def name(tile: int | str) -> str:
-    """The name a player says: "5 Dot", "North", "Red Dragon", "Soap"."""
-    code = CODES[tile] if isinstance(tile, int) else tile
+    """The name a player says: "5 Dot", "North", "Red Dragon", "Soap" (and "Blank", TR1)."""
+    code = TABLE_CODES[tile] if isinstance(tile, int) else tile
     if code[0].isdigit():
         return f"{code[0]} {SUIT_NAMES[code[1]]}"
     if code in WIND_NAMES:
         return WIND_NAMES[code]
     if code in DRAGON_NAMES:
         return DRAGON_NAMES[code]
-    return {"F": "Flower", "J": "Joker"}[code]
+    return {"F": "Flower", "J": "Joker", BLANK_CODE: "Blank"}[code]
 
 
 def label(tile: int | str) -> str:
@@ -101,7 +110,7 @@ def say(thing: int | str, count: int = 1, plural: str | None = None, *, figures:
     "a joker"), more are "three 5 Dots", "two Soaps", "11 tiles" past eight;
     `figures` writes every count as a figure ("1 tile", "3 tiles"), and
     `the_one` replaces the article of a single one ("one tile")."""
-    if isinstance(thing, int) or thing in INDEX:
+    if isinstance(thing, int) or thing in TABLE_INDEX:
         single = name(thing)
         many = {"Soap": "Soaps"}.get(single, single + "s")
     else:
@@ -197,6 +206,13 @@ ALIASES: dict[str, str] = _aliases()
 _WORD = re.compile(r"[^\s,]+")
 
 
+def table_code_of(text: str) -> str:
+    """`code_of` for a tile at the practice table: a blank too ("BL", "blank", TR1)."""
+    if isinstance(text, str) and _normal(text) in ("bl", "blank", "blanks"):
+        return BLANK_CODE
+    return code_of(text)
+
+
 def code_of(text: str) -> str:
     """The canonical code of one tile written any accepted way."""
     if not isinstance(text, str):
@@ -270,4 +286,5 @@ def format_tiles(tiles: Iterable[int | str]) -> str:
 
 
 def sort_key(code: str) -> int:
-    return INDEX[code]
+    """Table order: the card's order of kinds, a blank last (TR1)."""
+    return TABLE_INDEX[code]

@@ -20,6 +20,17 @@ Three strengths (issue 16):
 
 `python -m coach selfplay` measures them against each other (README).
 
+Under the table rules (docs/table-rules.md) every strength plays legally:
+a blank (TR1) is no part of the holding any of them reads; each keeps its
+blanks in the Charleston (passing one only when too few other tiles may
+go), swaps a blank for a discard when that brings its hand nearer and not
+otherwise, and throws a blank only when every other discard leaves it
+further away. Nobody is asked to call in a cold wall's last tiles (TR2).
+The club player and the shark use the tile they may have seen by picking
+ahead (TR5, `coach.play.seen.next_tile`): no call for an exposure the
+draw does as well. The order the computer players answer a discard in is
+`next_to_act`'s, stated once (TR6).
+
 Each decision is a pure function of the hand's state and a seeded
 generator, so a hand of bots replays exactly.
 """
@@ -28,7 +39,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -37,13 +48,17 @@ from coach.advice.passes import EvaluationOptions, evaluate_pass
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.evaluation import coach_move
-from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand, deal
+from coach.play.hand import BLANK_SWAP, EXPOSE, MAH_JONGG, SEATS, Action, Hand, deal
 from coach.play.outlook import seen_tiles
 from coach.play.policies import least_suit_policy, nearest_three_policy
+from coach.play.seen import next_tile
 from coach.reading.analysis import analyze
 from coach.reading.many import analyze_many
 from coach.reading.tiles_away import OUT_OF_REACH, Exposure, Holding, tables_for
+from coach.rules.calls import speaking_order
+from coach.rules.charleston import PassError
 from coach.rules.mahjong import winning_lines
+from coach.rules.table_rules import LEAGUE, TableRules
 
 STRENGTHS = ("beginner", "club", "shark", "coach")
 MISSED_CALLS = 0.4  # the share of good exposure calls a beginner does not see
@@ -57,23 +72,49 @@ def nearest(card: Card, holding: Holding) -> int:
     return int(tables_for(card).line_distances(holding).min())
 
 
+def naturals(rack: list[int]) -> list[int]:
+    """The rack without its blanks: the tiles a card reads (TR1)."""
+    return [t for t in rack if t != tiles.BLANK]
+
+
+def passable(rack: list[int]) -> int:
+    """How many tiles of the rack a pass may take besides blanks: all but jokers (C4)."""
+    return sum(1 for t in rack if t not in (tiles.JOKER, tiles.BLANK))
+
+
+def _with_blanks(chosen: list[int], rack: list[int], count: int) -> tuple[str, ...]:
+    """`chosen`, made up to `count` with blanks when too few other tiles may go:
+    the computer players keep their blanks in the Charleston otherwise (TR1)."""
+    out = list(chosen[:count]) + [tiles.BLANK] * max(0, count - len(chosen))
+    return tuple(tiles.TABLE_CODES[t] for t in out)
+
+
 def _pass_tiles(card: Card, rack: list[int], count: int, rng: random.Random) -> tuple[str, ...]:
-    chosen = nearest_three_policy(card, rack, [], rng)[:count]  # never a joker (C4)
-    return tuple(tiles.CODES[t] for t in chosen)
+    own = naturals(rack)
+    chosen = nearest_three_policy(card, own, [], rng)[:count] if passable(own) >= 3 else [t for t in own if t != tiles.JOKER]
+    return _with_blanks(chosen, rack, count)  # never a joker (C4)
 
 
 def _shark_pass(hand: Hand, seat: str, rng: random.Random) -> Action:
     """The pass drill's own evaluation (expected tiles away after the exchange),
     on fewer samples to stay quick. On the last pass of a Charleston it may
     send some of the incoming tiles on unseen (C5): the evaluation values
-    that as passing 3 - blind own tiles for as many unseen ones."""
-    advice = evaluate_pass(hand.card, hand.racks[seat], hand.step, seed=rng.randrange(2**31), options=PASS_EFFORT)
+    that as passing 3 - blind own tiles for as many unseen ones. Its blanks
+    are kept out of what the evaluation reads (TR1)."""
+    rack = hand.racks[seat]
+    try:
+        advice = evaluate_pass(hand.card, naturals(rack), hand.step, seed=rng.randrange(2**31), options=PASS_EFFORT)
+    except PassError:  # too few tiles to pass but blanks and jokers
+        return Action(seat, "pass", _pass_tiles(hand.card, rack, 3, rng))
     return Action(seat, "pass", tuple(tiles.CODES[t] for t in advice.best.tiles), blind=advice.best.blind)
 
 
 def _beginner_pass(card: Card, rack: list[int], rng: random.Random) -> tuple[str, ...]:
     """A beginner's habit: pass the suit you hold least of, keeping the honours."""
-    return tuple(tiles.CODES[t] for t in least_suit_policy(card, rack, [], rng))
+    own = naturals(rack)
+    if passable(own) < 3:
+        return _pass_tiles(card, rack, 3, rng)
+    return tuple(tiles.CODES[t] for t in least_suit_policy(card, own, [], rng))
 
 
 def live_lines(card: Card, rows: np.ndarray, exposures: list[Exposure], seen: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -104,7 +145,11 @@ def best_discard(hand: Hand, seat: str, strength: str, rng: random.Random | None
     keep it nearest at random; a shark counts what it has seen, so a dead
     line (E3) does not count and live outs break ties, and late in the hand
     it keeps a hot tile when another is as good (D1)."""
-    card, rack = hand.card, hand.racks[seat]
+    card, rack = hand.card, naturals(hand.racks[seat])
+    if len(rack) < len(hand.racks[seat]):  # TR1: a blank is thrown only when every other tile costs the hand
+        kept_blank = _blank_stays(hand, seat)
+        if kept_blank is not None:
+            return kept_blank
     exposures = [e.as_exposure() for e in hand.exposed[seat]]
     kinds = sorted(set(rack))
     base = np.array(tiles.counts(rack), dtype=np.int16)
@@ -136,6 +181,53 @@ def best_discard(hand: Hand, seat: str, strength: str, rng: random.Random | None
                 hot |= np.array([k < tiles.NATURALS and share[k] >= HOT for k in kinds])
     order = np.lexsort((keep_joker, -close, -best_outs, hot, low))
     return kinds[int(order[0])]
+
+
+def _blank_stays(hand: Hand, seat: str) -> int | None:
+    """With a blank held: BLANK when every other discard leaves the hand further
+    away (the blank is no part of the hand, TR1), None when some tile can go
+    at no cost (the blank is kept: a later swap may take a tile it needs)."""
+    holding = hand.holding(seat)
+    kinds = sorted(set(holding.rack_tiles()))
+    if not kinds:
+        return tiles.BLANK
+    rows = np.repeat(np.array([holding.rack], dtype=np.int16), len(kinds), axis=0)
+    rows[np.arange(len(kinds)), kinds] -= 1
+    after = tables_for(hand.card).batch_line_distances(rows, list(holding.exposures)).min(axis=1)
+    return tiles.BLANK if after.min() > nearest(hand.card, holding) else None
+
+
+def blank_swap(hand: Hand, seat: str) -> Action | None:
+    """The blank swap that brings the hand nearest, if one brings it nearer at all
+    (TR1); None to keep the blank. One tile's copies on the floor are the same
+    swap: the first of them is taken."""
+    swaps = hand.blank_swaps(seat)
+    if not swaps:
+        return None
+    holding = hand.holding(seat)
+    place_of: dict[int, int] = {}
+    for place, tile in swaps:
+        place_of.setdefault(tile, place)
+    kinds = sorted(place_of)
+    rows = np.repeat(np.array([holding.rack], dtype=np.int16), len(kinds), axis=0)
+    rows[np.arange(len(kinds)), kinds] += 1
+    after = tables_for(hand.card).batch_line_distances(rows, list(holding.exposures)).min(axis=1)
+    best = int(np.argmin(after))  # the first of the nearest, in table order
+    if after[best] >= nearest(hand.card, holding):
+        return None
+    return Action(seat, BLANK_SWAP, (tiles.CODES[kinds[best]],), place=place_of[kinds[best]])
+
+
+def _draw_does_as_well(hand: Hand, seat: str, after_call: Holding) -> bool:
+    """TR5: the seat has seen the next wall tile (it draws next); a call for an
+    exposure is no better when that draw leaves the hand as near, unexposed."""
+    ahead = next_tile(hand, seat)
+    if ahead is None or ahead == tiles.BLANK:
+        return False
+    holding = hand.holding(seat)
+    counts = list(holding.rack)
+    counts[ahead] += 1
+    return nearest(hand.card, Holding(tuple(counts), holding.exposures)) <= nearest(hand.card, after_call)
 
 
 def decide(hand: Hand, seat: str, strength: str, rng: random.Random) -> Action:
@@ -176,6 +268,8 @@ def decide(hand: Hand, seat: str, strength: str, rng: random.Random) -> Action:
             counts[tile] -= used
             counts[tiles.JOKER] -= size - 1 - used
             after = Holding(tuple(counts), holding.exposures + (Exposure(tile, size, size - 1 - used),))
+            if strength != "beginner" and _draw_does_as_well(hand, seat, after):
+                continue  # TR5: the tile seen ahead does as well without exposing
             if strength == "shark":  # only a call that brings a live line nearer (E3)
                 seen = seen_tiles(hand, seat)
                 if now is None:
@@ -199,12 +293,27 @@ def decide(hand: Hand, seat: str, strength: str, rng: random.Random) -> Action:
             counts[tiles.JOKER] += 1
             if nearest(card, Holding(tuple(counts), holding.exposures)) <= before:
                 return Action(seat, "exchange", (tiles.CODES[tile],), owner=owner, group=group)
-    return Action(seat, "discard", (tiles.CODES[best_discard(hand, seat, strength, rng)],))
+    swap = blank_swap(hand, seat)  # TR1: only one that brings the hand nearer
+    if swap is not None:
+        return swap
+    return Action(seat, "discard", (tiles.TABLE_CODES[best_discard(hand, seat, strength, rng)],))
 
 
 # Steps every seat answers at once: the stop vote (C2) and the courtesy offer (C3).
 # A real table takes them together, so nobody's answer is known when another's is asked.
 TOGETHER = ("vote", "offer")
+
+
+def next_to_act(hand: Hand, waiting: Iterable[str]) -> str:
+    """Which of the `waiting` seats moves next: the one place the computer players'
+    order is decided. The answers to a discard under "first to speak" (TR6) come
+    in the stated order of speaking, seat order after the discarder
+    (`coach.rules.calls.speaking_order`; the learner, asked first, is not among
+    `waiting` then, see `answer`). Otherwise East, South, West, North: by the
+    League's rules the order of the answers never changes who gets a discard (K4)."""
+    if hand.rules.first_to_speak and hand.latest is not None:
+        return str(speaking_order(hand.latest[0], tuple(waiting), players=hand.rules.players).decision[0])
+    return next(s for s in SEATS if s in waiting)
 
 
 def answer(hand: Hand, seat: str, strength: str, limit: int = 2000) -> None:
@@ -213,43 +322,47 @@ def answer(hand: Hand, seat: str, strength: str, limit: int = 2000) -> None:
     On a step every seat answers at once (`TOGETHER`) they wait for `seat`:
     it is asked before anyone's answer is on the table, so it is never asked
     to vote on a second Charleston another player has already stopped (C2),
-    and its own vote is recorded with the others'. Each computer player's
-    generator is seeded by the hand's seed, its seat and the moves so far,
-    so the same moves always meet the same replies."""
+    and its own vote is recorded with the others'. Under "first to speak"
+    (TR6) they wait for `seat` on a discard too: the learner at the practice
+    table speaks first, then the computer players in seat order after the
+    discarder (`next_to_act`). Each computer player's generator is seeded by
+    the hand's seed, its seat and the moves so far, so the same moves always
+    meet the same replies."""
     for _ in range(limit):
         waiting = hand.waiting()
         if seat in waiting and hand.phase == "charleston" and hand.step in TOGETHER:
             return
+        if seat in waiting and hand.rules.first_to_speak and hand.latest is not None:
+            return  # TR6: the learner is asked first
         others = [s for s in SEATS if s in waiting and s != seat]
         if not others:
             return
-        other = others[0]
+        other = next_to_act(hand, others)
         rng = random.Random(f"{hand.seed}:{other}:{len(hand.actions)}")
         hand.apply(decide(hand, other, strength, rng))
 
 
 def play(
     card: Card, seed: int, bots: dict[str, str], limit: int = 2000, timings: list[float] | None = None,
-    watch: Callable[[Hand, Action, float], None] | None = None,
+    watch: Callable[[Hand, Action, float], None] | None = None, rules: TableRules = LEAGUE,
 ) -> Hand:
-    """Four bots play a hand to its end; `bots` maps each seat to a strength.
-    With `timings`, each decision's time (seconds, process CPU) is appended;
-    `watch` sees the hand after every action, with the action and its time."""
-    hand = deal(card, seed)
-    rngs = {seat: random.Random(f"{seed}:{seat}") for seat in SEATS}
+    """The bots play a hand to its end under the table's `rules`; `bots` maps each
+    seat in play to a strength. With `timings`, each decision's time (seconds,
+    process CPU) is appended; `watch` sees the hand after every action, with
+    the action and its time."""
+    hand = deal(card, seed, rules)
+    rngs = {seat: random.Random(f"{seed}:{seat}") for seat in hand.seats}
     for _ in range(limit):
         waiting = hand.waiting()
         if not waiting:
             return hand
-        for seat in SEATS:  # a fixed order, so a replay makes the same choices
-            if seat in waiting:
-                started = time.process_time()
-                action = decide(hand, seat, bots[seat], rngs[seat])
-                spent = time.process_time() - started
-                if timings is not None:
-                    timings.append(spent)
-                hand.apply(action)
-                if watch is not None:
-                    watch(hand, action, spent)
-                break
+        seat = next_to_act(hand, waiting)  # a fixed order, so a replay makes the same choices
+        started = time.process_time()
+        action = decide(hand, seat, bots[seat], rngs[seat])
+        spent = time.process_time() - started
+        if timings is not None:
+            timings.append(spent)
+        hand.apply(action)
+        if watch is not None:
+            watch(hand, action, spent)
     raise RuntimeError(f"the hand of seed {seed} did not end in {limit} actions")

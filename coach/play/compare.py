@@ -26,13 +26,13 @@ from dataclasses import dataclass
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.evaluation import coach_move
-from coach.play.hand import Action, Hand, HandError, deal
+from coach.play.hand import BLANK_SWAP, Action, Hand, HandError, deal
 from coach.play.review import BEST, RULES, decision_name, decision_when, describe, grade_decision
 from coach.play.review import _words as coach_words  # the review's own wording of the coach's move
 from coach.rules.charleston import pass_words
 from coach.rules.table_rules import LEAGUE, TableRules
 
-Key = tuple[str, str, tuple[str, ...], int, bool, int, int, str, int]
+Key = tuple[str, str, tuple[str, ...], int, bool, int, int, str, int, int]
 
 
 def same_move(action: Action) -> Key:
@@ -40,7 +40,10 @@ def same_move(action: Action) -> Key:
     picked = action.tiles
     if action.kind in ("pass", "courtesy"):
         picked = tuple(sorted(picked, key=tiles.sort_key))
-    return (action.seat, action.kind, picked, action.blind, action.go, action.count, action.size, action.owner, action.group)
+    return (
+        action.seat, action.kind, picked, action.blind, action.go, action.count, action.size, action.owner, action.group,
+        action.place,
+    )
 
 
 def did(action: Action, hand: Hand) -> str:
@@ -57,6 +60,8 @@ def did(action: Action, hand: Hand) -> str:
         return f"let the {latest} go"
     if action.kind == "exchange":
         return f"gave the {names} for {action.owner}'s joker"
+    if action.kind == BLANK_SWAP:
+        return f"swapped a blank for the {names} from the discards"
     if action.kind == "vote":
         return "voted for the second Charleston" if action.go else "voted to stop the Charleston"
     if action.kind == "offer":
@@ -130,11 +135,11 @@ class Comparison:
 
 
 def compare(
-    card: Card, seed: int, hands: Mapping[str, Sequence[Action]], seat: str = "East", rules: TableRules = LEAGUE
+    card: Card, seed: int, hands: Mapping[str, Sequence[Action]], seat: str = "East", rules: TableRules = LEAGUE,
 ) -> Comparison:
     """The class's decisions at each position its largest group shared (see the module doc).
-    `hands` maps each student (any name) to every action of their hand, the bots' too,
-    all dealt under the same table rules."""
+    `hands` maps each student (any name) to every action of their hand, the bots' too;
+    `rules`: the table rules the class hand is played by."""
     hand = deal(card, seed, rules)
     group = sorted(hands)
     steps: list[Step] = []
@@ -194,7 +199,7 @@ def _step(
         decision=decision,
         kind=first[followed].kind,
         wall=len(hand.wall),
-        rack=tuple(sorted((tiles.CODES[t] for t in hand.racks[seat]), key=tiles.sort_key)),
+        rack=tuple(sorted((tiles.TABLE_CODES[t] for t in hand.racks[seat]), key=tiles.sort_key)),
         exposed=tuple(tuple(e.as_exposure().codes) for e in hand.exposed[seat]),
         choices=tuple(choices),
         waiting=tuple(waiting),

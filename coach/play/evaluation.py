@@ -33,6 +33,20 @@ The units, by the kind of move:
   less than a safe one as near (`_defence_first`, D1), and a joker is
   kept unless throwing it is clearly better (`_ranked`).
 
+Under the table rules (docs/table-rules.md) the evaluation reads the hand
+as its rules make it: a blank (TR1) is no part of any holding it values;
+the Charleston's evaluation reads the rack without its blanks, so the coach
+keeps them (a pass of blanks is not valued until the pass evaluation reads
+them); a blank thrown is worth the holding it leaves, handing nobody Mah
+Jongg, and is thrown only when every other discard leaves the hand further
+away (`_blank_rules`); a blank swap is worth the best discard after it, or
+its payment as self-picked when it completes the hand, and is made only
+when it brings the hand nearer than every move without it. A win is
+worth what the table pays (two losers at three players, TR4), and at a hot
+wall a throw in the last wall that would make its thrower pay for the whole
+table costs that much when it deals in (TR2). Only the seats in play are
+opponents.
+
 Method and error: fitted models (no playouts), a few ms a move; their fit
 on held-out self-play hands is in `outlook.json`'s note.
 """
@@ -46,17 +60,25 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from coach.advice.discard import defend
-from coach.advice.passes import EvaluationOptions, PassAdvice, PassOption, evaluate_pass, question_options, stop_vote, with_pass
+from coach.advice.passes import (
+    EvaluationOptions,
+    PassAdvice,
+    PassOption,
+    evaluate_pass,
+    question_options,
+    stop_vote,
+    with_pass,
+)
 from coach.advice.passes.vote import courtesy_offer_values
 from coach.common.kept import Kept
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play import outlook
-from coach.play.hand import EXPOSE, MAH_JONGG, SEATS, Action, Hand
+from coach.play.hand import BLANK_SWAP, EXPOSE, MAH_JONGG, SEATS, Action, Hand
 from coach.play.legal import canonical, legal_actions, trial_copy
 from coach.play.outlook import Prospect, deal_in_chance, model, prospects, seen_tiles, win_chance
 from coach.reading.tiles_away import Exposure, Holding, tables_for
-from coach.rules.charleston import BLIND_PASSES
+from coach.rules.charleston import BLIND_PASSES, PassError
 from coach.rules.mahjong import score, winning_lines
 
 POINTS, TILES = "points", "tiles"
@@ -64,6 +86,7 @@ CHARLESTON = ("pass", "courtesy", "vote", "offer")
 JOKER_KEEP = 2.0  # points: see _ranked
 LATE_WALL = 40  # tiles left in the wall from which defence comes first (D1)
 DEFENCE_POINTS = 5.0  # points a late hot tile is worth less than a safe one as near, at least (D1)
+BLANK_KEEP = 1.0  # points: see _blank_rules (TR1)
 
 
 @dataclass(frozen=True)
@@ -128,7 +151,13 @@ def _fingerprint(hand: Hand, seat: str) -> tuple:
         tuple(sorted(hand.courtesy.items())), tuple(hand.discards),
         tuple((s, g.tile, g.size, g.jokers) for s in SEATS for g in hand.exposed[s]),
         tuple(sorted((s, tuple(p)) for s, p in hand.may_call.items())),
+        hand.rules, hand.swapped, hand.dice,
     )
+
+
+def naturals(rack: list[int]) -> list[int]:
+    """A rack without its blanks: what the pass evaluation reads (TR1)."""
+    return [t for t in rack if t != tiles.BLANK]
 
 
 def forget() -> None:
@@ -142,12 +171,15 @@ def coach_move(hand: Hand, seat: str) -> Action:
 
 
 def _evaluate(hand: Hand, seat: str, owed: str) -> Evaluation:
-    if owed in ("pass", "courtesy"):
-        return _passes(hand, seat, owed)
-    if owed == "vote":
-        return _vote(hand, seat)
-    if owed == "offer":
-        return _offer(hand, seat)
+    try:
+        if owed in ("pass", "courtesy"):
+            return _passes(hand, seat, owed)
+        if owed == "vote":
+            return _vote(hand, seat)
+        if owed == "offer":
+            return _offer(hand, seat)
+    except PassError:  # too few tiles to pass but jokers and blanks (TR1): every legal move alike
+        return _unvalued(hand, seat, owed)
     if owed == "call":
         return _calls(hand, seat)
     return _turn(hand, seat)
@@ -165,9 +197,16 @@ def pass_effort(which: str) -> EvaluationOptions:
 
 
 def pass_advice(hand: Hand, seat: str) -> PassAdvice:
-    """The pass evaluation for the pass `seat` owes."""
+    """The pass evaluation for the pass `seat` owes (its blanks kept out, TR1)."""
     which = "courtesy" if hand.step == "courtesy" else hand.step
-    return evaluate_pass(hand.card, hand.racks[seat], which, seed=position_seed(hand), options=pass_effort(which))
+    return evaluate_pass(hand.card, naturals(hand.racks[seat]), which, seed=position_seed(hand), options=pass_effort(which))
+
+
+def _unvalued(hand: Hand, seat: str, owed: str) -> Evaluation:
+    """Every legal move, valued alike: a Charleston decision the pass evaluation
+    cannot read (fewer than three tiles to pass but jokers and blanks)."""
+    options = tuple(Option(action, 0.0) for action in legal_actions(hand, seat))
+    return Evaluation(seat, owed, TILES, options, None, {"current": 0})
 
 
 def with_played(evaluation: Evaluation, played: Action) -> PassAdvice:
@@ -194,11 +233,13 @@ def _passes(hand: Hand, seat: str, owed: str) -> Evaluation:
         for o in advice.options
         if owed != "courtesy" or len(o.tiles) == count
     ]
+    if not options:  # the agreed count is more than the tiles it may read (TR1)
+        return _unvalued(hand, seat, owed)
     return Evaluation(seat, owed, TILES, tuple(options), advice, {"current": advice.current})
 
 
 def _vote(hand: Hand, seat: str) -> Evaluation:
-    advice = evaluate_pass(hand.card, hand.racks[seat], "second-left", seed=position_seed(hand))
+    advice = evaluate_pass(hand.card, naturals(hand.racks[seat]), "second-left", seed=position_seed(hand))
     vote = stop_vote(advice)
     go, stop = Action(seat, "vote", go=True), Action(seat, "vote", go=False)
     # Going on is worth the best pass's expected tiles; stopping keeps the rack as it is.
@@ -209,7 +250,7 @@ def _vote(hand: Hand, seat: str) -> Evaluation:
 
 
 def _offer(hand: Hand, seat: str) -> Evaluation:
-    offer = courtesy_offer_values(hand.card, hand.racks[seat], seed=position_seed(hand))
+    offer = courtesy_offer_values(hand.card, naturals(hand.racks[seat]), seed=position_seed(hand))
     options = [
         Option(Action(seat, "offer", count=n), -value, expected=value, pass_option=offer.passes[n])
         for n, value in enumerate(offer.values)
@@ -223,9 +264,9 @@ def _offer(hand: Hand, seat: str) -> Evaluation:
 # -- play, in points ----------------------------------------------------------------------------
 
 
-def _payment_value(card: Card, holding: Holding, how: str) -> float:
-    """What the winner collects for this winning holding (P1-P6)."""
-    payment = score(card, holding, how)
+def _payment_value(card: Card, holding: Holding, how: str, players: int = 4) -> float:
+    """What the winner collects for this winning holding (P1-P6; two losers at three players, TR4)."""
+    payment = score(card, holding, how, players)
     return float(payment.total)
 
 
@@ -252,8 +293,9 @@ def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list
     """Every discard from a 14-tile holding, valued."""
     card, wall = hand.card, len(hand.wall)
     floor = Counter(t for _, t in hand.discards)
-    others = {o: [e.as_exposure() for e in hand.exposed[o]] for o in SEATS if o != seat}
-    lost_to_deal_in = 2 * model().mean_value  # P2: the discarder pays double
+    others = {o: [e.as_exposure() for e in hand.exposed[o]] for o in hand.seats if o != seat}
+    # P2: the discarder pays double; at a hot wall, a hot throw pays the whole table's share (TR2).
+    hot_share = 4 if hand.rules.players == 4 else 3
     out = []
     kinds = sorted(set(holding.rack_tiles()))
     # Every discard's 13 tiles (the discard now seen) analysed in one call, not one analysis a discard (issue 26).
@@ -267,6 +309,7 @@ def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list
         risks = {o: deal_in_chance(card, tile, exposures, floor[tile], wall) for o, exposures in others.items()}
         safe = math.prod(1 - q for q in risks.values())
         deal = 1 - safe
+        lost_to_deal_in = (hot_share if hand.throw_is_hot(seat, tile) else 2) * model().mean_value
         value = safe * points - deal * lost_to_deal_in
         worst = max(risks, key=lambda o: risks[o]) if deal > 0 else ""
         out.append(
@@ -287,12 +330,13 @@ def _defence_first(hand: Hand, seat: str, options: list[Option]) -> list[Option]
     sees few such moments; the rule says what a careful player does."""
     if len(hand.wall) > LATE_WALL:
         return options
-    others = [[e.as_exposure() for e in hand.exposed[o]] for o in SEATS if o != seat]
+    others = [[e.as_exposure() for e in hand.exposed[o]] for o in hand.seats if o != seat]
     if not any(others):
         return options
     floor = [0] * tiles.KINDS
     for _, tile in hand.discards:
-        floor[tile] += 1
+        if tile != tiles.BLANK:  # a blank on the floor is no tile a hand needs (TR1)
+            floor[tile] += 1
     judged = defend(hand.card, {tiles.INDEX[o.action.tiles[0]] for o in options}, floor, others)
     safe = [o for o in options if judged[tiles.INDEX[o.action.tiles[0]]].safe]
     out = []
@@ -308,8 +352,10 @@ def _defence_first(hand: Hand, seat: str, options: list[Option]) -> list[Option]
 def _safest_throw(hand: Hand, seat: str, holding: Holding) -> float:
     """The smallest chance of handing an opponent Mah Jongg among the tiles held
     (jokers aside: nobody can call one, J3, but nobody keeps a hand by throwing them)."""
+    if tiles.BLANK in hand.racks[seat]:
+        return 0.0  # a blank: nobody may call it (TR1)
     floor = Counter(t for _, t in hand.discards)
-    others = [[e.as_exposure() for e in hand.exposed[o]] for o in SEATS if o != seat]
+    others = [[e.as_exposure() for e in hand.exposed[o]] for o in hand.seats if o != seat]
     wall = len(hand.wall)
     return min(
         1 - math.prod(1 - deal_in_chance(hand.card, tile, exposures, floor[tile], wall) for exposures in others)
@@ -322,25 +368,92 @@ def _best_discard(options: list[Option], wall: int) -> Option:
     return _ranked(options, wall)[0]
 
 
+def _blank_discard(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list[Option]:
+    """Throwing a blank, if one is held (TR1): worth the holding it leaves (a blank
+    is no part of it), and it hands nobody Mah Jongg: a blank is never called."""
+    if tiles.BLANK not in hand.racks[seat]:
+        return []
+    points, chance, found = _holding_value(hand.card, holding, seen, len(hand.wall))
+    action = Action(seat, "discard", (tiles.BLANK_CODE,))
+    return [Option(action, points, distance=found.distance, line=found.line, win=chance, outs=found.outs, worth=found.value)]
+
+
+def _after_move(hand: Hand, seat: str, action: Action) -> Option:
+    """A joker exchange or a blank swap: Mah Jongg if it completes the hand (paid
+    as the turn's win is, P6, TR1), else worth the best discard that follows."""
+    trial = trial_copy(hand)
+    trial.apply(action)
+    after = trial.holding(seat)
+    if winning_lines(hand.card, after) and tiles.BLANK not in trial.racks[seat]:
+        return Option(action, _payment_value(hand.card, after, trial.win_how, hand.rules.players), wins_now=True, distance=0, win=1.0)
+    seen = seen_tiles(trial, seat)
+    follow = _defence_first(trial, seat, _discards(trial, seat, after, seen)) + _blank_discard(trial, seat, after, seen)
+    best = _best_discard(_blank_rules(follow), len(trial.wall))
+    return Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs, worth=best.worth)
+
+
+def _nearer_swaps(hand: Hand, holding: Holding, swaps: list[Action]) -> set[str]:
+    """The codes of the tiles a blank swap would bring nearer any line (TR1), in one batch."""
+    kinds = sorted({tiles.INDEX[a.tiles[0]] for a in swaps})
+    if not kinds:
+        return set()
+    rows = np.repeat(np.array([holding.rack], dtype=np.int16), len(kinds), axis=0)
+    rows[np.arange(len(kinds)), kinds] += 1
+    after = tables_for(hand.card).batch_line_distances(rows, list(holding.exposures)).min(axis=1)
+    now = int(tables_for(hand.card).line_distances(holding).min())
+    return {tiles.CODES[k] for k, d in zip(kinds, after) if d < now}
+
+
 def _turn(hand: Hand, seat: str) -> Evaluation:
     card = hand.card
     holding = hand.holding(seat)
     seen = seen_tiles(hand, seat)
+    legal = legal_actions(hand, seat)
+    thrown_blank = _blank_discard(hand, seat, holding, seen)
+    nearer = _nearer_swaps(hand, holding, [a for a in legal if a.kind == BLANK_SWAP])
     options: list[Option] = []
-    for action in legal_actions(hand, seat):
+    swapped: dict[tuple[str, ...], Option] = {}  # one blank swap a tile: its copies on the floor are the same move
+    for action in legal:
         if action.kind == "mahjong":
-            options.append(Option(action, _payment_value(card, holding, hand.win_how), wins_now=True, distance=0, win=1.0))
+            options.append(Option(action, _payment_value(card, holding, hand.win_how, hand.rules.players), wins_now=True, distance=0, win=1.0))
         elif action.kind == "exchange":
-            trial = trial_copy(hand)
-            trial.apply(action)
-            after = trial.holding(seat)
-            if winning_lines(card, after):
-                options.append(Option(action, _payment_value(card, after, trial.win_how), wins_now=True, distance=0, win=1.0))
+            options.append(_after_move(hand, seat, action))
+        elif action.kind == BLANK_SWAP:
+            same = swapped.get(action.tiles)
+            if same is not None:
+                option = replace(same, action=action)
+            elif action.tiles[0] in nearer:
+                option = _after_move(hand, seat, action)
             else:
-                best = _best_discard(_defence_first(trial, seat, _discards(trial, seat, after, seen_tiles(trial, seat))), len(trial.wall))
-                options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs, worth=best.worth))
-    options += _defence_first(hand, seat, _discards(hand, seat, holding, seen))
-    return Evaluation(seat, "turn", POINTS, tuple(_ranked(options, len(hand.wall))), extra={"wall": len(hand.wall)})
+                # A tile that brings no line nearer: the best after it is to throw it
+                # again, which leaves the hand as throwing the blank would (TR1).
+                option = replace(thrown_blank[0], action=action)
+            swapped.setdefault(action.tiles, option)
+            options.append(option)
+    options += _defence_first(hand, seat, _discards(hand, seat, holding, seen)) + thrown_blank
+    return Evaluation(seat, "turn", POINTS, tuple(_ranked(_blank_rules(options), len(hand.wall))), extra={"wall": len(hand.wall)})
+
+
+def _blank_rules(options: list[Option]) -> list[Option]:
+    """Two rules over the model for blanks (TR1), which it reads as dead tiles: a
+    blank kept can later be swapped for a discard the hand needs. So a blank is
+    thrown only when every other discard leaves the hand further away, and a
+    blank swap is made only when it brings the hand nearer than every move
+    without one: else it is worth BLANK_KEEP points less than the best of those."""
+    discards = [o for o in options if o.action.kind == "discard" and o.action.tiles[0] != tiles.BLANK_CODE]
+    plain = [o for o in options if o.action.kind != BLANK_SWAP and not o.wins_now]
+    out = []
+    for o in options:
+        if o.action.kind == "discard" and o.action.tiles[0] == tiles.BLANK_CODE:
+            as_near = [d.value for d in discards if d.distance is not None and o.distance is not None and d.distance <= o.distance]
+            if as_near:
+                o = replace(o, value=min(o.value, max(as_near) - BLANK_KEEP))
+        elif o.action.kind == BLANK_SWAP and not o.wins_now and plain:
+            nearest = min((p.distance for p in plain if p.distance is not None), default=None)
+            if o.distance is None or (nearest is not None and o.distance >= nearest):
+                o = replace(o, value=min(o.value, max(p.value for p in plain) - BLANK_KEEP))
+        out.append(o)
+    return out
 
 
 def _is_joker_discard(option: Option) -> bool:
@@ -399,7 +512,7 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
             options.append(Option(action, value, distance=found.distance, line=found.line, win=chance, outs=found.outs, worth=found.value))
         elif not action.size:  # K3: the call for Mah Jongg
             won = Holding.of(holding.rack_tiles() + [tile], holding.exposures)
-            options.append(Option(action, _payment_value(card, won, "discard"), wins_now=True, distance=0, win=1.0))
+            options.append(Option(action, _payment_value(card, won, "discard", hand.rules.players), wins_now=True, distance=0, win=1.0))
         else:
             counts = list(holding.rack)
             used = min(counts[tile], action.size - 1)
@@ -409,15 +522,15 @@ def _calls(hand: Hand, seat: str) -> Evaluation:
             now_seen = seen.copy()
             now_seen[tile] -= 1  # the called tile leaves the floor for the exposure, counted as own now
             if winning_lines(card, after):  # the exposure completes the hand: Mah Jongg follows at once (K3, P2)
-                options.append(Option(action, _payment_value(card, after, "discard"), wins_now=True, distance=0, win=1.0))
+                options.append(Option(action, _payment_value(card, after, "discard", hand.rules.players), wins_now=True, distance=0, win=1.0))
                 continue
             # The discards after the call read the floor, the exposures and the wall, none of
             # which the call changes for them (the new exposure is in `after`): no copy of the hand.
-            follow = _discards(hand, seat, after, now_seen)
+            follow = _defence_first(hand, seat, _discards(hand, seat, after, now_seen)) + _blank_discard(hand, seat, after, now_seen)
             if not follow:  # nothing left to throw and no win: a call no player makes
                 options.append(Option(action, -2 * model().mean_value * model().gain_per_value, distance=None))
                 continue
-            best = _best_discard(_defence_first(hand, seat, follow), wall)
+            best = _best_discard(_blank_rules(follow), wall)
             options.append(Option(action, best.value, distance=best.distance, line=best.line, win=best.win, outs=best.outs, worth=best.worth))
     return Evaluation(seat, "call", POINTS, tuple(_ranked(options)), extra={"wall": wall, "thrower": SEATS.index(thrower)})
 

@@ -48,10 +48,12 @@ WALL_AFTER_DEAL = 99  # 152 tiles less 53 dealt (S3): no wall of a real hand is 
 
 
 def seen_tiles(hand: Hand, seat: str) -> np.ndarray:
-    """What `seat` has seen: the discards and the other players' exposures."""
+    """What `seat` has seen: the discards and the other players' exposures (a
+    blank on the floor is no tile any line needs, TR1)."""
     seen = np.zeros(tiles.KINDS, dtype=np.int16)
     for _, tile in hand.discards:
-        seen[tile] += 1
+        if tile != tiles.BLANK:
+            seen[tile] += 1
     for other in SEATS:
         if other != seat:
             for group in hand.exposed[other]:

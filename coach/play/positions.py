@@ -31,7 +31,7 @@ from coach.rules.table_rules import LEAGUE, TableRules
 
 REPLAYED = (INACCURACY, MISTAKE)
 # The decisions a position asks again (not the stop vote nor the courtesy offer).
-KINDS = ("pass", "courtesy", "discard", "exchange", "mahjong", "call", "no-call")
+KINDS = ("pass", "courtesy", "discard", "exchange", "blank", "mahjong", "call", "no-call")
 
 
 @dataclass(frozen=True)
@@ -40,6 +40,7 @@ class Position:
     actions: tuple[Action, ...]  # every action of the hand before the decision
     seat: str  # whose decision it is
     played: Action  # what the learner played there
+    rules: TableRules = LEAGUE  # the table rules the hand was played by (docs/table-rules.md)
 
     @property
     def number(self) -> int:
@@ -67,17 +68,17 @@ def to_replay(found: Review) -> list[int]:
     return [d.number for d in found.decisions if d.grade in REPLAYED and d.played.kind in KINDS]
 
 
-def position_at(seed: int, actions: list[Action], number: int, seat: str) -> Position:
-    """The position before decision `number` of a hand's record; ValueError
-    if the record has no decision of `seat` there."""
+def position_at(seed: int, actions: list[Action], number: int, seat: str, rules: TableRules = LEAGUE) -> Position:
+    """The position before decision `number` of a hand's record, played under `rules`;
+    ValueError if the record has no decision of `seat` there."""
     if seat not in SEATS or not 0 <= number < len(actions) or actions[number].seat != seat:
         raise ValueError(f"decision {number} of this hand is not {seat}'s")
-    return Position(seed, tuple(actions[:number]), seat, actions[number])
+    return Position(seed, tuple(actions[:number]), seat, actions[number], rules)
 
 
-def rebuild(card: Card, position: Position, rules: TableRules = LEAGUE) -> Hand:
-    """The hand, under its table rules, as it stood at the decision (HandError if the record no longer replays)."""
-    hand = replay(card, position.seed, list(position.actions), rules)
+def rebuild(card: Card, position: Position) -> Hand:
+    """The hand as it stood at the decision (HandError if the record no longer replays)."""
+    hand = replay(card, position.seed, list(position.actions), position.rules)
     if position.seat not in hand.waiting():
         raise HandError(f"{position.seat} had no decision to make here", "H1")
     return hand
@@ -97,9 +98,9 @@ def check_legal(hand: Hand, action: Action) -> None:
 
 def same_move(a: Action, b: Action) -> bool:
     """The same move, whatever order a pass's tiles were picked in."""
-    return a.kind == b.kind and Counter(a.tiles) == Counter(b.tiles) and (a.seat, a.blind, a.go, a.count, a.size, a.owner, a.group) == (
-        b.seat, b.blind, b.go, b.count, b.size, b.owner, b.group
-    )
+    return a.kind == b.kind and Counter(a.tiles) == Counter(b.tiles) and (
+        a.seat, a.blind, a.go, a.count, a.size, a.owner, a.group, a.place
+    ) == (b.seat, b.blind, b.go, b.count, b.size, b.owner, b.group, b.place)
 
 
 def grade_answer(hand: Hand, position: Position, answer: Action) -> Graded:
@@ -122,4 +123,4 @@ def drawn_tile(hand: Hand, seat: str) -> int | None:
 
 
 def codes(values: list[int]) -> tuple[str, ...]:
-    return tuple(sorted((tiles.CODES[t] for t in values), key=tiles.sort_key))
+    return tuple(sorted((tiles.TABLE_CODES[t] for t in values), key=tiles.sort_key))

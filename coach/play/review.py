@@ -19,6 +19,11 @@ the best one, in the evaluation's units:
 
 The reason states the numbers: tiles away, the chance to win, the chance
 of handing an opponent Mah Jongg (D1), and the coach's move beside it.
+
+The hand is replayed under the table rules it was played by
+(docs/table-rules.md): a blank swap (TR1) is graded like a joker exchange,
+in points; a Charleston pass that sends a blank is not graded (`Ungraded`)
+until the pass evaluation reads blanks: the coach keeps its blanks.
 """
 
 from __future__ import annotations
@@ -28,10 +33,11 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from coach.advice.passes import CLOSE, MARGIN, PassOption, pass_grade
+from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.evaluation import POINTS, Evaluation, Option, evaluate, with_played
-from coach.play.hand import SEATS, Action, Hand, deal
+from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, deal
 from coach.play.legal import canonical
 from coach.rules.charleston import PASSES, STEPS, pass_words
 from coach.rules.table_rules import LEAGUE, TableRules
@@ -59,7 +65,12 @@ CHARLESTON_KINDS = ("pass", "vote", "offer", "courtesy")
 PASS_STEPS = tuple(step for step in STEPS if step in PASSES and step != "courtesy")
 ORDINALS = {"first": "First", "second": "Second"}
 KIND_NAMES = {"vote": "Stop vote", "offer": "Courtesy offer", "courtesy": "Courtesy pass", "discard": "Discard",
-              "call": "Call", "no-call": "No call", "exchange": "Joker exchange", "mahjong": "Mah Jongg"}
+              "call": "Call", "no-call": "No call", "exchange": "Joker exchange", "mahjong": "Mah Jongg",
+              BLANK_SWAP: "Blank swap"}
+
+
+class Ungraded(CoachError, ValueError):
+    """A decision the coach cannot grade yet: a Charleston pass that sends a blank (TR1)."""
 
 
 def decision_name(kind: str, step: str = "") -> str:
@@ -198,6 +209,8 @@ def _words(action: Action, hand: Hand) -> str:
         return f"throw the {_names(action.tiles)}"
     if action.kind == "exchange":
         return f"give the {_names(action.tiles)} for {action.owner}'s joker"
+    if action.kind == BLANK_SWAP:
+        return f"swap a blank for the {_names(action.tiles)} from the discards"
     if action.kind == "call":
         tile = tiles.name(hand.latest[1]) if hand.latest else "tile"
         return f"call the {tile} for Mah Jongg" if not action.size else f"call the {tile} for a group of {action.size}"
@@ -211,7 +224,7 @@ def _words(action: Action, hand: Hand) -> str:
 
 
 RULES = {"pass": ("C1",), "courtesy": ("C3",), "vote": ("C2",), "offer": ("C3",), "discard": ("S4",), "exchange": ("J4",),
-         "call": ("K2",), "no-call": ("K2",), "mahjong": ("E1",)}
+         "call": ("K2",), "no-call": ("K2",), "mahjong": ("E1",), BLANK_SWAP: ("TR1",)}
 
 
 SAY_RISK_FROM = 0.02  # a chance of handing Mah Jongg worth saying: 1 in 50 or more
@@ -259,6 +272,8 @@ def _win_rule(action: Action) -> tuple[str, ...]:
         return ("K3",)
     if action.kind == "exchange":
         return ("J4", "P6")
+    if action.kind == BLANK_SWAP:
+        return ("TR1", "P3")
     return ("E1",)
 
 
@@ -324,6 +339,8 @@ def grade_decision(hand: Hand, played: Action) -> Judged:
     """The played action graded against the coach's move, in this state
     (ValueError if the action is not a legal move here)."""
     played = canonical(played)
+    if played.kind in ("pass", "courtesy") and tiles.BLANK_CODE in played.tiles:
+        raise Ungraded("a pass that sends a blank is not graded: the pass evaluation does not read blanks (TR1)")
     evaluation = evaluate(hand, played.seat)
     best = evaluation.best
     rules: tuple[str, ...] = RULES.get(played.kind, ("H3",))
@@ -339,7 +356,7 @@ def grade_decision(hand: Hand, played: Action) -> Judged:
         return Judged(grade, cost, reason, rules, best.action, evaluation.unit)
     if best.wins_now and not mine.wins_now:
         reason = f"You had Mah Jongg: {_words(best.action, hand)} and the hand is won, worth {best.value:.0f} points."
-        if best.action.kind == "exchange":
+        if best.action.kind in ("exchange", BLANK_SWAP):
             reason = f"You had Mah Jongg: {_words(best.action, hand)} and your hand is complete, worth {best.value:.0f} points."
         # What was given up: the payment in hand, whatever the model hoped for by holding out.
         return Judged(MISTAKE, max(cost, best.value), reason, _win_rule(best.action), best.action, POINTS, missed_win=True)
@@ -420,17 +437,18 @@ def review(
     card: Card, seed: int, actions: list[Action], seat: str, progress: Callable[[int, int], None] | None = None,
     rules: TableRules = LEAGUE,
 ) -> Review:
-    """Replay the hand under its table rules and grade every decision `seat` made;
-    `progress(done, total)` is told after each graded decision."""
+    """Replay the hand under its table `rules` and grade every decision `seat` made;
+    `progress(done, total)` is told after each graded decision. A decision the
+    coach cannot grade yet (`Ungraded`: a pass sending a blank) is left out."""
     if seat not in SEATS:
         raise ValueError(f"a seat is one of {', '.join(SEATS)}, not {seat!r}")
     hand = deal(card, seed, rules)
-    total = sum(1 for a in actions if a.seat == seat)
+    total = sum(1 for a in actions if a.seat == seat and not _ungraded(a))
     out = []
     for number, action in enumerate(actions):
-        if action.seat == seat:
+        if action.seat == seat and not _ungraded(action):
             judged = grade_decision(hand, action)
-            rack = tuple(sorted((tiles.CODES[t] for t in hand.racks[seat]), key=tiles.sort_key))
+            rack = tuple(sorted((tiles.TABLE_CODES[t] for t in hand.racks[seat]), key=tiles.sort_key))
             exposed = tuple(tuple(e.as_exposure().codes) for e in hand.exposed[seat])
             out.append(
                 Reviewed(
@@ -445,6 +463,11 @@ def review(
     result = hand.result
     line = result.payment.line.id if result and result.payment and result.payment.line else None
     return Review(seat, tuple(out), result.winner if result else None, line)
+
+
+def _ungraded(action: Action) -> bool:
+    """A pass that sends a blank (TR1): see `Ungraded`."""
+    return action.kind in ("pass", "courtesy") and tiles.BLANK_CODE in action.tiles
 
 
 def review_text(found: Review) -> str:

@@ -10,6 +10,11 @@ besides:
   are seen.
 - Another seat's passed tiles stay face down (C1-C3): the learner sees that
   tiles moved, not which. (The API shows the count; the page says nothing.)
+- The wall stays face down, with one exception: at a table that allows
+  picking ahead (TR5) the seat whose turn comes next sees the next wall
+  tile while the latest discard may be called, and still knows it if the
+  discard is called and the tile goes back (`next_tile`). No other seat
+  ever sees it, and no seat sees any other wall tile.
 - The move number counts the seat's own moves. Every stored state of a
   practice hand is one where the learner owes a move (the computer players
   answer inside the learner's request), so this count names the state
@@ -33,6 +38,12 @@ def seen_by(hand: Hand, seat: str, number: int) -> bool:
 def seen_actions(hand: Hand, seat: str, start: int = 0) -> list[int]:
     """The numbers of the actions from `start` on that `seat` saw happen, in order."""
     return [n for n in range(start, len(hand.actions)) if seen_by(hand, seat, n)]
+
+
+def next_tile(hand: Hand, seat: str) -> int | None:
+    """The next wall tile if `seat` may know it (TR5), else None: the only wall
+    tile a seat ever sees, and what the computer players may use of the wall."""
+    return hand.known_next(seat)
 
 
 def move_number(hand: Hand, seat: str) -> int:

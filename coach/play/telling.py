@@ -9,9 +9,11 @@ computer player's silent "no call" is never heard (`coach.play.seen`).
 The sentences need only the list of actions, never the hand's state, so a
 line reads the same whenever the log is drawn: the direction of a pass is
 worked out from how many passes the seat had made before it (every pass of
-the Charleston is made by all four, in the order of C1 and C2), and the
-stop vote's outcome is told with the fourth vote (C2: any one player may
-stop it).
+the Charleston is made by every seat, in the order of C1 and C2, or of TR4
+at a three-player table), and the stop vote's outcome is told with the last
+vote (C2: any one player may stop it). The table's rules (`rules`) say how
+many play; a blank swap (TR1) is told to everyone, the discards being in
+plain view.
 """
 
 from __future__ import annotations
@@ -19,14 +21,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from coach.notation import tiles
-from coach.play.hand import Action
-from coach.rules.charleston import PASSES, STEPS
+from coach.play.hand import BLANK_SWAP, Action
+from coach.rules.charleston import PASSES, pass_steps
+from coach.rules.table_rules import LEAGUE, TableRules
 
 # The Charleston's passes in the order every seat makes them (C1, C2).
-PASS_ORDER = tuple(step for step in STEPS if step in PASSES and step != "courtesy")
+PASS_ORDER = pass_steps(4)
 TOWARD = {"right": "to the right", "across": "across", "left": "to the left"}
 COUNT_WORDS = ("no", "one", "two", "three")
-VOTERS = 4  # every seat votes on the second Charleston (C2)
+VOTERS = 4  # every seat votes on the second Charleston (C2): three at a three-player table (TR4)
 
 
 def listed(codes: Sequence[str]) -> str:
@@ -40,11 +43,13 @@ def listed(codes: Sequence[str]) -> str:
     return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
 
 
-def pass_step(actions: Sequence[Action], number: int) -> str:
-    """Which pass of the Charleston action `number` (a pass) was: "first-right" ... "second-right"."""
+def pass_step(actions: Sequence[Action], number: int, players: int = 4) -> str:
+    """Which pass of the Charleston action `number` (a pass) was: "first-right" ... "second-right"
+    (at a three-player table, right and left only, TR4)."""
+    order = pass_steps(players)
     seat = actions[number].seat
     before = sum(1 for a in actions[:number] if a.seat == seat and a.kind == "pass")
-    return PASS_ORDER[min(before, len(PASS_ORDER) - 1)]
+    return order[min(before, len(order) - 1)]
 
 
 def pass_sentence(who: str, codes: Sequence[str], blind: int, toward: str) -> str:
@@ -68,24 +73,29 @@ def whose(action: Action, seat: str) -> str:
     return "your" if action.owner == seat else f"{action.owner}'s"
 
 
-def vote_outcome(actions: Sequence[Action], number: int) -> str:
-    """After the fourth vote, what the table decided (C2); before it, nothing."""
+def vote_outcome(actions: Sequence[Action], number: int, voters: int = VOTERS) -> str:
+    """After the last vote (the fourth, or the third with three players, TR4), what
+    the table decided (C2); before it, nothing."""
     votes = [a for a in actions[: number + 1] if a.kind == "vote"]
-    if len(votes) != VOTERS:
+    if len(votes) != voters:
         return ""
     if all(a.go for a in votes):
         return " Everyone voted to go on: the second Charleston begins (C2)."
     return " Any one player may stop it, so there is no second Charleston (C2)."
 
 
-def tell(actions: Sequence[Action], number: int, seat: str) -> str:
+def tell(actions: Sequence[Action], number: int, seat: str, rules: TableRules = LEAGUE) -> str:
     """Action `number` as `seat` heard it, one sentence (or two, the vote's outcome
-    with it); an empty string for what `seat` did not see."""
+    with it); an empty string for what `seat` did not see. `rules`: the table's."""
     action = actions[number]
     mine = action.seat == seat
     who = "You" if mine else action.seat
     if action.kind == "discard":
+        if action.tiles[0] == tiles.BLANK_CODE:
+            return f"{who} threw a blank: nobody may call it (TR1)."
         return f"{who} threw the {tiles.name(action.tiles[0])}."
+    if action.kind == BLANK_SWAP:
+        return f"{who} swapped a blank for the {tiles.name(action.tiles[0])} from the discards (TR1)."
     if action.kind == "call":
         return f"{who} called {'Mah Jongg' if not action.size else f'for a group of {action.size}'}."
     if action.kind == "exchange":
@@ -94,11 +104,11 @@ def tell(actions: Sequence[Action], number: int, seat: str) -> str:
         return f"{who} declared Mah Jongg."
     if action.kind == "vote":
         choice = "play the second Charleston" if action.go else "stop the second Charleston"
-        return f"{who} voted to {choice}.{vote_outcome(actions, number)}"
+        return f"{who} voted to {choice}.{vote_outcome(actions, number, rules.players)}"
     if not mine:
         return ""  # another seat's passed tiles stay face down (C1-C3); its offer is its own
     if action.kind == "courtesy":
         return pass_sentence(who, action.tiles, 0, "across") if action.tiles else ""
     if action.kind == "pass":
-        return pass_sentence(who, action.tiles, action.blind, TOWARD[PASSES[pass_step(actions, number)][1]])
+        return pass_sentence(who, action.tiles, action.blind, TOWARD[PASSES[pass_step(actions, number, rules.players)][1]])
     return ""

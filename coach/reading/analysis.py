@@ -153,8 +153,43 @@ def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None, w
     """Rank every line of the card for this holding; with `within`, only the
     lines at most that many tiles further than the nearest, each worked out
     and ranked exactly as in the full analysis (a deal that reads only the
-    near lines skips the outs of all the others)."""
+    near lines skips the outs of all the others). A bare rack with nothing
+    seen is ranked by the card's batch tables when they are built
+    (`CardTables.rank_rack`, the same numbers: tests hold it to `ranked`)."""
     tables = tables_for(card)
+    if not holding.exposures and not any(seen or ()) and tables.batch_ready:
+        found = tables.rank_rack(holding.rack)
+        order = found.order
+        if within is not None:
+            order = order[found.distance[order] <= found.distance.min() + within]
+        lines = (found.best.tolist(), found.distance.tolist(), found.dead.tolist(), found.live_outs.tolist(), order.tolist())
+    else:
+        lines = ranked(tables, holding, seen, within)
+    best_list, distance_list, dead_list, outs_list, order_list = lines
+    results = []
+    for n in order_list:
+        h, d = best_list[n], distance_list[n]
+        reachable = d != OUT_OF_REACH
+        results.append(
+            LineResult(
+                tables.lines[n],
+                d if reachable else None,
+                tables.readings[h] if reachable else None,
+                dead_list[n],
+                outs_list[n],
+                holding,
+                n,
+            )
+        )
+    return Analysis(card, holding, tuple(seen or (0,) * tiles.KINDS), tuple(results))
+
+
+def ranked(
+    tables: CardTables, holding: Holding, seen: tuple[int, ...] | None = None, within: int | None = None
+) -> tuple[list[int], list[int], list[bool], list[int], list[int]]:
+    """`analyze`'s numbers for any holding, by line in card order: each line's
+    best reading (an index into `tables.readings`), its distance, deadness and
+    live outs; then the lines ranked (only those `within` of the nearest)."""
     distances = tables.reading_distances(holding).astype(np.int64)
     pool = unseen(holding, seen)
     count = len(tables.readings)
@@ -177,24 +212,7 @@ def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None, w
     order = np.lexsort((np.arange(len(best)), -tables.values, -line_outs, line_distance))
     if within is not None:
         order = order[line_distance[order] <= line_distance.min() + within]
-    best_list, distance_list = best.tolist(), line_distance.tolist()
-    outs_list, dead_list = line_outs.tolist(), dead[best].tolist()
-    results = []
-    for n in order.tolist():
-        h, d = best_list[n], distance_list[n]
-        reachable = d != OUT_OF_REACH
-        results.append(
-            LineResult(
-                tables.lines[n],
-                d if reachable else None,
-                tables.readings[h] if reachable else None,
-                dead_list[n],
-                outs_list[n],
-                holding,
-                n,
-            )
-        )
-    return Analysis(card, holding, tuple(seen or (0,) * tiles.KINDS), tuple(results))
+    return best.tolist(), line_distance.tolist(), dead[best].tolist(), line_outs.tolist(), order.tolist()
 
 
 _RACKS: Kept[Analysis] = Kept(256)

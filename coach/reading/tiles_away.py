@@ -236,6 +236,61 @@ def fill(reading: Reading, holding: Holding, concealed: bool = False) -> Fill:
     return Fill(reading, distance, tuple(used), tuple(missing), tuple(unused), tuple(exposed))
 
 
+@dataclass(frozen=True)
+class Slots:
+    """One reading's slots counted by tile, to fill a bare rack (no
+    exposures) from its count vector: `fill`'s distance and unused tiles
+    without its slot-by-slot walk or its Fill. A drill that draws tile after
+    tile toward one reading (nearest-hand) asks this dozens of times a
+    question. Naturals fill singles and pairs first, so of `count` copies
+    of a tile min(count, need) are placed, and of those all past the tile's
+    single and pair slots go to its groups of three or more; jokers fill
+    what those groups have left (J1, J2). Tests hold it to `fill`."""
+
+    tiles: tuple[tuple[int, int, int], ...]  # (tile, slots, slots in singles and pairs), each tile once
+    big_total: int  # slots in groups of three or more
+
+    @classmethod
+    def of(cls, reading: Reading) -> Slots:
+        need: dict[int, list[int]] = {}
+        for g in reading.groups:
+            slots = need.setdefault(g.tile, [0, 0])
+            slots[0] += g.size
+            if not g.takes_jokers:
+                slots[1] += g.size
+        return cls(tuple((t, n, s) for t, (n, s) in need.items()), sum(g.size for g in reading.groups if g.takes_jokers))
+
+    def takes(self, tile: int) -> int:
+        """Copies of `tile` the reading has a slot for."""
+        return next((n for t, n, _ in self.tiles if t == tile), 0)
+
+    def _placed(self, counts: Sequence[int]) -> tuple[int, int]:
+        """Naturals placed, and jokers placed."""
+        naturals = room_taken = 0
+        for tile, need, small in self.tiles:
+            held = counts[tile]
+            placed = held if held < need else need
+            naturals += placed
+            if placed > small:
+                room_taken += placed - small
+        jokers = counts[tiles.JOKER]
+        room = self.big_total - room_taken
+        return naturals, jokers if jokers < room else room
+
+    def distance(self, counts: Sequence[int]) -> int:
+        """`fill(reading, Holding(counts)).distance` for a bare rack's counts."""
+        naturals, jokers = self._placed(counts)
+        return HAND_SIZE - naturals - jokers
+
+    def unused(self, counts: Sequence[int]) -> list[int]:
+        """`fill(reading, Holding(counts)).unused`: the rack's tiles it has no slot for, in tile order."""
+        left = list(counts)
+        for tile, need, _ in self.tiles:
+            left[tile] -= min(left[tile], need)
+        left[tiles.JOKER] -= self._placed(counts)[1]
+        return [t for t, c in enumerate(left) if c for _ in range(c)]
+
+
 # ---------------------------------------------------------------------------
 # The same numbers for every reading of a card at once.
 
@@ -252,6 +307,7 @@ FEATURE_START = np.concatenate(([0], np.cumsum([_cap(t) for t in range(tiles.NAT
 COUNT_TILE = np.array([t for t in range(tiles.NATURALS) for _ in range(_cap(t) + 1)], dtype=np.intp)
 COUNT_LEVEL = np.array([k for t in range(tiles.NATURALS) for k in range(_cap(t) + 1)], dtype=np.int16)
 COUNT_START = np.concatenate(([0], np.cumsum([_cap(t) + 1 for t in range(tiles.NATURALS)])))
+_FEATURE_FIRST: list[int] = FEATURE_START.tolist()  # as Python ints: a rack's rows listed without numpy scalars
 # v = naturals placed + SPILL * naturals placed in groups of 3+ (both <= 14)
 SPILL = 32
 BYTE_SPILL = 16  # the same packing in one byte (batch_rank): naturals + 16 * spilled
@@ -326,7 +382,7 @@ class CardTables:
         if holding.exposures:
             return self._with_exposures(holding)
         rack = holding.rack
-        rows = [FEATURE_START[t] + k for t in range(tiles.NATURALS) for k in range(rack[t])]
+        rows = [_FEATURE_FIRST[t] + k for t in range(tiles.NATURALS) for k in range(rack[t])]
         if rows:
             v = self.table[rows].sum(axis=0, dtype=np.int16)
         else:
@@ -489,6 +545,43 @@ class CardTables:
         """Build what `batch_rank` needs now, so that the disk cache
         (coach.reading.disk_cache) keeps it and a batch command starts without it."""
         self._copy_table, self._count_rows, self._big_total_bytes, self._value_rank, self._reading_numbers  # noqa: B018 (cached on first read)
+
+    @property
+    def batch_ready(self) -> bool:
+        """Whether `warm_batch`'s tables are built: `analysis.analyze` ranks a
+        bare rack with them (`rank_rack`) only then, so that a card read for
+        one rack (the card editor's preview) is not made to build them."""
+        return all(name in self.__dict__ for name in ("_copy_table", "_count_rows", "_big_total_bytes", "_value_rank", "_reading_numbers"))
+
+    def rank_rack(self, rack: Sequence[int]) -> BatchRanking:
+        """`batch_rank` of one bare rack (36 counts) with nothing seen, its row
+        as 1-D arrays: the same byte sums, one row a kind held, without the
+        batch's indexing of (racks, width) arrays, which costs a single rack
+        more than the sums (issue 26: the nearest-hand question's analyses)."""
+        count = len(self.readings)
+        _, base, _, _, card_dead = self._copy_table
+        held = [COUNT_START[t] + rack[t] for t in range(tiles.NATURALS) if rack[t]]
+        total = self._count_rows[held].sum(axis=0, dtype=np.uint8)  # wraps modulo 256, as batch_rank's sums
+        total += base
+        v = total[:count]
+        room = self._big_total_bytes - (v >> 4)
+        jokers = np.uint8(rack[tiles.JOKER])
+        distances = HAND_SIZE - (v & (BYTE_SPILL - 1)) - np.minimum(jokers, room)
+        joker_short = jokers < room
+        outs = np.where(joker_short, total[2 * count :], total[count : 2 * count])
+        outs += joker_short * np.uint8(max(tiles.COPIES[tiles.JOKER] - int(jokers), 0))
+        dead = card_dead & (distances > 0)
+        key = distances.astype(np.int32)
+        key <<= 11
+        key += 1023
+        key -= np.where(dead, np.int16(-1024), outs)
+        key *= count
+        key += self._reading_numbers
+        best = np.minimum.reduceat(key, self.starts) % count
+        line_distance, line_dead = distances[best], dead[best]
+        line_outs = np.where(line_dead, np.int16(0), outs[best].astype(np.int16))
+        rank_key = (line_distance.astype(np.int32) * 1024 + (1023 - line_outs)) * len(self.lines) + self._value_rank
+        return BatchRanking(line_distance, best, line_outs, line_dead, np.argsort(rank_key))
 
     def batch_rank(self, racks: np.ndarray, seen: np.ndarray | None = None) -> BatchRanking:
         """Every line of the card for many concealed racks at once, as

@@ -17,7 +17,7 @@ the facts an explanation needs.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -133,15 +133,33 @@ def call_ruling(
     return Ruling(tuple(c.size for c in calls), "K2", facts)
 
 
-def who_gets(discarder: str, claims: Mapping[str, str]) -> Ruling:
+def who_gets(discarder: str, claims: Mapping[str, str], first_to_speak: bool = False, players: int = 4) -> Ruling:
     """Who gets a discard several seats call (K4): `claims` maps each caller to
     MAH_JONGG or "exposure". Mah Jongg beats an exposure; between equal
     purposes the seat closest after the discarder in turn order wins (S5).
-    The table variant (a caller who already racked or exposed keeps it) and
-    "first to speak" are not League rules and are never applied."""
-    winner = min(claims, key=lambda s: (claims[s] != MAH_JONGG, turns_after(discarder, s)))
+    With the table rule "first to speak" (TR6), `claims` is in the order the
+    calls were spoken and the first of the best purpose wins instead. The
+    other table variant (a caller who already racked or exposed keeps it) is
+    never applied."""
+    if first_to_speak:
+        spoken = list(claims)
+        winner = min(spoken, key=lambda s: (claims[s] != MAH_JONGG, spoken.index(s)))
+        rule = "TR6"
+    else:
+        winner = min(claims, key=lambda s: (claims[s] != MAH_JONGG, turns_after(discarder, s, players)))
+        rule = "K4"
     purposes = {claims[s] == MAH_JONGG for s in claims}
-    return Ruling(winner, "K4", {"by": "purpose" if len(purposes) > 1 else "seat"})
+    return Ruling(winner, rule, {"by": "purpose" if len(purposes) > 1 else "seat"})
+
+
+def speaking_order(discarder: str, seats: Sequence[str], first: str | None = None, players: int = 4) -> Ruling:
+    """The order the seats in `seats` answer a discard at the practice table
+    (TR6 makes it matter): the player at the table (`first`) is asked first,
+    then the computer players in turn order after the discarder (S5). The
+    League's rule (K4) gives the tile by seat, whatever the order."""
+    after = sorted((s for s in seats if s != first), key=lambda s: turns_after(discarder, s, players))
+    order = ([first] if first in seats else []) + after
+    return Ruling(tuple(order), "TR6", {"discarder": discarder, "first": first})
 
 
 def after_call(discarder: str, caller: str) -> Ruling:

@@ -10,8 +10,14 @@ tools read it from here.
   be ones coming in that same pass, sent straight on unseen.
 - C6: (a table rule) everyone passing all three blind ends the Charleston.
 
+Two table rules change it (docs/table-rules.md): TR3 lets a joker go in the
+courtesy pass (`may_pass_joker`), and TR4 seats three players, East, South
+and West, with no across pass and no courtesy pass: right then left (first),
+the vote, left then right (second), the last pass of each may be blind
+(`steps`, `receiver`, `sender` with `players=3`).
+
 "Right" is the next seat in turn order (S5), so a direction is a number of
-seats moved along `coach.rules.table.SEATS`.
+seats moved along `coach.rules.table.SEATS` (or the three seats in play, TR4).
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ from collections.abc import Sequence
 
 from coach.common.errors import CoachError
 from coach.notation import tiles
-from coach.rules.table import SEATS, next_seat
+from coach.rules.ruling import Ruling
+from coach.rules.table import next_seat, seats_in_play
 
 # S5 with C1-C3: how many seats along the turn order each direction moves.
 SEATS_MOVED = {"right": 1, "across": 2, "left": 3}
@@ -50,6 +57,42 @@ STEPS = (
 )
 
 
+# TR4: a three-player Charleston has no across pass and no courtesy pass.
+THREE_PLAYER_FIRST = ("right", "left")
+THREE_PLAYER_SECOND = ("left", "right")
+THREE_PLAYER_STEPS = (
+    tuple(f"first-{d}" for d in THREE_PLAYER_FIRST) + ("vote",) + tuple(f"second-{d}" for d in THREE_PLAYER_SECOND)
+)
+
+
+def steps(players: int = 4) -> tuple[str, ...]:
+    """The steps of the Charleston at a table of `players` (C1-C3; TR4 for three):
+    every pass, the vote and the courtesy offer, in order. The last pass of
+    each Charleston is still the one that may be blind (`BLIND_PASSES`, C5)."""
+    seats_in_play(players)  # a table of 4, or 3
+    return STEPS if players == 4 else THREE_PLAYER_STEPS
+
+
+def pass_steps(players: int = 4) -> tuple[str, ...]:
+    """The passes every seat makes, in order (the courtesy pass aside): a seat's
+    n-th pass is the n-th of these (C1, C2; TR4)."""
+    return tuple(step for step in steps(players) if step in PASSES and step != "courtesy")
+
+
+def has_courtesy(players: int = 4) -> Ruling:
+    """Is there a courtesy pass (C3)? Not at a three-player table: across
+    from South sits nobody (TR4)."""
+    return Ruling(players == 4, "C3" if players == 4 else "TR4", {"players": players})
+
+
+def may_pass_joker(which: str, joker_in_courtesy: bool = False) -> Ruling:
+    """May a joker go in this pass? Never by the League's rules (C4); with the
+    table rule TR3 in the courtesy pass only."""
+    if which == "courtesy" and joker_in_courtesy:
+        return Ruling(True, "TR3", {"which": which})
+    return Ruling(False, "C4", {"which": which})
+
+
 def forwarded(blind: int) -> str:
     """A blind pass's forwarded tiles in words (C5): "2 of the tiles coming to you, unseen"."""
     if blind == 3:
@@ -70,14 +113,22 @@ class PassError(CoachError, ValueError):
     """A pass no player may make: a joker (C4), the wrong number of tiles, tiles not held."""
 
 
-def receiver(seat: str, direction: str) -> str:
-    """The seat that gets what `seat` passes `direction` (C1-C3, S5)."""
-    return next_seat(seat, SEATS_MOVED[direction])
+def _moved(direction: str, players: int) -> int:
+    if players == 4:
+        return SEATS_MOVED[direction]
+    if direction == "across":
+        raise PassError("three players pass right and left only: across from South sits nobody (TR4)")
+    return {"right": 1, "left": players - 1}[direction]
 
 
-def sender(seat: str, direction: str) -> str:
-    """The seat whose pass `direction` comes to `seat` (C1-C3, S5)."""
-    return SEATS[(SEATS.index(seat) - SEATS_MOVED[direction]) % len(SEATS)]
+def receiver(seat: str, direction: str, players: int = 4) -> str:
+    """The seat that gets what `seat` passes `direction` (C1-C3, S5; around three seats, TR4)."""
+    return next_seat(seat, _moved(direction, players), players)
+
+
+def sender(seat: str, direction: str, players: int = 4) -> str:
+    """The seat whose pass `direction` comes to `seat` (C1-C3, S5; around three seats, TR4)."""
+    return next_seat(seat, -_moved(direction, players), players)
 
 
 def check_pass(rack: Sequence[int], passed: Sequence[int], which: str = "first-right", blind: int = 0) -> None:

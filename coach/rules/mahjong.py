@@ -130,10 +130,13 @@ def doublings(line: Line, win: str, jokerless: bool) -> tuple[tuple[Doubling, ..
     return (), (Doubling("self-picked", "P6" if win == "exchange" else "P3"), *both)
 
 
-def score(card: Card, holding: Holding, win: str) -> Payment:
-    """The payment for these 14 tiles won this way, read as the best-paying line (H5)."""
+def score(card: Card, holding: Holding, win: str, players: int = 4) -> Payment:
+    """The payment for these 14 tiles won this way, read as the best-paying line (H5);
+    at a three-player table (`players=3`) two losers pay (TR4)."""
     if win not in WINS:
         raise ValueError(f"a win is one of {', '.join(WINS)}, not {win!r}")
+    if players not in (3, 4):
+        raise ValueError(f"a table seats 4 players, or 3 (TR4), not {players!r}")
     jokerless = is_jokerless(holding)
     wins = winning_lines(card, holding)
     if not wins:
@@ -141,6 +144,8 @@ def score(card: Card, holding: Holding, win: str) -> Payment:
         return Payment(win, None, None, jokerless, 0 if win == "discard" else None, 0, 0, broken, (why,))
     best = max(wins, key=lambda w: (pay(w.line, win, jokerless)[2], w.line.value))
     discarder, other, total = pay(best.line, win, jokerless)
+    if players == 3:  # TR4: one loser fewer, each paying what it would at four
+        total = (other if discarder is None else discarder) + other
     rules = ["H1", "P1"]
     form = best.line.read_as(best.reading)  # names the form of a line of several
     lines = [
@@ -151,14 +156,15 @@ def score(card: Card, holding: Holding, win: str) -> Payment:
         others = ", ".join(w.line.id for w in wins if w is not best)
         lines.append(f"They also read as {others}; a win is paid as the line that pays most (H5).")
         rules.append("H5")
+    others, losers = ("the other two", "all three") if players == 4 else ("the other", "both")
     if win == "discard":
-        lines.append("Won on a discard: the discarder pays double, the other two the value (P2).")
+        lines.append(f"Won on a discard: the discarder pays double, {others} the value (P2).")
         rules.append("P2")
     else:
         if win == "exchange":
             lines.append("A win by a joker exchange from another player's exposure pays as self-picked (P6).")
             rules.append("P6")
-        lines.append("Self-picked: all three pay double (P3).")
+        lines.append(f"Self-picked: {losers} pay double (P3).")
         rules.append("P3")
     if jokerless and best.line.singles_and_pairs:
         lines.append("No jokers, but Singles & Pairs lines never hold jokers, so no jokerless bonus (P4).")
@@ -169,7 +175,14 @@ def score(card: Card, holding: Holding, win: str) -> Payment:
         if win != "discard":
             lines.append("Self-picked and jokerless stack: each pays four times the value (P5).")
             rules.append("P5")
-    if discarder is not None:
+    if players == 3:
+        lines.append("Three players: the two losers pay (TR4).")
+        rules.append("TR4")
+        if discarder is not None:
+            lines.append(f"The discarder pays {discarder}, the other {other}: {total} in all.")
+        else:
+            lines.append(f"Each of the two pays {other}: {total} in all.")
+    elif discarder is not None:
         lines.append(f"The discarder pays {discarder}, the other two {other} each: {total} in all.")
     else:
         lines.append(f"Each of the three pays {other}: {total} in all.")
@@ -178,6 +191,19 @@ def score(card: Card, holding: Holding, win: str) -> Payment:
         tuple(dict.fromkeys(rules)), tuple(lines),
     )
 
+
+
+def thrower_pays_all(payment: Payment) -> Payment:
+    """A hot wall's payment (TR2): the thrower of the winning tile pays the whole
+    table's share, the double a discarder pays and each other loser's too, and
+    the others pay nothing; the winner's total is unchanged."""
+    if payment.discarder is None or payment.line is None:
+        raise ValueError("only a win on a discard has a thrower to pay for the table")
+    said = f"Hot wall: the thrower pays for the whole table, {payment.total} in all; the others pay nothing (TR2)."
+    return Payment(
+        payment.win, payment.line, payment.reading, payment.jokerless, payment.total, 0, payment.total,
+        tuple(dict.fromkeys(payment.rules + ("TR2",))), payment.explanation + (said,),
+    )
 
 
 def not_mah_jongg(card: Card, holding: Holding) -> tuple[tuple[str, ...], str]:

@@ -1,6 +1,7 @@
 """Seats and turns (S1-S5): who is East, the walls and the deal, a turn, and
-who plays next. Pure functions over seat names and numbers; each decision
-comes back as a Ruling with the rule id that decides it."""
+who plays next (around three seats at a three-player table, TR4). Pure
+functions over seat names and numbers; each decision comes back as a Ruling
+with the rule id that decides it."""
 
 from __future__ import annotations
 
@@ -18,14 +19,25 @@ SET_SIZE = len(tiles.WALL)
 TURN_STEPS = ("draw", "exchange for jokers (optional)", "discard and name it")
 
 
-def next_seat(seat: str, steps: int = 1) -> str:
-    """The seat `steps` turns after `seat`: play passes to the right (S5)."""
-    return SEATS[(SEATS.index(seat) + steps) % 4]
+def seats_in_play(players: int = 4) -> tuple[str, ...]:
+    """The seats dealt and playing: all four, or East, South and West at a
+    three-player table, North's seat empty (TR4)."""
+    if players not in (3, 4):
+        raise ValueError(f"a table seats 4 players, or 3 (TR4), not {players!r}")
+    return SEATS[:players]
 
 
-def turns_after(first: str, seat: str) -> int:
-    """How many turns after `first` the `seat` plays, 0 to 3 (S5)."""
-    return (SEATS.index(seat) - SEATS.index(first)) % 4
+def next_seat(seat: str, steps: int = 1, players: int = 4) -> str:
+    """The seat `steps` turns after `seat`: play passes to the right (S5),
+    around the seats in play (with three, West's right is East, TR4)."""
+    seats = seats_in_play(players)
+    return seats[(seats.index(seat) + steps) % players]
+
+
+def turns_after(first: str, seat: str, players: int = 4) -> int:
+    """How many turns after `first` the `seat` plays, 0 to 3 (S5; 0 to 2 with three players, TR4)."""
+    seats = seats_in_play(players)
+    return (seats.index(seat) - seats.index(first)) % players
 
 
 def seats_between(first: str, last: str) -> list[str]:

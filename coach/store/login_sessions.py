@@ -12,15 +12,15 @@ import hashlib
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
-from sqlalchemy import Select, bindparam, delete, or_, update
+from sqlalchemy import bindparam, delete, or_, update
 from sqlalchemy import select as core_select
 from sqlalchemy.engine import Connection
 from sqlmodel import Session, col
 
 from coach.common import clock
 from coach.store.models import Learner, LoginSession
+from coach.store.prepared import Prepared
 
 LIFETIME = timedelta(days=30)  # the remember-me cookie lasts as long, and no longer
 TOUCH_EVERY = timedelta(hours=1)  # last_seen_at is kept to the hour: no write on every request
@@ -62,9 +62,9 @@ class Live:
         return not self.guest and self.role == "teacher"
 
 
-# Read on every signed-in request: built once, and read as plain columns (no
-# ORM objects), so a request pays neither for building it nor for mapping rows.
-_LIVE: Select[*tuple[Any, ...]] = (  # mypy cannot infer the labelled column's type
+# Read on every signed-in request: built once, compiled once a database, and read
+# as plain columns (no ORM objects, no Core result: coach/store/prepared.py).
+_LIVE = Prepared(
     core_select(
         col(Learner.id), col(Learner.guest), col(Learner.role), col(LoginSession.id).label("session_id"),
         col(LoginSession.created_at), col(LoginSession.last_seen_at), col(LoginSession.ended_at),
@@ -79,7 +79,7 @@ def live(session: Session | Connection, learner_id: int, token: str, now: dateti
     if not token or len(token) > 100:
         return None
     connection = session.connection() if isinstance(session, Session) else session
-    row = connection.execute(_LIVE, {"token_hash": token_hash(token), "learner_id": learner_id}).first()
+    row = _LIVE.first(connection, {"token_hash": token_hash(token), "learner_id": learner_id})
     if row is None or row.ended_at is not None or row.created_at <= (now or clock.now()) - LIFETIME:
         return None
     return Live(row.id, row.guest, row.role, row.session_id, row.created_at, row.last_seen_at)

@@ -15,6 +15,7 @@ so it drops again after mistakes.
 
 from __future__ import annotations
 
+import functools
 import json
 from collections import defaultdict
 from dataclasses import dataclass
@@ -27,11 +28,13 @@ from fsrs import Rating, Scheduler
 from sqlalchemy import bindparam, insert
 from sqlalchemy import select as select_columns
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql.elements import BindParameter
 from sqlmodel import Session, col, select, update
 
 from coach.common import clock
 from coach.rules.table_rules import LEAGUE, TableRules
 from coach.store.models import Attempt, Learner, SkillState
+from coach.store.prepared import Prepared
 from coach.store.transaction import connection_of, insert_once, write_as
 from drills.kit.base import Question, Verdict
 
@@ -135,10 +138,8 @@ def add_answer(
         return False
     skills = skills_of(question, verdict)
     connection = connection_of(session)
-    known = {
-        row.skill: row
-        for row in connection.execute(_SKILL_STATES, {"learner_id": learner_id, "skills": [skill for skill, _ in skills]})
-    }
+    names = {f"skill_{n}": skill for n, (skill, _) in enumerate(skills)}
+    known = {row.skill: row for row in _skill_states(len(skills)).rows(connection, {"learner_id": learner_id, **names})}
     updates: list[dict[str, Any]] = []
     inserts: list[dict[str, Any]] = []
     for n, (skill, correct) in enumerate(skills):
@@ -150,32 +151,50 @@ def add_answer(
         else:
             inserts.append({**values, "learner_id": learner_id, "skill": skill, "reviews": 1})
     if updates:
-        connection.execute(_UPDATE_SKILL_STATE, updates)
+        _UPDATE_SKILL_STATE.many(connection, updates)
     if inserts:
-        connection.execute(_INSERT_SKILL_STATE, inserts)
+        _INSERT_SKILL_STATE.many(connection, inserts)
     return True
 
 
-# Run on every stored answer: built once (see coach/store/transaction.py).
+# Run on every stored answer: built once, compiled once a database (see coach/store/prepared.py).
 _SKILL_TABLE = SkillState.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ at class creation
-_SKILL_STATES = select_columns(_SKILL_TABLE.c.id, _SKILL_TABLE.c.skill, _SKILL_TABLE.c.card, _SKILL_TABLE.c.reviews).where(
-    _SKILL_TABLE.c.learner_id == bindparam("learner_id"), _SKILL_TABLE.c.skill.in_(bindparam("skills", expanding=True))
-)
-_UPDATE_SKILL_STATE = (
+
+
+@functools.lru_cache(maxsize=64)
+def _skill_states(count: int) -> Prepared:
+    """The schedules of `count` skills of one learner (parameters learner_id, skill_0, skill_1, ...):
+    one statement for each count, so that none is rendered again for its list."""
+    table = _SKILL_TABLE
+    skills: list[BindParameter[str]] = [bindparam(f"skill_{n}") for n in range(count)]
+    return Prepared(
+        select_columns(table.c.id, table.c.skill, table.c.card, table.c.reviews).where(
+            table.c.learner_id == bindparam("learner_id"), table.c.skill.in_(skills)
+        )
+    )
+
+
+_UPDATE_SKILL_STATE = Prepared(
     update(_SKILL_TABLE)
     .where(_SKILL_TABLE.c.id == bindparam("state_id"))
     .values(card=bindparam("card"), due=bindparam("due"), reviews=bindparam("reviews"), updated_at=bindparam("updated_at"))
 )
-_INSERT_SKILL_STATE = insert(_SKILL_TABLE)
+_INSERT_SKILL_STATE = Prepared(insert(_SKILL_TABLE), ("learner_id", "skill", "card", "due", "reviews", "updated_at"))
+_LEARNER_TABLE = Learner.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ at class creation
+_KEEP_GUEST_ZONE = Prepared(
+    update(_LEARNER_TABLE)
+    .where(
+        _LEARNER_TABLE.c.id == bindparam("learner_id"),
+        _LEARNER_TABLE.c.guest == True,  # noqa: E712 - SQL, not Python
+        _LEARNER_TABLE.c.time_zone != bindparam("zone"),
+    )
+    .values(time_zone=bindparam("zone"))
+)
 
 
 def keep_guest_zone(session: Session | Connection, learner_id: int, zone: str) -> None:
     """A guest's time zone, as their browser says (an account keeps the one it chose)."""
-    connection_of(session).execute(
-        update(Learner)
-        .where(col(Learner.id) == learner_id, col(Learner.guest) == True, col(Learner.time_zone) != zone)  # noqa: E712 - SQL, not Python
-        .values(time_zone=zone)
-    )
+    _KEEP_GUEST_ZONE.rowcount(connection_of(session), {"learner_id": learner_id, "zone": zone})
 
 
 def _review(card_json: str | None, correct: bool, when: datetime, index: int = 0) -> tuple[str, datetime]:

@@ -26,6 +26,7 @@ from sqlalchemy.sql.dml import Insert
 from sqlmodel import Session, SQLModel
 
 from coach.store.models import Learner
+from coach.store.prepared import Prepared
 
 T = TypeVar("T")
 ATTEMPTS = 6
@@ -35,12 +36,13 @@ RETRY_STATES = {"40001", "40P01", "23505"}
 RETRY_WORDS = ("database is locked", "database is busy", "UNIQUE constraint failed")
 
 
-# Statements run on every answer are built once, as plain SQL expressions with
-# parameters: a request pays neither for building them nor for the ORM.
+# Statements run on every answer are built once and compiled once for each
+# database (coach/store/prepared.py): a request pays neither for building them,
+# nor for the ORM, nor for Core's work around each execution.
 _LEARNER = Learner.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ at class creation
 # SQLite: a write that changes nothing (see `lock_learner`).
-_TOUCH_LEARNER = update(_LEARNER).where(_LEARNER.c.id == bindparam("learner_id")).values(guest=_LEARNER.c.guest)
-_LOCK_LEARNER = select(_LEARNER.c.id).where(_LEARNER.c.id == bindparam("learner_id")).with_for_update()
+_TOUCH_LEARNER = Prepared(update(_LEARNER).where(_LEARNER.c.id == bindparam("learner_id")).values(guest=_LEARNER.c.guest))
+_LOCK_LEARNER = Prepared(select(_LEARNER.c.id).where(_LEARNER.c.id == bindparam("learner_id")).with_for_update())
 
 
 def connection_of(session: Session | Connection) -> Connection:
@@ -62,15 +64,16 @@ def lock_learner(session: Session | Connection, learner_id: int) -> bool:
         # write. Writing first (changing nothing) takes that lock now, so what
         # is read next cannot change before it is written, and a busy database
         # is waited for (the 30 s timeout) rather than failing on a stale read.
-        return bool(connection.execute(_TOUCH_LEARNER, {"learner_id": learner_id}).rowcount == 1)
-    return connection.execute(_LOCK_LEARNER, {"learner_id": learner_id}).first() is not None
+        return _TOUCH_LEARNER.rowcount(connection, {"learner_id": learner_id}) == 1
+    return _LOCK_LEARNER.first(connection, {"learner_id": learner_id}) is not None
 
 
 @functools.cache
-def _insert_once_statement(model: type[SQLModel], dialect: str, key: tuple[str, ...]) -> Insert:
+def _insert_once_statement(model: type[SQLModel], dialect: str, key: tuple[str, ...], columns: tuple[str, ...]) -> Prepared:
     table = model.__table__  # type: ignore[attr-defined]  # SQLModel sets __table__ at class creation
     insert = sqlite_insert if dialect == "sqlite" else postgresql_insert
-    return insert(table).on_conflict_do_nothing(index_elements=list(key)).returning(table.c.id)
+    statement: Insert = insert(table).on_conflict_do_nothing(index_elements=list(key)).returning(table.c.id)
+    return Prepared(statement, columns)
 
 
 def insert_once(session: Session | Connection, model: type[SQLModel], values: dict[str, Any], key: Sequence[str]) -> bool:
@@ -79,8 +82,10 @@ def insert_once(session: Session | Connection, model: type[SQLModel], values: di
     The unique constraint decides (INSERT ... ON CONFLICT DO NOTHING), so
     nothing is read first and a concurrent twin cannot slip in between."""
     connection = connection_of(session)
-    statement = _insert_once_statement(model, connection.dialect.name, tuple(key))
-    return connection.execute(statement, values).first() is not None
+    statement = _insert_once_statement(model, connection.dialect.name, tuple(key), tuple(values))
+    if statement.ready(connection.dialect):
+        return statement.first(connection, values) is not None
+    return connection.execute(statement.statement, values).first() is not None  # a column default left to Core
 
 
 def retryable(error: DBAPIError) -> bool:

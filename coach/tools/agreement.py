@@ -31,6 +31,7 @@ from coach.play.bots import STRENGTHS, play
 from coach.play.hand import SEATS, Action, deal
 from coach.play.positions import coach_move, position_at, rebuild
 from coach.play.review import hint, review
+from coach.rules.table_rules import LEAGUE, TableRules
 
 SEAT = "East"
 
@@ -42,30 +43,33 @@ def _forget(fresh: bool) -> None:
 
 def agreement(
     card: Card, hands: int, first_seed: int, fresh: bool = True, out: TextIO | None = None, clocks: dict[str, list[float]] | None = None,
+    rules: TableRules = LEAGUE,
 ) -> tuple[int, int]:
-    """(positions, positions where hint, review and replay agree) over `hands` hands;
-    `clocks` gets each hint's and each review's process CPU seconds ("hint", "review", "decisions")."""
+    """(positions, positions where hint, review and replay agree) over `hands` hands played
+    under the table's `rules`; `clocks` gets each hint's and each review's process CPU
+    seconds ("hint", "review", "decisions"). A decision the review leaves ungraded (a
+    pass that sends a blank, TR1) is no position."""
     positions = agreed = 0
     clocks = clocks if clocks is not None else {}
     for number in range(hands):
         seed = first_seed + number
         # East plays each strength in turn, so the positions are not only the coach's own.
         bots = {seat: STRENGTHS[(number + i) % len(STRENGTHS)] for i, seat in enumerate(SEATS)}
-        played = play(card, seed, bots)
+        played = play(card, seed, bots, rules=rules)
         actions = list(played.actions)
         begun = time.process_time()
-        reviewed = _fresh_review(card, seed, actions, fresh)
+        reviewed = _fresh_review(card, seed, actions, fresh, rules)
         clocks.setdefault("review", []).append(time.process_time() - begun)
         clocks.setdefault("decisions", []).append(len(reviewed))
         by_number = {d.number: d.coach for d in reviewed}
-        hand = deal(card, seed)
+        hand = deal(card, seed, rules)
         for n, action in enumerate(actions):
-            if action.seat == SEAT:
+            if action.seat == SEAT and n in by_number:
                 _forget(fresh)
                 begun = time.process_time()
                 said = hint(hand, SEAT)[0]
                 clocks.setdefault("hint", []).append(time.process_time() - begun)
-                position = position_at(seed, actions, n, SEAT)
+                position = position_at(seed, actions, n, SEAT, rules)
                 _forget(fresh)
                 replayed = coach_move(rebuild(card, position), position)
                 positions += 1
@@ -77,19 +81,21 @@ def agreement(
     return positions, agreed
 
 
-def _fresh_review(card: Card, seed: int, actions: list[Action], fresh: bool) -> tuple:
+def _fresh_review(card: Card, seed: int, actions: list[Action], fresh: bool, rules: TableRules = LEAGUE) -> tuple:
     _forget(fresh)
-    return review(card, seed, actions, SEAT).decisions
+    return review(card, seed, actions, SEAT, rules=rules).decisions
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m coach.tools.agreement", description=__doc__.split("\n")[0])
     parser.add_argument("--hands", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rules", default="", metavar="CODE", help='table rules, e.g. "b4.cold" (default: the League\'s)')
     args = parser.parse_args(argv)
     one_blas_thread()
     clocks: dict[str, list[float]] = {}
-    positions, agreed = agreement(house_card(), args.hands, args.seed, out=sys.stdout, clocks=clocks)
+    rules = TableRules.from_code(args.rules)
+    positions, agreed = agreement(house_card(), args.hands, args.seed, out=sys.stdout, clocks=clocks, rules=rules)
     share = agreed / positions if positions else 1.0
     print(f"{args.hands} hands, {positions} positions of {SEAT}: hint = review = replay on {agreed} ({share:.1%}).")
     hints = sorted(clocks.get("hint", [0.0]))

@@ -15,6 +15,10 @@ A measurement, not a test. Two kinds of table:
   other's) with a 95% bootstrap interval over the deals, the deal being
   the unit of the paired design.
 
+`--rules CODE` plays every hand under a table's rules (`TableRules.code`,
+e.g. "b4.cold.3p", docs/table-rules.md); `--check` then counts the full set
+with the table's blanks.
+
 Bot decision times (process CPU) are kept per strength in a histogram of
 fixed bins, so memory stays bounded whatever N; the review of a whole hand
 (`hand_review.review`, East's decisions) is timed on every `--review-every`th
@@ -42,9 +46,10 @@ from coach.notation.card import Card
 from coach.play.bots import STRENGTHS, play
 from coach.play.hand import SEATS, Action, Hand, replay
 from coach.play.review import review
+from coach.rules.table_rules import LEAGUE, TableRules, names
 from coach.tools.simulate_charleston import wilson
 
-FULL_SET = Counter(tiles.WALL)
+FULL_SET = Counter(tiles.WALL)  # the League's set: a hand's own is `Hand.full_set()` (blanks too, TR1)
 PAIRS = tuple((a, b) for i, a in enumerate(STRENGTHS) for b in STRENGTHS[i + 1 :])
 BIN_MS = 0.05  # decision-time histogram: bins of 0.05 ms up to TOP_MS, the rest counted at the top
 TOP_MS = 1000.0
@@ -113,18 +118,22 @@ def state(hand: Hand) -> tuple:
     )
 
 
-def play_one(card: Card, seed: int, bots: dict[str, str], check: bool, clocks: dict[str, Clock]) -> Hand:
-    """One hand of four bots; with `check`, the tiles counted after each action and the replay compared."""
+def play_one(
+    card: Card, seed: int, bots: dict[str, str], check: bool, clocks: dict[str, Clock], rules: TableRules = LEAGUE,
+) -> Hand:
+    """One hand of bots under the table's `rules`; with `check`, the tiles counted after
+    each action (the 152 and the table's blanks) and the replay compared."""
 
     def watch(hand: Hand, action: Action, spent: float) -> None:
         clocks[bots[action.seat]].add(spent)
-        if check and hand.census() != FULL_SET:
-            raise SelfPlayError(f"after action {len(hand.actions)} ({action.kind} by {action.seat}) the tiles do not add up to 152")
+        if check and hand.census() != hand.full_set():
+            whole = sum(hand.full_set().values())
+            raise SelfPlayError(f"after action {len(hand.actions)} ({action.kind} by {action.seat}) the tiles do not add up to {whole}")
 
-    hand = play(card, seed, bots, watch=watch)
+    hand = play(card, seed, bots, watch=watch, rules=rules)
     if hand.phase != "over" or hand.result is None:
         raise SelfPlayError("the hand did not end")
-    if check and state(replay(card, seed, hand.actions)) != state(hand):
+    if check and state(replay(card, seed, hand.actions, rules)) != state(hand):
         raise SelfPlayError("the record does not replay to the same final state")
     return hand
 
@@ -184,6 +193,7 @@ def run(args: argparse.Namespace, out: TextIO, progress: TextIO | None = sys.std
 
     card = load_card_cached(args.card) if args.card else house_card_cached()
     hands, seed = max(1, int(args.hands)), int(args.seed)
+    rules = TableRules.from_code(getattr(args, "rules", None) or "")
     plan: list[Iterator[tuple[str, int, dict[str, str]]]] = []
     if args.tables in ("same", "all"):
         plan.append(same_tables(hands, seed))
@@ -200,7 +210,7 @@ def run(args: argparse.Namespace, out: TextIO, progress: TextIO | None = sys.std
     tables: dict[str, Table] = {}
     paired: dict[str, dict[int, list[int]]] = {}  # pair -> deal -> [wins of the first, of the second]
     paid: dict[str, dict[int, list[float]]] = {}  # pair -> deal -> [points won (+) or paid (-) by the first, the second]
-    play(card, seed, {s: "club" for s in SEATS})  # compile the card's tables before anything is timed
+    play(card, seed, {s: "club" for s in SEATS}, rules=rules)  # compile the card's tables before anything is timed
     started, done = time.perf_counter(), 0
     with _stop_on_sigterm() as stop:
         for kind, hand_seed, bots in work:
@@ -208,7 +218,7 @@ def run(args: argparse.Namespace, out: TextIO, progress: TextIO | None = sys.std
                 break
             table = tables.setdefault(_key(kind, hand_seed, bots), Table())
             try:
-                hand = play_one(card, hand_seed, bots, args.check, clocks)
+                hand = play_one(card, hand_seed, bots, args.check, clocks, rules)
             except Exception as error:  # a measurement: count it, name the hand, go on
                 table.errors.append(f"seed {hand_seed}, bots {','.join(bots.values())}: {type(error).__name__}: {error}")
                 hand = None
@@ -223,7 +233,7 @@ def run(args: argparse.Namespace, out: TextIO, progress: TextIO | None = sys.std
                         points[0 if bots[seat] == kind.split("-")[0] else 1] += amount
                 elif args.review_every and table.hands % args.review_every == 1 % args.review_every:
                     begun = time.process_time()
-                    review(card, hand_seed, hand.actions, "East")
+                    review(card, hand_seed, hand.actions, "East", rules=rules)
                     reviews.add(time.process_time() - begun)
             done += 1
             if progress is not None and (done % max(1, min(25, total // 40)) == 0 or done == total):
@@ -239,8 +249,12 @@ def report(
     clocks: dict[str, Clock], reviews: Clock, elapsed: float, paid: dict[str, dict[int, list[float]]] | None = None,
 ) -> None:
     w = out.write
-    checked = "; every action checked: 152 tiles, and each record replays to the same state" if args.check else ""
+    rules = TableRules.from_code(getattr(args, "rules", None) or "")
+    whole = sum(tiles.COPIES) + rules.blanks
+    checked = f"; every action checked: {whole} tiles, and each record replays to the same state" if args.check else ""
     w(f"Self-play on {card.name}, seed {args.seed}, {args.hands} hands a table kind{checked}.\n")
+    if rules != LEAGUE:
+        w(f"Table rules \"{rules.code()}\": {'; '.join(names(rules))}.\n")
     errors = [e for t in tables.values() for e in t.errors]
     same = [s for s in STRENGTHS if s in tables]
     if same:

@@ -42,11 +42,18 @@ def quotes_a_rule(line: str) -> bool:
     return line in _quoted_rules()
 
 
+SPACE_BEFORE_STOP = re.compile(r"\s+([.,;:])")
+DOUBLE_STOP = re.compile(r"\.\.$")
+
+
+@lru_cache(maxsize=1024)
 def plain(line: str) -> str:
-    """The line without its rule ids, starting with a capital: "Play passes to the right."."""
+    """The line without its rule ids, starting with a capital: "Play passes to the right.".
+    Kept for the last lines made plain: a verdict makes each of its lines
+    plain two or three times (reasons, details, what they must not repeat)."""
     text = CITATION.sub("", line).strip()
-    text = re.sub(r"\s+([.,;:])", r"\1", text)
-    text = re.sub(r"\.\.$", ".", text)
+    text = SPACE_BEFORE_STOP.sub(r"\1", text)
+    text = DOUBLE_STOP.sub(".", text)
     if text and text[-1] not in ".?!":
         text += "."
     return capitalised(text)

@@ -22,12 +22,13 @@ from hypothesis import strategies as st
 
 from coach.notation import tiles
 from coach.notation.card import Group, Line, Reading
-from coach.reading.analysis import analyze
+from coach.reading.analysis import analyze, ranked
 from coach.reading.tiles_away import (
     HAND_SIZE,
     OUT_OF_REACH,
     Exposure,
     Holding,
+    Slots,
     batch_rank_exposed,
     fill,
     tables_for,
@@ -476,6 +477,24 @@ def test_tables_agree_with_fill(holding: Holding) -> None:
 
 
 @_settings(150)
+@given(holdings(sizes=st.integers(0, 14), exposed=False), st.data())
+def test_slots_agree_with_fill(holding: Holding, data: st.DataObject) -> None:
+    """`Slots` (a bare rack filled from its counts) gives `fill`'s distance and
+    unused tiles, in the same order, for any reading, East's 14 tiles and a
+    drawn one too (the nearest-hand deal draws onto a full rack)."""
+    if data.draw(st.booleans()):  # one more tile drawn, up to 15
+        left = [t for t in range(tiles.KINDS) if holding.rack[t] < tiles.COPIES[t]]
+        holding = Holding.of([*holding.rack_tiles(), data.draw(st.sampled_from(left))])
+    nearest = int(np.argmin(TABLES.reading_distances(holding)))
+    picked = data.draw(st.lists(st.integers(0, len(TABLES.readings) - 1), min_size=1, max_size=40))
+    for h in [nearest, *picked]:
+        reading, slots = TABLES.readings[h], Slots.of(TABLES.readings[h])
+        slow = fill(reading, holding, bool(TABLES.concealed[h]))
+        assert (slots.distance(holding.rack), slots.unused(holding.rack)) == (slow.distance, list(slow.unused)), (holding, reading.printed())
+        assert all(slots.takes(t) == sum(g.size for g in reading.groups if g.tile == t) for t in range(tiles.KINDS))
+
+
+@_settings(150)
 @given(st.lists(holdings(sizes=st.integers(0, 14), exposed=False), min_size=1, max_size=6))
 def test_batch_agrees_with_one_by_one(racks: list[Holding]) -> None:
     matrix = np.array([h.rack for h in racks], dtype=np.int16)
@@ -529,6 +548,24 @@ def test_batch_rank_agrees_with_fill_and_analyze(racks: list[Holding], data: st.
             assert ranking.distance[row, n] == slow
             best = TABLES.readings[ranking.best[row, n]]
             assert best in line.readings and fill(best, holding, line.concealed).distance == slow
+
+
+@_settings(200)
+@given(holdings(sizes=st.integers(0, 14), exposed=False), st.sampled_from([None, 0, 1, 2]))
+def test_a_bare_rack_ranked_by_the_batch_tables_as_by_analyze(holding: Holding, within: int | None) -> None:
+    """`analyze` of a bare rack with nothing seen reads the batch tables
+    (`rank_rack`, issue 26): every line's best reading, distance, deadness and
+    live outs, and the order, as the general path (`ranked`) gives them."""
+    TABLES.warm_batch()
+    assert TABLES.batch_ready
+    found = TABLES.rank_rack(holding.rack)
+    general = ranked(TABLES, holding)
+    assert (found.best.tolist(), found.distance.tolist(), found.dead.tolist(), found.live_outs.tolist(), found.order.tolist()) == general
+    fast = analyze(CARD, holding, within=within)
+    slow = ranked(TABLES, holding, (0,) * tiles.KINDS if within == 0 else None, within)  # nothing seen, said either way
+    assert [(r.order, r.reading, r.distance, r.dead, r.live_outs) for r in fast.lines] == [
+        (n, TABLES.readings[slow[0][n]], slow[1][n], slow[2][n], slow[3][n]) for n in slow[4]
+    ]
 
 
 @st.composite

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from datetime import UTC
+from datetime import UTC, datetime
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -229,4 +229,67 @@ def test_a_review_is_claimed_once_on_postgresql_when_servers_ask_at_once(postgre
         assert write(session, lambda: reviews.finish(session, first[0], {"decisions": []}))
     bumped = race(2)
     assert len(bumped) == 1 and bumped[0].attempt == 2
+    engine.dispose()
+
+
+def _fresh_database(postgres_url: str, name: str):
+    """An empty database of its own on the test server, migrated: its ids start at 1."""
+    from sqlalchemy import text
+    from sqlalchemy.engine import make_url
+
+    admin = make_engine(postgres_url)
+    with admin.connect().execution_options(isolation_level="AUTOCOMMIT") as connection:
+        connection.execute(text(f"DROP DATABASE IF EXISTS {name}"))
+        connection.execute(text(f"CREATE DATABASE {name}"))
+    admin.dispose()
+    engine = make_engine(make_url(postgres_url).set(database=name).render_as_string(hide_password=False))
+    migrate(engine)
+    return engine
+
+
+def test_answers_store_exactly_the_rows_of_a_plain_reference_on_postgresql(postgres_url):
+    """The answer's prepared statements (coach/store/prepared.py) on psycopg:
+    the rows of a plain ORM reference, value for value (tests/support/answers.py)."""
+    from tests.support.answers import graded_answers, reference_answers, rows, store_answers
+
+    stored, reference = _fresh_database(postgres_url, "answers_stored"), _fresh_database(postgres_url, "answers_reference")
+    answers = graded_answers()
+    counted = store_answers(stored, answers)
+    assert counted == reference_answers(reference, answers)
+    assert False in counted
+    with stored.connect() as a, reference.connect() as b:
+        assert rows(a) == rows(b)
+        assert all(row[-1].tzinfo is not None for row in rows(a)["attempt"])  # timestamptz, as Core writes it
+    stored.dispose()
+    reference.dispose()
+
+
+def test_a_prepared_statements_driver_error_is_sqlalchemys_on_postgresql(postgres_url):
+    """`write` retries on the SQLSTATE of SQLAlchemy's error: a prepared
+    statement raises the same error, with psycopg's inside."""
+    from sqlalchemy import insert
+    from sqlalchemy.exc import IntegrityError
+
+    from coach.store.models import SkillState
+    from coach.store.prepared import Prepared
+    from coach.store.transaction import retryable
+
+    engine = _fresh_database(postgres_url, "prepared_errors")
+    with Session(engine) as session:
+        learner = Learner()
+        session.add(learner)
+        session.commit()
+        learner_id = learner.id
+    when = datetime.now(UTC)
+    add = Prepared(insert(SkillState.__table__), ("learner_id", "skill", "card", "due", "reviews", "updated_at"))  # type: ignore[attr-defined]
+    values = {"learner_id": learner_id, "skill": "tile:5D", "card": "{}", "due": when, "reviews": 1, "updated_at": when}
+    with engine.connect() as connection:
+        add.many(connection, [values])
+        connection.commit()
+        with pytest.raises(IntegrityError) as taken:
+            add.many(connection, [values])
+        assert taken.value.orig.sqlstate == "23505" and retryable(taken.value)
+        connection.rollback()
+        add.many(connection, [{**values, "skill": "tile:6D"}])
+        connection.commit()
     engine.dispose()

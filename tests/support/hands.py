@@ -33,17 +33,19 @@ sections:
 
 
 def codes(text: str) -> list[int]:
-    return [tiles.INDEX[c] for c in text.split()]
+    """Tile indexes of codes; "BL" is a blank (TR1)."""
+    return [tiles.TABLE_INDEX[c] for c in text.split()]
 
 
 def in_play(hand: Hand, racks: dict[str, str], wall: str = "8C 8C 8D 8D", turn: str = "East") -> Hand:
     """The hand moved to play with these racks (the rest of the set in the wall,
-    so the 152 still add up), `turn` to discard."""
+    so the 152 and the table's blanks still add up), `turn` to discard."""
     hand.phase, hand.step, hand.turn, hand.acquired, hand.win_how = "play", "", turn, "draw", "self"
     hand.racks = {seat: codes(racks.get(seat, "")) for seat in SEATS}
     front = codes(wall)
     placed = Counter(t for r in hand.racks.values() for t in r) + Counter(front)
-    assert not placed - FULL_SET, "the scene holds more copies of a tile than the set has"
-    rest = FULL_SET - placed
+    whole = hand.full_set()
+    assert not placed - whole, "the scene holds more copies of a tile than the set has"
+    rest = whole - placed
     hand.wall = front + sorted(rest.elements())
     return hand

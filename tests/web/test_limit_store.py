@@ -15,12 +15,16 @@ from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from limits import parse
+from limits.errors import StorageError
 from limits.storage import storage_from_string
 from limits.strategies import MovingWindowRateLimiter
 
 from coach.web.infra import limit_store
 from coach.web.infra.limit_store import SQLiteStorage
+from tests.support.examples import examples
 from tests.support.paths import ROOT
 
 
@@ -180,3 +184,85 @@ def test_a_file_from_before_the_tally_has_it_filled_from_its_rows(tmp_path, cloc
     SQLiteStorage(uri)  # set up again (another worker): the tally is not counted twice
     assert store.acquire_entry("old", limit=5, expiry=60) is True
     assert store.acquire_entry("old", limit=5, expiry=60) is False
+
+
+# -- several hits in one transaction (issue 26: the drilling limits' lean check) ----------------
+
+# A key stands for one limit, as `limits` writes its keys (the amount and the window are in them).
+KEYS = {"a": (2, 60), "b": (3, 60), "c": (1, 10), "d": (4, 3600)}
+
+
+@st.composite
+def _requests(draw) -> list[tuple[float, list[tuple[str, int, int, int]]]]:
+    """Requests as the lean check sends them: each a pause, then a few limits' hits in order."""
+    made = []
+    for _ in range(draw(st.integers(1, 30))):
+        pause = draw(st.sampled_from([0.0, 0.5, 5.0, 11.0, 61.0]))
+        names = draw(st.lists(st.sampled_from(sorted(KEYS)), min_size=0, max_size=4))
+        made.append((pause, [(name, *KEYS[name], draw(st.integers(1, 2))) for name in names]))
+    return made
+
+
+def _windows(store: SQLiteStorage) -> dict[str, int]:
+    return {key: store.get_moving_window(key, limit, expiry)[1] for key, (limit, expiry) in KEYS.items()}
+
+
+@pytest.fixture
+def two_stores(tmp_path) -> tuple[SQLiteStorage, SQLiteStorage]:
+    return SQLiteStorage(limit_store.uri_for(tmp_path / "together")), SQLiteStorage(limit_store.uri_for(tmp_path / "apart"))
+
+
+@settings(max_examples=examples(100), suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(requests=_requests())
+def test_hits_taken_together_are_those_taken_one_at_a_time(two_stores, clock, requests):
+    """acquire_entries answers and counts as acquire_entry called for each entry in
+    turn, stopping at the first refused (the entries after it are not tried)."""
+    together, apart = two_stores
+    together.reset(), apart.reset()  # each example from empty stores and the same time
+    clock.value = 1_000_000.0
+    for pause, entries in requests:
+        clock.value += pause
+        taken = 0
+        for entry in entries:
+            if not apart.acquire_entry(*entry):
+                break
+            taken += 1
+        assert together.acquire_entries(entries) == taken
+        assert _windows(together) == _windows(apart)
+
+
+def test_hits_taken_together_are_one_transaction(store, clock):
+    begun: list[str] = []
+    store._connection().set_trace_callback(lambda sql: begun.append(sql) if sql.startswith("BEGIN") else None)
+    entries = [("learner", 2, 60, 1), ("address", 3, 60, 1), ("first-pass", 1, 60, 1)]
+    assert store.acquire_entries(entries) == 3
+    assert store.acquire_entries(entries) == 2  # the learner's and the address's second, then first-pass's refusal
+    assert len(begun) == 2
+    assert store.acquire_entries(entries) == 0  # the learner's limit refuses: the others are not counted
+    assert [store.get_moving_window(key, limit, expiry)[1] for key, limit, expiry, _ in entries] == [2, 2, 1]
+    assert store.acquire_entries([]) == 0 and len(begun) == 3
+
+
+def test_concurrent_hits_taken_together_are_counted_exactly(store):
+    def take(_: int) -> int:
+        return store.acquire_entries([("first", 150, 60, 1), ("second", 100, 60, 1)])
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        taken = list(pool.map(take, range(400)))
+    assert sorted(set(taken)) == [0, 1, 2] and sum(taken) == 250  # the second only behind the first
+    assert taken.count(2) == 100 and taken.count(1) == 50
+    assert store.get_moving_window("first", 150, 60)[1] == 150 and store.get_moving_window("second", 100, 60)[1] == 100
+
+
+def test_an_error_among_hits_taken_together_takes_none(store, clock, monkeypatch):
+    """All or none: a failing statement rolls the others back (the limiter then counts in memory)."""
+    assert store.acquire_entries([("k", 5, 60, 1)]) == 1
+    real = limit_store._tally_sql
+    monkeypatch.setattr(limit_store, "_tally_sql", lambda keys: real(keys).replace("tally", "no_such_table"))
+    with pytest.raises(sqlite3.OperationalError):
+        store.acquire_entries([("k", 5, 60, 1), ("j", 5, 60, 1)])
+    wrapped = SQLiteStorage(limit_store.uri_for(store.path.parent), wrap_exceptions=True)
+    with pytest.raises(StorageError):  # as limits wraps its storages' own methods' errors when asked
+        wrapped.acquire_entries([("k", 5, 60, 1)])
+    monkeypatch.setattr(limit_store, "_tally_sql", real)
+    assert store.get_moving_window("k", 5, 60)[1] == 1 and store.get_moving_window("j", 5, 60)[1] == 0

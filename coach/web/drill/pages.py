@@ -115,7 +115,7 @@ def rules_page():
     topics: dict[str, list[rules.Rule]] = {}
     for rule in rules.RULES.values():
         topics.setdefault(rule.topic, []).append(rule)
-    return render_template("rules.html", topics=topics, table_rules=rules.TABLE_RULES)
+    return render_template("rules.html", topics=topics, table_topic=rules.TABLE)
 
 
 @bp.get("/rules/table")

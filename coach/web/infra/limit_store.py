@@ -25,6 +25,11 @@ window's counters besides.
   is constant on average; the first hit after a quiet spell drops what its
   key's last window held. A file from before the tally has it filled from
   its rows once, when it is set up.
+- Several hits at once (`acquire_entries`: a drill request's two or three
+  drilling limits, coach.web.infra.lean_limits) are one transaction of
+  three statements however many: the keys' old rows dropped, their tallies
+  read, the hits that fit added, up to the first that does not; the same
+  answers and counts as `acquire_entry` for each in turn.
   A fixed-window counter is one `INSERT ... ON CONFLICT DO UPDATE`.
 - WAL and `synchronous=NORMAL`: readers never wait for a writer and a
   commit costs no disk flush (a crash of the machine may forget the last
@@ -33,7 +38,8 @@ window's counters besides.
   wrong, and the limiter falls back to memory (its `in_memory_fallback`).
 - Expired rows go a few at a time with each hit (`SWEEP` rows at most, by
   their expiry's index): the file stays as small as the live windows, and
-  no hit pays for a long sweep.
+  no hit pays for a long sweep. A row is expired once past its window, so
+  a sweep never changes what a window holds.
 - A connection per thread and process: sqlite3 connections are not to be
   shared across threads, nor kept across gunicorn's fork.
 """
@@ -41,13 +47,15 @@ window's counters besides.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
+from limits.errors import StorageError
 from limits.storage import MovingWindowSupport, Storage
 
 from coach.common.file_lock import locked
@@ -86,6 +94,34 @@ COMMIT;
 
 
 _left_behind: list[sqlite3.Connection] = []
+
+Entry = tuple[str, int, int, int]  # a moving-window hit: key, limit, expiry in seconds, amount
+
+
+@contextlib.contextmanager
+def _storage_errors(storage: Storage) -> Iterator[None]:
+    """What `limits` does around a storage's own methods: its errors become
+    StorageError when the storage was made with `wrap_exceptions`."""
+    try:
+        yield
+    except sqlite3.Error as error:
+        if storage.wrap_exceptions:
+            raise StorageError(error) from error
+        raise
+
+
+@functools.cache
+def _drop_sql(keys: int) -> str:
+    """acquire_entry's first statement, for `keys` keys at once: (now, SWEEP, then each key and its window's start)."""
+    return (
+        "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires < ? LIMIT ?) OR "
+        + " OR ".join(["(key = ? AND at < ?)"] * keys)
+    )
+
+
+@functools.cache
+def _tally_sql(keys: int) -> str:
+    return f"SELECT key, taken FROM tally WHERE key IN ({', '.join(['?'] * keys)})"
 
 
 def uri_for(instance: Path) -> str:
@@ -169,9 +205,11 @@ class SQLiteStorage(Storage, MovingWindowSupport):
         with self._writing() as connection:
             # A few expired rows of any key, and every row of this key older than the
             # window (the rows a sum over `at >= now - expiry` left out): what is left
-            # of the key is its window, and its tally says how much that holds.
+            # of the key is its window, and its tally says how much that holds. A row is
+            # swept once past its window (`expires < now`): one at the window's very end
+            # still counts, so a sweep never changes a count.
             connection.execute(
-                "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires <= :now LIMIT :sweep)"
+                "DELETE FROM hit WHERE rowid IN (SELECT rowid FROM hit WHERE expires < :now LIMIT :sweep)"
                 " OR (key = :key AND at < :since)",
                 {"now": now, "sweep": SWEEP, "key": key, "since": now - expiry},
             )
@@ -181,6 +219,37 @@ class SQLiteStorage(Storage, MovingWindowSupport):
                 {"key": key, "now": now, "expires": now + expiry, "amount": amount, "limit": limit},
             )
             return added.rowcount == 1
+
+    def acquire_entries(self, entries: Sequence[Entry]) -> int:
+        """`acquire_entry` for each (key, limit, expiry, amount) in turn, up to the first
+        refused, in one transaction: how many were taken (all of them, or the place of
+        the refused one). What a request's several limits cost as one hit does
+        (coach.web.infra.lean_limits); the entries after a refused one are not
+        tried, as Flask-Limiter stops at a limit's first breach."""
+        if not entries:
+            return 0
+        now = time.time()
+        with _storage_errors(self), self._writing() as connection:
+            # As acquire_entry for each, in three statements however many: the rows that
+            # have left each key's window go (and a few expired ones), the keys' tallies
+            # are read, and the entries that fit are added. The write lock is held from
+            # the first, so what is read is what is there when they are added.
+            dropped: list[object] = [now, SWEEP]
+            for key, _, expiry, _ in entries:
+                dropped += (key, now - expiry)
+            connection.execute(_drop_sql(len(entries)), dropped)
+            keys = list(dict.fromkeys(key for key, _, _, _ in entries))
+            held: dict[str, int] = dict(connection.execute(_tally_sql(len(keys)), keys).fetchall())
+            added = []
+            for key, limit, expiry, amount in entries:
+                taken = held.get(key, 0) + amount
+                if taken > limit:
+                    break
+                held[key] = taken
+                added.append((key, now, now + expiry, amount))
+            if added:
+                connection.executemany("INSERT INTO hit (key, at, expires, amount) VALUES (?, ?, ?, ?)", added)
+            return len(added)
 
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         now = time.time()

@@ -34,7 +34,10 @@ given to create_app, which is how the tests lower them):
   seconds; a script is stopped), per address 1200 a minute (a class of
   30 behind one address, each asking and answering a question every 3 s,
   stays under it). Guests not yet made (no cookie) are held by the
-  per-address limit only.
+  per-address limit only. These, with first pass's below, are checked on
+  every question and answer: Flask-Limiter's limits, checked as it checks
+  them but resolved once and hit in one transaction
+  (coach.web.infra.lean_limits).
 - Password reset mails ("Forgot password?"): per email 3 an hour (no
   inbox is flooded through us), per address 10 a minute. Changing a
   password and setting one from a reset link: per address 10 tries a
@@ -93,7 +96,7 @@ from werkzeug.wrappers import Response
 
 from coach.common import settings
 from coach.common.settings import Setting
-from coach.web.infra import limit_store  # registers its storage scheme with limits
+from coach.web.infra import lean_limits, limit_store  # limit_store registers its storage scheme with limits
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -419,7 +422,11 @@ def sign_in(view: F) -> F:
 
 sign_up = _applying(_sign_up)
 join = _applying(_join)
-drilling = _applying(_drilling)
+# The hottest limits, checked on every question and answer: Flask-Limiter's, checked leanly
+# (coach.web.infra.lean_limits). Their exemptions and keys other than the learner's only
+# read the request; the learner's may load the learner, so it is called where Flask-Limiter would.
+drilling = lean_limits.Lean(limiter, _drilling, pure=(address, _not_first_pass),
+                            version=lambda: current_app.extensions["settings"])
 forgot = _applying(_forgot)
 password = _applying(_password)
 card_editor = _applying(_card_editor)

@@ -69,8 +69,8 @@ def asked_at(session: Session, learner: Learner | None, position_id: int) -> tup
         abort(409, description=f'This position comes from a hand dealt on "{hand_row.card}", which the coach no longer uses.')
     try:
         actions = [Action.from_json(a) for a in hands.actions_of(hand_row)]
-        position = position_at(hand_row.seed, actions, row.number, hand_row.seat)
-        hand = rebuild(card, position, hand_rules(hand_row))  # under the rules the hand was played by
+        position = position_at(hand_row.seed, actions, row.number, hand_row.seat, hand_rules(hand_row))
+        hand = rebuild(card, position)  # under the rules the hand was played by (the position carries them)
     except (HandError, ValueError):
         abort(409, description="This position can no longer be rebuilt from its hand.")
     question = replay_position.ask(card, hand, position)

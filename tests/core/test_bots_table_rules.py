@@ -1,0 +1,149 @@
+"""The computer players, the coach's evaluation and the review under the table
+rules (docs/table-rules.md): every strength plays legally under each switch,
+keeps its blanks in the Charleston, swaps a blank only for a tile that brings
+its hand nearer, speaks in the stated order (TR6), and the review grades a
+blank swap and replays a hand under the rules it was played by."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from coach.notation import tiles
+from coach.play.bots import STRENGTHS, answer, decide, next_to_act, play
+from coach.play.evaluation import evaluate
+from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, HandError, deal
+from coach.play.legal import is_legal
+from coach.play.positions import position_at, rebuild
+from coach.play.review import MISTAKE, Ungraded, grade_decision, review
+from coach.rules.table_rules import LEAGUE, TableRules
+from tests.support.cards import CARD as HOUSE
+from tests.support.hands import CARD, codes, in_play
+
+BLANKS = TableRules(blanks=4)
+
+
+def on_floor(hand: Hand, text: str, seat: str = "North") -> None:
+    for tile in codes(text):
+        hand.wall.remove(tile)
+        hand.discards.append((seat, tile))
+
+
+def swap_scene(floor: str, east: str = "1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D BL 7C") -> Hand:
+    """East, after a draw, one blank and one tile from KONGS; `floor` is in the discards."""
+    hand = in_play(deal(CARD, 1, BLANKS), {"East": east, "South": "7B", "West": "8B", "North": "9B"})
+    on_floor(hand, floor)
+    return hand
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_TR1_every_strength_swaps_a_blank_for_a_tile_that_brings_it_nearer(strength: str) -> None:
+    hand = swap_scene("6B 4D 9C")
+    action = decide(hand, "East", strength, random.Random(1))
+    assert action == Action("East", BLANK_SWAP, ("4D",), place=1)
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_TR1_no_strength_swaps_for_a_tile_that_brings_it_no_nearer(strength: str) -> None:
+    hand = swap_scene("6B 9C")
+    action = decide(hand, "East", strength, random.Random(1))
+    assert action.kind == "discard" and is_legal(hand, action)
+    assert action.tiles == ("7C",)  # the tile no line needs goes; the blank is kept for a later swap
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_TR1_a_blank_is_thrown_when_every_other_tile_would_cost_the_hand(strength: str) -> None:
+    hand = swap_scene("6B", east="1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 4D BL")
+    assert decide(hand, "East", strength, random.Random(1)) == Action("East", "discard", ("BL",))
+
+
+def test_TR1_a_swap_that_completes_the_hand_is_the_coachs_move_and_its_miss_a_mistake() -> None:
+    hand = swap_scene("6B 4D", east="1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 4D BL")
+    best = evaluate(hand, "East").best
+    assert best.action == Action("East", BLANK_SWAP, ("4D",), place=1) and best.wins_now
+    judged = grade_decision(hand, Action("East", "discard", ("BL",)))
+    assert judged.grade == MISTAKE and judged.missed_win and judged.rules == ("TR1", "P3")
+    assert "swap a blank for the 4 Dot" in judged.reason
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_TR1_every_strength_keeps_its_blanks_in_the_charleston(strength: str) -> None:
+    rules = TableRules(blanks=8)
+    seed = next(s for s in range(200) if deal(HOUSE, s, rules).racks["South"].count(tiles.BLANK) >= 2)
+    hand = deal(HOUSE, seed, rules)
+    action = decide(hand, "South", strength, random.Random(seed))
+    assert action.kind == "pass" and "BL" not in action.tiles and is_legal(hand, action)
+
+
+def test_TR1_a_pass_of_blanks_is_legal_and_left_ungraded_by_the_review() -> None:
+    rules = TableRules(blanks=8)
+    seed = next(s for s in range(200) if tiles.BLANK in deal(HOUSE, s, rules).racks["East"])
+    hand = deal(HOUSE, seed, rules)
+    others = [tiles.CODES[t] for t in hand.racks["East"] if t not in (tiles.JOKER, tiles.BLANK)][:2]
+    mine = Action("East", "pass", tuple(sorted(("BL", *others), key=tiles.sort_key)))
+    assert is_legal(hand, mine)
+    with pytest.raises(Ungraded):
+        grade_decision(hand, mine)
+
+
+def test_TR1_the_review_grades_every_blank_swap_of_a_hand() -> None:
+    rules = TableRules(blanks=8)
+    for seed in range(60):
+        hand = play(CARD, seed, {"East": "club", "South": "beginner", "West": "club", "North": "beginner"}, rules=rules)
+        if any(a.seat == "East" and a.kind == BLANK_SWAP for a in hand.actions):
+            break
+    else:
+        raise AssertionError("no hand of 60 had a blank swap by East")
+    found = review(CARD, seed, hand.actions, "East", rules=rules)
+    swaps = [d for d in found.decisions if d.kind == BLANK_SWAP]
+    assert swaps and all(d.rules == ("TR1",) and d.name == "Blank swap" and d.reason for d in swaps)
+    # A replayed position of that hand is rebuilt under the same rules.
+    number = swaps[0].number
+    position = position_at(seed, list(hand.actions), number, "East", rules)
+    assert rebuild(CARD, position).waiting() == {"East": "turn"}
+
+
+def test_TR2_a_hand_played_at_a_cold_wall_replays_and_is_reviewed_only_under_its_rules() -> None:
+    cold = TableRules(wall_end="cold")
+    for seed in range(80):
+        hand = play(CARD, seed, {s: "club" for s in SEATS}, rules=cold)
+        try:
+            review(CARD, seed, hand.actions, "East")  # under the League's rules
+        except (HandError, ValueError):
+            break  # a discard in the last wall was callable by the League's rules: the record no longer replays
+    else:
+        raise AssertionError("no hand of 80 met a call the cold wall forbade")
+    found = review(CARD, seed, hand.actions, "East", rules=cold)
+    assert found.decisions and all(d.kind != "call" or d.wall > hand.last_wall for d in found.decisions)
+
+
+def callers_scene(rules: TableRules) -> Hand:
+    """West throws the 2 Bam; East (the learner), South and North may each call it."""
+    hand = in_play(deal(CARD, 2, rules), {
+        "West": "2B 5C", "East": "F F 2B 2B 9D", "South": "F F J J 9B", "North": "F F 2B J 9C",
+    }, turn="West")
+    hand.apply(Action("West", "discard", ("2B",)))
+    assert set(hand.waiting()) == {"East", "South", "North"}
+    return hand
+
+
+def test_TR6_the_learner_speaks_first_then_the_computer_players_in_seat_order_after_the_discarder() -> None:
+    hand = callers_scene(TableRules(first_to_speak=True))
+    answer(hand, "East", "club")
+    assert len(hand.actions) == 1  # nobody spoke before the learner (East)
+    hand.apply(Action("East", "no-call"))
+    assert next_to_act(hand, hand.waiting()) == "North"  # then seat order after the discarder, West
+    answer(hand, "East", "club")
+    assert [a.seat for a in hand.actions[1:4]] == ["East", "North", "South"]
+    league = callers_scene(LEAGUE)
+    answer(league, "East", "club")
+    assert [a.seat for a in league.actions[1:]] == ["South", "North"]  # League: the computer players first, as before
+    assert league.waiting() == {"East": "call"}
+
+
+def test_TR4_TR3_a_hand_of_bots_at_a_three_player_table_never_seats_north() -> None:
+    rules = TableRules(players=3, joker_in_courtesy=True)
+    hand = play(CARD, 5, {s: "shark" for s in SEATS}, rules=rules)
+    assert hand.phase == "over" and all(a.seat != "North" for a in hand.actions)
+    assert hand.result is not None and set(hand.result.pays) == {"East", "South", "West"}
