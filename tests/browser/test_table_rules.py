@@ -37,7 +37,7 @@ def test_TR1_a_learner_sets_their_table_rules_by_keyboard_on_a_phone(people, scr
     choose_by_keyboard(ann, "wall_end", 1)  # League rules (no rule for the wall's end), cold wall
     expect(ann.locator("#rule-blanks")).to_have_value("4")
     expect(ann.locator("#rule-wall_end")).to_have_value("cold")
-    tab_until(ann, "el.textContent.trim() === 'Save table rules'")
+    tab_until(ann, "el.textContent.trim() === 'Play by these rules'")
     ann.keyboard.press("Enter")
     saved = ann.locator("#table-rules .notice")
     expect(saved).to_have_text(re.compile(r"^Saved\. Your table rules are in play from now on\."))
@@ -94,7 +94,7 @@ def test_TR3_a_teacher_sets_a_classs_table_rules(people, screens):
     tess.locator("#rule-players").focus()
     assert focused(tess, "el.id === 'rule-players'")
     tess.keyboard.press("ArrowDown")  # League rules (4 players), 3 players
-    section.get_by_role("button", name="Save table rules").click()
+    section.get_by_role("button", name="Play by these rules").click()
     expect(section.locator(".notice")).to_have_text(re.compile(r"^Saved\. The class's table rules are in play from now on\."))
     expect(tess.locator("#table-rules-now")).to_have_text(
         "In play: TR3 Jokers in the courtesy pass: on; TR4 Three players: 3 players"

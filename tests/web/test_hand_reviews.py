@@ -22,6 +22,7 @@ from sqlmodel import Session
 
 from coach.common import clock
 from coach.play.review import review
+from coach.rules.table_rules import LEAGUE
 from coach.store import hands as hands_store
 from coach.store import reviews as review_store
 from coach.store.models import PracticeHand
@@ -44,7 +45,7 @@ class Gate:
         self.opened = threading.Event()
         self.calls = 0
 
-    def review(self, card, seed, actions, seat, progress=None):
+    def review(self, card, seed, actions, seat, progress=None, rules=LEAGUE):
         self.calls += 1
 
         def watched(done: int, total: int) -> None:
@@ -54,7 +55,7 @@ class Gate:
                 self.held.set()
                 assert self.opened.wait(30), "the test never opened the gate"
 
-        return review(card, seed, actions, seat, progress=watched)
+        return review(card, seed, actions, seat, progress=watched, rules=rules)
 
     def open(self) -> None:
         self.opened.set()

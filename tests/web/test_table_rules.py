@@ -11,6 +11,7 @@ import re
 
 import pytest
 from itsdangerous import URLSafeSerializer
+from sqlalchemy import event
 from sqlmodel import select
 
 import drills
@@ -414,3 +415,24 @@ def test_TR5_answers_with_table_rules_validate_against_the_openapi_description(a
     state = ann.post("/api/hands", json={"seed": 5}).get_json()
     assert state["table_rules"] == {"picking_ahead": True}
     assert_valid("HandState", state)
+
+
+def test_TR1_a_question_reads_an_accounts_rules_in_one_statement_and_a_guests_in_none(app):
+    """A question loads no learner (issue 13): the signed cookie says whether its
+    sign-in is an account's, whose rules are then one read; a guest's none."""
+    sent: list[str] = []
+
+    def count(conn, cursor, statement, parameters, context, executemany):
+        sent.append(" ".join(statement.split()))
+
+    engine = app.extensions["store"]
+    someone, ann = guest(app), sign_up(app, "ann@example.org", teacher=False)
+    set_own(ann, blanks="2")
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        assert "table_rules" not in someone.post(f"/api/drills/{DRILL}/questions", json={"seed": 4}).get_json()
+        assert sent == []
+        assert ann.post(f"/api/drills/{DRILL}/questions", json={"seed": 4}).get_json()["table_rules"] == {"blanks": 2}
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert len(sent) == 1 and "FROM learner_rules" in sent[0], sent

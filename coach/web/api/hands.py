@@ -34,10 +34,10 @@ from flask import Blueprint, Flask, jsonify
 
 from coach.notation import tiles
 from coach.play.bots import STRENGTHS
-from coach.play.hand import SEATS, Action, Hand, HandError
+from coach.play.hand import Action, Hand, HandError
 from coach.play.legal import legal_actions
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE
-from coach.play.seen import move_number, seen_actions
+from coach.play.seen import move_number, next_tile, seen_actions
 from coach.rules.table_rules import LEAGUE
 from coach.store import hands as store
 from coach.store.models import PracticeHand
@@ -64,7 +64,7 @@ from coach.web.shared.practice.reviews import FAILED, start_review
 from coach.web.shared.table_rules import rules_of
 
 bp = Blueprint("hands_api", __name__, url_prefix="/api/hands")
-ACTION_KEYS = {"seat", "kind", "tiles", "blind", "go", "count", "size", "owner", "group"}
+ACTION_KEYS = {"seat", "kind", "tiles", "blind", "go", "count", "size", "owner", "group", "place"}
 GRADE_NAMES = (BEST, GOOD, INACCURACY, MISTAKE)
 LAST_MOVES = 40  # the moves shown since the learner's own last one, at most
 
@@ -128,18 +128,18 @@ def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "owed": owed,
         "wall": len(hand.wall),
         "rack": codes(hand.racks[SEAT]),
-        "received": [tiles.CODES[t] for t in hand.received[SEAT]],
+        "received": [tiles.TABLE_CODES[t] for t in hand.received[SEAT]],
         "courtesy": hand.courtesy.get(SEAT, 0),
         "seats": [
             {
                 "seat": seat,
                 "tiles": len(hand.racks[seat]),
                 "exposures": [list(e.as_exposure().codes) for e in hand.exposed[seat]],
-                "discards": [tiles.CODES[t] for s, t in hand.discards if s == seat],
+                "discards": [tiles.TABLE_CODES[t] for s, t in hand.discards if s == seat],  # a blank too (TR1)
             }
-            for seat in SEATS
+            for seat in hand.seats  # the seats in play: three at a three-player table (TR4)
         ],
-        "latest": {"seat": hand.latest[0], "tile": tiles.CODES[hand.latest[1]]} if hand.latest else None,
+        "latest": {"seat": hand.latest[0], "tile": tiles.TABLE_CODES[hand.latest[1]]} if hand.latest else None,
         "move": move_number(hand, SEAT),
         "last_moves": _last_moves(hand),
         "hints": row.hints,
@@ -148,6 +148,9 @@ def state(hand: Hand, row: PracticeHand) -> dict[str, Any]:
     }
     if hand.rules != LEAGUE:  # the table rules it is played under, when not the League's
         out["table_rules"] = hand.rules.to_json()
+    ahead = next_tile(hand, SEAT)
+    if ahead is not None:  # TR5: the next wall tile, which you picked ahead
+        out["next_tile"] = tiles.CODES[ahead]
     if hand.phase == "over":
         record = hand.record()
         out["result"] = record["result"]

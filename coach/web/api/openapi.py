@@ -227,18 +227,22 @@ SCHEMAS.update({
         "required": ["seat", "kind"],
         "properties": {
             "seat": {"type": "string", "enum": list(SEATS)},
-            "kind": {"type": "string", "enum": ["pass", "vote", "offer", "courtesy", "call", "no-call", "discard", "exchange", "mahjong"]},
+            "kind": {"type": "string", "enum": ["pass", "vote", "offer", "courtesy", "call", "no-call", "discard", "exchange", "blank", "mahjong"]},
             "tiles": {**TILES, "maxItems": 14},
             "blind": {**_SMALL, "description": (
                 "A pass on the last pass of a Charleston: how many of the three tiles coming to you in this same pass "
                 "go straight on unseen, never entering your rack; \"tiles\" then holds 3 - blind of your own (C5). "
-                "If all four send all three on, the Charleston ends and East discards (C6)"
+                "If all four send all three on, nothing moves and the Charleston goes on; with the table rule C6, it ends and East discards"
             )},
             "go": {"type": "boolean", "description": "A vote: true to play the second Charleston (C2)"},
             "count": {**_SMALL, "description": "An offer: tiles offered in the courtesy pass (C3)"},
             "size": {**_SMALL, "description": "A call: the exposure's size; absent: Mah Jongg (K2, K3)"},
             "owner": {"type": "string", "description": "An exchange: whose exposure the joker comes from (J4)"},
             "group": {**_SMALL, "description": "An exchange: which of the owner's exposures"},
+            "place": {
+                "type": "integer", "minimum": 0, "maximum": 999,
+                "description": "A blank swap (TR1): which tile of the discards, by its place in the order thrown; \"tiles\" names it",
+            },
         },
         "additionalProperties": False,
     },
@@ -269,7 +273,7 @@ SCHEMAS.update({
         ),
         "required": ["seat", "kind"],
         "properties": {
-            **{key: {} for key in ("tiles", "blind", "go", "count", "size", "owner", "group")},
+            **{key: {} for key in ("tiles", "blind", "go", "count", "size", "owner", "group", "place")},
             "seat": {"type": "string", "enum": list(SEATS)},
             "kind": {"type": "string"},
             "words": {"type": "string", "description": "The move in words, as the table shows it"},
@@ -326,6 +330,10 @@ SCHEMAS.update({
             "table_rules": {
                 **_ref("TableRules"),
                 "description": "The table rules the hand is played under (your own when it was dealt); absent: the League's",
+            },
+            "next_tile": {
+                "type": "string",
+                "description": "At a table that allows picking ahead (TR5): the next wall tile, which you looked at while the discard may be called",
             },
             "result": {
                 "type": "object",

@@ -29,10 +29,10 @@ from flask import Blueprint, redirect, render_template, request, url_for
 
 from coach.notation import tiles
 from coach.play.bots import STRENGTHS
-from coach.play.hand import MAH_JONGG, SEATS, Action, Hand, HandError
+from coach.play.hand import MAH_JONGG, Action, Hand, HandError
 from coach.play.review import hint as coach_hint
-from coach.play.seen import move_number, seen_by
-from coach.rules.charleston import BLIND_PASSES
+from coach.play.seen import move_number, next_tile, seen_by
+from coach.rules.charleston import BLIND_PASSES, may_pass_joker
 from coach.rules.mahjong import lay_out, winning_lines
 from coach.store import hands as store
 from coach.store.models import PracticeHand
@@ -80,14 +80,14 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
             you=seat == SEAT,
             tiles_held=len(hand.racks[seat]),
             exposures=[list(e.as_exposure().codes) for e in hand.exposed[seat]],
-            discards=[tiles.CODES[t] for s, t in hand.discards if s == seat],
+            discards=[tiles.TABLE_CODES[t] for s, t in hand.discards if s == seat],  # a blank too (TR1)
             on_turn=hand.phase == "play" and hand.latest is None and hand.turn == seat,
         )
-        for seat in SEATS
+        for seat in hand.seats  # North's seat stays empty at a three-player table (TR4)
     ]
     latest = None
     if hand.latest is not None:
-        latest = {"seat": hand.latest[0], "tile": tiles.CODES[hand.latest[1]]}
+        latest = {"seat": hand.latest[0], "tile": tiles.TABLE_CODES[hand.latest[1]]}
     calls = []
     if owed == "call":
         for purpose, size in hand.may_call.get(SEAT, []):
@@ -96,6 +96,10 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
     exchanges = [
         {"owner": owner, "group": group, "tile": tiles.CODES[tile]} for owner, group, tile in hand.exchanges(SEAT)
     ] if owed == "turn" else []
+    swaps = [  # TR1: a blank from the rack for a tile of the discards
+        {"place": place, "tile": tiles.CODES[tile], "seat": hand.discards[place][0]} for place, tile in hand.blank_swaps(SEAT)
+    ] if owed == "turn" else []
+    ahead = next_tile(hand, SEAT)  # TR5: the next wall tile, when East picked ahead
     can_win = owed == "turn" and bool(winning_lines(hand.card, hand.holding(SEAT)))
     log = [describe_move(hand, n) for n in _log_window(hand) if seen_by(hand, SEAT, n)]
     result = hand.result
@@ -103,6 +107,10 @@ def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
         "row": row,
         "hand": hand,
         "table_rules": hand.rules,
+        "swaps": swaps,
+        "next_tile": tiles.CODES[ahead] if ahead is not None else None,
+        "last_wall": hand.phase == "play" and hand.in_last_wall and hand.rules.wall_end,  # TR2: "cold" or "hot" there
+        "joker_ok": owed == "courtesy" and bool(may_pass_joker("courtesy", hand.rules.joker_in_courtesy)),  # TR3
         "owed": owed,
         "move": move_number(hand, SEAT),
         "step_words": STEP_WORDS.get(hand.step, ""),
@@ -210,13 +218,13 @@ def action_from_form() -> Action:
     kind = request.form.get("kind", "")
     picked = request.form.getlist("tiles")[:14] or ([request.form["tile"]] if request.form.get("tile") else [])
     try:
-        codes = tuple(tiles.code_of(c) for c in picked)
+        codes = tuple(tiles.table_code_of(c) for c in picked)  # a blank too (TR1): the engine says where it may go
     except ValueError:
         raise HandError("that is not a tile of the set", "T1") from None
     owner = request.form.get("owner", "")
     return Action(
         SEAT, kind, codes, blind=_whole("blind"), go=request.form.get("go", "1") == "1", count=_whole("count"),
-        size=_whole("size"), owner=owner if owner in SEATS else "", group=_whole("group"),
+        size=_whole("size"), owner=owner if owner in tiles.SEATS else "", group=_whole("group"), place=_whole("place"),
     )
 
 

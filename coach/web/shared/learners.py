@@ -34,6 +34,10 @@ MAX_TIME_MS = 60 * 60 * 1000  # an hour: longer is a tab left open, not time spe
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 HSTS = "max-age=31536000; includeSubDomains"  # a year: browsers then never try plain HTTP first
 T = TypeVar("T")
+# The signed session cookie says whether its sign-in is an account's: a question
+# then knows, without loading the learner, that a guest plays the League's
+# table rules (coach.web.shared.table_rules.own_rules). Set at every sign-in.
+ACCOUNT = "account"
 
 
 class SignedIn(UserMixin):
@@ -163,6 +167,7 @@ def sign_in(session: Session, learner: Learner, end_others: bool = False, new_cs
         flask_session.pop("csrf_token", None)  # Flask-WTF's secret: tokens in pages from before are refused
         g.pop("csrf_token", None)
     login_user(SignedIn.of(learner, token), remember=True)
+    flask_session[ACCOUNT] = not learner.guest
 
 
 def sign_out(everywhere: bool = False) -> None:
@@ -279,6 +284,7 @@ def record_with(
         result = write(session, lambda: work(session))
     if new_guest:
         login_user(new_guest[0], remember=True)
+        flask_session[ACCOUNT] = False
     return result
 
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, g
+from flask import session as flask_session
 from flask_login import current_user
 from sqlmodel import Session
 
@@ -30,7 +31,7 @@ from coach.rules.table_rules import LEAGUE, SWITCHES, Switch, TableRules, TableR
 from coach.store import table_rules as store
 from coach.store.models import Learner
 from coach.web.infra import database
-from coach.web.shared.learners import is_account
+from coach.web.shared.learners import ACCOUNT, is_account
 
 LEAGUE_BUTTON = "league"  # the form's "Back to League rules" button
 
@@ -44,16 +45,35 @@ def rules_of(session: Session, learner: Learner | None) -> TableRules:
 
 def own_rules() -> TableRules:
     """This request's learner's own table rules (read once a request); the
-    League's for visitors and guests."""
+    League's for visitors and guests.
+
+    A question needs no learner loaded (issue 13: loading one, to check its
+    session is live, was a third of a question's time), so the signed session
+    cookie answers first: no sign-in, or a guest's (`learners.ACCOUNT`), is the
+    League's with no database read at all; an account's rules are one read by
+    the id the cookie names. (At worst a session ended elsewhere picks its own
+    learner's rules for a question; its answer is checked as any other.) A
+    cookie from before the flag, or a remember cookie alone, loads the learner."""
     cached = getattr(g, "own_table_rules", None)
     if cached is not None:
         return cached
+    learner_id = _account_in_cookie()
     rules = LEAGUE
-    if is_account():
+    if learner_id is not None:
         with database.reading() as session:
-            rules = store.learner_rules(session, int(current_user.id))
+            rules = store.learner_rules(session, learner_id)
     g.own_table_rules = rules
     return rules
+
+
+def _account_in_cookie() -> int | None:
+    """The account this request is signed in as, from the signed cookie when it can say; None: a guest or nobody."""
+    signed = flask_session.get("_user_id")  # Flask-Login's "<id>:<token>" (coach.web.shared.learners.SignedIn)
+    number = signed.partition(":")[0] if isinstance(signed, str) else ""
+    account = flask_session.get(ACCOUNT)
+    if number.isdigit() and isinstance(account, bool):
+        return int(number) if account else None
+    return int(current_user.id) if is_account() else None
 
 
 # -- the form ------------------------------------------------------------------------------

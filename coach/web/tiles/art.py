@@ -298,6 +298,8 @@ _DRAGON_INDEX = {"RD": ("R", RED), "GD": ("G", GREEN), "WD": ("0", BLUE)}
 
 
 def _face(code: str) -> str:
+    if code == tiles.BLANK_CODE:
+        return ""  # TR1: a blank is a tile with nothing on its face
     if code[0].isdigit():
         n, suit = int(code[0]), code[1]
         draw = {"D": _dots, "B": _bams, "C": _craks}[suit]
@@ -338,8 +340,8 @@ def _body(uid: str) -> str:
 
 
 def svg(code: str) -> str:
-    """A standalone SVG document for the tile `code` (KeyError if it is no tile)."""
-    if code not in tiles.INDEX:
+    """A standalone SVG document for the tile `code` (KeyError if it is no tile; a blank is one, TR1)."""
+    if code not in tiles.TABLE_INDEX:
         raise KeyError(code)
     label = escape(tiles.name(code))
     uid = f"mc{code}"

@@ -1,4 +1,4 @@
-"""Tile faces: /tiles/<code>.svg for each of the 36 tile codes.
+"""Tile faces: /tiles/<code>.svg for each of the 36 tile codes, and a blank (BL, TR1).
 
 The faces are drawn by `coach.web.tiles.art` and never change within a
 release, so they are rendered once and served with a long cache
@@ -28,7 +28,7 @@ bp = Blueprint("tiles", __name__, url_prefix="/tiles")
 MAX_AGE = 31536000  # one year
 
 
-@lru_cache(maxsize=len(tiles.CODES))
+@lru_cache(maxsize=len(tiles.TABLE_CODES))
 def _face(code: str) -> tuple[bytes, str]:
     from coach.web.tiles import art as tileart
 
@@ -89,7 +89,7 @@ def _not_built(missing: GlyphsMissing) -> Response:
 
 @bp.get("/<code>.svg")
 def face(code: str):
-    if code not in tiles.INDEX:
+    if code not in tiles.TABLE_INDEX:  # the 36 kinds, and a blank for a table that plays with them (TR1)
         abort(404)
     try:
         return _send(*_face(code))

@@ -102,7 +102,8 @@ def result_json(hand: Hand) -> dict[str, Any] | None:
 
 
 def codes(values: list[int]) -> list[str]:
-    return sorted((tiles.CODES[t] for t in values), key=tiles.sort_key)
+    """Tiles as codes in table order, a blank too (TR1)."""
+    return sorted((tiles.TABLE_CODES[t] for t in values), key=tiles.sort_key)
 
 
 def describe_move(hand: Hand, number: int) -> str:
