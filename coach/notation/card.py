@@ -130,9 +130,15 @@ class Group:
         return GROUP_NAMES[self.size]
 
     def describe(self) -> str:
-        if self.size == 1:
-            return f"single {tiles.name(self.tile)}"
-        return f"{self.kind} of {tiles.plural(self.tile, self.size).split(' ', 1)[1]}"
+        return _described(self.tile, self.size)
+
+
+@lru_cache(maxsize=512)  # 36 tiles by 6 sizes: every group there is
+def _described(tile: int, size: int) -> str:
+    """ "single 5 Dot", "pung of 5 Dots": said of groups in every verdict that names a reading."""
+    if size == 1:
+        return f"single {tiles.name(tile)}"
+    return f"{GROUP_NAMES[size]} of {tiles.plural(tile, size).split(' ', 1)[1]}"
 
 
 @dataclass(frozen=True)

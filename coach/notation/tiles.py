@@ -73,7 +73,12 @@ def number_of(tile: int) -> int | None:
 
 def name(tile: int | str) -> str:
     """The name a player says: "5 Dot", "North", "Red Dragon", "Soap" (and "Blank", TR1)."""
-    code = TABLE_CODES[tile] if isinstance(tile, int) else tile
+    if isinstance(tile, int):
+        return _NAMES[tile]  # every verdict names tiles dozens of times
+    return _name_of(tile)
+
+
+def _name_of(code: str) -> str:
     if code[0].isdigit():
         return f"{code[0]} {SUIT_NAMES[code[1]]}"
     if code in WIND_NAMES:
@@ -81,6 +86,9 @@ def name(tile: int | str) -> str:
     if code in DRAGON_NAMES:
         return DRAGON_NAMES[code]
     return {"F": "Flower", "J": "Joker", BLANK_CODE: "Blank"}[code]
+
+
+_NAMES: tuple[str, ...] = tuple(_name_of(code) for code in TABLE_CODES)
 
 
 def label(tile: int | str) -> str:

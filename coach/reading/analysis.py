@@ -161,7 +161,8 @@ def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None, w
         found = tables.rank_rack(holding.rack)
         order = found.order
         if within is not None:
-            order = order[found.distance[order] <= found.distance.min() + within]
+            distance = found.distance.astype(np.int64)  # bytes: any `within` added without wrapping
+            order = order[distance[order] <= distance.min() + within]
         lines = (found.best.tolist(), found.distance.tolist(), found.dead.tolist(), found.live_outs.tolist(), order.tolist())
     else:
         lines = ranked(tables, holding, seen, within)
