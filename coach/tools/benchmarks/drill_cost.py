@@ -1,6 +1,6 @@
 """Server CPU per drill request against the bare /healthz route, in process: prints ratios, asserts nothing.
 
-    python -m coach.tools.benchmarks.drill_cost [--rounds 5] [--trips 40] [--drills nearest-hand first-pass]
+    python -m coach.tools.benchmarks.drill_cost [--rounds 7] [--trips 40] [--drills nearest-hand first-pass]
 
 The efficiency goal of issue 26 (`python -m coach load --clients 16
 --drills all`) measured without a server: one app from `create_app` on a
@@ -78,27 +78,34 @@ def measure(rounds: int, trips: int, names: tuple[str, ...], out: Callable[[str]
         client = app.test_client()
         seeds = {name: random.Random(f"seeds:{name}") for name in names}
         answers = {name: random.Random(f"answers:{name}") for name in names}
+        levels = {name: len(drills.get(name).LEVELS) for name in names}
         order = (HEALTHZ, *names)
         for name in names:  # a few trips first: the learner's row, the first question of each drill
-            _trips(client, name, 3, seeds[name], answers[name], len(drills.get(name).LEVELS))
+            _trips(client, name, 3, seeds[name], answers[name], levels[name])
         ratios: dict[str, list[float]] = defaultdict(list)
-        per_request: dict[str, list[float]] = defaultdict(list)
+        per_request: list[float] = []
         parts: dict[str, list[tuple[float, float]]] = defaultdict(list)
         for number in range(rounds):
-            shift = number % len(order)
-            cpu: dict[str, float] = {}
-            for name in order[shift:] + order[:shift]:
-                levels = len(drills.get(name).LEVELS) if name != HEALTHZ else 1
-                asking, answering = _trips(client, name, trips, seeds.get(name, random.Random()), answers.get(name, random.Random()), levels)
-                cpu[name] = (asking + answering) / (2 * trips)
-                parts[name].append((asking / trips, answering / trips))
+            asked: dict[str, float] = defaultdict(float)
+            answered: dict[str, float] = defaultdict(float)
+            # One round trip of each in turn, the order turning each time: a
+            # change in the machine's load falls on all of them alike.
+            for trip in range(trips):
+                shift = (number + trip) % len(order)
+                for name in order[shift:] + order[:shift]:
+                    rng = random.Random() if name == HEALTHZ else seeds[name]
+                    asking, answering = _trips(client, name, 1, rng, answers.get(name, rng), levels.get(name, 1))
+                    asked[name] += asking
+                    answered[name] += answering
+            cpu = {name: (asked[name] + answered[name]) / (2 * trips) for name in order}
             for name in names:
                 ratios[name].append(cpu[name] / cpu[HEALTHZ])
-            per_request[HEALTHZ].append(cpu[HEALTHZ])
+                parts[name].append((asked[name] / trips, answered[name] / trips))
+            per_request.append(cpu[HEALTHZ])
             out(f"round {number + 1}: /healthz {cpu[HEALTHZ] * 1000:.3f} ms/request; "
                 + ", ".join(f"{name} {ratios[name][-1]:.2f}x" for name in names))
-        healthz = statistics.median(per_request[HEALTHZ])
-        out(f"\nmedian of {rounds} rounds, {trips} round trips each; /healthz {healthz * 1000:.3f} ms CPU a request")
+        healthz = statistics.median(per_request)
+        out(f"\nmedian of {rounds} rounds, {trips} round trips of each; /healthz {healthz * 1000:.3f} ms CPU a request")
         medians = {}
         for name in names:
             medians[name] = statistics.median(ratios[name])
@@ -110,7 +117,7 @@ def measure(rounds: int, trips: int, names: tuple[str, ...], out: Callable[[str]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--trips", type=int, default=40, help="round trips of each drill a round")
     parser.add_argument("--drills", nargs="+", default=list(DEFAULT_DRILLS))
     args = parser.parse_args()
