@@ -39,7 +39,7 @@ class Gate:
         self.held = threading.Event()
         self.opened = threading.Event()
 
-    def review(self, card, seed, actions, seat, progress=None):
+    def review(self, card, seed, actions, seat, progress=None, **options):
         def watched(done: int, total: int) -> None:
             if progress is not None:
                 progress(done, total)
@@ -47,7 +47,7 @@ class Gate:
                 self.held.set()
                 assert self.opened.wait(60), "the test never opened the gate"
 
-        return review(card, seed, actions, seat, progress=watched)
+        return review(card, seed, actions, seat, progress=watched, **options)
 
 
 @pytest.fixture
