@@ -186,3 +186,38 @@ def test_an_address_coming_back_sooner_than_told_is_handled_as_failing(fresh_app
         assert [sign_in(app, "10.6.0.1", PASSWORD).status_code for _ in range(4)] == [503] * 4
         refused_with_a_wait(sign_in(app, "10.6.0.1", PASSWORD), "Too many sign-in attempts from your network")
         assert sign_in(app, "10.6.0.2", PASSWORD).status_code == 503  # another address: told to wait, no more
+
+
+# -- IPv6: an address is its /64 --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("remote", "key"),
+    [
+        ("2001:db8:1:2::7", "address:2001:db8:1:2::/64"),
+        ("2001:db8:1:2:ffff:ffff:ffff:ffff", "address:2001:db8:1:2::/64"),
+        ("2001:DB8:1:2:0:0:0:1", "address:2001:db8:1:2::/64"),
+        ("fe80::1%eth0", "address:fe80::/64"),
+        ("::ffff:192.0.2.7", "address:192.0.2.7"),
+        ("192.0.2.7", "address:192.0.2.7"),
+        ("not:an:address", "address:not:an:address"),
+        ("", "address:unknown"),
+        (None, "address:unknown"),
+    ],
+)
+def test_an_ipv6_client_is_keyed_by_its_64_and_a_mapped_ipv4_by_itself(remote, key):
+    assert limits.address_key(remote) == key
+
+
+def test_a_flood_from_one_ipv6_64_counts_as_one_address_however_many_addresses_it_uses(fresh_app):
+    """A home or server holds a whole /64: new addresses from it never earn new tries."""
+    app = fresh_app(COACH_LIMIT_SIGNIN_ADDRESS="4/minute")
+    statuses = [
+        sign_in(app, f"2001:db8:5:6::{n + 1:x}", email=f"user{n}@example.org").status_code for n in range(4)
+    ]
+    assert statuses == [422] * 4
+    refused_with_a_wait(
+        sign_in(app, "2001:db8:5:6:abcd::99", email="user9@example.org"), "Too many sign-in attempts from your network"
+    )
+    # Another /64 is another network, with tries of its own.
+    assert sign_in(app, "2001:db8:5:7::1", email="user9@example.org").status_code == 422

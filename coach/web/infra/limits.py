@@ -70,6 +70,7 @@ Addresses: `request.remote_addr`. Behind a reverse proxy set `PROXY_COUNT`
 (coach.common.settings) to the number of proxies in front of the app, and
 werkzeug's ProxyFix takes the client's address from X-Forwarded-For;
 without it that header is never trusted (anyone can send one).
+An IPv6 client is counted by its /64 (`address_key`).
 
 Password hashing has its own bound, in coach.web.infra.hashing.
 """
@@ -78,6 +79,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import ipaddress
 import threading
 import time
 from collections.abc import Callable
@@ -137,8 +139,30 @@ def address() -> str:
 
 
 def address_key(remote: str | None) -> str:
-    """An address's key in the limits, from REMOTE_ADDR (also read before Flask: `sign_in_refusal`)."""
-    return "address:" + (remote or "unknown")
+    """An address's key in the limits, from REMOTE_ADDR (also read before Flask: `sign_in_refusal`).
+
+    An IPv6 client is keyed by its /64: one home or one server is handed a
+    whole /64 and can send from any of its 2**64 addresses, so keying the
+    full address would give a flood a fresh allowance for every request. An
+    IPv4 address written in IPv6 (`::ffff:192.0.2.7`) is keyed as the IPv4
+    address it is."""
+    if not remote:
+        return "address:unknown"
+    if ":" not in remote:
+        return "address:" + remote  # IPv4 (or a test's name): as it comes, no parsing on the common path
+    return "address:" + _ipv6_network(remote)
+
+
+@functools.lru_cache(maxsize=4096)
+def _ipv6_network(remote: str) -> str:
+    """An IPv6 address's /64 (`2001:db8:1:2::/64`), or the IPv4 address it maps; what is not an address stays as it came."""
+    try:
+        parsed = ipaddress.IPv6Address(remote.partition("%")[0])  # a zone id (`fe80::1%eth0`) names the interface, not the client
+    except ValueError:
+        return remote[:64]
+    if parsed.ipv4_mapped is not None:
+        return str(parsed.ipv4_mapped)
+    return str(ipaddress.IPv6Network((parsed, 64), strict=False))
 
 
 def _email() -> str:
