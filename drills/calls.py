@@ -1046,8 +1046,9 @@ def _cold_wall(rng: random.Random, seed: int, level: int, card: Card, rules: Tab
     ruling = wall_end_call(rules, left, dice)
     league = truth.answer()
     c = _Call(kind, truth, g, after(thrower, 1, rules), None)
-    where = (f"{left} tiles are left, within the last {end}: the wall's end, where nothing may be called at your table" if late else
-             f"{left} tiles are left, more than the last {end} that make the wall's end, so the cold wall does not apply yet")
+    remain = f"{tiles_word(left)} {'is' if left == 1 else 'are'} left"
+    where = (f"{remain}, within the last {end}: the wall's end, where nothing may be called at your table" if late else
+             f"{remain}, more than the last {end} that make the wall's end, so the cold wall does not apply yet")
     if kind == "expose":
         call = _call_of(truth.ruling(), league)
         why = {
@@ -1071,7 +1072,7 @@ def _cold_wall(rng: random.Random, seed: int, level: int, card: Card, rules: Tab
         league = MAH_JONGG
         asks = ("TR2", "K3")
     best = league if ruling else COLD_NO
-    facts = [says(rules, "TR2"), f"The wall's end is its last {end} tiles (East broke it {dice} stacks from the end); {left} tiles are left.",
+    facts = [says(rules, "TR2"), f"The wall's end is its last {end} tiles (East broke it {dice} stacks from the end); {remain}.",
              f"You are {you}. {thrower} just threw {the(d)}.", f"You play {line_text(line, reading)}."]
     if holding.exposures:
         facts.append(f"You have exposed {join(['a ' + e.describe() for e in holding.exposures])}.")

@@ -907,7 +907,7 @@ def _courtesy_joker(rng: random.Random, card: Card | None, rules: TableRules) ->
         wrong=wrong,
         rules=("TR3", "C3"),
         situation={"mine": mine, "theirs": theirs},
-        hint="Does your joker count in your courtesy offer at your table, and which of the two offers moves?",
+        hint="Does your joker count among the tiles you offer at your table, and which of the two offers moves?",
     )
 
 

@@ -627,7 +627,6 @@ def _hot_wall(rng: random.Random, card: Card, rules: TableRules) -> Draft:
     hot = table_bill(line, "discard", payment.jokerless, rules, hot=True)
     best = says(bill.discarder, bill.other, rules)
     name = tiles.name(tile)
-    plural = many(tile)
     when = ("It was thrown in the wall's end, among the tiles left behind at the break." if late else
             "It was thrown well before the wall's end.")
     sight = f"When it was thrown, {_in_sight_words(in_sight, tile)} in sight, in the discards and exposures or on {thrower}'s own rack."
@@ -639,13 +638,13 @@ def _hot_wall(rng: random.Random, card: Card, rules: TableRules) -> Draft:
         why_best = (f"The {name} was thrown before the wall's end, so your table's hot wall does not come into it: the League's bill"
                     f" stands, the discarder double and {_two(rules)} the value (TR2, P2).")
     else:
-        why_best = (f"Every other {name} was in sight when {thrower} threw it ({others} of them), so no one could be blamed for"
-                    f" throwing it: {thrower} is excused, and the League's bill stands (TR2, P2).")
+        why_best = (f"Every other {name} was in sight when {thrower} threw it, all {tiles.NUMBER_WORDS[others]}, so no one could blame"
+                    f" {thrower} for throwing it: {thrower} is excused, and the League's bill stands (TR2, P2).")
     wrong = {}
     if bill != league:
         wrong[says(league.discarder, league.other, rules)] = (
-            f"That is the League's bill, but {thrower} threw the winning tile in the wall's end with {in_sight} of the other"
-            f" {others} {plural} in sight: at your hot wall the thrower pays for the whole table (TR2).")
+            f"That is the League's bill, but {thrower} threw the winning tile in the wall's end, and {_in_sight_words(in_sight, tile)}"
+            f" in sight, not all {tiles.NUMBER_WORDS[others]}: at your hot wall the thrower pays for the whole table (TR2).")
     if bill != hot:
         wrong[says(hot.discarder, hot.other, rules)] = (
             f"Only a thrower with no excuse pays for the table: {'the tile came before the wall' + chr(39) + 's end' if not late else 'every other ' + name + ' was in sight'}, so the League's bill stands (TR2, P2).")

@@ -673,7 +673,7 @@ def _pick_ahead(rng: random.Random, card: Card, rules: TableRules) -> Draft:
         why=("At your table the next player may pick ahead while the discard can still be called; if anyone calls it,"
              " the tile goes back on the wall (TR5).", cite("TR5")),
         rules=("TR5", "K1"),
-        hint="Whose turn comes next, and what does your table allow while a discard may still be called?",
+        hint="Whose turn comes next, and what does your table allow with the next wall tile while a discard may still be called?",
     )
 
 
@@ -759,7 +759,7 @@ def _blank_swap(rng: random.Random, card: Card, rules: TableRules) -> Draft:
         best=best, wrong=wrong,
         why=why + (cite("TR1"),),
         rules=tuple(dict.fromkeys(("TR1", "S4", *choice.cited(why)))),
-        hint="Whose turn is it, has a tile been picked, and which tile would you take?",
+        hint="Whose turn is it, has a tile been picked, and is the tile you would take a joker or the latest discard?",
     )
 
 
