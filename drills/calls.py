@@ -867,7 +867,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str, rul
     caller = rng.choice([s for s in taken if s != thrower])
     tile = rng.randrange(tiles.NATURALS)
     size = rng.choice((3, 4, 5))
-    facts = (
+    facts: tuple[str, ...] = (
         f"{thrower} threw {the(tile)}.",
         f"{caller} called it for a {GROUP_NAMES[size]}, exposed the {GROUP_NAMES[size]} and discarded.",
     )

@@ -36,7 +36,7 @@ SEATS_MOVED = {"right": 1, "across": 2, "left": 3}
 FIRST_CHARLESTON = ("right", "across", "left")  # C1
 SECOND_CHARLESTON = ("left", "across", "right")  # C2
 COURTESY = "across"  # C3
-CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
+CHARLESTONS: dict[str, tuple[str, ...]] = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
 # Every pass by its name: (which Charleston, direction).
 PASSES = {
     "first-right": ("first", "right"),

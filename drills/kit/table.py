@@ -12,7 +12,7 @@ questions of a level are of the table's own rules when any apply to it."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,7 +82,7 @@ def picked(rng: random.Random, rules: TableRules, league: Sequence[Kind], own: S
     return bound
 
 
-def at_table(kinds: dict[int, tuple[Sequence[Kind], Sequence[Kind]]]) -> Callable[[random.Random, TableRules, int], Callable[[random.Random, Any], Draft]]:
+def at_table(kinds: Mapping[int, tuple[Sequence[Kind], Sequence[Kind]]]) -> Callable[[random.Random, TableRules, int], Callable[[random.Random, Any], Draft]]:
     """`choice.asking`'s `under`: for a level, its (League kinds, table kinds)."""
     def under(rng: random.Random, rules: TableRules, level: int) -> Callable[[random.Random, Any], Draft]:
         league, own = kinds[level]
