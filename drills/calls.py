@@ -38,12 +38,13 @@ from coach.notation.card import GROUP_NAMES, Card, Group, Line, Reading
 from coach.reading.tiles_away import Exposure, Holding, fill
 from coach.rules import blanks
 from coach.rules.calls import MAH_JONGG as MAH_JONGG_CALL
-from coach.rules.calls import SIZES, GroupCall, after_call, call_ruling, in_wall_end, may_rearrange, wall_end_call, wall_end_size, who_gets
+from coach.rules.calls import SIZES, GroupCall, after_call, call_ruling, may_rearrange, who_gets
 from coach.rules.catalog import cite
 from coach.rules.mahjong import winning_lines
 from coach.rules.ruling import Ruling
 from coach.rules.scenes import Scene
-from coach.rules.table import next_seat, seats, seats_between, turns_after
+from coach.rules.table import next_seat, seats_between, seats_in_play, turns_after
+from coach.rules.table_play import cold_wall_call, in_last_wall, last_wall
 from coach.rules.table_rules import LEAGUE, WALL_COLD, TableRules
 from drills.kit import choice
 from drills.kit.base import Level, Question, check_level, per_card, rng_for
@@ -327,9 +328,9 @@ def _holding_question(rng: random.Random, seed: int, level: int, card: Card, rul
 
 def _seats_for(rng: random.Random, kind: str, rules: TableRules = LEAGUE) -> tuple[str, str]:
     """(you, the discarder); for the timing questions the next player is someone else."""
-    taken = seats(rules)
+    taken = seats_in_play(rules.players)
     you = rng.choice(taken)
-    options = [s for s in taken if s != you and (kind not in ("late", "in-time") or after(s, 1, rules) != you)]
+    options = [s for s in taken if s != you and (kind not in ("late", "in-time") or after(s, 1, rules.players) != you)]
     return you, rng.choice(options)
 
 
@@ -339,7 +340,7 @@ def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict
     truth: Truth = found["truth"]
     d = truth.discard
     you, thrower = _seats_for(rng, kind, rules)
-    nxt = after(thrower, 1, rules)
+    nxt = after(thrower, 1, rules.players)
     facts = [f"You are {you}. {thrower} just threw {the(d)}."]
     thrown = [d]  # every discard the facts name, for the scene checker
     stale = kind == "late"
@@ -737,8 +738,8 @@ FIRST_TO_SPEAK = "Whoever spoke first"
 def _contest(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules = LEAGUE) -> Question:
     if rules.first_to_speak:
         return _first_to_speak(rng, seed, level, card, rules)
-    thrower = rng.choice(seats(rules))
-    callers = rng.sample([s for s in seats(rules) if s != thrower], 2)
+    thrower = rng.choice(seats_in_play(rules.players))
+    callers = rng.sample([s for s in seats_in_play(rules.players) if s != thrower], 2)
     case = rng.choice(("mj-vs-group", "mj-vs-group", "group-vs-group", "mj-vs-mj"))
     if case == "mj-vs-group":
         # Most often the caller for the exposure sits nearer: the case beginners get wrong.
@@ -751,10 +752,10 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card, rules: Table
         purposes = {s: "Mah Jongg" for s in callers}
     tile = rng.randrange(tiles.NATURALS)
     claims = {s: MAH_JONGG_CALL if purposes[s] == "Mah Jongg" else "exposure" for s in callers}
-    award = who_gets(thrower, claims, rules)
+    award = who_gets(thrower, claims, players=rules.players)
     winner = award.decision
     loser = next(s for s in callers if s != winner)
-    order = [after(thrower, k, rules) for k in range(1, rules.players)]
+    order = [after(thrower, k, rules.players) for k in range(1, rules.players)]
     facts: tuple[str, ...] = (
         f"{thrower} just threw {the(tile)}.",
         f"{callers[0]} calls it for {purposes[callers[0]]}; {callers[1]} calls it for {purposes[callers[1]]}.",
@@ -803,8 +804,8 @@ NOBODY_GETS = "Nobody: two calls cancel out"
 
 def _first_to_speak(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules) -> Question:
     """Who gets a discard two players call, at a table where the first to speak takes it (TR6)."""
-    thrower = rng.choice(seats(rules))
-    callers = rng.sample([s for s in seats(rules) if s != thrower], 2)
+    thrower = rng.choice(seats_in_play(rules.players))
+    callers = rng.sample([s for s in seats_in_play(rules.players) if s != thrower], 2)
     case = rng.choice(("mj-vs-group", "group-vs-group", "group-vs-group", "mj-vs-mj"))
     first, second = rng.sample(callers, 2)  # the order they spoke in
     if case == "mj-vs-group":
@@ -816,7 +817,9 @@ def _first_to_speak(rng: random.Random, seed: int, level: int, card: Card, rules
         purposes = {s: "Mah Jongg" for s in callers}
     tile = rng.randrange(tiles.NATURALS)
     claims = {s: MAH_JONGG_CALL if purposes[s] == "Mah Jongg" else "exposure" for s in callers}
-    award = who_gets(thrower, claims, rules, spoken=(first, second))
+    # The claims in the order they were spoken: what the core reads at a table that plays TR6.
+    spoken = {s: claims[s] for s in (first, second)}
+    award = who_gets(thrower, spoken, first_to_speak=True, players=rules.players)
     winner = award.decision
     loser = next(s for s in callers if s != winner)
     facts = (
@@ -862,7 +865,7 @@ def _after_call(rng: random.Random, seed: int, level: int, card: Card, rules: Ta
 
 
 def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str, rules: TableRules = LEAGUE) -> Question:
-    taken = seats(rules)
+    taken = seats_in_play(rules.players)
     thrower = rng.choice(taken)
     caller = rng.choice([s for s in taken if s != thrower])
     tile = rng.randrange(tiles.NATURALS)
@@ -871,7 +874,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str, rul
         f"{thrower} threw {the(tile)}.",
         f"{caller} called it for a {GROUP_NAMES[size]}, exposed the {GROUP_NAMES[size]} and discarded.",
     )
-    ruling = after_call(thrower, caller, rules)
+    ruling = after_call(thrower, caller, rules.players)
     order = f"after {caller} comes {ruling.decision} (S5)"
     if rules.players == 3:
         facts = (says(rules, "TR4"), *facts)
@@ -883,7 +886,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str, rul
         for seat in taken:
             if seat in (caller, best):
                 continue
-            if seat == after(thrower, 1, rules):
+            if seat == after(thrower, 1, rules.players):
                 why[seat] = (
                     f"{seat} would have played next without the call, but play now continues to the"
                     f" caller's right (K5): {order}."
@@ -896,7 +899,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str, rul
     else:
         lost = list(ruling.facts["skipped"])
         best = seat_list(lost)
-        passes = f"from {thrower}, play passes to {join([after(thrower, k, rules) for k in range(1, rules.players)])} (S5)"
+        passes = f"from {thrower}, play passes to {join([after(thrower, k, rules.players) for k in range(1, rules.players)])} (S5)"
         if lost:
             verb = "loses" if len(lost) == 1 else "lose"
             best_why = (
@@ -907,7 +910,7 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str, rul
             best_why = f"{caller} plays right after {thrower} anyway, so no seat is skipped (K5, S5)."
         why = {best: best_why}
         others = [s for s in taken if s not in (thrower, caller)]
-        for option in [seat_list([]), seat_list(between(caller, thrower, rules))] + [seat_list([s]) for s in others]:
+        for option in [seat_list([]), seat_list(between(caller, thrower, rules.players))] + [seat_list([s]) for s in others]:
             if option not in why:
                 why[option] = (
                     f"Only the seats between the discarder and the caller in turn order lose their turn (K5): {passes}."
@@ -952,8 +955,8 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
     line, reading, g = found["line"], found["reading"], found["group"]
     rack: list[int] = list(found["rack"])
     exposures: tuple[Exposure, ...] = found["exposures"]
-    thrower = rng.choice(seats(rules))
-    you = rng.choice([s for s in seats(rules) if s != thrower])
+    thrower = rng.choice(seats_in_play(rules.players))
+    you = rng.choice([s for s in seats_in_play(rules.players) if s != thrower])
     name = tiles.label(tiles.CODES[g.tile])
     facts = [f"You are {you}. {thrower} threw the {name}.", f"You play {line_text(line, reading)}."]
     if kind == "draw":
@@ -1038,14 +1041,14 @@ def _cold_wall(rng: random.Random, seed: int, level: int, card: Card, rules: Tab
     truth: Truth = found["truth"]
     d = truth.discard
     you, thrower = _seats_for(rng, kind, rules)
-    dice = rng.randint(2, 12)
-    end = wall_end_size(dice)
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    end = last_wall(dice).decision
     late = rng.random() < 0.7
     left = rng.randint(1, end) if late else rng.randint(end + 1, end + 24)
-    assert in_wall_end(left, dice) == late
-    ruling = wall_end_call(rules, left, dice)
+    assert in_last_wall(left, dice).decision == late
+    ruling = cold_wall_call(rules.wall_end, late)
     league = truth.answer()
-    c = _Call(kind, truth, g, after(thrower, 1, rules), None)
+    c = _Call(kind, truth, g, after(thrower, 1, rules.players), None)
     remain = f"{tiles_word(left)} {'is' if left == 1 else 'are'} left"
     where = (f"{remain}, within the last {end}: the wall's end, where nothing may be called at your table" if late else
              f"{remain}, more than the last {end} that make the wall's end, so the cold wall does not apply yet")
@@ -1072,7 +1075,7 @@ def _cold_wall(rng: random.Random, seed: int, level: int, card: Card, rules: Tab
         league = MAH_JONGG
         asks = ("TR2", "K3")
     best = league if ruling else COLD_NO
-    facts = [says(rules, "TR2"), f"The wall's end is its last {end} tiles (East broke it {dice} stacks from the end); {remain}.",
+    facts = [says(rules, "TR2"), f"The wall's end is its last {end} tiles (East broke it {sum(dice)} stacks from the end); {remain}.",
              f"You are {you}. {thrower} just threw {the(d)}.", f"You play {line_text(line, reading)}."]
     if holding.exposures:
         facts.append(f"You have exposed {join(['a ' + e.describe() for e in holding.exposures])}.")
@@ -1092,8 +1095,8 @@ SWAP_NOT_CALL = "No: a swap is not a call, and that tile could no longer be call
 def _swap_not_call(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules) -> Question:
     """A blank swap is not a call (TR1): nobody may claim the tile taken."""
     assert not blanks.swap_is_call()
-    you = rng.choice(seats(rules))
-    other = rng.choice([s for s in seats(rules) if s != you])
+    you = rng.choice(seats_in_play(rules.players))
+    other = rng.choice([s for s in seats_in_play(rules.players) if s != you])
     tile = rng.randrange(tiles.NATURALS - 1)  # a suit tile, Wind or Dragon: two of it make half a pung
     name = tiles.label(tiles.CODES[tile])
     assert blanks.may_swap(tile, rules)
@@ -1116,8 +1119,8 @@ BLANK_NEVER = "No: a discarded blank is never called"
 def _blank_discard(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules) -> Question:
     """A blank in the discards can never be called (TR1)."""
     assert not blanks.discarded_blank_callable()
-    you = rng.choice(seats(rules))
-    thrower = rng.choice([s for s in seats(rules) if s != you])
+    you = rng.choice(seats_in_play(rules.players))
+    thrower = rng.choice([s for s in seats_in_play(rules.players) if s != you])
     tile = rng.randrange(tiles.NATURALS - 1)
     why = {
         BLANK_NEVER: "A blank is never part of a hand, so a blank in the discards can never be called, for a group or to win (TR1).",

@@ -41,7 +41,7 @@ from coach.rules.charleston import (
     receiver,
     sender,
 )
-from coach.rules.table import SEATS, seats
+from coach.rules.table import SEATS, seats_in_play
 from coach.rules.table_rules import LEAGUE, TableRules
 from drills.kit import choice
 from drills.kit.base import Level
@@ -244,7 +244,7 @@ def _seat_note() -> str:
 
 def _blind_which(rng: random.Random, card: Card | None = None, rules: TableRules = LEAGUE) -> Draft:
     blind = rng.choice(BLIND_PASSES)
-    others = [k for k in rules_of.passes(rules) if k not in BLIND_PASSES]
+    others = [k for k in rules_of.passes(rules.players) if k not in BLIND_PASSES]
     picks = [blind] + rng.sample(others, min(3, len(others)))
     labels = {k: capitalised(pass_label(k)[4:]) for k in picks}
     wrong = {}
@@ -299,7 +299,7 @@ def _blind_count(rng: random.Random, card: Card | None = None) -> Draft:
 
 
 def _joker(rng: random.Random, card: Card | None = None, rules: TableRules = LEAGUE) -> Draft:
-    which = rng.choice(list(rules_of.passes(rules)))
+    which = rng.choice(list(rules_of.passes(rules.players)))
     rack = _deal(rng, joker=True)
     naturals = [t for t in rack if t != tiles.JOKER]
     passed = [tiles.JOKER] + naturals[: (2 if which != "courtesy" else rng.choice((0, 1, 2)))]
@@ -354,10 +354,10 @@ FAULT_PASSES = {
 
 def _legal_pass(rng: random.Random, card: Card | None = None, rules: TableRules = LEAGUE) -> Draft:
     fault = rng.choice(list(FAULT_PASSES))
-    table = rules_of.passes(rules)
+    table = rules_of.passes(rules.players)
     # A table's own rules leave out the passes it does not play (TR4) and the joker
     # fault its courtesy pass allows (TR3); by the League's rules every pass is kept.
-    kept = [w for w in FAULT_PASSES[fault] if w in table and not (fault == "joker" and rules_of.joker_may_pass(w, rules))]
+    kept = [w for w in FAULT_PASSES[fault] if w in table and not (fault == "joker" and rules_of.may_pass_joker(w, rules.joker_in_courtesy))]
     which = rng.choice(kept if rules != LEAGUE else FAULT_PASSES[fault])
     rack = _deal(rng, joker=fault == "joker" or rng.random() < 0.3)
     naturals = [t for t in rack if t != tiles.JOKER]
@@ -548,7 +548,7 @@ def _courtesy_both(rng: random.Random, card: Card | None = None) -> Draft:
 
 
 def _stop(rng: random.Random, card: Card | None = None, rules: TableRules = LEAGUE) -> Draft:
-    seat = rng.choice(seats(rules))
+    seat = rng.choice(seats_in_play(rules.players))
     charleston = rng.choice(("first", "second"))
     rule = RULE_OF[charleston]
     yes, no = "Yes: any one player may stop it", "No: it must be played"
@@ -562,7 +562,7 @@ def _stop(rng: random.Random, card: Card | None = None, rules: TableRules = LEAG
             "Only East may stop it": "Nobody may stop it, East included: the first Charleston is compulsory (C1).",
         }
     else:
-        want = [s for s in seats(rules) if s != seat]
+        want = [s for s in seats_in_play(rules.players) if s != seat]
         facts = (
             f"You are {seat}; the first Charleston is over.",
             f"{join(want)} want a second Charleston; you do not.",
@@ -597,7 +597,7 @@ def _air_mahjong(rng: random.Random, card: Card | None = None, rules: TableRules
     which = rng.choice(BLIND_PASSES) if rules.players == 4 else BLIND_PASSES[0]
     charleston = PASSES[which][0]
     everyone = rng.random() < 0.5
-    holdout = rng.choice(seats(rules))
+    holdout = rng.choice(seats_in_play(rules.players))
     if charleston == "first":
         going_on = "The players decide on a second Charleston; any one may stop it"
         again = "The first Charleston starts again"
@@ -675,19 +675,19 @@ THREE_ORDERS = ("Right, left", "Left, right", "Right, across, left", "Left, acro
 def _position_three(which: str, rules: TableRules) -> str:
     """ "the second pass of the first Charleston", counted at this table (TR4)."""
     charleston, direction = PASSES[which]
-    place = rules_of.charlestons(rules)[charleston].index(direction)
+    place = rules_of.charlestons(rules.players)[charleston].index(direction)
     return f"the {ORDINALS[place]} pass of the {charleston} Charleston"
 
 
 def _side(seat: str, other: str, rules: TableRules) -> str:
     """Where `other` sits seen from `seat` at a three-player table: "on your right"."""
-    return "on your right" if rules_of.receiver(seat, "right", rules) == other else "on your left"
+    return "on your right" if rules_of.receiver(seat, "right", rules.players) == other else "on your left"
 
 
 def _direction_three(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
-    which = rng.choice([k for k in rules_of.passes(rules) if k != "courtesy"])
+    which = rng.choice([k for k in rules_of.passes(rules.players) if k != "courtesy"])
     charleston, direction = PASSES[which]
-    order = ", then ".join(rules_of.charlestons(rules)[charleston])
+    order = ", then ".join(rules_of.charlestons(rules.players)[charleston])
     position = _position_three(which, rules)
     wrong = {}
     for d in SEATS_MOVED:
@@ -709,7 +709,7 @@ def _direction_three(rng: random.Random, card: Card | None, rules: TableRules) -
 
 def _order_three(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
     charleston = rng.choice(("first", "second"))
-    best = ", ".join(rules_of.charlestons(rules)[charleston]).capitalize()
+    best = ", ".join(rules_of.charlestons(rules.players)[charleston]).capitalize()
     league = ", ".join(CHARLESTONS[charleston]).capitalize()
     wrong = {}
     for option in THREE_ORDERS:
@@ -734,7 +734,7 @@ def _order_three(rng: random.Random, card: Card | None, rules: TableRules) -> Dr
 
 def _next_pass_three(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
     charleston = rng.choice(("first", "second"))
-    done, coming = rules_of.charlestons(rules)[charleston]
+    done, coming = rules_of.charlestons(rules.players)[charleston]
     sequence = f"{done}, then {coming}"
     wrong = {
         "Across": f"With three players there is no across pass: after {done} comes {coming} (TR4).",
@@ -752,10 +752,10 @@ def _next_pass_three(rng: random.Random, card: Card | None, rules: TableRules) -
 
 
 def _receiver_three(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
-    seat = rng.choice(seats(rules))
-    which = rng.choice([k for k in rules_of.passes(rules) if k != "courtesy"])
+    seat = rng.choice(seats_in_play(rules.players))
+    which = rng.choice([k for k in rules_of.passes(rules.players) if k != "courtesy"])
     direction = PASSES[which][1]
-    to = rules_of.receiver(seat, direction, rules)
+    to = rules_of.receiver(seat, direction, rules.players)
     position = _position_three(which, rules)
     wrong = {}
     for other in SEATS:
@@ -775,17 +775,17 @@ def _receiver_three(rng: random.Random, card: Card | None, rules: TableRules) ->
 
 
 def _sender_three(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
-    seat = rng.choice(seats(rules))
-    which = rng.choice([k for k in rules_of.passes(rules) if k != "courtesy"])
+    seat = rng.choice(seats_in_play(rules.players))
+    which = rng.choice([k for k in rules_of.passes(rules.players) if k != "courtesy"])
     direction = PASSES[which][1]
-    giver = rules_of.sender(seat, direction, rules)
+    giver = rules_of.sender(seat, direction, rules.players)
     position = _position_three(which, rules)
     wrong = {}
     for other in SEATS:
         if other in (seat, giver):
             continue
         wrong[other] = ("North's seat is empty at your table: nobody sits there to pass (TR4)." if other == "North" else
-                        f"{other} passes {direction} to {rules_of.receiver(other, direction, rules)}, not to you (TR4).")
+                        f"{other} passes {direction} to {rules_of.receiver(other, direction, rules.players)}, not to you (TR4).")
     return Draft(
         prompt="Who passes three tiles to you?",
         facts=(says(rules, "TR4"), f"You are {seat}.", f"It is {position}."),
@@ -801,7 +801,7 @@ NOBODY = "Nobody: there is no courtesy pass"
 
 
 def _no_courtesy(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
-    seat = rng.choice(seats(rules))
+    seat = rng.choice(seats_in_play(rules.players))
     wrong = {}
     for other in SEATS:
         if other == seat:
@@ -865,7 +865,7 @@ BLANK_WRONG = {
 
 
 def _blank_pass(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
-    which = rng.choice(list(rules_of.passes(rules)))
+    which = rng.choice(list(rules_of.passes(rules.players)))
     return Draft(
         prompt="May you pass a blank on this pass?",
         facts=(says(rules, "TR1"), *_first(rules, "TR4"), f"It is {pass_label(which)}.", "You hold a blank."),

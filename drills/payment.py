@@ -18,8 +18,9 @@ Under a table's own rules (`generate(..., rules=)`) the bills are the
 table's, said first where they differ: two payers with three players
 (TR4), the thrower of the winning tile paying for the table at a hot wall
 (TR2), and a win a blank swap completes paid as self-picked (TR1). The
-amounts come from `coach.rules.mahjong.table_bill`, `hot_wall_pays` and
-`coach.rules.blanks.swap_win_pays_as`.
+amounts come from `coach.rules.mahjong.score` (two payers with
+`players=3`) and `thrower_pays_all`, `coach.rules.table_play.hot_wall_pays`
+and `hot_wall_excused`, and `coach.rules.blanks.swap_win_pays_as`.
 """
 
 from __future__ import annotations
@@ -39,16 +40,15 @@ from coach.rules.mahjong import (
     Payment,
     Win,
     doublings,
-    hot_thrower_excused,
-    hot_wall_pays,
     pay,
     pays_as,
     score,
-    table_bill,
+    thrower_pays_all,
     winning_lines,
 )
 from coach.rules.ruling import Ruling
-from coach.rules.table import seats
+from coach.rules.table import seats_in_play
+from coach.rules.table_play import hot_wall_excused, hot_wall_pays
 from coach.rules.table_rules import LEAGUE, WALL_HOT, TableRules
 from drills.kit import choice
 from drills.kit.base import Level
@@ -228,7 +228,7 @@ class HowWon:
 
     @property
     def losers(self) -> list[str]:
-        return [s for s in seats(self.rules) if s != self.winner]
+        return [s for s in seats_in_play(self.rules.players) if s != self.winner]
 
     def facts(self) -> list[str]:
         name = tiles.name(self.tile) if self.tile is not None else ""
@@ -253,8 +253,8 @@ class HowWon:
 
 def _pick_win(rng: random.Random, kinds: Sequence[str], hand: WinningHand, rules: TableRules = LEAGUE) -> HowWon:
     kind = rng.choice(list(kinds))
-    winner = rng.choice(seats(rules))
-    others = [s for s in seats(rules) if s != winner]
+    winner = rng.choice(seats_in_play(rules.players))
+    others = [s for s in seats_in_play(rules.players) if s != winner]
     rack_naturals = [t for t in hand.holding.rack_tiles() if t != tiles.JOKER]
     if kind in ("self", "discard"):
         return HowWon(kind, winner, discarder=rng.choice(others) if kind == "discard" else None, tile=rng.choice(rack_naturals), rules=rules)
@@ -345,12 +345,11 @@ def _payment_draft(
     card: Card, hand: WinningHand, win: HowWon, facts_lines: list[str], level: int, show_jokers_rule: bool
 ) -> Draft:
     rules = win.rules
-    payment = score(card, hand.holding, win.pays_as)
+    # Two losers at a table of three (TR4): each pays what the League says, and the total is theirs.
+    payment = score(card, hand.holding, win.pays_as) if rules.players == 4 else score(card, hand.holding, win.pays_as, rules.players)
     line = payment.line
     assert line is not None, "a built hand always wins"
     if rules.players == 3:
-        # Two losers (TR4): each pays what the League says, and the total is theirs.
-        payment = replace(payment, total=table_bill(line, win.pays_as, payment.jokerless, rules).total)
         facts_lines = [says_table(rules, "TR4"), *facts_lines]
     best = says(payment.discarder, payment.other, rules)
     how, how_rules = _how_line(payment, win)
@@ -562,7 +561,7 @@ def _wall_game(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Dr
     hand = build_hand(rng, card, list(card.lines), rng.choice(("some", "none")))
     rack = hand.holding.rack_tiles()
     rack.remove(rng.choice([t for t in rack if t != tiles.JOKER]))
-    seat = rng.choice(seats(rules))
+    seat = rng.choice(seats_in_play(rules.players))
     line = hand.wins[0].line
     ended = wall_game(winner=None)
     best = "Nobody pays" if ended.decision == 0 else f"Each pays {ended.decision}"
@@ -617,14 +616,13 @@ def _hot_wall(rng: random.Random, card: Card, rules: TableRules) -> Draft:
     late = rng.random() < 0.8
     excused = excused_possible and rng.random() < 0.3
     in_sight = others if excused else rng.randint(0, min(most, others - 1))
-    excuse = hot_thrower_excused(tile, in_sight)
-    ruling = hot_wall_pays(rules, in_wall_end=late, excused=bool(excuse))
-    payment = score(card, hand.holding, "discard")
+    excuse = hot_wall_excused(tile, in_sight)
+    ruling = hot_wall_pays(rules.wall_end, late, excused=bool(excuse))
+    league = payment = score(card, hand.holding, "discard", rules.players)
     line = payment.line
     assert line is not None
-    bill = table_bill(line, "discard", payment.jokerless, rules, hot=bool(ruling))
-    league = table_bill(line, "discard", payment.jokerless, rules)
-    hot = table_bill(line, "discard", payment.jokerless, rules, hot=True)
+    hot = thrower_pays_all(payment)
+    bill = hot if ruling else league
     best = says(bill.discarder, bill.other, rules)
     name = tiles.name(tile)
     when = ("It was thrown in the wall's end, among the tiles left behind at the break." if late else
@@ -641,11 +639,11 @@ def _hot_wall(rng: random.Random, card: Card, rules: TableRules) -> Draft:
         why_best = (f"Every other {name} was in sight when {thrower} threw it, all {tiles.NUMBER_WORDS[others]}, so no one could blame"
                     f" {thrower} for throwing it: {thrower} is excused, and the League's bill stands (TR2, P2).")
     wrong = {}
-    if bill != league:
+    if (bill.discarder, bill.other) != (league.discarder, league.other):
         wrong[says(league.discarder, league.other, rules)] = (
             f"That is the League's bill, but {thrower} threw the winning tile in the wall's end, and {_in_sight_words(in_sight, tile)}"
             f" in sight, not all {tiles.NUMBER_WORDS[others]}: at your hot wall the thrower pays for the whole table (TR2).")
-    if bill != hot:
+    if (bill.discarder, bill.other) != (hot.discarder, hot.other):
         wrong[says(hot.discarder, hot.other, rules)] = (
             f"Only a thrower with no excuse pays for the table: {'the tile came before the wall' + chr(39) + 's end' if not late else 'every other ' + name + ' was in sight'}, so the League's bill stands (TR2, P2).")
     wrong[says(hot.discarder, league.other, rules)] = (
@@ -688,7 +686,7 @@ def _swap_win(rng: random.Random, card: Card, rules: TableRules) -> Draft:
     payment = score(card, hand.holding, how.decision)
     line = payment.line
     assert line is not None
-    bill = table_bill(line, how.decision, payment.jokerless, rules)
+    bill = score(card, hand.holding, how.decision, rules.players)
     best = says(bill.discarder, bill.other, rules)
     name = tiles.name(win.tile)
     d, o, _ = pay(line, "discard", payment.jokerless)

@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.rules import blanks, table
+from coach.rules import blanks, table, table_play
 from coach.rules.catalog import RULES, Rule, cite
 from coach.rules.table_rules import LEAGUE, SWITCHES_BY_ID, TableRules
 from drills.kit import choice
@@ -152,7 +152,7 @@ TURN_WRONG = {
 
 
 def _turn_order(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Draft:
-    seat = rng.choice(table.seats(rules)[1:])
+    seat = rng.choice(table.seats_in_play(rules.players)[1:])
     return Draft(
         prompt="In what order does your turn go?",
         facts=(f"You are {seat}, in the middle of a hand.", "Nobody has called the last discard: it is your turn."),
@@ -348,7 +348,7 @@ def _left_of_break(rng: random.Random, card: Card) -> Draft:
 def _mid_deal(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Draft:
     rounds_done = rng.randint(0, DEAL_ROUNDS - 1)
     upto = rng.randint(0, rules.players - 2)  # the last seat to take in the current round; the last seat has not yet
-    seat = rng.choice(table.seats(rules))
+    seat = rng.choice(table.seats_in_play(rules.players))
     took = SEATS[: upto + 1]
     best = table.tiles_dealt(seat, rounds_done, took_this_round=seat in took).decision
     done = ("no round is complete", "one round is complete", "two rounds are complete")[rounds_done]
@@ -430,7 +430,7 @@ FINAL_WRONG = {
 def _final(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Draft:
     case = rng.choice(tuple(TILE_FINAL))
     final = table.discard_is_final(touched=case == "touched", named=case == "named")
-    seat = rng.choice(table.seats(rules))
+    seat = rng.choice(table.seats_in_play(rules.players))
     code = rng.choice(tiles.CODES[: tiles.NATURALS])
     tile = f"{tiles.WIND_NAMES[code]} Wind" if code in tiles.WIND_NAMES else tiles.name(code)
     first, second, best, why = (part.format(seat=seat, tile=tile) for part in TILE_FINAL[final.facts["why"]])
@@ -457,7 +457,7 @@ def _final(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Draft:
 def _next_east(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Draft:
     players = rng.sample(NAMES, rules.players)
     hands = rng.randint(1, 3) if rules.players == 4 else rng.randint(1, 2)
-    ruling = table.east_after(players, hands, rules)
+    ruling = table.east_after(players, hands, rules.players)
     best, order = ruling.decision, list(ruling.facts["order"])
     seating = ", ".join(f"{p} {s}" for p, s in zip(players, SEATS))
     later = "the next hand" if hands == 1 else f"{hands} hands from now"
@@ -589,8 +589,8 @@ def _also(rules: TableRules, *rule_ids: str) -> tuple[str, ...]:
 
 
 def _who_next_three(rng: random.Random, card: Card, rules: TableRules) -> Draft:
-    seat = rng.choice(table.seats(rules))
-    nxt = table.plays_next(seat, rules).decision
+    seat = rng.choice(table.seats_in_play(rules.players))
+    nxt = table.plays_next(seat, rules.players).decision
     others = {}
     for s in SEATS:
         if s == nxt:
@@ -638,7 +638,7 @@ TURN_WITH_BLANKS_WRONG = {
 
 
 def _turn_with_blanks(rng: random.Random, card: Card, rules: TableRules) -> Draft:
-    seat = rng.choice(table.seats(rules)[1:])
+    seat = rng.choice(table.seats_in_play(rules.players)[1:])
     return Draft(
         prompt="In what order does your turn go?",
         facts=(says(rules, "TR1"), f"You are {seat}, in the middle of a hand, and you hold a blank.",
@@ -659,10 +659,10 @@ AHEAD_WRONG = {
 
 
 def _pick_ahead(rng: random.Random, card: Card, rules: TableRules) -> Draft:
-    thrower = rng.choice(table.seats(rules))
-    nxt = table.next_seat(thrower, rules=rules)
+    thrower = rng.choice(table.seats_in_play(rules.players))
+    nxt = table.next_seat(thrower, 1, rules.players)
     code = rng.choice(tiles.CODES[: tiles.NATURALS])
-    ruling = table.may_pick_ahead(rules)
+    ruling = table_play.may_pick_ahead(rules.picking_ahead)
     assert ruling and ruling.rule == "TR5"
     wrong = {text.replace("South", nxt): why for text, why in AHEAD_WRONG.items()}
     return Draft(
@@ -687,12 +687,12 @@ PICKED_WRONG = {
 
 
 def _picked_ahead(rng: random.Random, card: Card, rules: TableRules) -> Draft:
-    thrower = rng.choice(table.seats(rules))
-    nxt = table.next_seat(thrower, rules=rules)
+    thrower = rng.choice(table.seats_in_play(rules.players))
+    nxt = table.next_seat(thrower, 1, rules.players)
     called = rng.random() < 0.6
-    ruling = table.picked_ahead(called)
+    ruling = table_play.picked_ahead(called)
     best = BACK if ruling.decision == "wall" else DRAW_IT
-    caller = rng.choice([s for s in table.seats(rules) if s not in (thrower, nxt)] or [nxt])
+    caller = rng.choice([s for s in table.seats_in_play(rules.players) if s not in (thrower, nxt)] or [nxt])
     what = (f"Then {caller} calls {thrower}'s discard." if called else "Nobody calls the discard.")
     wrong = {c: why for c, why in PICKED_WRONG.items() if c != best and (called or c != "The caller takes it too")}
     return Draft(
@@ -719,8 +719,8 @@ SWAP_NO = {
 
 def _blank_swap(rng: random.Random, card: Card, rules: TableRules) -> Draft:
     case = rng.choice((None, None, blanks.A_JOKER, blanks.NOT_DRAWN, blanks.NOT_YOUR_TURN, blanks.STILL_CALLABLE))
-    seat = rng.choice(table.seats(rules))
-    before = table.next_seat(seat, -1, rules)
+    seat = rng.choice(table.seats_in_play(rules.players))
+    before = table.next_seat(seat, -1, rules.players)
     code = rng.choice(tiles.CODES[: tiles.NATURALS])
     taken = tiles.JOKER if case == blanks.A_JOKER else tiles.INDEX[code]
     name = "a Joker" if taken == tiles.JOKER else f"the {tiles.label(code)}"
@@ -728,7 +728,7 @@ def _blank_swap(rng: random.Random, card: Card, rules: TableRules) -> Draft:
         None: f"It is your turn: you have picked a tile and not yet discarded. {name[0].upper() + name[1:]} lies in the discards, thrown earlier.",
         blanks.A_JOKER: "It is your turn: you have picked a tile and not yet discarded. A Joker lies in the discards, thrown earlier.",
         blanks.NOT_DRAWN: f"It is your turn, and you have not picked a tile yet. {name[0].upper() + name[1:]} lies in the discards, thrown earlier.",
-        blanks.NOT_YOUR_TURN: f"It is {table.next_seat(seat, 1, rules)}'s turn. {name[0].upper() + name[1:]} lies in the discards, thrown earlier.",
+        blanks.NOT_YOUR_TURN: f"It is {table.next_seat(seat, 1, rules.players)}'s turn. {name[0].upper() + name[1:]} lies in the discards, thrown earlier.",
         blanks.STILL_CALLABLE: (f"{before} has just thrown {name}. You play next: you have picked a tile but not yet put it"
                                 " on your rack, so that discard may still be called."),
     }[case]

@@ -11,9 +11,10 @@ import pytest
 from coach.notation import tiles
 from coach.reading.tiles_away import Exposure, Holding, assign_exposures, parse_exposure
 from coach.rules.calls import MAH_JONGG as MAH_JONGG_CALL
-from coach.rules.calls import after_call, in_wall_end, who_gets
+from coach.rules.calls import after_call, who_gets
 from coach.rules.catalog import RULES
 from coach.rules.mahjong import winning_lines
+from coach.rules.table_play import in_last_wall
 from coach.rules.table_rules import TableRules
 from drills import calls as drill
 from tests.support import choice_drill_checks as checks
@@ -384,7 +385,7 @@ def test_TR2_at_a_cold_wall_nothing_is_called_in_the_walls_end():
             if q.key["kind"] != "cold-wall":
                 continue
             end, left = (int(n) for n in re.match(r"The wall's end is its last (\d+) tiles .*; (\d+) tiles? (?:is|are) left", q.facts[1]).groups())
-            late = in_wall_end(left, end // 2)
+            late = in_last_wall(left, (end // 2,)).decision
             asked[late] += 1
             assert (q.key["best"] == drill.COLD_NO) == late, q.facts
             assert q.facts[0].startswith("At your table the wall is cold") and "rule:TR2" in q.items
@@ -406,8 +407,8 @@ def test_TR6_the_first_to_speak_takes_it_but_mah_jongg_still_wins():
         claims = {seat: (MAH_JONGG_CALL if purpose == "Mah Jongg" else "exposure")
                   for seat, purpose in re.findall(r"(\w+) calls it for ([\w ]+?)[;.]", q.facts[2])}
         first = q.facts[3].split()[0]
-        spoken = (first, next(s for s in claims if s != first))
-        assert q.key["best"] == who_gets(thrower, claims, COLD, spoken=spoken).decision
+        spoken = {s: claims[s] for s in (first, next(s for s in claims if s != first))}  # in the order spoken
+        assert q.key["best"] == who_gets(thrower, spoken, first_to_speak=True).decision
         mixed = len(set(claims.values())) > 1
         by_purpose += mixed
         by_speaking += not mixed
@@ -425,7 +426,7 @@ def test_TR4_after_a_call_at_three_play_goes_east_south_west():
             asked += 1
             thrower = re.match(r"(\w+) threw", q.facts[1]).group(1)
             caller = re.search(r"(\w+) called it", text).group(1)
-            ruling = after_call(thrower, caller, THREE)
+            ruling = after_call(thrower, caller, THREE.players)
             best = ruling.decision if q.prompt == "Who plays next?" else (drill.join(list(ruling.facts["skipped"])) or "Nobody")
             assert q.key["best"] == best and "rule:TR4" in q.items
     assert asked > 20

@@ -291,12 +291,12 @@ def test_TR4_three_players_pass_right_then_left_with_no_across_and_no_courtesy()
             assert q.key["best"] not in ("Across", "North")
             if q.prompt.startswith("Which way do the tiles go on"):
                 charleston, place = ("first" if "first Charleston" in q.prompt else "second"), (0 if "the first pass" in q.prompt else 1)
-                assert q.key["best"] == core.charlestons(THREE)[charleston][place].capitalize()
+                assert q.key["best"] == core.charlestons(3)[charleston][place].capitalize()
             if q.prompt == "Who receives your three tiles?":
                 seat = q.facts[1].split()[2].rstrip(".")
                 charleston = "first" if "first Charleston" in q.facts[2] else "second"
                 place = 0 if "the first pass" in q.facts[2] else 1
-                assert q.key["best"] == core.receiver(seat, core.charlestons(THREE)[charleston][place], THREE)
+                assert q.key["best"] == core.receiver(seat, core.charlestons(3)[charleston][place], 3)
             if "courtesy" in q.prompt:
                 assert q.key["best"] == drill.NOBODY
     for level in (3, 4):

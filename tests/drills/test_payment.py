@@ -10,7 +10,8 @@ import pytest
 
 from coach.notation import tiles
 from coach.reading.tiles_away import Holding, parse_exposure
-from coach.rules.mahjong import hot_thrower_excused, hot_wall_pays, pay, score, winning_lines
+from coach.rules.mahjong import pay, score, winning_lines
+from coach.rules.table_play import hot_wall_excused, hot_wall_pays
 from coach.rules.table_rules import TableRules
 from drills import payment as drill
 from drills.kit import two_lines
@@ -366,7 +367,7 @@ def test_TR2_at_a_hot_wall_the_thrower_pays_for_the_table_unless_excused():
             if q.key.get("kind") != "hot-wall":
                 continue
             s = q.key["situation"]
-            pays = hot_wall_pays(HOT, s["late"], bool(hot_thrower_excused(s["tile"], s["in_sight"])))
+            pays = hot_wall_pays(HOT.wall_end, s["late"], bool(hot_wall_excused(s["tile"], s["in_sight"])))
             assert s["hot"] == bool(pays)
             seen[bool(pays)] += 1
             d, o, total = pay(CARD.line(s["line"]), "discard", s["jokerless"])

@@ -11,13 +11,13 @@ from collections.abc import Sequence
 
 from coach.notation import tiles
 from coach.rules.blanks import BLANK, split
-from coach.rules.charleston import BLIND_PASSES, joker_may_pass
+from coach.rules.charleston import BLIND_PASSES, may_pass_joker
 from coach.rules.table_rules import LEAGUE, TableRules
 
 
 def candidate_passes(rack: Sequence[int], which: str, rules: TableRules = LEAGUE) -> list[tuple[tuple[int, ...], int]]:
     """Every legal pass as (own tiles, blind count), identical tiles counted once."""
-    naturals = sorted(t for t in rack if t != tiles.JOKER or joker_may_pass(which, rules))  # C4; TR3 in the courtesy pass
+    naturals = sorted(t for t in rack if t != tiles.JOKER or may_pass_joker(which, rules.joker_in_courtesy))  # C4; TR3 in the courtesy pass
     sizes: list[tuple[int, int]]
     if which == "courtesy":
         sizes = [(n, 0) for n in range(4)]

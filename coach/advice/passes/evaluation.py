@@ -288,7 +288,7 @@ def evaluate_pass(
     screen, include, firm = options.screen, options.include, options.firm
     exact, flexibility, exact_only = options.exact, options.flexibility, options.exact_only
     rack = list(rack)
-    if which not in passes(rules):
+    if which not in passes(rules.players):
         if which in PASSES:
             raise PassError(f"with three players there is no {which.replace('-', ' ')} pass: nobody sits across (TR4)")
         raise PassError(f"unknown pass {which!r}: one of {', '.join(PASSES)}")
