@@ -15,12 +15,20 @@ table variant and "first to speak" are named but never applied). Level 4
 asks what a call changes: who plays next and who loses a turn, that no
 tile is drawn after a call, and when a new exposure is locked (K5, K6).
 
+Under a table's own rules (`generate(..., rules=)`) the levels also ask
+those rules where they differ, saying so first: at a cold wall nothing may
+be called in the last tiles (TR2), a blank swap is not a call and a
+discarded blank is never called (TR1), the first to speak takes a discard
+(TR6); with three players the seats are East, South and West (TR4).
+
 Answers are one of the question's choices, as text.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
@@ -28,17 +36,22 @@ from typing import Any
 from coach.notation import tiles
 from coach.notation.card import GROUP_NAMES, Card, Group, Line, Reading
 from coach.reading.tiles_away import Exposure, Holding, fill
+from coach.rules import blanks
 from coach.rules.calls import MAH_JONGG as MAH_JONGG_CALL
 from coach.rules.calls import SIZES, GroupCall, after_call, call_ruling, may_rearrange, who_gets
 from coach.rules.catalog import cite
 from coach.rules.mahjong import winning_lines
 from coach.rules.ruling import Ruling
 from coach.rules.scenes import Scene
-from coach.rules.table import next_seat, seats_between, turns_after
+from coach.rules.table import next_seat, seats_between, seats_in_play, turns_after
+from coach.rules.table_play import cold_wall_call, in_last_wall, last_wall
+from coach.rules.table_rules import LEAGUE, WALL_COLD, TableRules
 from drills.kit import choice
 from drills.kit.base import Level, Question, check_level, per_card, rng_for
 from drills.kit.exposures import exposure_for
-from drills.kit.wording import join, line_text, many, naturals_and_jokers, seats, tiles_word
+from drills.kit.table import TABLE_SHARE, says
+from drills.kit.wording import join, line_text, many, naturals_and_jokers, tiles_word
+from drills.kit.wording import seats as seat_list
 
 NAME = "calls"
 TITLE = "Calling a discard"
@@ -306,27 +319,28 @@ def _situation(rng: random.Random, card: Card, kind: str) -> dict[str, Any] | No
     return {"kind": kind, "line": line, "reading": reading, "group": g, "holding": holding, "truth": truth}
 
 
-def _holding_question(rng: random.Random, seed: int, level: int, card: Card) -> Question:
+def _holding_question(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules = LEAGUE) -> Question:
     first = rng.choice(KINDS[level])
     kinds = [first] + [k for k in KINDS[level] if k != first]
     found = choice.dealt(f"level-{level} situation on {card.name}", *(partial(_situation, rng, card, k) for k in kinds))
-    return _ask_call(rng, seed, level, card, found)
+    return _ask_call(rng, seed, level, card, found, rules)
 
 
-def _seats_for(rng: random.Random, kind: str) -> tuple[str, str]:
+def _seats_for(rng: random.Random, kind: str, rules: TableRules = LEAGUE) -> tuple[str, str]:
     """(you, the discarder); for the timing questions the next player is someone else."""
-    you = rng.choice(SEATS)
-    options = [s for s in SEATS if s != you and (kind not in ("late", "in-time") or after(s) != you)]
+    taken = seats_in_play(rules.players)
+    you = rng.choice(taken)
+    options = [s for s in taken if s != you and (kind not in ("late", "in-time") or after(s, 1, rules.players) != you)]
     return you, rng.choice(options)
 
 
-def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict[str, Any]) -> Question:
+def _ask_call(rng: random.Random, seed: int, level: int, card: Card, found: dict[str, Any], rules: TableRules = LEAGUE) -> Question:
     kind, line, reading, g = found["kind"], found["line"], found["reading"], found["group"]
     holding: Holding = found["holding"]
     truth: Truth = found["truth"]
     d = truth.discard
-    you, thrower = _seats_for(rng, kind)
-    nxt = after(thrower)
+    you, thrower = _seats_for(rng, kind, rules)
+    nxt = after(thrower, 1, rules.players)
     facts = [f"You are {you}. {thrower} just threw {the(d)}."]
     thrown = [d]  # every discard the facts name, for the scene checker
     stale = kind == "late"
@@ -721,9 +735,11 @@ PURPOSES = ("Mah Jongg", "a pung", "a kong", "a quint")
 FIRST_TO_SPEAK = "Whoever spoke first"
 
 
-def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
-    thrower = rng.choice(SEATS)
-    callers = rng.sample([s for s in SEATS if s != thrower], 2)
+def _contest(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules = LEAGUE) -> Question:
+    if rules.first_to_speak:
+        return _first_to_speak(rng, seed, level, card, rules)
+    thrower = rng.choice(seats_in_play(rules.players))
+    callers = rng.sample([s for s in seats_in_play(rules.players) if s != thrower], 2)
     case = rng.choice(("mj-vs-group", "mj-vs-group", "group-vs-group", "mj-vs-mj"))
     if case == "mj-vs-group":
         # Most often the caller for the exposure sits nearer: the case beginners get wrong.
@@ -736,10 +752,10 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
         purposes = {s: "Mah Jongg" for s in callers}
     tile = rng.randrange(tiles.NATURALS)
     claims = {s: MAH_JONGG_CALL if purposes[s] == "Mah Jongg" else "exposure" for s in callers}
-    award = who_gets(thrower, claims)
+    award = who_gets(thrower, claims, players=rules.players)
     winner = award.decision
     loser = next(s for s in callers if s != winner)
-    order = [after(thrower, k) for k in (1, 2, 3)]
+    order = [after(thrower, k, rules.players) for k in range(1, rules.players)]
     facts: tuple[str, ...] = (
         f"{thrower} just threw {the(tile)}.",
         f"{callers[0]} calls it for {purposes[callers[0]]}; {callers[1]} calls it for {purposes[callers[1]]}.",
@@ -754,7 +770,7 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
             f"{winner} gets it: a call for Mah Jongg beats a call for an exposure, wherever the seats are (K4)."
         )
         loser_why = f"{loser} calls for an exposure, and a call for Mah Jongg beats it wherever the seats are (K4)."
-        rules: tuple[str, ...] = ("K4",)
+        asks: tuple[str, ...] = ("K4",)
     else:
         purpose = "Mah Jongg" if purposes[winner] == "Mah Jongg" else "an exposure"
         reason = (
@@ -762,7 +778,7 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
             f" discarder in turn order wins (K4); {turn}."
         )
         loser_why = f"{loser} sits further from {thrower} in turn order: {turn}, and the closer seat wins (K4)."
-        rules = ("K4", "S5")
+        asks = ("K4", "S5")
     why = {
         winner: reason,
         loser: loser_why,
@@ -777,10 +793,57 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card) -> Question:
             "Some tables play a variant: a caller who has already racked the tile or exposed for it keeps it."
             " The League rule, used here, goes by the seats (K4).",
         )
-    return _asked(rng, seed, level, card, f"Who gets {the(tile)}?", facts, winner, why, rules, more=notes, kind="contest")
+    return _asked(rng, seed, level, card, f"Who gets {the(tile)}?", facts, winner, why, asks, more=notes, kind="contest")
 
 
 _distance = turns_after  # how many turns after the thrower a seat plays (S5)
+
+
+NOBODY_GETS = "Nobody: two calls cancel out"
+
+
+def _first_to_speak(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules) -> Question:
+    """Who gets a discard two players call, at a table where the first to speak takes it (TR6)."""
+    thrower = rng.choice(seats_in_play(rules.players))
+    callers = rng.sample([s for s in seats_in_play(rules.players) if s != thrower], 2)
+    case = rng.choice(("mj-vs-group", "group-vs-group", "group-vs-group", "mj-vs-mj"))
+    first, second = rng.sample(callers, 2)  # the order they spoke in
+    if case == "mj-vs-group":
+        # Most often the caller for the exposure spoke first: the case the table's rule does not decide.
+        purposes = {second: "Mah Jongg", first: rng.choice(PURPOSES[1:])} if rng.random() < 0.75 else {first: "Mah Jongg", second: rng.choice(PURPOSES[1:])}
+    elif case == "group-vs-group":
+        purposes = {s: rng.choice(PURPOSES[1:]) for s in callers}
+    else:
+        purposes = {s: "Mah Jongg" for s in callers}
+    tile = rng.randrange(tiles.NATURALS)
+    claims = {s: MAH_JONGG_CALL if purposes[s] == "Mah Jongg" else "exposure" for s in callers}
+    # The claims in the order they were spoken: what the core reads at a table that plays TR6.
+    spoken = {s: claims[s] for s in (first, second)}
+    award = who_gets(thrower, spoken, first_to_speak=True, players=rules.players)
+    winner = award.decision
+    loser = next(s for s in callers if s != winner)
+    facts = (
+        says(rules, "TR6"),
+        f"{thrower} just threw {the(tile)}.",
+        f"{callers[0]} calls it for {purposes[callers[0]]}; {callers[1]} calls it for {purposes[callers[1]]}.",
+        f"{first} spoke first.",
+    )
+    if award.facts["by"] == "purpose":
+        why = {
+            winner: f"{winner} gets it: a call for Mah Jongg beats a call for an exposure, even at your table, where otherwise the first to speak takes it (K4, TR6).",
+            loser: f"{loser} spoke first, but calls only for an exposure, and Mah Jongg beats an exposure at every table (K4, TR6).",
+        }
+        asks: tuple[str, ...] = ("TR6", "K4")
+    else:
+        purpose = "Mah Jongg" if purposes[winner] == "Mah Jongg" else "an exposure"
+        why = {
+            winner: f"{winner} gets it: both call it for {purpose}, and at your table the first to speak takes it (TR6).",
+            loser: f"{loser} spoke second; at your table the seats do not decide between calls for {purpose}, the first to speak does (TR6).",
+        }
+        asks = ("TR6",)
+    why[NOBODY_GETS] = "A called tile always goes to one of the callers: the rules say which (K4, TR6)."
+    return _asked(rng, seed, level, card, f"Who gets {the(tile)}?", facts, winner, why, asks, kind="first-to-speak",
+                  hint="Do both callers want the tile for the same thing? If so, who spoke first?")
 
 
 # -- level 4: after the call -------------------------------------------------------
@@ -793,34 +856,37 @@ MAY = "Yes: before your discard it may be rearranged"
 LOCKED = "No: the exposure is locked"
 
 
-def _after_call(rng: random.Random, seed: int, level: int, card: Card) -> Question:
+def _after_call(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules = LEAGUE) -> Question:
     kind = rng.choice(AFTER_KINDS)
     if kind in ("next", "skipped"):
-        return _turns(rng, seed, level, card, kind)
+        return _turns(rng, seed, level, card, kind, rules)
     found = choice.dealt(f"called group on {card.name}", partial(_called, rng, card, need_kong=kind != "draw"))
-    return _exposure_question(rng, seed, level, card, kind, found)
+    return _exposure_question(rng, seed, level, card, kind, found, rules)
 
 
-def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> Question:
-    thrower = rng.choice(SEATS)
-    caller = rng.choice([s for s in SEATS if s != thrower])
+def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str, rules: TableRules = LEAGUE) -> Question:
+    taken = seats_in_play(rules.players)
+    thrower = rng.choice(taken)
+    caller = rng.choice([s for s in taken if s != thrower])
     tile = rng.randrange(tiles.NATURALS)
     size = rng.choice((3, 4, 5))
-    facts = (
+    facts: tuple[str, ...] = (
         f"{thrower} threw {the(tile)}.",
         f"{caller} called it for a {GROUP_NAMES[size]}, exposed the {GROUP_NAMES[size]} and discarded.",
     )
-    ruling = after_call(thrower, caller)
+    ruling = after_call(thrower, caller, rules.players)
     order = f"after {caller} comes {ruling.decision} (S5)"
+    if rules.players == 3:
+        facts = (says(rules, "TR4"), *facts)
     if kind == "next":
         best = ruling.decision
         why = {
             best: f"A call takes the place of the caller's draw, and play continues to the caller's right (K5): {order}.",
         }
-        for seat in SEATS:
+        for seat in taken:
             if seat in (caller, best):
                 continue
-            if seat == after(thrower):
+            if seat == after(thrower, 1, rules.players):
                 why[seat] = (
                     f"{seat} would have played next without the call, but play now continues to the"
                     f" caller's right (K5): {order}."
@@ -829,11 +895,11 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
                 why[seat] = f"Play continues to the caller's right (K5): {order}."
         prompt = "Who plays next?"
         hint = "After a call, from which seat does play go on, and in which direction?"
-        rules: tuple[str, ...] = ("K5", "S5")
+        asks: tuple[str, ...] = ("K5", "S5")
     else:
         lost = list(ruling.facts["skipped"])
-        best = seats(lost)
-        passes = f"from {thrower}, play passes to {join([after(thrower, k) for k in (1, 2, 3)])} (S5)"
+        best = seat_list(lost)
+        passes = f"from {thrower}, play passes to {join([after(thrower, k, rules.players) for k in range(1, rules.players)])} (S5)"
         if lost:
             verb = "loses" if len(lost) == 1 else "lose"
             best_why = (
@@ -843,17 +909,20 @@ def _turns(rng: random.Random, seed: int, level: int, card: Card, kind: str) -> 
         else:
             best_why = f"{caller} plays right after {thrower} anyway, so no seat is skipped (K5, S5)."
         why = {best: best_why}
-        others = [s for s in SEATS if s not in (thrower, caller)]
-        for option in [seats([]), seats(between(caller, thrower))] + [seats([s]) for s in others]:
+        others = [s for s in taken if s not in (thrower, caller)]
+        for option in [seat_list([]), seat_list(between(caller, thrower, rules.players))] + [seat_list([s]) for s in others]:
             if option not in why:
                 why[option] = (
                     f"Only the seats between the discarder and the caller in turn order lose their turn (K5): {passes}."
                 )
         prompt = "Whose turn is skipped?"
         hint = "Going round from the thrower in turn order, who would have played before the caller?"
-        rules = ("K5", "S5")
+        asks = ("K5", "S5")
+    if rules.players == 3:
+        asks = (*asks, "TR4")
+        why["North"] = "North's seat is empty at your table: nobody sits there to play or to lose a turn (TR4)."
     # the best answer was put in first
-    return _asked(rng, seed, level, card, prompt, facts, best, why, rules, shown=4, kind=kind, hint=hint)
+    return _asked(rng, seed, level, card, prompt, facts, best, why, asks, shown=4, kind=kind, hint=hint)
 
 
 def _called(rng: random.Random, card: Card, need_kong: bool) -> dict[str, Any] | None:
@@ -881,12 +950,13 @@ def _called(rng: random.Random, card: Card, need_kong: bool) -> dict[str, Any] |
     return {"line": line, "reading": reading, "group": g, "rack": rack, "exposures": exposures}
 
 
-def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, kind: str, found: dict[str, Any]) -> Question:
+def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, kind: str, found: dict[str, Any],
+                       rules: TableRules = LEAGUE) -> Question:
     line, reading, g = found["line"], found["reading"], found["group"]
     rack: list[int] = list(found["rack"])
     exposures: tuple[Exposure, ...] = found["exposures"]
-    thrower = rng.choice(SEATS)
-    you = rng.choice([s for s in SEATS if s != thrower])
+    thrower = rng.choice(seats_in_play(rules.players))
+    you = rng.choice([s for s in seats_in_play(rules.players) if s != thrower])
     name = tiles.label(tiles.CODES[g.tile])
     facts = [f"You are {you}. {thrower} threw the {name}.", f"You play {line_text(line, reading)}."]
     if kind == "draw":
@@ -906,7 +976,7 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
             ),
             DRAW: "The called tile was your draw for this turn: a call replaces the draw (K5).",
         }
-        rules: tuple[str, ...] = ("K5",)
+        asks: tuple[str, ...] = ("K5",)
         prompt = "What do you do now?"
         hint = "What does a call take the place of in your turn, and what is left to do?"
     else:
@@ -945,27 +1015,159 @@ def _exposure_question(rng: random.Random, seed: int, level: int, card: Card, ki
                 ),
                 LOCKED: "An exposure locks only with the discard that follows the call; you have not discarded yet (K6).",
             }
-        rules = ("K6",)
+        asks = ("K6",)
         prompt = f"May you add your fourth {name} to make the kong?"
         kind = "add-to-kong"  # before or after the discard, the same question
         hint = "Have you discarded since the call, and does the card allow the bigger group?"
     return _asked(
-        rng, seed, level, card, prompt, facts, best, why, rules,
+        rng, seed, level, card, prompt, facts, best, why, asks,
         rack=tuple(tiles.CODES[t] for t in sorted(rack)), exposed=tuple(tuple(e.codes) for e in shown), kind=kind, hint=hint,
     )
+
+
+# -- under a table's own rules: a cold wall (TR2), blanks (TR1) -----------------------------
+
+COLD_NO = "No: at a cold wall nothing may be called"
+MJ_ONLY = "Only for Mah Jongg"
+NOT_IF_OTHERS = "Only if nobody else calls it"
+
+
+def _cold_wall(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules) -> Question:
+    """May you call this discard at a cold wall? Only before the wall's end (TR2)."""
+    kind = "expose" if level == 1 else "mahjong"
+    found = choice.dealt(f"{kind} situation on {card.name}", partial(_situation, rng, card, kind))
+    line, reading, g = found["line"], found["reading"], found["group"]
+    holding: Holding = found["holding"]
+    truth: Truth = found["truth"]
+    d = truth.discard
+    you, thrower = _seats_for(rng, kind, rules)
+    dice = (rng.randint(1, 6), rng.randint(1, 6))
+    end = last_wall(dice).decision
+    late = rng.random() < 0.7
+    left = rng.randint(1, end) if late else rng.randint(end + 1, end + 24)
+    assert in_last_wall(left, dice).decision == late
+    ruling = cold_wall_call(rules.wall_end, late)
+    league = truth.answer()
+    c = _Call(kind, truth, g, after(thrower, 1, rules.players), None)
+    remain = f"{tiles_word(left)} {'is' if left == 1 else 'are'} left"
+    where = (f"{remain}, within the last {end}: the wall's end, where nothing may be called at your table" if late else
+             f"{remain}, more than the last {end} that make the wall's end, so the cold wall does not apply yet")
+    if kind == "expose":
+        call = _call_of(truth.ruling(), league)
+        why = {
+            COLD_NO: (f"{where.capitalize()} (TR2)." if late else
+                      f"The wall's end has not come: {where} (TR2)."),
+            league: (f"Not here: {where}, not even for an exposure (TR2)." if late else
+                     f"{where.capitalize()} (TR2). {_legal(c, call)}"),
+            MJ_ONLY: (f"The {c.name} does not finish your hand, and at a cold wall not even Mah Jongg may be called in the wall's end (TR2, K3)." if late else
+                      f"The {c.name} does not finish your hand, but it completes a group: {_legal(c, call)}"),
+        }
+        asks: tuple[str, ...] = ("TR2", "K2")
+    else:
+        why = {
+            COLD_NO: (f"{where.capitalize()}: a win there must be picked from the wall, or made by a joker exchange or a blank swap, none of them a call (TR2)." if late else
+                      f"The wall's end has not come: {where} (TR2)."),
+            MAH_JONGG: ("At a cold wall not even Mah Jongg may be called in the wall's end: it is too late in the wall for any call (TR2)." if late else
+                        f"{where.capitalize()} (TR2). The {c.name} completes {c.line}: call it for Mah Jongg (K3)."),
+            NOT_IF_OTHERS: ("Nobody may call it at all: at a cold wall no discard is called in the wall's end (TR2)." if late else
+                            f"Mah Jongg is yours to call whoever else wants it: a call to win beats any other (K4). {where.capitalize()} (TR2)."),
+        }
+        league = MAH_JONGG
+        asks = ("TR2", "K3")
+    best = league if ruling else COLD_NO
+    facts = [says(rules, "TR2"), f"The wall's end is its last {end} tiles (East broke it {sum(dice)} stacks from the end); {remain}.",
+             f"You are {you}. {thrower} just threw {the(d)}.", f"You play {line_text(line, reading)}."]
+    if holding.exposures:
+        facts.append(f"You have exposed {join(['a ' + e.describe() for e in holding.exposures])}.")
+    return _asked(
+        rng, seed, level, card, prompt_for(d, line), facts, best, why, asks,
+        rack=tuple(tiles.CODES[t] for t in sorted(holding.rack_tiles())),
+        exposed=tuple(tuple(e.codes) for e in holding.exposures),
+        scene=Scene(rack=tuple(tiles.CODES[t] for t in holding.rack_tiles()), exposures=tuple(tuple(e.codes) for e in holding.exposures),
+                    discards=(tiles.CODES[d],), seat=you),
+        kind="cold-wall", hint="Has the wall's end come at your cold wall, and what may be called there?",
+    )
+
+
+SWAP_NOT_CALL = "No: a swap is not a call, and that tile could no longer be called"
+
+
+def _swap_not_call(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules) -> Question:
+    """A blank swap is not a call (TR1): nobody may claim the tile taken."""
+    assert not blanks.swap_is_call()
+    you = rng.choice(seats_in_play(rules.players))
+    other = rng.choice([s for s in seats_in_play(rules.players) if s != you])
+    tile = rng.randrange(tiles.NATURALS - 1)  # a suit tile, Wind or Dragon: two of it make half a pung
+    name = tiles.label(tiles.CODES[tile])
+    assert blanks.may_swap(tile, rules)
+    why = {
+        SWAP_NOT_CALL: f"A blank swap is made on your own turn from the discards: it is not a call, and nobody may claim the {name} from you (TR1). Only the latest discard may ever be called (K1).",
+        "Yes: a call for an exposure beats a swap": "A swap is no call, so there is nothing for a call to beat, and a tile thrown earlier can no longer be called by anyone (TR1, K1).",
+        "Yes, but only for Mah Jongg": f"Not even for Mah Jongg: the {name} was thrown earlier, and only the latest discard may be called (K1, TR1).",
+        f"Only if {other} sits next after you": "Seats decide only between players calling the latest discard; a swap is no call (TR1, K4).",
+    }
+    facts = (says(rules, "TR1"), f"You are {you}. On your turn, after your pick, you swap your blank for the {name} lying in the discards, thrown earlier.",
+             f"{other} holds two {many(tile)} and would like a pung of them.")
+    return _asked(rng, seed, level, card, f"May {other} call the {name} away from you?", facts, SWAP_NOT_CALL, why, ("TR1", "K1"),
+                  scene=Scene(others=((other, ()),), discards=(tiles.CODES[tile],), offered=(tiles.CODES[tile],) * 2, seat=you),
+                  kind="swap-not-call", hint="Is taking a tile with a blank a call, and which discard may anyone call?")
+
+
+BLANK_NEVER = "No: a discarded blank is never called"
+
+
+def _blank_discard(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules) -> Question:
+    """A blank in the discards can never be called (TR1)."""
+    assert not blanks.discarded_blank_callable()
+    you = rng.choice(seats_in_play(rules.players))
+    thrower = rng.choice([s for s in seats_in_play(rules.players) if s != you])
+    tile = rng.randrange(tiles.NATURALS - 1)
+    why = {
+        BLANK_NEVER: "A blank is never part of a hand, so a blank in the discards can never be called, for a group or to win (TR1).",
+        "Yes, as a joker in your pung": "A blank is no joker: it stands for nothing and is never part of a hand (TR1).",
+        MAH_JONGG: "Not even to win: a blank is never part of a hand, so it could never be your last tile (TR1).",
+    }
+    facts = (says(rules, "TR1"), f"You are {you}. {thrower} just threw a blank.",
+             f"You hold two {many(tile)} and would like a pung of them, or your last tile.")
+    return _asked(rng, seed, level, card, "May you call the blank?", facts, BLANK_NEVER, why, ("TR1",),
+                  scene=Scene(offered=(tiles.CODES[tile],) * 2, seat=you),
+                  kind="blank-discard", hint="What is a blank worth in a hand at your table, and may it ever be called?")
+
+
+# The table's own kinds of question, by level, and the tables that play them.
+OWN: dict[int, tuple[tuple[Callable[[TableRules], bool], Callable[..., Question]], ...]] = {
+    1: ((lambda r: r.wall_end == WALL_COLD, _cold_wall), (lambda r: bool(r.blanks), _swap_not_call)),
+    2: ((lambda r: r.wall_end == WALL_COLD, _cold_wall), (lambda r: bool(r.blanks), _blank_discard)),
+    3: (),  # first to speak (TR6) is how level 3 asks at a table that plays it
+    4: (),  # three players (TR4): the seats of level 4 at a table of three
+}
 
 
 # -- the drill ----------------------------------------------------------------------
 
 
-def generate(seed: int, level: int, card: Card) -> Question:
+TABLE_RULES = True  # generate(..., rules=) asks under a table's own rules (drills.generate)
+
+
+def generate(seed: int, level: int, card: Card, rules: TableRules = LEAGUE) -> Question:
     check_level(LEVELS, level)
     rng = rng_for(NAME, seed, level)
-    if level in (1, 2):
-        return _holding_question(rng, seed, level, card)
-    if level == 3:
-        return _contest(rng, seed, level, card)
-    return _after_call(rng, seed, level, card)
+    if rules == LEAGUE:
+        if level in (1, 2):
+            return _holding_question(rng, seed, level, card)
+        if level == 3:
+            return _contest(rng, seed, level, card)
+        return _after_call(rng, seed, level, card)
+    own = [ask for plays, ask in OWN[level] if plays(rules)]
+    if own and rng.random() < TABLE_SHARE:
+        asked = rng.choice(own)(rng, seed, level, card, rules)
+    elif level in (1, 2):
+        asked = _holding_question(rng, seed, level, card, rules)
+    elif level == 3:
+        asked = _contest(rng, seed, level, card, rules)
+    else:
+        asked = _after_call(rng, seed, level, card, rules)
+    return dataclasses.replace(asked, rules=rules)
 
 
 

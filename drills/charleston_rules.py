@@ -11,14 +11,23 @@ always asked as a table rule at a table that plays it, never assumed.
 
 Every question is answered by picking one of its choices; the answer key
 keeps, for each wrong choice, the sentence that says which rule rules it out.
+
+Under a table's own rules (`generate(..., rules=)`, drills/kit/table.py)
+each level also asks the table's rules where they differ, saying so first:
+three players (TR4: two passes a Charleston, no across pass, no courtesy
+pass), a joker in the courtesy pass (TR3), blanks passed (TR1) and the
+all-blind pass (C6). Its League questions are asked as the table plays
+them, or left out where the table has no such pass.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from coach.notation import tiles
 from coach.notation.card import Card
+from coach.rules import charleston as rules_of
 from coach.rules.catalog import cite
 from coach.rules.charleston import (
     BLIND_PASSES,
@@ -32,11 +41,13 @@ from coach.rules.charleston import (
     receiver,
     sender,
 )
-from coach.rules.table import SEATS
+from coach.rules.table import SEATS, seats_in_play
+from coach.rules.table_rules import LEAGUE, TableRules
 from drills.kit import choice
 from drills.kit.base import Level
 from drills.kit.choice import Draft
-from drills.kit.wording import capitalised, tiles_word
+from drills.kit.table import Kind, at_table, says
+from drills.kit.wording import capitalised, join, tiles_word
 
 NAME = "charleston-rules"
 TITLE = "Charleston rules"
@@ -231,10 +242,10 @@ def _seat_note() -> str:
 # -- level 3: what may be passed ---------------------------------------------------------
 
 
-def _blind_which(rng: random.Random, card: Card | None = None) -> Draft:
+def _blind_which(rng: random.Random, card: Card | None = None, rules: TableRules = LEAGUE) -> Draft:
     blind = rng.choice(BLIND_PASSES)
-    others = [k for k in PASSES if k not in BLIND_PASSES]
-    picks = [blind] + rng.sample(others, 3)
+    others = [k for k in rules_of.passes(rules.players) if k not in BLIND_PASSES]
+    picks = [blind] + rng.sample(others, min(3, len(others)))
     labels = {k: capitalised(pass_label(k)[4:]) for k in picks}
     wrong = {}
     for k in picks[1:]:
@@ -244,7 +255,7 @@ def _blind_which(rng: random.Random, card: Card | None = None) -> Draft:
             wrong[labels[k]] = f"{capitalised(pass_label(k))} is not the last pass of its Charleston, so nothing may be passed unseen on it (C5)."
     return Draft(
         prompt="On which of these passes may tiles coming to you go straight on, unseen?",
-        facts=("On a blind pass some or all of the three tiles coming to you are passed on unseen: they never enter your rack.",),
+        facts=_first(rules, "TR4") + ("On a blind pass some or all of the three tiles coming to you are passed on unseen: they never enter your rack.",),
         best=labels[blind],
         why=(
             "only the last pass of each Charleston may be blind: the first Charleston's left pass and the second's right pass (C5).",
@@ -287,8 +298,8 @@ def _blind_count(rng: random.Random, card: Card | None = None) -> Draft:
     )
 
 
-def _joker(rng: random.Random, card: Card | None = None) -> Draft:
-    which = rng.choice(list(PASSES))
+def _joker(rng: random.Random, card: Card | None = None, rules: TableRules = LEAGUE) -> Draft:
+    which = rng.choice(list(rules_of.passes(rules.players)))
     rack = _deal(rng, joker=True)
     naturals = [t for t in rack if t != tiles.JOKER]
     passed = [tiles.JOKER] + naturals[: (2 if which != "courtesy" else rng.choice((0, 1, 2)))]
@@ -312,7 +323,7 @@ def _joker(rng: random.Random, card: Card | None = None) -> Draft:
         why.append("Some tables let a joker go in the courtesy pass: that is a table rule, off unless your table plays it (C4).")
     return Draft(
         prompt="May you pass your joker on this pass?",
-        facts=(f"It is {pass_label(which)}.", "You hold a joker you do not need."),
+        facts=_first(rules, "TR4") + (f"It is {pass_label(which)}.", "You hold a joker you do not need."),
         best=best,
         why=tuple(why),
         wrong=wrong,
@@ -328,6 +339,7 @@ NO_JOKER = "No: a joker may never be passed"
 NO_BLIND = "No: only the last pass of each Charleston may be blind"
 NO_THREE = "No: a Charleston pass moves three tiles"
 NO_COURTESY = "No: the courtesy pass moves 0 to 3 tiles"
+NO_JOKER_HERE = "No: a joker may not go in this pass"  # at a table that lets a joker go in the courtesy pass (TR3)
 
 # Faults the question may plant, the passes each can be planted on, and the answer
 # that names it. Blind faults sit on passes that are not the last of a Charleston, the first pass aside;
@@ -340,35 +352,44 @@ FAULT_PASSES = {
 }
 
 
-def _legal_pass(rng: random.Random, card: Card | None = None) -> Draft:
+def _legal_pass(rng: random.Random, card: Card | None = None, rules: TableRules = LEAGUE) -> Draft:
     fault = rng.choice(list(FAULT_PASSES))
-    which = rng.choice(FAULT_PASSES[fault])
+    table = rules_of.passes(rules.players)
+    # A table's own rules leave out the passes it does not play (TR4) and the joker
+    # fault its courtesy pass allows (TR3); by the League's rules every pass is kept.
+    kept = [w for w in FAULT_PASSES[fault] if w in table and not (fault == "joker" and rules_of.may_pass_joker(w, rules.joker_in_courtesy))]
+    which = rng.choice(kept if rules != LEAGUE else FAULT_PASSES[fault])
     rack = _deal(rng, joker=fault == "joker" or rng.random() < 0.3)
     naturals = [t for t in rack if t != tiles.JOKER]
     rng.shuffle(naturals)
     own, blind = _plan(rng, fault, which)
     passed = ([tiles.JOKER] if fault == "joker" else []) + naturals[: own - (1 if fault == "joker" else 0)]
     try:
-        check_pass(rack, passed, which, blind=blind)
+        check_pass(rack, passed, which, blind=blind, rules=rules)
         legal = True
     except PassError:
         legal = False
     if legal != (fault is None):
         raise AssertionError(f"the core and the planted fault disagree on {which}: {fault}")
-    facts = [f"It is {pass_label(which)}.", "You want to pass " + _describe_pass(passed, blind) + "."]
+    facts = [*_first(rules, "TR3", "TR4"), f"It is {pass_label(which)}.", "You want to pass " + _describe_pass(passed, blind) + "."]
     choices = [OK, NO_JOKER, NO_BLIND, NO_THREE] + ([NO_COURTESY] if which == "courtesy" else [])
     best = {None: OK, "joker": NO_JOKER, "blind": NO_BLIND, "count": NO_COURTESY if which == "courtesy" else NO_THREE}[fault]
-    notes = _pass_notes(which, passed, blind)
-    why = [notes[best][1]] + [cite(r) for r in notes[best][2]]
+    notes = _pass_notes(which, passed, blind, rules)
+    # C4's own words say "never, not in the courtesy pass either": not quoted at a table whose courtesy pass takes a joker.
+    why = [notes[best][1]] + [cite(r) for r in notes[best][2] if not (r == "C4" and _courtesy_joker_on(rules))]
     wrong = {c: notes[c][0] for c in choices if c != best}
-    rules = tuple(dict.fromkeys(r for c in choices for r in notes[c][2]))
+    asks = tuple(dict.fromkeys(r for c in choices for r in notes[c][2]))
+    if _courtesy_joker_on(rules):
+        # At a table whose courtesy pass takes a joker, "never" would not be true: the choice says "not in this pass".
+        best = NO_JOKER_HERE if best == NO_JOKER else best
+        wrong = {NO_JOKER_HERE if c == NO_JOKER else c: text for c, text in wrong.items()}
     return Draft(
         prompt="May you make this pass?",
         facts=tuple(facts),
         best=best,
         why=tuple(why),
         wrong=wrong,
-        rules=rules,
+        rules=asks,
         rack=tuple(tiles.CODES[t] for t in sorted(rack)),
         hint="Check the pass three ways: is a joker in it, do tiles go on unseen where that is allowed, and how many tiles move?",
     )
@@ -400,7 +421,7 @@ def _describe_pass(passed: list[int], blind: int) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
-def _pass_notes(which: str, passed: list[int], blind: int) -> dict[str, tuple[str, str, tuple[str, ...]]]:
+def _pass_notes(which: str, passed: list[int], blind: int, rules: TableRules = LEAGUE) -> dict[str, tuple[str, str, tuple[str, ...]]]:
     """For each answer: (why it is wrong here, why it is right here, the rules behind it)."""
     count = len(passed) + blind
     joker = tiles.JOKER in passed
@@ -423,10 +444,14 @@ def _pass_notes(which: str, passed: list[int], blind: int) -> dict[str, tuple[st
         "a joker is in this pass, and jokers are never passed (C4)."
         if joker else "there is no joker in this pass, so the joker rule does not stop it (C4)."
     )
+    joker_rules: tuple[str, ...] = ("C4",)
+    if joker and _courtesy_joker_on(rules):
+        joker_text = "a joker is in this pass, and at your table a joker may go only in the courtesy pass (TR3, C4)."
+        joker_rules = ("TR3", "C4")
     faults = [
         (rule, text)
         for rule, text, bad in (
-            ("C4", joker_text, joker),
+            (joker_rules[-1], joker_text, joker),
             ("C5", blind_text, bool(blind) and not may_blind),
             (count_rule, count_text, not count_ok),
         )
@@ -442,7 +467,7 @@ def _pass_notes(which: str, passed: list[int], blind: int) -> dict[str, tuple[st
             f"every rule is kept ({', '.join(ok_rules)}).",
             fault_rules or ok_rules,
         ),
-        NO_JOKER: (capitalised(joker_text), joker_text, ("C4",)),
+        NO_JOKER: (capitalised(joker_text), joker_text, joker_rules),
         NO_BLIND: (capitalised(blind_text), blind_text, ("C5",)),
         NO_THREE: (
             "The courtesy pass is not held to three: it moves 0 to 3 tiles (C3)." if courtesy else capitalised(count_text),
@@ -522,8 +547,8 @@ def _courtesy_both(rng: random.Random, card: Card | None = None) -> Draft:
     )
 
 
-def _stop(rng: random.Random, card: Card | None = None) -> Draft:
-    seat = rng.choice(SEATS)
+def _stop(rng: random.Random, card: Card | None = None, rules: TableRules = LEAGUE) -> Draft:
+    seat = rng.choice(seats_in_play(rules.players))
     charleston = rng.choice(("first", "second"))
     rule = RULE_OF[charleston]
     yes, no = "Yes: any one player may stop it", "No: it must be played"
@@ -537,10 +562,10 @@ def _stop(rng: random.Random, card: Card | None = None) -> Draft:
             "Only East may stop it": "Nobody may stop it, East included: the first Charleston is compulsory (C1).",
         }
     else:
-        want = [s for s in SEATS if s != seat]
+        want = [s for s in seats_in_play(rules.players) if s != seat]
         facts = (
             f"You are {seat}; the first Charleston is over.",
-            f"{', '.join(want[:2])} and {want[2]} want a second Charleston; you do not.",
+            f"{join(want)} want a second Charleston; you do not.",
         )
         best = yes
         why = ("the second Charleston is optional, and any one player may stop it: there is none this hand (C2).", cite("C2"))
@@ -551,7 +576,7 @@ def _stop(rng: random.Random, card: Card | None = None) -> Draft:
         }
     return Draft(
         prompt=f"May you stop the {charleston} Charleston?",
-        facts=facts,
+        facts=_first(rules, "TR4") + facts,
         best=best,
         why=why,
         wrong=wrong,
@@ -567,11 +592,12 @@ ENDS = "The Charleston ends: East discards, with no courtesy pass"
 TABLE_PLAYS_C6 = "Your table plays its own rule on blind passes (table rule C6, not a League rule)."
 
 
-def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
-    which = rng.choice(BLIND_PASSES)
+def _air_mahjong(rng: random.Random, card: Card | None = None, rules: TableRules = LEAGUE) -> Draft:
+    # With three players the second Charleston has no courtesy pass after it (TR4): asked of the first only.
+    which = rng.choice(BLIND_PASSES) if rules.players == 4 else BLIND_PASSES[0]
     charleston = PASSES[which][0]
     everyone = rng.random() < 0.5
-    holdout = rng.choice(SEATS)
+    holdout = rng.choice(seats_in_play(rules.players))
     if charleston == "first":
         going_on = "The players decide on a second Charleston; any one may stop it"
         again = "The first Charleston starts again"
@@ -589,7 +615,7 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
         facts = (
             TABLE_PLAYS_C6,
             f"On {pass_label(which)}, {holdout} passed one tile of their own and two unseen.",
-            "The other three each sent all three tiles coming to them straight on, unseen.",
+            f"The other {'three' if rules.players == 4 else 'two'} each sent all three tiles coming to them straight on, unseen.",
         )
     league = (
         "Under League rules alone there is no such rule: an all-blind pass ends nothing, "
@@ -607,7 +633,7 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
             going_on: "At this table an all-blind pass ends the Charleston at once: nothing more is passed (C6).",
             again: "Nothing starts again: at this table an all-blind pass ends the Charleston (C6).",
         }
-        rules: tuple[str, ...] = ("C6", "C5")
+        asks: tuple[str, ...] = ("C6", "C5")
     else:
         nxt = "the players decide on the second Charleston" if charleston == "first" else "the courtesy pass follows"
         best = going_on
@@ -621,10 +647,322 @@ def _air_mahjong(rng: random.Random, card: Card | None = None) -> Draft:
             ENDS: f"Not every player passed all three unseen ({holdout} passed one of their own), so the table rule does not end the Charleston (C6).",
             again: f"The Charleston goes on from here, it does not start over: {nxt} ({next_rule}).",
         }
-        rules = ("C6", "C5", next_rule)
-    return Draft(prompt="What comes next?", facts=facts, best=best, why=why, wrong=wrong, rules=rules,
+        asks = ("C6", "C5", next_rule)
+    if rules.players == 3:
+        facts = (TABLE_PLAYS_C6, says(rules, "TR4"), *facts[1:])
+    return Draft(prompt="What comes next?", facts=facts, best=best, why=why, wrong=wrong, rules=asks,
                  hint="Did every player send all three tiles on unseen? What does your table's rule say follows then?")
 
+
+# -- under a table's own rules (drills/kit/table.py) -------------------------------------------
+
+
+def _courtesy_joker_on(rules: TableRules) -> bool:
+    """A joker may go in this table's courtesy pass (TR3), which it has (four players, TR4)."""
+    return rules.joker_in_courtesy and rules.players == 4
+
+
+def _first(rules: TableRules, *rule_ids: str) -> tuple[str, ...]:
+    """The table's rules among `rule_ids` that differ from the League's here, said first."""
+    on = {"TR3": _courtesy_joker_on(rules), "TR4": rules.players == 3, "TR1": bool(rules.blanks)}
+    return tuple(says(rules, r) for r in rule_ids if on[r])
+
+
+THREE = TableRules(players=3)  # the passes of a three-player Charleston, read from the core
+THREE_ORDERS = ("Right, left", "Left, right", "Right, across, left", "Left, across, right")
+
+
+def _position_three(which: str, rules: TableRules) -> str:
+    """ "the second pass of the first Charleston", counted at this table (TR4)."""
+    charleston, direction = PASSES[which]
+    place = rules_of.charlestons(rules.players)[charleston].index(direction)
+    return f"the {ORDINALS[place]} pass of the {charleston} Charleston"
+
+
+def _side(seat: str, other: str, rules: TableRules) -> str:
+    """Where `other` sits seen from `seat` at a three-player table: "on your right"."""
+    return "on your right" if rules_of.receiver(seat, "right", rules.players) == other else "on your left"
+
+
+def _direction_three(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+    which = rng.choice([k for k in rules_of.passes(rules.players) if k != "courtesy"])
+    charleston, direction = PASSES[which]
+    order = ", then ".join(rules_of.charlestons(rules.players)[charleston])
+    position = _position_three(which, rules)
+    wrong = {}
+    for d in SEATS_MOVED:
+        if d == "across":
+            wrong["Across"] = "With three players nobody sits across, so there is no across pass: a Charleston passes only right and left (TR4)."
+        elif d != direction:
+            wrong[capitalised(d)] = f"With three players the {charleston} Charleston passes {order}, so {position} goes {direction}, not {d} (TR4)."
+    return Draft(
+        prompt=f"Which way do the tiles go on {position}?",
+        facts=(says(rules, "TR4"), f"The players are on {position}.", "Each player passes three tiles."),
+        best=capitalised(direction),
+        why=(f"with three players there is no across pass, so the {charleston} Charleston passes {order}: "
+             f"{position} goes {direction} (TR4).", cite("TR4")),
+        wrong=wrong,
+        rules=("TR4", RULE_OF[charleston]),
+        hint="With three at the table, which pass drops out of each Charleston, and which of the two is this?",
+    )
+
+
+def _order_three(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+    charleston = rng.choice(("first", "second"))
+    best = ", ".join(rules_of.charlestons(rules.players)[charleston]).capitalize()
+    league = ", ".join(CHARLESTONS[charleston]).capitalize()
+    wrong = {}
+    for option in THREE_ORDERS:
+        if option == best:
+            continue
+        if option == league:
+            wrong[option] = f"That is the {charleston} Charleston at four; with three nobody sits across, so it passes {best.lower()} (TR4)."
+        elif "across" in option:
+            wrong[option] = f"With three players there is no across pass at all; the {charleston} Charleston passes {best.lower()} (TR4)."
+        else:
+            wrong[option] = f"That is the other Charleston; with three the {charleston} one passes {best.lower()} (TR4)."
+    return Draft(
+        prompt=f"In which order does the {charleston} Charleston pass?",
+        facts=(says(rules, "TR4"), f"The {charleston} Charleston is about to start.", "Each pass is three tiles."),
+        best=best,
+        why=(f"with three players the across pass drops out, so the {charleston} Charleston passes {best.lower()} (TR4).", cite("TR4")),
+        wrong=wrong,
+        rules=("TR4", RULE_OF[charleston]),
+        hint="Take the Charleston as four players pass it: which of its passes has nobody to go to at a table of three?",
+    )
+
+
+def _next_pass_three(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+    charleston = rng.choice(("first", "second"))
+    done, coming = rules_of.charlestons(rules.players)[charleston]
+    sequence = f"{done}, then {coming}"
+    wrong = {
+        "Across": f"With three players there is no across pass: after {done} comes {coming} (TR4).",
+        capitalised(done): f"Everyone has just passed {done}; with three the {charleston} Charleston passes {sequence} (TR4).",
+    }
+    return Draft(
+        prompt="Which way does the next pass go?",
+        facts=(says(rules, "TR4"), f"The {charleston} Charleston is under way.", f"Everyone has just passed {done}."),
+        best=capitalised(coming),
+        why=(f"with three players the {charleston} Charleston passes {sequence}: no across pass in between (TR4).", cite("TR4")),
+        wrong=wrong,
+        rules=("TR4", RULE_OF[charleston]),
+        hint="With three at the table, how many passes make a Charleston, and which one is left after this?",
+    )
+
+
+def _receiver_three(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+    seat = rng.choice(seats_in_play(rules.players))
+    which = rng.choice([k for k in rules_of.passes(rules.players) if k != "courtesy"])
+    direction = PASSES[which][1]
+    to = rules_of.receiver(seat, direction, rules.players)
+    position = _position_three(which, rules)
+    wrong = {}
+    for other in SEATS:
+        if other in (seat, to):
+            continue
+        wrong[other] = ("North's seat is empty at your table: nobody sits there to receive tiles (TR4)." if other == "North" else
+                        f"{other} sits {_side(seat, other, rules)}, but {position} goes {direction} (TR4).")
+    return Draft(
+        prompt="Who receives your three tiles?",
+        facts=(says(rules, "TR4"), f"You are {seat}.", f"It is {position}."),
+        best=to,
+        why=(f"{position} goes {direction}, and with three players the seat on your {direction} is {to} (TR4).", cite("TR4")),
+        wrong=wrong,
+        rules=("TR4", RULE_OF[PASSES[which][0]]),
+        hint="With three at the table, which way does this pass go, and who sits on that side of you?",
+    )
+
+
+def _sender_three(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+    seat = rng.choice(seats_in_play(rules.players))
+    which = rng.choice([k for k in rules_of.passes(rules.players) if k != "courtesy"])
+    direction = PASSES[which][1]
+    giver = rules_of.sender(seat, direction, rules.players)
+    position = _position_three(which, rules)
+    wrong = {}
+    for other in SEATS:
+        if other in (seat, giver):
+            continue
+        wrong[other] = ("North's seat is empty at your table: nobody sits there to pass (TR4)." if other == "North" else
+                        f"{other} passes {direction} to {rules_of.receiver(other, direction, rules.players)}, not to you (TR4).")
+    return Draft(
+        prompt="Who passes three tiles to you?",
+        facts=(says(rules, "TR4"), f"You are {seat}.", f"It is {position}."),
+        best=giver,
+        why=(f"on {position} everyone passes {direction}, and with three players {giver} has you on the {direction} (TR4).", cite("TR4")),
+        wrong=wrong,
+        rules=("TR4", RULE_OF[PASSES[which][0]]),
+        hint="With three at the table everyone passes the same way at once: who has your seat on that side?",
+    )
+
+
+NOBODY = "Nobody: there is no courtesy pass"
+
+
+def _no_courtesy(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+    seat = rng.choice(seats_in_play(rules.players))
+    wrong = {}
+    for other in SEATS:
+        if other == seat:
+            continue
+        wrong[other] = ("North's seat is empty at your table (TR4)." if other == "North" else
+                        f"{other} sits {_side(seat, other, rules)}; the courtesy pass goes across, and with three"
+                        " players nobody sits across from you (TR4).")
+    return Draft(
+        prompt="With whom may you make the courtesy pass?",
+        facts=(says(rules, "TR4"), f"You are {seat}.", "Both Charlestons are over."),
+        best=NOBODY,
+        why=("with three players nobody sits across from you, so there is no courtesy pass: once the Charlestons"
+             " are over, East discards (TR4).", cite("TR4")),
+        wrong=wrong,
+        rules=("TR4", "C3"),
+        hint="At a table of three, who sits across from you for a courtesy pass?",
+    )
+
+
+JOKER_YES, JOKER_NO, JOKER_BLIND = "Yes", "No", "Only if it goes on unseen"
+
+
+def _joker_at_table(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+    # Half the time the courtesy pass, where the table's rule allows it.
+    which = "courtesy" if rng.random() < 0.5 else rng.choice([k for k in PASSES if k != "courtesy"])
+    label = pass_label(which)
+    if which == "courtesy":
+        best = JOKER_YES
+        why: tuple[str, ...] = (f"at your table a joker may go across in {label} (TR3); by the League's rules it never may (C4).",
+                                cite("TR3"))
+        wrong = {
+            JOKER_NO: "At your table the courtesy pass is the one pass a joker may go in (TR3).",
+            JOKER_BLIND: "A joker never goes on unseen; at your table it may go across in the courtesy pass, seen like any tile (TR3).",
+        }
+    else:
+        best = JOKER_NO
+        why = (f"your table's rule is for the courtesy pass only: on {label} a joker is never passed (TR3, C4).",
+               cite("TR3"))
+        wrong = {
+            JOKER_YES: f"Only the courtesy pass takes a joker at your table; {label} is one of the Charleston's own passes (TR3, C4).",
+            JOKER_BLIND: "Not even on a blind pass: outside the courtesy pass a joker is never passed (C4).",
+        }
+    return Draft(
+        prompt="May you pass your joker on this pass?",
+        facts=(says(rules, "TR3"), f"It is {label}.", "You hold a joker you do not need."),
+        best=best,
+        why=why,
+        wrong=wrong,
+        rules=("TR3", "C4"),
+        order=(JOKER_YES, JOKER_NO, JOKER_BLIND),
+        hint="Which pass is this, and which pass does your table's joker rule speak of?",
+    )
+
+
+BLANK_YES = "Yes"
+BLANK_WRONG = {
+    "No: a blank never leaves your rack": "At your table blanks may be passed in every pass, the courtesy pass too; what a blank may never be is part of a hand (TR1).",
+    "Only on a blind pass": "A blank may go on any pass, not only on the last pass of a Charleston (TR1).",
+    "Only in the courtesy pass": "Unlike a joker, a blank may go on any pass (TR1).",
+}
+
+
+def _blank_pass(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+    which = rng.choice(list(rules_of.passes(rules.players)))
+    return Draft(
+        prompt="May you pass a blank on this pass?",
+        facts=(says(rules, "TR1"), *_first(rules, "TR4"), f"It is {pass_label(which)}.", "You hold a blank."),
+        best=BLANK_YES,
+        why=(f"at your table blanks may be passed like any tile but a joker, on {pass_label(which)} too (TR1).",
+             cite("TR1"),
+             "Whether you should is another question: the coach keeps its blanks when a pass without them is as"
+             " good, since a blank can be swapped for a discard later."),
+        wrong=dict(BLANK_WRONG),
+        rules=("TR1",),
+        hint="At your table, may a blank go wherever a tile may, and which tile may never pass?",
+    )
+
+
+def _courtesy_joker(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+    seat = rng.choice(SEATS)
+    partner = receiver(seat, COURTESY)
+    mine = rng.randint(1, 3)  # the joker and mine - 1 other tiles
+    theirs = rng.choice([n for n in range(4) if n != mine])
+    moves = min(mine, theirs)
+    wrong = {}
+    for n in range(4):
+        if n == moves:
+            continue
+        if n == mine - 1 and mine <= theirs:
+            wrong[tiles_word(n)] = f"Your joker counts: at your table it goes across like any tile (TR3), so you offer {mine}, and the smaller offer moves (C3)."
+        elif n == max(mine, theirs):
+            wrong[tiles_word(n)] = "When the two offer different numbers, the smaller number moves, not the larger (C3)."
+        else:
+            wrong[tiles_word(n)] = f"The smaller of the two offers, {moves}, is what moves (C3)."
+    others = ("", " and one other tile", " and two other tiles")[mine - 1]
+    return Draft(
+        prompt=f"How many tiles move between you and {partner}?",
+        facts=(says(rules, "TR3"), f"You are {seat}; it is the courtesy pass.",
+               f"You offer a joker{others}; {partner} offers {tiles_word(theirs)}."),
+        best=tiles_word(moves),
+        why=(f"your joker counts like any tile at your table (TR3), so you offer {mine} and {partner} {theirs}: "
+             f"the smaller offer moves, {tiles_word(moves)} each way (C3).", cite("TR3"), cite("C3")),
+        wrong=wrong,
+        rules=("TR3", "C3"),
+        situation={"mine": mine, "theirs": theirs},
+        hint="Does your joker count among the tiles you offer at your table, and which of the two offers moves?",
+    )
+
+
+GOES_ON = {"first": "The players decide on a second Charleston; any one may stop it", "second": "The courtesy pass, for those who want it"}
+
+
+def _all_blind_league(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+    """An all-blind pass at a table that does not play C6: nothing moves and the Charleston goes on."""
+    which = rng.choice(BLIND_PASSES) if rules.players == 4 else BLIND_PASSES[0]
+    charleston = PASSES[which][0]
+    next_rule = "C2" if charleston == "first" else "C3"
+    going_on = GOES_ON[charleston]
+    nxt = "the players decide on the second Charleston" if charleston == "first" else "the courtesy pass follows"
+    again = f"The {charleston} Charleston starts again"
+    return Draft(
+        prompt="What comes next?",
+        facts=(*_first(rules, "TR4"), f"On {pass_label(which)} every player sent all three tiles coming to them straight on, unseen.",
+               "Your table plays no rule of its own on blind passes."),
+        best=going_on,
+        why=(f"every tile went straight on, so nothing changed hands and the Charleston goes on: {nxt} (C5, {next_rule}).",
+             cite("C5"),
+             "Only a table that plays the all-blind rule, C6, ends the Charleston there."),
+        wrong={
+            ENDS: f"That is table rule C6, which your table does not play: by the League's rules the Charleston goes on and {nxt} ({next_rule}).",
+            again: f"Nothing starts over: the Charleston goes on from here, and {nxt} ({next_rule}).",
+        },
+        rules=("C5", next_rule),  # C6 is named, never asked: this table does not play it
+        hint="When every tile coming to each player goes on unseen, what is left to change hands, and what comes next?",
+    )
+
+
+def _league(build: choice.Builder) -> Callable[[random.Random, Card | None, TableRules], Draft]:
+    """A League kind no table rule changes, asked as it is."""
+    def asked(rng: random.Random, card: Card | None, rules: TableRules) -> Draft:
+        return build(rng, card)
+
+    asked.__name__ = build.__name__
+    return asked
+
+
+FOUR = lambda rules: rules.players == 4  # noqa: E731  (a table with an across pass and a courtesy pass)
+UNDER: dict[int, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
+    1: ((Kind(_league(_direction), FOUR), Kind(_league(_next_pass), FOUR), Kind(_league(_order), FOUR)),
+        (Kind(_direction_three, lambda r: r.players == 3), Kind(_next_pass_three, lambda r: r.players == 3),
+         Kind(_order_three, lambda r: r.players == 3))),
+    2: ((Kind(_league(_receiver), FOUR), Kind(_league(_sender), FOUR), Kind(_league(_courtesy_partner), FOUR)),
+        (Kind(_receiver_three, lambda r: r.players == 3), Kind(_sender_three, lambda r: r.players == 3),
+         Kind(_no_courtesy, lambda r: r.players == 3))),
+    3: ((Kind(_blind_which), Kind(_league(_blind_count)), Kind(_joker, lambda r: not _courtesy_joker_on(r)), Kind(_legal_pass)),
+        (Kind(_joker_at_table, _courtesy_joker_on), Kind(_blank_pass, lambda r: bool(r.blanks)))),
+    4: ((Kind(_league(_courtesy_count), FOUR), Kind(_league(_courtesy_both), FOUR), Kind(_stop),
+         Kind(_all_blind_league, lambda r: not r.air_mahjong)),
+        (Kind(_air_mahjong, lambda r: r.air_mahjong), Kind(_no_courtesy, lambda r: r.players == 3),
+         Kind(_courtesy_joker, _courtesy_joker_on))),
+}
 
 KINDS: dict[int, tuple[choice.Builder, ...]] = {
     1: (_direction, _next_pass, _order),
@@ -637,7 +975,8 @@ KINDS: dict[int, tuple[choice.Builder, ...]] = {
 # -- the protocol -------------------------------------------------------------------------
 
 
-generate = choice.asking(NAME, LEVELS, KINDS, choice.WHY_FIRST)
+TABLE_RULES = True  # generate(..., rules=) asks under a table's own rules (drills.generate)
+generate = choice.asking(NAME, LEVELS, KINDS, choice.WHY_FIRST, under=at_table(UNDER))
 grade = choice.grade
 hint = choice.hint
 

@@ -474,10 +474,66 @@ def paying_lesson(card: Card) -> Lesson:
     )
 
 
+# The table rules (coach.rules.table_rules), after the game they change: a group's
+# own rules, each with the League rule it changes, in plain words.
+TABLE_RULES = Lesson(
+    "table-rules", "League rule or table rule?",
+    "Every table plays the League's rules; a group may agree on a few of its own before play: blanks, a hot or "
+    "cold wall, three players and more.",
+    panels=(
+        Panel("The League's rules are the ones every table plays. A table rule is one a group agrees on before the "
+              "first tile is dealt; if the group agrees on nothing, the League's rules apply."),
+        Panel("Blank tiles (TR1): some sets have a few blank tiles. At a table that plays them, on your turn you may "
+              "swap a blank from your rack for a tile in the discards, but never for a joker. A blank is never part "
+              "of a hand, and blanks may be passed in the Charleston."),
+        Panel("A hot or cold wall (TR2): the last tiles of the wall are those left behind when East broke it. At a "
+              "cold wall nobody may call a discard there, so a win must be picked. At a hot wall, whoever throws the "
+              "winning tile there pays for everyone."),
+        Panel("A joker in the courtesy pass (TR3): some tables let a joker go across in the courtesy pass. By the "
+              "League's rules a joker is never passed (C4).", tiles=("J",)),
+        Panel("Three players (TR4): North's seat stays empty and its tiles stay in the wall. Nobody sits across, so "
+              "the Charleston passes right, then left, with no courtesy pass, and two players pay the winner."),
+        Panel("Picking ahead (TR5) and first to speak (TR6): some tables let the next player look at the next wall "
+              "tile before the calls are over, or give a discard to whoever called it first. By the League's rules "
+              "you pick on your turn, and between two calls for the same thing the nearer seat gets it (K4)."),
+        Panel("An all-blind pass (C6): if every player passes all three tiles on unseen, some tables end the "
+              "Charleston there. By the League's rules nothing moves and the Charleston goes on (C5)."),
+    ),
+    checks=(
+        Check("which", "Which of these is a table rule, not a League rule?", "A cold wall: no calls in the last tiles",
+              "A cold wall is a table rule: a group plays it only if it agrees to (TR2).",
+              {"The first Charleston passes right, across, then left": "That is a League rule: every table plays it.",
+               "Mah Jongg beats a call for an exposure": "That is a League rule, played even at a table where the "
+               "first to speak takes a discard."}),
+        Check("joker", "By the League's rules, may a joker go across in the courtesy pass?", "No, never",
+              "By the League's rules a joker is never passed, in any pass (C4).",
+              {"Yes": "Some groups agree to it as a table rule, but the League does not allow it.",
+               "Only if the two players agree": "Two players cannot agree on it alone: only a table that plays it "
+               "as its own rule allows it."}, tiles=("J",)),
+        Check("three", "Three play at your table. Which way do the first Charleston's passes go?", "Right, then left",
+              "With three players nobody sits across, so the first Charleston passes right, then left (TR4).",
+              {"Right, across, then left": "That is the Charleston for four players; at three nobody sits across.",
+               "Left, then right": "That is the second Charleston at a table of three."}),
+        Check("blank", "Your table plays blanks. What may you swap a blank for on your turn?",
+              "A tile in the discards, but not a joker",
+              "On your turn a blank from your rack may be swapped for any tile in the discards but a joker (TR1).",
+              {"A joker in someone's exposure": "That is a joker exchange, made with the real tile, never a blank.",
+               "The next tile of the wall": "A blank is swapped only for a tile in the discards."}),
+        Check("speak", "Your table plays first to speak. Two players call the same discard, both for a pung. Who gets "
+              "it?", "The one who spoke first",
+              "At a table that plays it, between calls for the same thing the first to speak takes the discard (TR6).",
+              {"The one nearer after the thrower": "That is the League's rule; your table agreed on first to speak.",
+               "Neither: the tile stays in the discards": "One of the two callers gets it."}),
+    ),
+    prepares=("payment",),  # after the game it changes: the last drill in teaching order
+    rules=("TR1", "TR2", "TR3", "TR4", "TR5", "TR6", "C6", "C4", "C5", "K4"),
+)
+
+
 def for_card(card: Card) -> tuple[Lesson, ...]:
     """The lessons in teaching order, every claim about a card read from `card`."""
     return (tiles_lesson(card), reading_lesson(card), charleston_lesson(card), CALLS, jokers_lesson(card),
-            paying_lesson(card))
+            paying_lesson(card), TABLE_RULES)
 
 
 LESSONS: tuple[Lesson, ...] = for_card(house_card())

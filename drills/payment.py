@@ -13,6 +13,14 @@ where no tiles do, level 4 falls back to level 2's questions).
 
 Choices are short strings: "Discarder 60, the others 30 each" or
 "Each pays 60"; each wrong one keeps the sentence naming the rule it breaks.
+
+Under a table's own rules (`generate(..., rules=)`) the bills are the
+table's, said first where they differ: two payers with three players
+(TR4), the thrower of the winning tile paying for the table at a hot wall
+(TR2), and a win a blank swap completes paid as self-picked (TR1). The
+amounts come from `coach.rules.mahjong.score` (two payers with
+`players=3`) and `thrower_pays_all`, `coach.rules.table_play.hot_wall_pays`
+and `hot_wall_excused`, and `coach.rules.blanks.swap_win_pays_as`.
 """
 
 from __future__ import annotations
@@ -24,14 +32,30 @@ from dataclasses import dataclass, replace
 from coach.notation import tiles
 from coach.notation.card import Card, Line
 from coach.reading.tiles_away import Exposure, Holding
+from coach.rules import blanks
 from coach.rules.catalog import cite
 from coach.rules.dead_hands import wall_game
-from coach.rules.mahjong import Doubling, Payment, Win, doublings, pay, pays_as, score, winning_lines
+from coach.rules.mahjong import (
+    Doubling,
+    Payment,
+    Win,
+    doublings,
+    pay,
+    pays_as,
+    score,
+    thrower_pays_all,
+    winning_lines,
+)
 from coach.rules.ruling import Ruling
+from coach.rules.table import seats_in_play
+from coach.rules.table_play import hot_wall_excused, hot_wall_pays
+from coach.rules.table_rules import LEAGUE, WALL_HOT, TableRules
 from drills.kit import choice
 from drills.kit.base import Level
 from drills.kit.choice import Draft
 from drills.kit.deal import MOST_JOKERS, by_jokers, joker_budget
+from drills.kit.table import Kind, at_table
+from drills.kit.table import says as says_table
 from drills.kit.two_lines import multi_reading_hands
 from drills.kit.wording import join, jokers_word, many
 
@@ -153,9 +177,24 @@ def build_hand(
 # -- words -----------------------------------------------------------------------------------
 
 
-def says(discarder: int | None, other: int) -> str:
-    """A choice: "Discarder 60, the others 30 each" or "Each pays 60"."""
-    return f"Each pays {other}" if discarder is None else f"Discarder {discarder}, the others {other} each"
+def says(discarder: int | None, other: int, rules: TableRules = LEAGUE) -> str:
+    """A choice: "Discarder 60, the others 30 each" or "Each pays 60"; with
+    three players (TR4) "Discarder 60, the other 30"; "the others nothing"."""
+    if discarder is None:
+        return f"Each pays {other}"
+    if rules.players == 3:
+        return f"Discarder {discarder}, the other {other or 'nothing'}"
+    return f"Discarder {discarder}, the others {other or 'nothing'}" + (" each" if other else "")
+
+
+def _two(rules: TableRules) -> str:
+    """The losers other than the discarder, in words: "the other two", or "the other player" at three (TR4)."""
+    return "the other two" if rules.players == 4 else "the other player"
+
+
+def _all(rules: TableRules) -> str:
+    """Every loser, in words: "all three", or "both" at three (TR4)."""
+    return "all three" if rules.players == 4 else "both"
 
 
 def _line_words(line: Line) -> str:
@@ -175,6 +214,7 @@ class HowWon:
     owner: str | None = None  # whose exposure gave the joker (exchange)
     tile: int | None = None  # the tile drawn, thrown or given
     exposed_jokers: int = 0  # jokers in your exposure when you made it (own)
+    rules: TableRules = LEAGUE  # the table's rules: who sits at it (TR4)
 
     @property
     def ruling(self) -> Ruling:
@@ -188,7 +228,7 @@ class HowWon:
 
     @property
     def losers(self) -> list[str]:
-        return [s for s in SEATS if s != self.winner]
+        return [s for s in seats_in_play(self.rules.players) if s != self.winner]
 
     def facts(self) -> list[str]:
         name = tiles.name(self.tile) if self.tile is not None else ""
@@ -211,21 +251,21 @@ class HowWon:
         ]
 
 
-def _pick_win(rng: random.Random, kinds: Sequence[str], hand: WinningHand) -> HowWon:
+def _pick_win(rng: random.Random, kinds: Sequence[str], hand: WinningHand, rules: TableRules = LEAGUE) -> HowWon:
     kind = rng.choice(list(kinds))
-    winner = rng.choice(SEATS)
-    others = [s for s in SEATS if s != winner]
+    winner = rng.choice(seats_in_play(rules.players))
+    others = [s for s in seats_in_play(rules.players) if s != winner]
     rack_naturals = [t for t in hand.holding.rack_tiles() if t != tiles.JOKER]
     if kind in ("self", "discard"):
-        return HowWon(kind, winner, discarder=rng.choice(others) if kind == "discard" else None, tile=rng.choice(rack_naturals))
+        return HowWon(kind, winner, discarder=rng.choice(others) if kind == "discard" else None, tile=rng.choice(rack_naturals), rules=rules)
     if kind == "exchange":
         held = tiles.counts(hand.holding.all_tiles())
         # The tile handed over left your hand: one you hold none of, so that it and the
         # owner's exposed pair of it fit in a set of four (T1).
         given = rng.choice([t for t in range(tiles.NATURALS) if held[t] == 0])
-        return HowWon(kind, winner, owner=rng.choice(others), tile=given)
+        return HowWon(kind, winner, owner=rng.choice(others), tile=given, rules=rules)
     exposure = rng.choice([e for e in hand.holding.exposures if e.size - e.jokers >= 2])
-    return HowWon(kind, winner, discarder=rng.choice(others), tile=exposure.tile, exposed_jokers=exposure.jokers + 1)
+    return HowWon(kind, winner, discarder=rng.choice(others), tile=exposure.tile, exposed_jokers=exposure.jokers + 1, rules=rules)
 
 
 def _fits(kind: str) -> Callable[[WinningHand], bool] | None:
@@ -259,26 +299,29 @@ def _bill(payment: Payment, win: HowWon) -> str:
     if payment.discarder is None:
         return f"{join(win.losers)} pay {other}"
     others = [s for s in win.losers if s != win.discarder]
+    if len(others) == 1:  # three players (TR4): one other loser
+        return f"{win.discarder} pays {payment.discarder} ({_sum(line.value, payment.discarder, theirs)}); {others[0]} pays {payment.other} ({_sum(line.value, payment.other, each)})"
     return f"{win.discarder} pays {payment.discarder} ({_sum(line.value, payment.discarder, theirs)}); {join(others)} pay {other}"
 
 
 def _how_line(payment: Payment, win: HowWon) -> tuple[str, tuple[str, ...]]:
     """Why the win pays as it does, and the rules that say so."""
+    two, every = _two(win.rules), _all(win.rules)
     if win.kind == "discard":
-        return f"{win.discarder} threw the winning tile: the discarder pays double, the other two the value (P2).", ("P2",)
+        return f"{win.discarder} threw the winning tile: the discarder pays double, {two} the value (P2).", ("P2",)
     if win.kind == "self":
-        return "You drew the winning tile from the wall: self-picked, so all three pay double (P3).", ("P3",)
+        return f"You drew the winning tile from the wall: self-picked, so {every} pay double (P3).", ("P3",)
     if win.kind == "exchange":
         return (
             f"A joker from {win.owner}'s exposure completed your hand. It came from outside your hand on your own"
-            f" turn, not from a discard, so the win pays as self-picked: all three pay double (P6, P3).",
+            f" turn, not from a discard, so the win pays as self-picked: {every} pay double (P6, P3).",
             ("P6", "P3"),
         )
     assert win.tile is not None  # a win on one's own exposure always names the discard taken
     return (
         f"Swapping with your own exposure brings no new tile into your hand: the last tile you took from outside"
         f" was {win.discarder}'s {tiles.name(win.tile)}, so the win counts as won on that discard."
-        f" {win.discarder} pays double and the other two the value (P6, P2).",
+        f" {win.discarder} pays double and {two} the value (P6, P2).",
         ("P6", "P2"),
     )
 
@@ -301,38 +344,46 @@ def _joker_line(payment: Payment, hand: WinningHand) -> tuple[str, tuple[str, ..
 def _payment_draft(
     card: Card, hand: WinningHand, win: HowWon, facts_lines: list[str], level: int, show_jokers_rule: bool
 ) -> Draft:
-    payment = score(card, hand.holding, win.pays_as)
+    rules = win.rules
+    # Two losers at a table of three (TR4): each pays what the League says, and the total is theirs.
+    payment = score(card, hand.holding, win.pays_as) if rules.players == 4 else score(card, hand.holding, win.pays_as, rules.players)
     line = payment.line
     assert line is not None, "a built hand always wins"
-    best = says(payment.discarder, payment.other)
+    if rules.players == 3:
+        facts_lines = [says_table(rules, "TR4"), *facts_lines]
+    best = says(payment.discarder, payment.other, rules)
     how, how_rules = _how_line(payment, win)
     jokers, joker_rules = _joker_line(payment, hand)
     several = len(hand.wins) > 1
     decisive = (("H5",) if several else ()) + how_rules + (joker_rules if payment.jokerless else ())
     # A Singles & Pairs line with no jokers is not doubled for it: said with the bill, which it decides.
     unjoked = "; a Singles & Pairs line gets no double for no jokers" if payment.jokerless and line.singles_and_pairs else ""
+    decisive += ("TR4",) if rules.players == 3 else ()
     why = [f"{_bill(payment, win)}: {payment.total} in all{unjoked} ({', '.join(dict.fromkeys(decisive))})."]
     form = f" ({line.read_as(payment.reading)})" if payment.reading and line.read_as(payment.reading) else ""
     why.append(f"{line.id}{form} is worth {line.value} on the card: that is what each loser starts from (P1).")
-    rules = ["P1", *how_rules]
+    asks = ["P1", *how_rules]
     if several:
         why.append(_h5_line(hand, win, payment))
-        rules.append("H5")
+        asks.append("H5")
     why.append(how)
     if payment.jokerless or show_jokers_rule:
         why.append(jokers)
-        rules += joker_rules
+        asks += joker_rules
     wrong = _distractors(hand, win, payment, level)
     for reason in wrong.values():
-        rules += [r for group in choice.CITED.findall(reason) for r in group.split(", ")]
-    why.append(cite(how_rules[0]))
+        asks += [r for group in choice.CITED.findall(reason) for r in group.split(", ")]
+    # The League's words for the bill say three losers: at a table of three, the table's rule is quoted instead.
+    why.append(cite(how_rules[0]) if rules.players == 4 else cite("TR4"))
+    if rules.players == 3:
+        asks.append("TR4")
     return Draft(
         prompt="What does each player pay you?",
         facts=tuple(facts_lines),
         best=best,
         why=tuple(why),
         wrong=wrong,
-        rules=tuple(dict.fromkeys(rules)),
+        rules=tuple(dict.fromkeys(asks)),
         rack=hand.rack_codes,
         exposed=hand.exposed_codes,
         situation={
@@ -364,12 +415,13 @@ def _distractors(hand: WinningHand, win: HowWon, payment: Payment, level: int) -
     """Wrong bills, each with the rule it breaks; the likeliest mistakes first."""
     line = payment.line
     assert line is not None
+    rules = win.rules
     value, jokerless = line.value, payment.jokerless
-    best = says(payment.discarder, payment.other)
+    best = says(payment.discarder, payment.other, rules)
     options: list[tuple[str, str]] = []
     flipped = "self" if payment.discarder is not None else "discard"
     d, o, _ = pay(line, flipped, jokerless)
-    options.append((says(d, o), _wrong_kind(win)))
+    options.append((says(d, o, rules), _wrong_kind(win)))
     if level >= 2 and not line.singles_and_pairs:
         d, o, _ = pay(line, win.pays_as, not jokerless)
         reason = (
@@ -377,32 +429,33 @@ def _distractors(hand: WinningHand, win: HowWon, payment: Payment, level: int) -
             if jokerless
             else f"The hand holds {jokers_word(hand.jokers)}: only a hand with no jokers at all doubles again (P4)."
         )
-        options.append((says(d, o), reason))
+        options.append((says(d, o, rules), reason))
     if jokerless and line.singles_and_pairs:
         options.append((
-            says(payment.discarder and payment.discarder * 2, payment.other * 2),
+            says(payment.discarder and payment.discarder * 2, payment.other * 2, rules),
             "Singles & Pairs lines never hold jokers, so they get no jokerless double (P4).",
         ))
     for w in hand.wins:
         if w.line is not line:
             d, o, _ = pay(w.line, win.pays_as, jokerless)
             options.append((
-                says(d, o),
+                says(d, o, rules),
                 f"That is the bill for {w.line.id}; tiles that read as more than one line are paid as the line that pays most, {line.id} (H5).",
             ))
     options.append((
         f"Each pays {value}",
         f"The card value, {value}, is only the start (P1): "
-        + ("the discarder pays double (P2)." if payment.discarder is not None else "a self-picked win doubles it for all three (P3)."),
+        + ("the discarder pays double (P2)." if payment.discarder is not None else f"a self-picked win doubles it for {_all(rules)} (P3)."),
     ))
     if payment.discarder is not None:
         options.append((
-            says(payment.other, payment.discarder),
-            "The other way round: the discarder pays double and the other two the value (P2).",
+            says(payment.other, payment.discarder, rules),
+            f"The other way round: the discarder pays double and {_two(rules)} the value (P2).",
         ))
         options.append((
-            f"Discarder {payment.discarder}, the others nothing",
-            "The other two pay too: on a discard each of them pays the value (P2).",
+            says(payment.discarder, 0, rules),
+            ("The other two pay too: on a discard each of them pays the value (P2)." if rules.players == 4 else
+             "The other player pays too: on a discard the value (P2)."),
         ))
     else:
         options.append((
@@ -418,18 +471,19 @@ def _distractors(hand: WinningHand, win: HowWon, payment: Payment, level: int) -
 
 
 def _wrong_kind(win: HowWon) -> str:
+    two, every = _two(win.rules), _all(win.rules)
     if win.kind == "discard":
-        return f"Not self-picked: {win.discarder} threw the winning tile, so only {win.discarder} pays double and the other two pay the value (P2)."
+        return f"Not self-picked: {win.discarder} threw the winning tile, so only {win.discarder} pays double and {two} {'pay' if win.rules.players == 4 else 'pays'} the value (P2)."
     if win.kind == "self":
-        return "Nobody threw the winning tile: you drew it from the wall, so all three pay double (P3)."
+        return f"Nobody threw the winning tile: you drew it from the wall, so {every} pay double (P3)."
     if win.kind == "exchange":
         return (
             f"{win.owner} threw nothing: the joker came from {win.owner}'s exposure, not from a discard, so the win"
-            " pays as self-picked, all three double (P6)."
+            f" pays as self-picked, {every} double (P6)."
         )
     return (
         f"Not self-picked: a joker from your own exposure brings no new tile, so the win counts as won on"
-        f" {win.discarder}'s discard, the last tile you took; {win.discarder} pays double, the other two the value (P6)."
+        f" {win.discarder}'s discard, the last tile you took; {win.discarder} pays double, {two} the value (P6)."
     )
 
 
@@ -459,14 +513,14 @@ def _of_kind(draft: Draft, kind: str) -> Draft:
     return replace(draft, kind=kind, hint=BILL_HINTS[kind])
 
 
-def _level_1(rng: random.Random, card: Card) -> Draft:
+def _level_1(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Draft:
     lines = [line for line in card.lines if line.takes_jokers]
     hand = build_hand(rng, card, lines, "some")
-    win = _pick_win(rng, ("self", "discard"), hand)
+    win = _pick_win(rng, ("self", "discard"), hand, rules)
     return _of_kind(_payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 1, False), "bill")
 
 
-def _level_2(rng: random.Random, card: Card) -> Draft:
+def _level_2(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Draft:
     case = rng.choice(("singles-and-pairs", "jokerless", "jokerless", "jokers"))
     if case == "singles-and-pairs":
         lines = [line for line in card.lines if line.singles_and_pairs] or list(card.lines)
@@ -477,37 +531,37 @@ def _level_2(rng: random.Random, card: Card) -> Draft:
     else:
         lines = [line for line in card.lines if line.takes_jokers]
         hand = build_hand(rng, card, lines, "some")
-    win = _pick_win(rng, ("self", "discard"), hand)
+    win = _pick_win(rng, ("self", "discard"), hand, rules)
     return _of_kind(_payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 2, True), "bill-jokers")
 
 
-def _level_3(rng: random.Random, card: Card) -> Draft:
+def _level_3(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Draft:
     kind = rng.choice(("exchange", "own", "wall"))
     if kind == "wall":
-        return _wall_game(rng, card)
+        return _wall_game(rng, card, rules)
     lines = [line for line in card.lines if line.takes_jokers and (kind == "exchange" or not line.concealed)]
     hand = build_hand(rng, card, lines, "some", exposures=2, check=_fits(kind))
-    win = _pick_win(rng, (kind,), hand)
+    win = _pick_win(rng, (kind,), hand, rules)
     return _of_kind(_payment_draft(card, hand, win, _opening(win, [hand.wins[0].line]) + win.facts(), 3, False), "bill-swap")
 
 
-def _level_4(rng: random.Random, card: Card) -> Draft:
+def _level_4(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Draft:
     hands = multi_reading_hands(card)
     if not hands:  # a card with no such tiles cannot ask H5; its hardest plain bill instead
-        return _level_2(rng, card)
+        return _level_2(rng, card, rules)
     row = by_jokers(rng, hands, lambda row: row[tiles.JOKER])  # as many jokers as a table sees, not six
     holding = Holding.of([t for t, c in enumerate(row) for _ in range(c)])
     hand = WinningHand(holding, tuple(winning_lines(card, holding)))
-    win = _pick_win(rng, ("self", "discard"), hand)
+    win = _pick_win(rng, ("self", "discard"), hand, rules)
     lines = [w.line for w in hand.wins]
     return _of_kind(_payment_draft(card, hand, win, _opening(win, lines) + win.facts(), 4, hand.jokers == 0), "bill-lines")
 
 
-def _wall_game(rng: random.Random, card: Card) -> Draft:
+def _wall_game(rng: random.Random, card: Card, rules: TableRules = LEAGUE) -> Draft:
     hand = build_hand(rng, card, list(card.lines), rng.choice(("some", "none")))
     rack = hand.holding.rack_tiles()
     rack.remove(rng.choice([t for t in rack if t != tiles.JOKER]))
-    seat = rng.choice(SEATS)
+    seat = rng.choice(seats_in_play(rules.players))
     line = hand.wins[0].line
     ended = wall_game(winner=None)
     best = "Nobody pays" if ended.decision == 0 else f"Each pays {ended.decision}"
@@ -515,11 +569,11 @@ def _wall_game(rng: random.Random, card: Card) -> Draft:
     wrong = {
         f"Each pays {v}": f"Nobody won, so nobody pays: the wall ran out, a wall game (E2). {line.id} is only paid when it is complete.",
         f"Each pays {2 * v}": "A wall game has no winner, and nobody pays anybody (E2).",
-        f"Discarder {2 * v}, the others {v} each": "The last discard won nothing: when the wall runs out with no winner, nobody pays (E2).",
+        says(2 * v, v, rules): "The last discard won nothing: when the wall runs out with no winner, nobody pays (E2).",
     }
     return Draft(
         prompt="What does each player pay?",
-        facts=(
+        facts=_said(rules, "TR4") + (
             f"You are {seat}, one tile short of {_line_words(line)}.",
             "The wall has run out: the last tile was drawn and thrown, and nobody called it.",
             "Nobody declared Mah Jongg.",
@@ -527,7 +581,7 @@ def _wall_game(rng: random.Random, card: Card) -> Draft:
         best=best,
         why=("the wall ran out with no winner: a wall game, nobody pays, and the tiles are dealt again (E2).", cite("E2")),
         wrong=wrong,
-        rules=("E2",),
+        rules=("E2",) + (("TR4",) if rules.players == 3 else ()),
         rack=tuple(tiles.CODES[t] for t in sorted(rack)),
         exposed=hand.exposed_codes,
         situation={"how": "wall", "line": line.id, "value": v},
@@ -538,10 +592,152 @@ def _wall_game(rng: random.Random, card: Card) -> Draft:
 BUILDERS: dict[int, tuple[choice.Builder, ...]] = {1: (_level_1,), 2: (_level_2,), 3: (_level_3,), 4: (_level_4,)}
 
 
+# -- under a table's own rules: a hot wall (TR2), a blank swap (TR1) ------------------------------
+
+
+def _said(rules: TableRules, *rule_ids: str) -> tuple[str, ...]:
+    """The table's rules among `rule_ids` it plays, said first."""
+    on = {"TR4": rules.players == 3, "TR1": bool(rules.blanks), "TR2": rules.wall_end == WALL_HOT}
+    return tuple(says_table(rules, r) for r in rule_ids if on[r])
+
+
+def _hot_wall(rng: random.Random, card: Card, rules: TableRules) -> Draft:
+    """A win on a discard at a hot wall: in the wall's end the thrower pays for
+    the whole table, unless every other copy of the tile was in sight (TR2)."""
+    lines = [line for line in card.lines if line.takes_jokers]
+    hand = build_hand(rng, card, lines, "some")
+    win = _pick_win(rng, ("discard",), hand, rules)
+    assert win.tile is not None and win.discarder is not None
+    tile, thrower = win.tile, win.discarder
+    hidden = hand.holding.rack[tile] - 1  # copies in your own rack besides the one won: out of the thrower's sight
+    others = tiles.COPIES[tile] - 1
+    most = others - hidden
+    excused_possible = most == others
+    late = rng.random() < 0.8
+    excused = excused_possible and rng.random() < 0.3
+    in_sight = others if excused else rng.randint(0, min(most, others - 1))
+    excuse = hot_wall_excused(tile, in_sight)
+    ruling = hot_wall_pays(rules.wall_end, late, excused=bool(excuse))
+    league = payment = score(card, hand.holding, "discard", rules.players)
+    line = payment.line
+    assert line is not None
+    hot = thrower_pays_all(payment)
+    bill = hot if ruling else league
+    best = says(bill.discarder, bill.other, rules)
+    name = tiles.name(tile)
+    when = ("It was thrown in the wall's end, among the tiles left behind at the break." if late else
+            "It was thrown well before the wall's end.")
+    sight = f"When it was thrown, {_in_sight_words(in_sight, tile)} in sight, in the discards and exposures or on {thrower}'s own rack."
+    hot_words = (f"at a hot wall the player who throws the winning tile in the wall's end pays for the whole table: {thrower} pays"
+                 f" {hot.discarder}, the discarder's double and the others' shares, and nobody else pays (TR2)")
+    if ruling:
+        why_best = f"{hot_words[0].upper() + hot_words[1:]}. {thrower} could not see every other {name}, so nothing excuses it."
+    elif not late:
+        why_best = (f"The {name} was thrown before the wall's end, so your table's hot wall does not come into it: the League's bill"
+                    f" stands, the discarder double and {_two(rules)} the value (TR2, P2).")
+    else:
+        why_best = (f"Every other {name} was in sight when {thrower} threw it, all {tiles.NUMBER_WORDS[others]}, so no one could blame"
+                    f" {thrower} for throwing it: {thrower} is excused, and the League's bill stands (TR2, P2).")
+    wrong = {}
+    if (bill.discarder, bill.other) != (league.discarder, league.other):
+        wrong[says(league.discarder, league.other, rules)] = (
+            f"That is the League's bill, but {thrower} threw the winning tile in the wall's end, and {_in_sight_words(in_sight, tile)}"
+            f" in sight, not all {tiles.NUMBER_WORDS[others]}: at your hot wall the thrower pays for the whole table (TR2).")
+    if (bill.discarder, bill.other) != (hot.discarder, hot.other):
+        wrong[says(hot.discarder, hot.other, rules)] = (
+            f"Only a thrower with no excuse pays for the table: {'the tile came before the wall' + chr(39) + 's end' if not late else 'every other ' + name + ' was in sight'}, so the League's bill stands (TR2, P2).")
+    wrong[says(hot.discarder, league.other, rules)] = (
+        "The winner's total does not change at a hot wall: the thrower pays the others' shares instead of them, not on top (TR2).")
+    d, o, _ = pay(line, "self", payment.jokerless)
+    wrong[says(None, o, rules)] = f"{thrower} threw the winning tile: it is no self-pick (P2, TR2)."
+    facts = [says_table(rules, "TR2"), *_said(rules, "TR4"), " ".join(_opening(win, [line])), *win.facts(), f"{when} {sight}"]
+    return Draft(
+        prompt="What does each player pay you?",
+        facts=tuple(facts),
+        best=best,
+        why=(why_best, f"{line.id} is worth {line.value} on the card: that is what each loser starts from (P1).", cite("TR2")),
+        wrong={k: v for k, v in wrong.items() if k != best},
+        rules=("TR2", "P2", "P1") + (("TR4",) if rules.players == 3 else ()),
+        rack=hand.rack_codes,
+        exposed=hand.exposed_codes,
+        situation={"late": late, "in_sight": in_sight, "tile": tile, "hot": bool(ruling), "line": line.id, "value": line.value,
+                   "jokerless": payment.jokerless},
+        kind="hot-wall",
+        hint="Was the winning tile thrown in the wall's end, and could the thrower see every other copy of it?",
+    )
+
+
+def _in_sight_words(n: int, tile: int) -> str:
+    """ "two other 5 Dots were", "one other 5 Dot was", "no other 5 Dot was"."""
+    if n == 0:
+        return f"no other {tiles.name(tile)} was"
+    if n == 1:
+        return f"one other {tiles.name(tile)} was"
+    return f"{tiles.NUMBER_WORDS[n]} other {many(tile)} were"
+
+
+def _swap_win(rng: random.Random, card: Card, rules: TableRules) -> Draft:
+    """A Mah Jongg a blank swap completes is paid as self-picked (TR1)."""
+    lines = [line for line in card.lines if line.takes_jokers]
+    hand = build_hand(rng, card, lines, "some")
+    win = _pick_win(rng, ("self",), hand, rules)
+    assert win.tile is not None
+    how = blanks.swap_win_pays_as()
+    payment = score(card, hand.holding, how.decision)
+    line = payment.line
+    assert line is not None
+    bill = score(card, hand.holding, how.decision, rules.players)
+    best = says(bill.discarder, bill.other, rules)
+    name = tiles.name(win.tile)
+    d, o, _ = pay(line, "discard", payment.jokerless)
+    wrong = {
+        says(d, o, rules): (f"Nobody threw the {name} to you: you took it from the discards on your own turn, with a blank, so the win pays"
+                            f" as self-picked, {_all(rules)} double (TR1, P3)."),
+        f"Each pays {line.value}": f"The card value, {line.value}, is only the start: a win paid as self-picked doubles it for {_all(rules)} (P1, P3, TR1).",
+        "Nobody pays: a blank never wins": f"The blank never stands in your hand, but the {name} you took for it does, and your hand is complete: it is Mah Jongg (TR1, H1).",
+    }
+    facts = (says_table(rules, "TR1"), *_said(rules, "TR4"), f"You are {win.winner} and declare Mah Jongg. Your hand is {_line_words(line)}.",
+             f"On your turn, after your pick, you swapped your blank for the {name} lying in the discards, and it completed your hand.")
+    return Draft(
+        prompt="What does each player pay you?",
+        facts=facts,
+        best=best,
+        why=(f"{join(win.losers)} pay {bill.other} each: nobody threw that tile to you, so a win made by a blank swap is paid as"
+             f" self-picked, {_all(rules)} double (TR1, P3). {bill.total} in all.", f"{line.id} is worth {line.value} on the card (P1).",
+             cite("TR1")),
+        wrong=wrong,
+        rules=("TR1", "P3", "P1") + (("TR4",) if rules.players == 3 else ()),
+        rack=hand.rack_codes,
+        exposed=hand.exposed_codes,
+        situation={"line": line.id, "value": line.value, "jokerless": payment.jokerless, "how": "blank-swap"},
+        kind="blank-swap-win",
+        hint="Who threw the tile you took with your blank, and how is a win paid when nobody threw it?",
+    )
+
+
+def _league(build: Callable[..., Draft]) -> Callable[[random.Random, Card, TableRules], Draft]:
+    def asked(rng: random.Random, card: Card, rules: TableRules) -> Draft:
+        return build(rng, card, rules)
+
+    asked.__name__ = build.__name__
+    return asked
+
+
+HOT = lambda rules: rules.wall_end == WALL_HOT  # noqa: E731
+BLANKS = lambda rules: bool(rules.blanks)  # noqa: E731
+UNDER: dict[int, tuple[tuple[Kind, ...], tuple[Kind, ...]]] = {
+    1: ((Kind(_league(_level_1)),), (Kind(_hot_wall, HOT), Kind(_swap_win, BLANKS))),
+    2: ((Kind(_league(_level_2)),), (Kind(_hot_wall, HOT),)),
+    3: ((Kind(_league(_level_3)),), (Kind(_swap_win, BLANKS), Kind(_hot_wall, HOT))),
+    4: ((Kind(_league(_level_4)),), ()),
+}
+
+
 # -- the protocol ---------------------------------------------------------------------------------
 
 
-generate = choice.asking(NAME, LEVELS, BUILDERS, choice.WHY_FIRST)
+TABLE_RULES = True  # generate(..., rules=) asks under a table's own rules (drills.generate)
+generate = choice.asking(NAME, LEVELS, BUILDERS, choice.WHY_FIRST, under=at_table(UNDER))
 grade = choice.grade
 hint = choice.hint
 

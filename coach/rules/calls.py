@@ -162,13 +162,14 @@ def speaking_order(discarder: str, seats: Sequence[str], first: str | None = Non
     return Ruling(tuple(order), "TR6", {"discarder": discarder, "first": first})
 
 
-def after_call(discarder: str, caller: str) -> Ruling:
+def after_call(discarder: str, caller: str, players: int = 4) -> Ruling:
     """A call replaces the caller's draw: expose, then discard, with no
     replacement draw, even for a kong; play continues to the caller's right
-    and the seats in between lose their turn (K5)."""
+    and the seats in between lose their turn (K5). With three players the
+    seats are East, South and West (TR4)."""
     return Ruling(
-        next_seat(caller), "K5",
-        {"skipped": tuple(seats_between(discarder, caller)), "draw": False},
+        next_seat(caller, 1, players), "K5",
+        {"skipped": tuple(seats_between(discarder, caller, players)), "draw": False},
     )
 
 

@@ -26,15 +26,17 @@ from collections.abc import Sequence
 
 from coach.common.errors import CoachError
 from coach.notation import tiles
+from coach.rules.blanks import split
 from coach.rules.ruling import Ruling
 from coach.rules.table import next_seat, seats_in_play
+from coach.rules.table_rules import LEAGUE, TableRules
 
 # S5 with C1-C3: how many seats along the turn order each direction moves.
 SEATS_MOVED = {"right": 1, "across": 2, "left": 3}
 FIRST_CHARLESTON = ("right", "across", "left")  # C1
 SECOND_CHARLESTON = ("left", "across", "right")  # C2
 COURTESY = "across"  # C3
-CHARLESTONS = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
+CHARLESTONS: dict[str, tuple[str, ...]] = {"first": FIRST_CHARLESTON, "second": SECOND_CHARLESTON}
 # Every pass by its name: (which Charleston, direction).
 PASSES = {
     "first-right": ("first", "right"),
@@ -71,6 +73,28 @@ def steps(players: int = 4) -> tuple[str, ...]:
     each Charleston is still the one that may be blind (`BLIND_PASSES`, C5)."""
     seats_in_play(players)  # a table of 4, or 3
     return STEPS if players == 4 else THREE_PLAYER_STEPS
+
+
+def charlestons(players: int = 4) -> dict[str, tuple[str, ...]]:
+    """Each Charleston's directions in order at a table of `players` (C1, C2; TR4 for three)."""
+    seats_in_play(players)
+    return CHARLESTONS if players == 4 else {"first": THREE_PLAYER_FIRST, "second": THREE_PLAYER_SECOND}
+
+
+def passes(players: int = 4) -> dict[str, tuple[str, str]]:
+    """Every pass played at a table of `players`, by name: all of PASSES, or
+    with three only the right and left passes of each Charleston (TR4)."""
+    seats_in_play(players)
+    if players == 3:
+        return {name: where for name, where in PASSES.items() if where[1] != "across"}
+    return PASSES
+
+
+def all_blind_ends(air_mahjong: bool = False) -> Ruling:
+    """When every player sends all three tiles on unseen on a blind pass, does
+    the Charleston end there? Only at a table that plays C6; by the League's
+    rules nothing is left to move and the Charleston goes on (C5)."""
+    return Ruling(air_mahjong, "C6", {"league": "goes on"})
 
 
 def pass_steps(players: int = 4) -> tuple[str, ...]:
@@ -131,13 +155,25 @@ def sender(seat: str, direction: str, players: int = 4) -> str:
     return next_seat(seat, -_moved(direction, players), players)
 
 
-def check_pass(rack: Sequence[int], passed: Sequence[int], which: str = "first-right", blind: int = 0) -> None:
-    """Raise PassError unless `passed` (+ `blind` unseen) is a legal pass from `rack`."""
-    if which not in PASSES:
-        raise PassError(f"unknown pass {which!r}: one of {', '.join(PASSES)}")
+def check_pass(
+    rack: Sequence[int], passed: Sequence[int], which: str = "first-right", blind: int = 0, rules: TableRules = LEAGUE
+) -> None:
+    """Raise PassError unless `passed` (+ `blind` unseen) is a legal pass from
+    `rack` at this table. By the League's rules (`rules` left out) a rack and a
+    pass hold tiles only; at a table that plays blanks (TR1) they may hold
+    `tiles.BLANK`, which may be passed like any tile; a joker may go in the
+    courtesy pass at a table that plays TR3; with three players there is no
+    across and no courtesy pass (TR4)."""
+    table = passes(rules.players)
+    if which not in table:
+        if which in PASSES:
+            raise PassError(f"with three players there is no {which.replace('-', ' ')} pass: nobody sits across (TR4)")
+        raise PassError(f"unknown pass {which!r}: one of {', '.join(table)}")
     if blind and which not in BLIND_PASSES:
         raise PassError("only the last pass of each Charleston may be blind (C5)")
-    if tiles.JOKER in passed:
+    if tiles.JOKER in passed and not may_pass_joker(which, rules.joker_in_courtesy):
+        if rules.joker_in_courtesy:
+            raise PassError("a joker may go only in the courtesy pass at this table, never in the Charleston (TR3, C4)")
         raise PassError("a joker may never be passed in the Charleston (C4)")
     count = len(passed) + blind
     if which == "courtesy":
@@ -145,7 +181,16 @@ def check_pass(rack: Sequence[int], passed: Sequence[int], which: str = "first-r
             raise PassError(f"a courtesy pass moves 0 to 3 tiles, not {count} (C3)")
     elif count != 3:
         raise PassError(f"a Charleston pass moves exactly three tiles, not {count} (C1)")
+    own, blanks = split(passed)
+    if blanks:
+        held_blanks = split(rack)[1]
+        if not rules.blanks:
+            raise PassError("there are no blanks in play: the League's set has none (TR1)")
+        if blanks > held_blanks:
+            raise PassError(f"you cannot pass {blanks} blanks: your rack holds {held_blanks} (TR1)")
+    if blanks or rules.blanks:
+        rack = split(rack)[0]
     held = tiles.counts(rack)
-    for t, c in enumerate(tiles.counts(passed)):
+    for t, c in enumerate(tiles.counts(own)):
         if c > held[t]:
             raise PassError(f"you cannot pass {tiles.plural(t, c)}: your rack holds {held[t]}")

@@ -87,6 +87,26 @@ TERMS: tuple[Term, ...] = (
           "self-picked", "self-pick", rule="P3"),
     _term("Jokerless", "A winning hand with no joker in it: its payments double.", "jokerless", rule="P4"),
     _term("Wall game", "A hand where the wall runs out and nobody wins. Nobody pays.", "wall games?", rule="E2"),
+    # The table rules (coach.rules.table_rules): a group's own, each said as one.
+    _term("Table rule", "A rule a group agrees on before play, such as blanks or a hot wall. If a group agrees on "
+          "nothing, the League's rules apply.", "table rules?"),
+    _term("League rules", "The rules every table plays, as the National Mah Jongg League writes them. A group may "
+          "add table rules of its own.", "league rules?", "the league's rules"),
+    _term("Blank", "A tile with nothing on it. The League's rules use none; at a table that plays blanks, on your "
+          "turn you may swap one from your rack for a discarded tile other than a joker. A blank is never part of a "
+          "hand.", "blanks?", rule="TR1"),
+    _term("Cold wall", "A table rule: in the last tiles of the wall, those left behind when East broke it, nobody "
+          "may call a discard, so a win there must be picked.", "cold walls?", rule="TR2"),
+    _term("Hot wall", "A table rule: in the last tiles of the wall, whoever throws the winning tile pays for "
+          "everyone, unless every other copy of it was in sight.", "hot walls?", rule="TR2"),
+    _term("Three-player game", "A table rule for three: North's seat stays empty, the Charleston passes only right "
+          "and left, and two players pay the winner.", r"three-player (?:games?|tables?|charlestons?)",
+          "three players", rule="TR4"),
+    _term("Picking ahead", "A table rule: the next player looks at the next wall tile before the calls on a discard "
+          "are over. If the discard is called, the tile goes back.", "picking ahead", "picks? ahead", "picked ahead",
+          rule="TR5"),
+    _term("First to speak", "A table rule: when two players call a discard for the same thing, whoever spoke first "
+          "gets it. By the League's rules the nearer seat does.", "first to speak", rule="TR6"),
 )
 
 BY_SLUG: dict[str, Term] = {t.slug: t for t in TERMS}

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 
 from coach.notation import tiles
 from coach.rules.ruling import Ruling
+from coach.rules.table_rules import LEAGUE, TableRules
 
 SEATS = tiles.SEATS  # East, then each seat's right-hand neighbour (S5)
 STACKS = 19  # S2: each wall is 19 stacks of 2
@@ -40,19 +41,24 @@ def turns_after(first: str, seat: str, players: int = 4) -> int:
     return (seats.index(seat) - seats.index(first)) % players
 
 
-def seats_between(first: str, last: str) -> list[str]:
-    """The seats strictly after `first` and before `last` in turn order (S5)."""
+def seats_between(first: str, last: str, players: int = 4) -> list[str]:
+    """The seats strictly after `first` and before `last` in turn order (S5; around three seats, TR4)."""
     out = []
-    seat = next_seat(first)
+    seat = next_seat(first, 1, players)
     while seat != last:
         out.append(seat)
-        seat = next_seat(seat)
+        seat = next_seat(seat, 1, players)
     return out
 
 
-def plays_next(seat: str) -> Ruling:
-    """Who plays after `seat` when nobody calls its discard (S5)."""
-    return Ruling(next_seat(seat), "S5", {"after": seat})
+def seats_rule(players: int = 4) -> str:
+    """The rule that says who sits where and who plays next: S5, or TR4 with three."""
+    return "TR4" if players == 3 else "S5"
+
+
+def plays_next(seat: str, players: int = 4) -> Ruling:
+    """Who plays after `seat` when nobody calls its discard (S5; TR4 with three)."""
+    return Ruling(next_seat(seat, 1, players), seats_rule(players), {"after": seat})
 
 
 def east_by_dice(totals: Sequence[tuple[str, int]]) -> Ruling:
@@ -87,10 +93,14 @@ def after_the_deal(seat: str) -> Ruling:
     return tiles_dealt(seat, DEAL_ROUNDS, last=True)
 
 
-def wall_after_deal() -> Ruling:
-    """Tiles left in the walls after the deal (S3, T1)."""
-    dealt = sum(after_the_deal(s).decision for s in SEATS)
-    return Ruling(SET_SIZE - dealt, "S3", {"dealt": dealt, "set": SET_SIZE})
+def wall_after_deal(rules: TableRules = LEAGUE) -> Ruling:
+    """Tiles left in the walls after the deal (S3, T1). At a table of its own,
+    the blanks are in the walls too (TR1), and with three players North's
+    13 tiles are never dealt and stay there (TR4)."""
+    dealt = sum(after_the_deal(s).decision for s in seats_in_play(rules.players))
+    size = SET_SIZE + rules.blanks
+    rule = "TR4" if rules.players == 3 else "TR1" if rules.blanks else "S3"
+    return Ruling(size - dealt, rule, {"dealt": dealt, "set": size, "blanks": rules.blanks, "players": rules.players})
 
 
 def east_starts_without_drawing() -> Ruling:
@@ -104,7 +114,12 @@ def discard_is_final(touched: bool, named: bool) -> Ruling:
     return Ruling(touched or named, "S4", {"why": why})
 
 
-def east_after(players: Sequence[str], hands: int) -> Ruling:
+def east_after(players: Sequence[str], hands: int, seated: int = 4) -> Ruling:
     """Who is East `hands` hands from now, `players` seated East, South, West,
-    North: after each hand the player on East's right becomes East (S5)."""
-    return Ruling(players[hands % 4], "S5", {"order": tuple(players[: hands + 1])})
+    North (East, South, West at a table of three, `seated` 3, TR4): after each
+    hand the player on East's right becomes East (S5)."""
+    if seated == 4:
+        return Ruling(players[hands % 4], "S5", {"order": tuple(players[: hands + 1])})
+    taken = players[:seated]
+    order = tuple(taken[n % seated] for n in range(hands + 1))
+    return Ruling(taken[hands % seated], "TR4", {"order": order})

@@ -78,7 +78,31 @@ def hot_wall_excused(tile: int, in_sight: int) -> Ruling:
     return Ruling(in_sight >= others, "TR2", {"in_sight": in_sight, "others": others})
 
 
+def hot_wall_pays(wall_end: str, in_last: bool, excused: bool = False) -> Ruling:
+    """Does the thrower of the winning tile pay for the whole table
+    (`coach.rules.mahjong.thrower_pays_all`)? Only at a hot wall, thrown in its
+    last tiles, unless excused (`hot_wall_excused`, TR2); otherwise the
+    League's payment stands (P2)."""
+    hot = wall_end == "hot"
+    return Ruling(hot and in_last and not excused, "TR2" if hot else "P2", {"hot": hot, "late": in_last, "excused": excused})
+
+
 # -- TR5: picking ahead ------------------------------------------------------------------
+
+
+def may_pick_ahead(picking_ahead: bool = False) -> Ruling:
+    """May the player whose turn comes next pick the next wall tile and look
+    at it while the latest discard may still be called? Only at a table that
+    plays picking ahead (TR5); by the League's rules you pick only on your
+    turn, once the discard can no longer be called (K1)."""
+    return Ruling(picking_ahead, "TR5" if picking_ahead else "K1", {})
+
+
+def picked_ahead(called: bool) -> Ruling:
+    """What becomes of a tile picked ahead (TR5): if the discard is called, it
+    goes back on the wall, unracked and unseen by the others, and the caller
+    plays on; if nobody calls, it is that player's draw."""
+    return Ruling("wall" if called else "draw", "TR5", {"called": called})
 
 
 def picks_ahead(discarder: str, players: int = 4) -> Ruling:

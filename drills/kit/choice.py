@@ -16,11 +16,12 @@ from typing import Any, TypeVar
 
 from coach.common.errors import CoachError
 from coach.rules.scenes import Scene
+from coach.rules.table_rules import LEAGUE, TableRules
 from drills.kit import hints, short
 from drills.kit.base import AnswerError, Level, Question, Verdict, check_level, rng_for
 
 # "(K1)" or "(P2, P4)" at the end of an explanation's sentence.
-CITED = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
+CITED = re.compile(r"\(([A-Z]{1,2}\d(?:, [A-Z]{1,2}\d)*)\)")  # the table rules too: "(TR1)"
 
 
 def json_type(value: object) -> str:
@@ -243,20 +244,31 @@ def dealt(what: str, *kinds: Callable[[], T | None]) -> T:
     raise DealError(f"no {what} after {ATTEMPTS} deals" + (" of each kind" if len(kinds) > 1 else ""))
 
 
+# Under a table's own rules: the builder of a level's question, drawn by the drill (drills/kit/table.py).
+Under = Callable[[random.Random, TableRules, int], Builder]
+
+
 def asking(drill: str, levels: tuple[Level, ...], builders: dict[int, tuple[Builder, ...]], voice: Voice,
-           stated_rules: bool = False) -> Callable[[int, int, Any], Question]:
+           stated_rules: bool = False, under: Under | None = None) -> Callable[..., Question]:
     """The `generate` of a rules drill that is a header plus a table of
     situation builders per level: one builder drawn at random (no draw when
-    a level has only one) deals the draft that `question` asks."""
+    a level has only one) deals the draft that `question` asks. With
+    `under`, the drill also asks under a table's own rules (`rules=`): the
+    League's rules take the League path untouched, any other rules let
+    `under` draw the builder; the question carries the rules it was asked under."""
 
-    def generate(seed: int, level: int, card: Any) -> Question:
+    def generate(seed: int, level: int, card: Any, rules: TableRules = LEAGUE) -> Question:
         check_level(levels, level)
         rng = rng_for(drill, seed, level)
-        kinds = builders[level]
-        build = kinds[0] if len(kinds) == 1 else rng.choice(kinds)
+        if rules != LEAGUE and under is not None:
+            build = under(rng, rules, level)
+        else:
+            kinds = builders[level]
+            build = kinds[0] if len(kinds) == 1 else rng.choice(kinds)
         draft = build(rng, card)
         if not draft.kind:
             draft = replace(draft, kind=getattr(build, "__name__", "").lstrip("_"))
-        return question(rng, drill, seed, level, card.name, draft, voice, stated_rules)
+        asked = question(rng, drill, seed, level, card.name, draft, voice, stated_rules)
+        return asked if rules == LEAGUE else replace(asked, rules=rules)
 
     return generate

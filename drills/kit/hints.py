@@ -59,6 +59,13 @@ RULE_NUDGES: dict[str, str] = {
     "P5": "Which doubles apply here? Each one doubles again.",
     "P6": "Whose rack did the joker swap come from?",
     "D1": "Look at the exposures and the discards: which tile helps nobody?",
+    # The table rules (coach.rules.table_rules): the nudge is to read the table's own rule.
+    "TR1": "What may a blank do at your table, and what may it never be?",
+    "TR2": "Is the discard thrown in the last tiles of the wall, and is your table's wall hot or cold?",
+    "TR3": "Which pass is it, and which pass does your table's joker rule speak of?",
+    "TR4": "With three players, which seats are taken and which passes are left?",
+    "TR5": "Has the discard been called, and what did your table agree about looking ahead?",
+    "TR6": "Do both calls want the tile for the same thing? Then who spoke first?",
 }
 
 GENERAL = "Read each choice against the facts: which one does a rule rule out, and which one is left?"

@@ -29,7 +29,7 @@ LONG = 200  # characters: a reason past this keeps its first sentences, the rest
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\u201c\"])")
 
 # "(K1)" or "(P2, P4)", with the space before it, wherever a line cites.
-CITATION = re.compile(r"\s*\([A-Z]\d(?:, [A-Z]\d)*\)")
+CITATION = re.compile(r"\s*\([A-Z]{1,2}\d(?:, [A-Z]{1,2}\d)*\)")  # "(TR1)" too
 
 
 @lru_cache(maxsize=1)

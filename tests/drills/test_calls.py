@@ -10,10 +10,15 @@ import pytest
 
 from coach.notation import tiles
 from coach.reading.tiles_away import Exposure, Holding, assign_exposures, parse_exposure
+from coach.rules.calls import MAH_JONGG as MAH_JONGG_CALL
+from coach.rules.calls import after_call, who_gets
 from coach.rules.catalog import RULES
 from coach.rules.mahjong import winning_lines
+from coach.rules.table_play import in_last_wall
+from coach.rules.table_rules import TableRules
 from drills import calls as drill
 from tests.support import choice_drill_checks as checks
+from tests.support import table_rules_checks as tables
 from tests.support.cards import CARD
 
 LEVELS = [1, 2, 3, 4]
@@ -339,3 +344,89 @@ def test_page_renders_the_choices(client, registered):
     html = checks.drill_page(client, drill, 1, 3)
     q = drill.generate(3, 1, CARD)
     checks.check_page_shows(html, q.choices + q.facts)
+
+
+# -- under a table's own rules (TR1, TR2, TR4, TR6) ---------------------------------------------
+
+COLD = TableRules(wall_end="cold", first_to_speak=True)
+BLANKS = TableRules(blanks=4)
+THREE = TableRules(players=3)
+
+
+def under(rules, level, seeds=SEEDS):
+    return [tables.asked(drill.NAME, level, seed, rules) for seed in seeds]
+
+
+@pytest.mark.parametrize("rules", tables.TABLES, ids=tables.table_id)
+def test_questions_under_table_rules_are_rebuilt_exactly_and_say_the_rule_first(rules):
+    count = tables.check_asked_under(drill.NAME, rules, LEVELS, range(40))
+    for rule_id in ("TR1", "TR4", "TR6"):
+        if tables.plays(rules, rule_id):
+            assert count.get(rule_id, 0) > 3, (rule_id, count)
+    if rules.wall_end == "cold":
+        assert count.get("TR2", 0) > 3
+
+
+@pytest.mark.parametrize("rules", tables.TABLES, ids=tables.table_id)
+def test_every_choice_grades_and_cites_under_table_rules(rules):
+    for level in LEVELS:
+        for q in under(rules, level, range(0, 60, 4)):
+            checks.check_valid_choice_question(q)
+            for choice in (None, *q.choices):
+                verdict = drill.grade(q, choice)
+                assert verdict.correct == (choice == q.key["best"] or choice in q.key["also"])
+                assert set(checks.cited_ids(" ".join(verdict.explanation))) <= set(verdict.rules)
+
+
+def test_TR2_at_a_cold_wall_nothing_is_called_in_the_walls_end():
+    asked = {True: 0, False: 0}
+    for level in (1, 2):
+        for q in under(COLD, level):
+            if q.key["kind"] != "cold-wall":
+                continue
+            end, left = (int(n) for n in re.match(r"The wall's end is its last (\d+) tiles .*; (\d+) tiles? (?:is|are) left", q.facts[1]).groups())
+            late = in_last_wall(left, (end // 2,)).decision
+            asked[late] += 1
+            assert (q.key["best"] == drill.COLD_NO) == late, q.facts
+            assert q.facts[0].startswith("At your table the wall is cold") and "rule:TR2" in q.items
+    assert asked[True] > 5 and asked[False] > 2
+
+
+def test_TR1_a_blank_swap_is_no_call_and_a_discarded_blank_is_never_called():
+    swaps = [q for q in under(BLANKS, 1) if q.key["kind"] == "swap-not-call"]
+    thrown = [q for q in under(BLANKS, 2) if q.key["kind"] == "blank-discard"]
+    assert swaps and thrown
+    assert all(q.key["best"] == drill.SWAP_NOT_CALL and "rule:TR1" in q.items for q in swaps)
+    assert all(q.key["best"] == drill.BLANK_NEVER for q in thrown)
+
+
+def test_TR6_the_first_to_speak_takes_it_but_mah_jongg_still_wins():
+    by_purpose = by_speaking = 0
+    for q in under(COLD, 3):
+        thrower = re.match(r"(\w+) just threw", q.facts[1]).group(1)
+        claims = {seat: (MAH_JONGG_CALL if purpose == "Mah Jongg" else "exposure")
+                  for seat, purpose in re.findall(r"(\w+) calls it for ([\w ]+?)[;.]", q.facts[2])}
+        first = q.facts[3].split()[0]
+        spoken = {s: claims[s] for s in (first, next(s for s in claims if s != first))}  # in the order spoken
+        assert q.key["best"] == who_gets(thrower, spoken, first_to_speak=True).decision
+        mixed = len(set(claims.values())) > 1
+        by_purpose += mixed
+        by_speaking += not mixed
+        if not mixed:
+            assert q.key["best"] == first
+    assert by_purpose > 10 and by_speaking > 10
+
+
+def test_TR4_after_a_call_at_three_play_goes_east_south_west():
+    asked = 0
+    for q in under(THREE, 4):
+        text = " ".join(q.facts[1:])
+        assert not re.search(r"You are North|North (threw|called)", " ".join(q.facts)), q.facts  # nobody plays at North
+        if q.prompt in ("Who plays next?", "Whose turn is skipped?"):
+            asked += 1
+            thrower = re.match(r"(\w+) threw", q.facts[1]).group(1)
+            caller = re.search(r"(\w+) called it", text).group(1)
+            ruling = after_call(thrower, caller, THREE.players)
+            best = ruling.decision if q.prompt == "Who plays next?" else (drill.join(list(ruling.facts["skipped"])) or "Nobody")
+            assert q.key["best"] == best and "rule:TR4" in q.items
+    assert asked > 20

@@ -8,9 +8,12 @@ import re
 import pytest
 
 from coach.notation import tiles
+from coach.rules import charleston as core
 from coach.rules.charleston import BLIND_PASSES, PASSES, PassError, check_pass, receiver, sender
+from coach.rules.table_rules import TableRules
 from drills import charleston_rules as drill
 from tests.support import choice_drill_checks as checks
+from tests.support import table_rules_checks as tables
 from tests.support.cards import CARD
 
 LEVELS = [level.number for level in drill.LEVELS]
@@ -248,3 +251,105 @@ def test_page_renders_with_its_choices(client, registered):
 def test_page_with_a_rack_renders(client, registered):
     seed = next(s for s in range(200) if ask(3, s).rack)
     assert 'id="rack"' in checks.drill_page(client, drill, 3, seed)
+
+
+# -- under a table's own rules (TR1, TR3, TR4, C6) --------------------------------------------------
+
+THREE = TableRules(players=3)
+COURTESY_JOKER = TableRules(joker_in_courtesy=True, blanks=4)
+AIR = TableRules(air_mahjong=True)
+OTHER = TableRules(blanks=2)  # table rules, but not C6
+
+
+def under(rules, level, seeds=range(200)):
+    return [tables.asked(drill.NAME, level, seed, rules) for seed in seeds]
+
+
+@pytest.mark.parametrize("rules", tables.TABLES, ids=tables.table_id)
+def test_questions_under_table_rules_are_rebuilt_exactly_and_say_the_rule_first(rules):
+    count = tables.check_asked_under(drill.NAME, rules, LEVELS, range(60))
+    for rule_id in ("TR1", "TR3", "TR4", "C6"):
+        if tables.plays(rules, rule_id) and not (rule_id == "TR3" and rules.players == 3):
+            assert count.get(rule_id, 0) > 3, (rule_id, count)
+
+
+@pytest.mark.parametrize("rules", tables.TABLES, ids=tables.table_id)
+def test_every_choice_grades_and_cites_under_table_rules(rules):
+    for level in LEVELS:
+        for q in under(rules, level, range(0, 80, 4)):
+            checks.check_valid_choice_question(q)
+            for choice in (None, *q.choices):
+                verdict = drill.grade(q, choice)
+                assert verdict.correct == (choice == q.key["best"])
+                assert set(checks.cited_ids(" ".join(verdict.explanation))) <= set(verdict.rules)
+
+
+def test_TR4_three_players_pass_right_then_left_with_no_across_and_no_courtesy():
+    for level in (1, 2):
+        for q in under(THREE, level):
+            assert q.facts[0].startswith("At your table three play") and "rule:TR4" in q.items
+            assert q.key["best"] not in ("Across", "North")
+            if q.prompt.startswith("Which way do the tiles go on"):
+                charleston, place = ("first" if "first Charleston" in q.prompt else "second"), (0 if "the first pass" in q.prompt else 1)
+                assert q.key["best"] == core.charlestons(3)[charleston][place].capitalize()
+            if q.prompt == "Who receives your three tiles?":
+                seat = q.facts[1].split()[2].rstrip(".")
+                charleston = "first" if "first Charleston" in q.facts[2] else "second"
+                place = 0 if "the first pass" in q.facts[2] else 1
+                assert q.key["best"] == core.receiver(seat, core.charlestons(3)[charleston][place], 3)
+            if "courtesy" in q.prompt:
+                assert q.key["best"] == drill.NOBODY
+    for level in (3, 4):
+        for q in under(THREE, level):
+            text = " ".join((q.prompt, *q.facts, *q.choices))
+            assert "across pass" not in text and "courtesy pass moves" not in text.lower(), text
+
+
+def test_TR3_a_joker_may_go_only_in_the_courtesy_pass():
+    asked = 0
+    for q in under(COURTESY_JOKER, 3):
+        if q.prompt == "May you pass your joker on this pass?":
+            asked += 1
+            assert q.facts[0].startswith("At your table a joker may go in the courtesy pass")
+            courtesy = "courtesy pass" in q.facts[1]
+            assert q.key["best"] == (drill.JOKER_YES if courtesy else drill.JOKER_NO)
+            assert "never pass a joker, in any" not in " ".join(drill.grade(q, None).explanation)
+        if q.prompt == "May you make this pass?" and "a Joker" in q.facts[-1]:
+            assert "courtesy" not in q.facts[-2]  # never planted where the table allows it
+            assert q.key["best"] == drill.NO_JOKER_HERE
+    assert asked > 5
+    counts = [q for q in under(COURTESY_JOKER, 4) if "You offer a joker" in " ".join(q.facts)]
+    for q in counts:
+        mine, theirs = q.key["situation"]["mine"], q.key["situation"]["theirs"]
+        said = {1: "a joker;", 2: "a joker and one other tile;", 3: "a joker and two other tiles;"}[mine]
+        assert said in q.facts[2] and f"offers {theirs} tile" in q.facts[2]
+        assert q.key["best"] == f"{min(mine, theirs)} tile{'s' if min(mine, theirs) != 1 else ''}"
+    assert counts
+
+
+def test_TR1_blanks_may_be_passed_on_every_pass():
+    blank_questions = [q for q in under(COURTESY_JOKER, 3) if q.prompt == "May you pass a blank on this pass?"]
+    assert blank_questions and all(q.key["best"] == drill.BLANK_YES for q in blank_questions)
+    assert all("rule:TR1" in q.items for q in blank_questions)
+    assert not [q for q in under(THREE, 3) if q.prompt == "May you pass a blank on this pass?"]  # no blanks, never asked
+
+
+def test_C6_an_all_blind_pass_ends_the_charleston_only_where_the_table_plays_it():
+    on = [q for q in under(AIR, 4) if q.prompt == "What comes next?"]
+    off = [q for q in under(OTHER, 4) if q.prompt == "What comes next?"]
+    assert on and off
+    for q in on:
+        assert q.facts[0] == drill.TABLE_PLAYS_C6
+        everyone = "every player sent all three" in q.facts[1]
+        assert (q.key["best"] == drill.ENDS) == everyone
+    for q in off:
+        assert drill.TABLE_PLAYS_C6 not in q.facts and q.key["best"] != drill.ENDS  # League: it goes on
+        assert q.key["best"] == drill.GOES_ON["first" if "first Charleston" in q.facts[0] else "second"]
+
+
+def test_C6_and_TR_rules_stay_out_of_a_table_that_does_not_play_them():
+    for level in LEVELS:
+        for q in under(OTHER, level, range(100)):
+            assert not tables.table_items(q) - {"TR1", "C6"}
+            if "rule:C6" in q.items:
+                assert drill.TABLE_PLAYS_C6 not in q.facts

@@ -5,9 +5,14 @@ import random
 import numpy as np
 import pytest
 
+import drills
+from coach.advice.passes.words import BLANK_POLICY
 from coach.notation import tiles
+from coach.rules.blanks import BLANK
+from coach.rules.table_rules import TableRules
 from drills import first_pass
 from drills.kit.base import AnswerError
+from tests.support import table_rules_checks as tables
 from tests.support.cards import CARD
 from tests.support.passes import every_pass
 
@@ -376,7 +381,7 @@ def test_C1_a_pass_exactly_as_good_as_the_best_ties_as_evaluate_pass_breaks_ties
     exact = {o.tiles for o in advice.options if o.exact}
     earlier = next(own for own in candidates if own < best.tiles and own not in exact and not broken_sets(rack, own))
     later = next(own for own in candidates if own > best.tiles and own not in exact and not broken_sets(rack, own))
-    monkeypatch.setattr(evaluation, "_exact_kept", lambda card, rack, seen, own, work: best.expected)
+    monkeypatch.setattr(evaluation, "_exact_kept", lambda card, rack, seen, own, work, *blanks_in_play: best.expected)
     leads = with_pass(advice, earlier)
     assert leads.best.tiles == earlier and leads.option(best.tiles).behind == 0
     follows = with_pass(advice, later)
@@ -428,3 +433,90 @@ def test_J2_K3_a_verdict_explains_each_singles_and_pairs_line_once():
         assert len(named) == len(set(named)), verdict.reasons
         explained += bool(named)
     assert explained  # the seeds do name Singles and Pairs lines
+
+
+# -- under a table's own rules (TR1, TR3, TR4) -------------------------------------------------------
+
+EIGHT = TableRules(blanks=8)
+TWO = TableRules(blanks=2)
+COURTESY_JOKER = TableRules(joker_in_courtesy=True)
+THREE = TableRules(players=3)
+
+
+def at(rules, seed, level=2):
+    return tables.asked(first_pass.NAME, level, seed, rules)
+
+
+@pytest.mark.parametrize("rules", tables.TABLES, ids=tables.table_id)
+def test_questions_under_table_rules_are_rebuilt_exactly_and_say_the_rule_first(rules):
+    tables.check_asked_under(first_pass.NAME, rules, [1, 2, 3], range(12))
+
+
+def test_TR1_a_dealt_rack_holds_blanks_as_often_as_a_real_deal():
+    """Dealt from the table's whole set: with eight blanks in 160 tiles about
+    half the 13-tile racks hold one or more (1 - C(152,13)/C(160,13) = 0.50), with
+    two about a sixth (0.16); never more than the set has."""
+    for rules, expected in ((EIGHT, 0.50), (TWO, 0.16)):
+        racks = [drills.generate(first_pass, seed, 2, CARD, rules).key["rack"] for seed in range(300)]
+        share = sum(BLANK in r for r in racks) / len(racks)
+        assert abs(share - expected) < 0.1, (rules, share)
+        assert max(r.count(BLANK) for r in racks) <= rules.blanks
+    assert all(BLANK not in q.key["rack"] for q in (question(seed) for seed in range(50)))  # the League's: none
+
+
+def test_TR1_a_blank_may_be_passed_and_the_verdict_says_the_coach_keeps_its_blanks():
+    asked = 0
+    for seed in range(80):
+        q = at(EIGHT, seed)
+        if BLANK not in q.key["rack"]:
+            assert "rule:TR1" not in q.items
+            continue
+        asked += 1
+        assert "BL" in q.rack and "rule:TR1" in q.items and q.facts[0].startswith("At your table 8 blanks")
+        shown = first_pass.grade(q, None)
+        assert BLANK_POLICY in shown.explanation and "TR1" in shown.rules
+        others = [c for c in q.rack if c not in ("J", "BL")]
+        mine = first_pass.grade(q, ["BL", *others[:2]])
+        if "BL" not in shown.best:
+            # The learner gave a blank the coach keeps: said in plain words, in the short reasons (ids as chips).
+            assert any(r.startswith("The coach keeps its blanks") and "(TR1)" not in r for r in mine.reasons)
+        if asked >= 6:
+            break
+    assert asked >= 6
+    with pytest.raises(AnswerError):
+        first_pass.grade(question(3), ["BL", *question(3).rack[:2]])  # no blanks by the League's rules
+
+
+def test_TR1_a_blank_is_never_in_a_reading_of_the_rack():
+    for seed in range(40):
+        q = at(EIGHT, seed)
+        if BLANK in q.key["rack"]:
+            held = [t for t in q.key["rack"] if t != BLANK]
+            advice = first_pass.advice_for(CARD, q.key["rack"], q.seed, rules=EIGHT)
+            assert advice.analysis == first_pass.analyze_rack(CARD, held)
+            assert q.table().rack == tuple(tiles.CODES[t] for t in held)  # the scene checked is the tiles' alone
+            return
+    raise AssertionError("no rack with a blank")
+
+
+def test_TR3_a_joker_never_goes_in_the_first_pass_even_where_the_courtesy_pass_takes_one():
+    for seed in range(60):
+        q = at(COURTESY_JOKER, seed, 3)
+        if tiles.JOKER in q.key["rack"]:
+            assert "rule:TR3" in q.items and q.facts[0].startswith("At your table a joker may go in the courtesy pass")
+            others = [c for c in q.rack if c != "J"]
+            verdict = first_pass.grade(q, ["J", *others[:2]])
+            assert not verdict.correct and "(TR3, C4)" in verdict.explanation[0]
+            assert ("rule:TR3", False) in verdict.items
+            return
+    raise AssertionError("no rack with a joker")
+
+
+def test_TR4_with_three_players_the_first_pass_still_goes_right_and_grades_as_the_leagues():
+    for seed in range(5):
+        league, three = question(seed), at(THREE, seed)
+        assert three.key["rack"] == league.key["rack"] and "still goes to the right" in three.facts[0]
+        answer = [c for c in league.rack if c != "J"][:3]
+        a, b = first_pass.grade(league, answer), first_pass.grade(three, answer)
+        assert (a.correct, a.score, a.best, a.detail["expected"]) == (b.correct, b.score, b.best, b.detail["expected"])
+        assert "TR4" in b.rules and "TR4" not in a.rules

@@ -17,6 +17,7 @@ import pytest
 import drills
 from drills.kit import choice
 from drills.kit.base import Question
+from tests.support import table_rules_checks as tables
 from tests.support.cards import CARD
 
 SEEDS = range(120)  # per level: every kind of every level comes up many times
@@ -110,3 +111,41 @@ def test_a_hints_words_belong_to_its_question(name):
                 matched += 1
                 assert re.search(says, hint, re.IGNORECASE), f"{q.prompt!r} is about /{asks}/ but its hint is not: {hint!r}"
     assert matched  # the topics reach this drill's questions
+
+
+# -- under a table's own rules: the League's questions and the table's own, together ---------------
+
+TABLE_DRILLS = [name for name in CHOICE_DRILLS if getattr(drills.get(name), "TABLE_RULES", False)]
+
+
+def with_tables(name: str) -> list[tuple[int, Question]]:
+    """The League's questions and those of every table of TABLES, 60 seeds a level."""
+    module = drills.get(name)
+    asked = list(questions(name))
+    for rules in tables.TABLES:
+        asked += [(level, tables.asked(name, level, seed, rules)) for level in range(1, len(module.LEVELS) + 1) for seed in range(60)]
+    return asked
+
+
+@pytest.mark.parametrize("name", TABLE_DRILLS)
+def test_TR1_TR6_C6_each_kind_asked_under_table_rules_has_a_hint_of_its_own(name):
+    hints_of: dict[str, set[str]] = defaultdict(set)
+    for _, q in with_tables(name):
+        assert q.key.get("kind"), f"a {name} question names no kind: {q.prompt}"
+        hints_of[kind_of(q)].add(drills.hint(q))
+    for kind, said in hints_of.items():
+        assert len(said) == 1, f"{kind} gets several hints: {said}"
+    kinds_of: dict[str, set[str]] = defaultdict(set)
+    for kind, said in hints_of.items():
+        kinds_of[next(iter(said))].add(kind)
+    shared = {hint: kinds for hint, kinds in kinds_of.items() if len(kinds) > 1}
+    assert not shared, f"different questions share one hint: {shared}"
+
+
+@pytest.mark.parametrize("name", TABLE_DRILLS)
+def test_TR1_TR6_C6_a_hints_words_belong_to_its_question_under_table_rules(name):
+    for _, q in with_tables(name):
+        hint = drills.hint(q)
+        for asks, says in TOPICS:
+            if re.search(asks, q.prompt, re.IGNORECASE):
+                assert re.search(says, hint, re.IGNORECASE), f"{q.prompt!r} is about /{asks}/ but its hint is not: {hint!r}"

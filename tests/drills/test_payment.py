@@ -11,9 +11,12 @@ import pytest
 from coach.notation import tiles
 from coach.reading.tiles_away import Holding, parse_exposure
 from coach.rules.mahjong import pay, score, winning_lines
+from coach.rules.table_play import hot_wall_excused, hot_wall_pays
+from coach.rules.table_rules import TableRules
 from drills import payment as drill
 from drills.kit import two_lines
 from tests.support import choice_drill_checks as checks
+from tests.support import table_rules_checks as tables
 from tests.support.cards import CARD, holding, make_card
 
 LEVELS = [level.number for level in drill.LEVELS]
@@ -312,3 +315,73 @@ def test_warm_finds_the_double_readings_before_any_question():
     assert two_lines._MULTI.get(id(card), (None,))[0] is not card  # ids of freed cards come back
     drills.warm(card)
     assert two_lines._MULTI[id(card)][0] is card
+
+
+# -- under a table's own rules (TR1, TR2, TR4) ----------------------------------------------------
+
+THREE = TableRules(players=3)
+HOT = TableRules(wall_end="hot", blanks=2)
+
+
+def under(rules, level, seeds=range(150)):
+    return [tables.asked(drill.NAME, level, seed, rules) for seed in seeds]
+
+
+@pytest.mark.parametrize("rules", tables.TABLES, ids=tables.table_id)
+def test_questions_under_table_rules_are_rebuilt_exactly_and_say_the_rule_first(rules):
+    count = tables.check_asked_under(drill.NAME, rules, [1, 2, 3, 4], range(40))
+    for rule_id in ("TR1", "TR2", "TR4"):
+        if tables.plays(rules, rule_id) and not (rule_id == "TR2" and rules.wall_end != "hot"):
+            assert count.get(rule_id, 0) > 3, (rule_id, count)
+
+
+@pytest.mark.parametrize("rules", tables.TABLES, ids=tables.table_id)
+def test_every_choice_grades_and_cites_under_table_rules(rules):
+    for level in (1, 2, 3, 4):
+        for q in under(rules, level, range(0, 60, 4)):
+            checks.check_valid_choice_question(q)
+            for choice in (None, *q.choices):
+                verdict = drill.grade(q, choice)
+                assert verdict.correct == (choice == q.key["best"])
+                assert set(checks.cited_ids(" ".join(verdict.explanation))) <= set(verdict.rules)
+
+
+def test_TR4_two_losers_pay_at_a_table_of_three():
+    for level in (1, 2, 3, 4):
+        for q in under(THREE, level, range(60)):
+            best = q.key["best"]
+            assert "the others" not in best and "all three" not in " ".join(q.key["why"].values())
+            situation = q.key["situation"]
+            if situation.get("how") in ("self", "discard", "exchange", "own"):
+                win = {"own": "discard", "exchange": "self"}.get(situation["how"], situation["how"])
+                d, o, _ = pay(CARD.line(situation["line"]), win, situation["jokerless"])
+                assert best == (f"Each pays {o}" if d is None else f"Discarder {d}, the other {o}"), best
+                total = int(re.search(r": (\d+) in all", q.key["why"][best]).group(1))
+                assert total == (2 * o if d is None else d + o)
+
+
+def test_TR2_at_a_hot_wall_the_thrower_pays_for_the_table_unless_excused():
+    seen = {True: 0, False: 0}
+    for level in (1, 2, 3):
+        for q in under(HOT, level):
+            if q.key.get("kind") != "hot-wall":
+                continue
+            s = q.key["situation"]
+            pays = hot_wall_pays(HOT.wall_end, s["late"], bool(hot_wall_excused(s["tile"], s["in_sight"])))
+            assert s["hot"] == bool(pays)
+            seen[bool(pays)] += 1
+            d, o, total = pay(CARD.line(s["line"]), "discard", s["jokerless"])
+            assert q.key["best"] == (f"Discarder {total}, the others nothing" if pays else f"Discarder {d}, the others {o} each")
+    assert seen[True] > 10 and seen[False] > 3
+
+
+def test_TR1_a_win_a_blank_swap_completes_pays_as_self_picked():
+    asked = 0
+    for level in (1, 3):
+        for q in under(HOT, level):
+            if q.key.get("kind") == "blank-swap-win":
+                asked += 1
+                s = q.key["situation"]
+                _, o, _ = pay(CARD.line(s["line"]), "self", s["jokerless"])
+                assert q.key["best"] == f"Each pays {o}" and "rule:TR1" in q.items
+    assert asked > 5

@@ -20,8 +20,10 @@ from coach.notation.card import GROUP_NAMES
 from coach.reading.tiles_away import Exposure, Holding, assign_exposures, fill, parse_exposure
 from coach.rules.calls import call_ruling
 from coach.rules.mahjong import winning_lines
+from coach.rules.table_rules import TableRules
 from drills import calls, dead_or_alive, hot_or_safe, jokers, mahjong_or_not, nearest_hand
 from drills.kit.wording import line_text, many
+from tests.support import table_rules_checks as tables
 from tests.support.cards import CARD
 
 SEEDS = range(300)
@@ -131,6 +133,20 @@ def test_K2_K3_K7_call_reasons_are_true_and_agree_with_the_core(level):
         check_call_reasons(q)
         seen_pairs += calls.PAIR in q.choices
     assert level == 1 or seen_pairs > 30  # the pair choice is asked often enough to be checked
+
+
+@pytest.mark.parametrize("rules", [TableRules(wall_end="cold"), TableRules(blanks=4, players=3)], ids=tables.table_id)
+@pytest.mark.parametrize("level", [1, 2])
+def test_TR2_TR1_TR4_call_reasons_are_true_and_agree_with_the_core_under_table_rules(level, rules):
+    """The League's call questions asked at a table of its own, and a cold wall's:
+    every reason is true of the card and agrees with the core's ruling."""
+    checked = 0
+    for seed in range(150):
+        q = tables.asked(calls.NAME, level, seed, rules)
+        if q.key["kind"] in ("call", "call-concealed", "call-joker", "cold-wall"):
+            check_call_reasons(q)
+            checked += 1
+    assert checked > 50
 
 
 def test_K2_K3_a_pair_is_never_called_except_for_mah_jongg_seed_7001_7003():

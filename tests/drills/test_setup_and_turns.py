@@ -1,5 +1,6 @@
 """Set-up and turns (S1-S5, H3): dice, walls, the deal, a turn, who plays next
-and changing aim; questions, grading, the API and the page."""
+and changing aim; League rule or table rule (level 4); the same under a
+table's own rules (TR1, TR4, TR5); questions, grading, the API and the page."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ from functools import cache
 import pytest
 
 from coach.notation import tiles
+from coach.rules.catalog import RULES
+from coach.rules.table_rules import TableRules
 from drills import setup_and_turns as drill
 from tests.support import choice_drill_checks as checks
+from tests.support import table_rules_checks as tables
 from tests.support.cards import CARD
 
 LEVELS = [level.number for level in drill.LEVELS]
@@ -29,15 +33,15 @@ def asked(level: int, prompt_start: str):
 
 
 def test_levels_go_from_easy_to_hard():
-    assert LEVELS == [1, 2, 3]
+    assert LEVELS == [1, 2, 3, 4]
     assert drill.NAME == "setup-and-turns" and drill.TEMPLATE == "choice"
-    checks.check_level_refused(drill, CARD, 4)
+    checks.check_level_refused(drill, CARD, 5)
 
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_same_seed_same_question(level):
     checks.check_same_seed_same_question(drill, CARD, level, range(20))
-    assert len({ask(level, seed).prompt for seed in SEEDS}) >= 4
+    assert len({ask(level, seed).prompt for seed in SEEDS}) >= (3 if level == 4 else 4)
 
 
 @pytest.mark.parametrize("level", LEVELS)
@@ -175,3 +179,122 @@ def test_the_page_shows_the_question_and_its_choices(client, registered):
     html = checks.drill_page(client, drill, 1, 3)
     q = ask(1, 3)
     checks.check_page_shows(html, [q.prompt, *q.choices])
+
+
+# -- level 4: League rule or table rule? ------------------------------------------------------
+
+
+def test_TR1_TR6_C6_league_or_table_rule_follows_the_catalogs_flag():
+    """Whichever way it is asked, the right choice is the rule the catalog flags
+    as asked (a table rule or a League rule), and every other choice is the other kind."""
+    claims = {drill.claim(rule): rule for rule in RULES.values()}
+    asked_ids: set[str] = set()
+    for seed in SEEDS:
+        q = ask(4, seed)
+        asked_ids |= {item[5:] for item in q.items}
+        if q.prompt == "Whose rule is this?":
+            rule = claims[q.facts[0].strip("\u201c\u201d")]
+            assert q.key["best"] == (drill.TABLE_RULE if rule.table_rule else drill.LEAGUE_RULE)
+            continue
+        wanted = q.prompt.startswith("Which of these is a table rule")
+        assert claims[q.key["best"]].table_rule == wanted
+        assert all(claims[c].table_rule != wanted for c in q.choices if c != q.key["best"])
+        assert not any(c.startswith(("At this table", "Table rule")) for c in q.choices)  # nothing gives it away
+    assert {"TR1", "TR2", "TR3", "TR4", "TR5", "TR6", "C6"} <= asked_ids
+
+
+def test_TR3_a_table_rule_stands_beside_the_league_rule_it_changes():
+    for seed in SEEDS:
+        q = ask(4, seed)
+        if q.prompt.startswith("Which of these is a table rule") and "rule:TR3" in q.items:
+            assert drill.claim(RULES["C4"]) in q.choices
+            assert "(C4)" in " ".join(drill.grade(q, None).explanation)
+            return
+    raise AssertionError("TR3 was never asked beside C4")
+
+
+# -- under a table's own rules -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("rules", tables.TABLES, ids=tables.table_id)
+def test_questions_under_table_rules_are_rebuilt_exactly_and_say_the_rule_first(rules):
+    count = tables.check_asked_under(drill.NAME, rules, LEVELS, range(60), classifies=frozenset({4}))
+    for rule_id in ("TR1", "TR4", "TR5"):
+        if tables.plays(rules, rule_id):
+            assert count.get(rule_id, 0) > 5, (rule_id, count)
+
+
+@pytest.mark.parametrize("rules", tables.TABLES, ids=tables.table_id)
+def test_every_choice_grades_with_its_rule_under_table_rules(rules):
+    for level in LEVELS:
+        for seed in range(0, 60, 3):
+            q = tables.asked(drill.NAME, level, seed, rules)
+            checks.check_valid_choice_question(q)
+            checks.check_every_choice_grades_with_its_rule(drill, q)
+
+
+THREE = TableRules(players=3)
+BLANKS = TableRules(blanks=4, picking_ahead=True)
+
+
+def _under(rules, level, start):
+    return [q for seed in range(300) if (q := tables.asked(drill.NAME, level, seed, rules)).prompt.startswith(start)]
+
+
+def test_TR4_three_players_east_south_west_and_north_never_plays():
+    order = {"East": "South", "South": "West", "West": "East"}
+    questions = _under(THREE, 1, "Who plays next")
+    assert {q.facts[1].split()[0] for q in questions} == set(order)
+    for q in questions:
+        assert q.key["best"] == order[q.facts[1].split()[0]] and "rule:TR4" in q.items
+    assert _under(THREE, 1, "How many tiles are dealt to North")[0].key["best"] == drill.NONE_DEALT
+    for level in (1, 2, 3):
+        for seed in range(100):
+            q = tables.asked(drill.NAME, level, seed, THREE)
+            assert not any("You are North" in fact for fact in q.facts), q.facts
+            assert "North's right" not in " ".join(q.key["why"].values())
+
+
+def test_TR4_the_walls_after_a_three_player_deal_keep_norths_tiles():
+    for q in _under(THREE, 3, "How many tiles are still in the walls"):
+        assert q.key["best"] == str(152 - 14 - 2 * 13) and "rule:TR4" in q.items
+    for q in _under(TableRules(players=3, blanks=2, wall_end="hot"), 3, "How many tiles are still in the walls"):
+        assert q.key["best"] == str(154 - 14 - 2 * 13)
+
+
+def test_TR4_the_dice_and_east_rotate_over_three_players():
+    for q in _under(THREE, 3, "Who is East"):
+        seating = [pair.split()[0] for pair in q.facts[1].split(": ", 1)[1][:-1].split(", ")]
+        assert len(seating) == 3
+        hands = 1 if "next hand" in q.prompt else int(q.prompt.split()[3])
+        assert q.key["best"] == seating[hands % 3]
+    for q in _under(THREE, 2, "Who is East"):
+        assert q.facts[1].startswith("Three players roll")
+
+
+def test_TR1_the_set_with_blanks_and_the_swap():
+    for q in _under(BLANKS, 2, "How many tiles are in the set"):
+        assert q.key["best"] == "156" and q.facts[0].startswith("At your table 4 blanks")
+    answers = {q.key["best"] for q in _under(BLANKS, 3, "May you swap your blank")}
+    assert answers == {drill.SWAP_YES, *drill.SWAP_NO.values()}
+    for q in _under(BLANKS, 3, "May you swap your blank"):
+        if "A Joker lies" in q.facts[2]:
+            assert q.key["best"] == drill.SWAP_NO["a joker"]
+        elif "It is your turn: you have picked" in q.facts[2]:
+            assert q.key["best"] == drill.SWAP_YES
+    turn = _under(BLANKS, 1, "In what order does your turn go")
+    assert turn and all(q.key["best"] == drill.TURN_WITH_BLANKS for q in turn)  # never the League's turn without the swap
+
+
+def test_TR5_a_tile_picked_ahead_goes_back_when_the_discard_is_called():
+    for q in _under(BLANKS, 3, "What becomes of the tile"):
+        called = q.facts[2].startswith("Then")
+        assert q.key["best"] == (drill.BACK if called else drill.DRAW_IT) and "rule:TR5" in q.items
+    assert all(q.key["best"] == drill.AHEAD_YES for q in _under(BLANKS, 1, "May ") if "pick the next wall tile" in q.prompt)
+
+
+def test_TR1_TR5_a_table_without_blanks_or_picking_ahead_is_never_asked_them():
+    for level in (1, 2, 3):
+        for seed in range(100):
+            q = tables.asked(drill.NAME, level, seed, THREE)
+            assert not tables.table_items(q) & {"TR1", "TR5"}

@@ -18,6 +18,7 @@ import pytest
 import drills
 from coach.notation import tiles
 from drills.kit.base import Question
+from tests.support import table_rules_checks as tables
 from tests.support.cards import CARD
 
 SEEDS = range(300)
@@ -77,6 +78,22 @@ def test_every_sentence_of_every_drill_and_level_is_plain_english(name):
                 for problem in broken(text):
                     found.setdefault(f"level {level.number} seed {seed}: {problem}")
     assert asked == len(module.LEVELS) * len(SEEDS)
+    assert not found, "\n".join(list(found)[:20])
+
+
+TABLE_DRILLS = [name for name, module in drills.DRILLS.items() if getattr(module, "TABLE_RULES", False)]
+
+
+@pytest.mark.parametrize("name", TABLE_DRILLS)
+@pytest.mark.parametrize("rules", tables.TABLES, ids=tables.table_id)
+def test_TR1_TR6_C6_every_sentence_under_table_rules_is_plain_english(name, rules):
+    module = drills.get(name)
+    found: dict[str, None] = {}
+    for level in module.LEVELS:
+        for seed in range(60):
+            for text in texts(tables.asked(name, level.number, seed, rules)):
+                for problem in broken(text):
+                    found.setdefault(f"level {level.number} seed {seed}: {problem}")
     assert not found, "\n".join(list(found)[:20])
 
 

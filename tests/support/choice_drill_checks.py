@@ -24,7 +24,7 @@ from coach.rules.catalog import RULES
 from drills.kit.base import AnswerError
 
 # A rule citation in an explanation line: "(J1)" or "(J4, E3)".
-CITATION = re.compile(r"\(([A-Z]\d(?:, [A-Z]\d)*)\)")
+CITATION = re.compile(r"\(([A-Z]{1,2}\d(?:, [A-Z]{1,2}\d)*)\)")  # the table rules too: "(TR1)"
 
 
 def cited_ids(line: str) -> list[str]:

@@ -13,6 +13,15 @@ confidence, more than MARGIN (a tenth of a tile) worse; `pass_grade`
 turns that into the one verdict every caller reads. Last, `_settled` ranks
 them: when the nearest pass splits a pair or breaks a pung and a pass that
 keeps it is as good (within MARGIN), that pass is the best instead.
+
+At a table of its own (`rules`, coach.rules.table_rules) a rack may hold
+blanks (TR1). A blank is never part of a hand, so the readings never see
+one: passing it costs nothing in tiles away, and it would always look as
+good as passing a tile no line uses. The coach's policy is to keep its
+blanks, since on its turn a blank can be swapped for a discard: a pass as
+good that keeps a blank is preferred, before one that keeps a pair (the
+same rule as pairs and pungs, `_settled`). A joker that may go in the
+courtesy pass (TR3) is kept first of all.
 """
 
 from __future__ import annotations
@@ -25,6 +34,7 @@ import numpy as np
 
 from coach.advice.passes.candidates import candidate_passes, unseen_pool
 from coach.advice.passes.kernel import (
+    OTHER,
     Scorer,
     racks_after,
     sample_draws,
@@ -35,7 +45,13 @@ from coach.notation import tiles
 from coach.notation.card import Card
 from coach.reading.analysis import Analysis, analyze_rack
 from coach.reading.tiles_away import Holding, tables_for
-from coach.rules.charleston import PASSES, PassError, check_pass, forwarded
+from coach.rules import blanks
+from coach.rules.blanks import BLANK, split
+from coach.rules.charleston import PASSES, PassError, check_pass, forwarded, passes
+from coach.rules.table_rules import LEAGUE, TableRules
+
+# A blank (TR1) is, to the kernel, a tile no reading can use: its OTHER.
+assert BLANK == OTHER
 
 SAMPLES = 96  # stage one: every legal pass
 REFINE = 16  # stage two: this many leaders ...
@@ -86,10 +102,10 @@ class PassOption:
 
     @property
     def codes(self) -> list[str]:
-        return [tiles.CODES[t] for t in self.tiles]
+        return [blanks.code(t) for t in self.tiles]
 
     def label(self) -> str:
-        own = ", ".join(tiles.name(t) for t in self.tiles)
+        own = ", ".join(blanks.name(t) for t in self.tiles)
         if not self.blind:
             return own or "nothing"
         sent_on = forwarded(self.blind)  # the words the table uses (C5)
@@ -104,6 +120,7 @@ class PassAdvice:
     options: tuple[PassOption, ...]  # ranked, best first
     current: int  # best tiles-away of the rack as it is
     seed: int
+    rules: TableRules = LEAGUE  # the table's rules: blanks in the rack and the pool (TR1), a courtesy joker (TR3)
 
     @property
     def best(self) -> PassOption:
@@ -112,8 +129,9 @@ class PassAdvice:
     @cached_property
     def analysis(self) -> Analysis:
         """The rack's analysis, made once for every explanation of this advice
-        (and shared with whatever else read this rack: `analyze_rack`)."""
-        return analyze_rack(self.card, self.rack)
+        (and shared with whatever else read this rack: `analyze_rack`); a
+        blank is never part of a hand, so the analysis never sees one (TR1)."""
+        return analyze_rack(self.card, split(self.rack)[0])
 
     def option(self, passed: Sequence[int], blind: int = 0) -> PassOption:
         key = (tuple(sorted(passed)), blind)
@@ -143,9 +161,17 @@ def pass_grade(option: PassOption) -> str:
 def broken_sets(rack: Sequence[int], passed: Sequence[int]) -> tuple[int, ...]:
     """The tiles the rack holds two or more of (a pair, a pung or more) that
     the pass gives at least one of, in tile order: a pass that splits a pair
-    or breaks a natural pung (jokers never pass, C4)."""
-    held = tiles.counts(rack)
-    return tuple(t for t in sorted(set(passed)) if held[t] >= 2)
+    or breaks a natural pung (jokers never pass, C4; blanks, TR1, make no pair)."""
+    held = tiles.counts(split(rack)[0])
+    return tuple(t for t in sorted(set(passed)) if t != BLANK and held[t] >= 2)
+
+
+def kept_first(rack: Sequence[int], passed: Sequence[int]) -> tuple[int, int, int]:
+    """What a pass gives of what the coach keeps when it can, most kept first:
+    jokers (a courtesy pass at a table that allows one, TR3), then blanks (TR1),
+    then the tiles of pairs and pungs (`broken_sets`). By the League's rules
+    only the last can be given: (0, 0, broken sets)."""
+    return passed.count(tiles.JOKER), passed.count(BLANK), len(broken_sets(rack, passed))
 
 
 _EXACT: Kept[float] = Kept(4096)  # exact expectations by (card, rack, seen, pass)
@@ -246,6 +272,7 @@ def evaluate_pass(
     seed: int = 0,
     seen: Sequence[int] | None = None,
     options: EvaluationOptions = EvaluationOptions(),
+    rules: TableRules = LEAGUE,
 ) -> PassAdvice:
     """Score every legal pass for `rack` (13 or 14 tiles); best first.
 
@@ -253,21 +280,26 @@ def evaluate_pass(
     (not in the pool that passes come back from); `options` says how hard
     to work (`EvaluationOptions`). Sequentially, batches of draws are added for
     the leader and every pass among those whose call against it is not yet
-    firm (see `PassOption.as_good_as_best`).
+    firm (see `PassOption.as_good_as_best`). `rules` are the table's: a rack
+    may hold blanks (TR1), a joker may go in the courtesy pass (TR3), and a
+    three-player table has no across or courtesy pass (TR4).
     """
     samples, refine, refine_samples, cap = options.samples, options.refine, options.refine_samples, options.cap
     screen, include, firm = options.screen, options.include, options.firm
     exact, flexibility, exact_only = options.exact, options.flexibility, options.exact_only
     rack = list(rack)
-    if which not in PASSES:
+    if which not in passes(rules.players):
+        if which in PASSES:
+            raise PassError(f"with three players there is no {which.replace('-', ' ')} pass: nobody sits across (TR4)")
         raise PassError(f"unknown pass {which!r}: one of {', '.join(PASSES)}")
-    candidates = candidate_passes(rack, which)
+    candidates = candidate_passes(rack, which, rules)
     if not candidates:
         raise PassError("this rack has no three tiles that may be passed: jokers never pass (C4)")
     rng = np.random.default_rng(seed)
-    pool = unseen_pool(rack, seen)
-    after = racks_after(rack, candidates)
-    scorer = Scorer(card, rack, candidates, after)
+    pool = unseen_pool(rack, seen, rules)
+    held = split(rack)[0]  # what the readings see: never a blank (TR1)
+    after = racks_after(held, candidates)
+    scorer = Scorer(card, held, candidates, after, takes=_takes(candidates))
     if screen is not None and len(candidates) > screen:
         picked = screen_candidates(scorer, candidates, screen, include)
         candidates, after = [candidates[i] for i in picked], after[picked]
@@ -312,22 +344,22 @@ def evaluate_pass(
         leader = leader_of()
         rivals = [i for i in top if i != leader and _low_end(*_paired(scores[i], scores[leader])) <= 0]
         chosen = [leader] + rivals[: EXACT_RIVALS - 1]
-        # When the leader splits a pair or breaks a pung, the nearest few
-        # passes (on their own draws, refined or not) that keep more of them
-        # whole, within MARGIN on the samples, are worked out too: `_settled` may prefer one (the best every
-        # learner meets, whatever pass they give).
-        given = len(broken_sets(rack, candidates[leader][0]))
-        if given:
+        # When the leader splits a pair or breaks a pung (or gives a blank,
+        # TR1, or a joker, TR3), the nearest few passes (on their own draws,
+        # refined or not) that keep more of them whole, within MARGIN on the samples, are worked out too:
+        # `_settled` may prefer one (the best every learner meets, whatever pass they give).
+        given = kept_first(rack, candidates[leader][0])
+        if any(given):
             keeping = [
                 i for i in sorted(range(len(candidates)), key=lambda i: (int(scores[i].sum(dtype=np.int64)) / len(scores[i]), i))
-                if i not in chosen and candidates[i][1] == 0 and len(broken_sets(rack, candidates[i][0])) < given
+                if i not in chosen and candidates[i][1] == 0 and kept_first(rack, candidates[i][0]) < given
             ]
             near = [i for i in keeping if _low_end(*_paired(scores[i], scores[leader])) <= MARGIN]
             # None near: the nearest keeper all the same, so the verdict can say what keeping costs.
             chosen += near[:KEEPING_RIVALS] or keeping[:1]
         chosen += [i for i, (own, blind) in enumerate(candidates) if blind == 0 and own in must and i not in chosen]
         for i in chosen:
-            exact_set[i] = _exact_kept(card, rack, seen, candidates[i][0], partial(scorer.exact_mean, i, left))  # run now, or not at all
+            exact_set[i] = _exact_kept(card, rack, seen, candidates[i][0], partial(scorer.exact_mean, i, left), rules.blanks)  # run now, or not at all
         firm = []  # nothing left to sample
     if firm is None:
         judged, rivals = focus, top[:4]
@@ -368,15 +400,15 @@ def evaluate_pass(
         mean, stderr, gap, se = sampled[i]
         listed.append(PassOption(own, blind, mean, stderr, n, flex.get(i), gap, se))
     lead = next(o for o in listed if (o.tiles, o.blind) == candidates[leader])
-    current = int(tables_for(card).line_distances(Holding.of(rack)).min())
-    return PassAdvice(card, tuple(sorted(rack)), which, _settled(listed, lead, rack), current, seed)
+    current = int(tables_for(card).line_distances(Holding.of(held)).min())
+    return PassAdvice(card, tuple(sorted(rack)), which, _settled(listed, lead, rack), current, seed, rules)
 
 
 def _ranked(lead: PassOption, rack: Sequence[int]) -> Callable[[PassOption], tuple]:
     """Best first: the leader, then by how far behind it on shared draws,
     fewer tiles of pairs and pungs given, more lines in reach, fewer blind tiles."""
     key = (lead.tiles, lead.blind)  # the same pass, whatever object stands for it after a rebase
-    return lambda o: ((o.tiles, o.blind) != key, round(o.behind, 9), len(broken_sets(rack, o.tiles)), -(o.flexibility or 0.0), o.blind, o.tiles)
+    return lambda o: ((o.tiles, o.blind) != key, round(o.behind, 9), kept_first(rack, o.tiles), -(o.flexibility or 0.0), o.blind, o.tiles)
 
 
 def _rebased(options: Sequence[PassOption], lead: PassOption) -> list[PassOption]:
@@ -393,20 +425,21 @@ def _settled(options: Sequence[PassOption], lead: PassOption, rack: Sequence[int
     nearest pass that keeps more of them whole and is as good as the leader
     (within MARGIN, exact when the leader is) becomes the best instead, and
     every gap is measured from it. A pair or a pung is kept unless the
-    evaluation tells passing it apart from keeping it."""
+    evaluation tells passing it apart from keeping it. At a table of its own
+    a joker (TR3) and then a blank (TR1) are kept before a pair (`kept_first`)."""
     listed = sorted(_rebased(options, lead), key=_ranked(lead, rack))
     lead = listed[0]
-    given = len(broken_sets(rack, lead.tiles))
-    if not given:
+    given = kept_first(rack, lead.tiles)
+    if not any(given):
         return tuple(listed)
     keeping = [
         o for o in listed[1:]
-        if len(broken_sets(rack, o.tiles)) < given and o.as_good_as_best and o.behind <= MARGIN and (o.exact or not lead.exact)
+        if kept_first(rack, o.tiles) < given and o.as_good_as_best and o.behind <= MARGIN and (o.exact or not lead.exact)
     ]
     if not keeping:
         return tuple(listed)
-    fewest = min(len(broken_sets(rack, o.tiles)) for o in keeping)
-    chosen = next(o for o in keeping if len(broken_sets(rack, o.tiles)) == fewest)
+    fewest = min(kept_first(rack, o.tiles) for o in keeping)
+    chosen = next(o for o in keeping if kept_first(rack, o.tiles) == fewest)
     chosen_se = chosen.behind_stderr
     moved = [replace(o, behind_stderr=chosen_se) if o is lead else o for o in listed]
     chosen = replace(chosen, behind_stderr=0.0)
@@ -415,10 +448,21 @@ def _settled(options: Sequence[PassOption], lead: PassOption, rack: Sequence[int
 
 
 
-def _exact_kept(card: Card, rack: Sequence[int], seen: Sequence[int] | None, own: tuple[int, ...], work: Callable[[], float]) -> float:
+def _exact_kept(card: Card, rack: Sequence[int], seen: Sequence[int] | None, own: tuple[int, ...], work: Callable[[], float],
+                blanks_in_play: int = 0) -> float:
     """A pass's exact expectation, kept by (card, rack, seen, pass): seed-free,
-    so the same rack graded again, by any seed or learner, skips the sum."""
-    return _EXACT.get((id(card), tuple(sorted(rack)), tuple(seen or ()), own), work, owner=card)
+    so the same rack graded again, by any seed or learner, skips the sum. The
+    blanks in play (TR1) change the tiles that can come back: they are in the key."""
+    key = (id(card), tuple(sorted(rack)), tuple(seen or ()), own) + ((blanks_in_play,) if blanks_in_play else ())
+    return _EXACT.get(key, work, owner=card)
+
+
+def _takes(candidates: Sequence[tuple[tuple[int, ...], int]]) -> np.ndarray | None:
+    """How many tiles come back for each pass, when some pass gives a blank
+    (the kernel counts a blank as no tile given); None otherwise (TR1)."""
+    if not any(BLANK in own for own, _ in candidates):
+        return None
+    return np.array([len(own) for own, _ in candidates], dtype=np.intp)
 
 
 def listed_order(own: tuple[int, ...], blind: int) -> tuple[int, int, tuple[int, ...]]:
@@ -443,7 +487,7 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
     if not advice.best.exact:
         raise ValueError("with_pass needs an advice whose best was worked out exactly (exact=True)")
     own = tuple(sorted(passed))
-    check_pass(advice.rack, own, advice.which)
+    check_pass(advice.rack, own, advice.which, rules=advice.rules)
     known = next((o for o in advice.options if o.tiles == own and o.blind == 0), None)
     if known is not None and known.exact:
         return advice
@@ -451,10 +495,11 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
     candidates = [(own, 0)]
 
     def work() -> float:
-        scorer = Scorer(advice.card, rack, candidates, racks_after(rack, candidates))
-        return scorer.exact_mean(0, np.bincount(unseen_pool(rack, seen), minlength=tiles.KINDS))
+        held = split(rack)[0]
+        scorer = Scorer(advice.card, held, candidates, racks_after(held, candidates), takes=_takes(candidates))
+        return scorer.exact_mean(0, np.bincount(unseen_pool(rack, seen, advice.rules), minlength=tiles.KINDS))
 
-    value = _exact_kept(advice.card, rack, seen, own, work)
+    value = _exact_kept(advice.card, rack, seen, own, work, advice.rules.blanks)
     samples = known.samples if known is not None else 0
     flexibility = known.flexibility if known is not None else None
     best = advice.best  # behind 0: every gap is measured from it
@@ -468,6 +513,8 @@ def with_pass(advice: PassAdvice, passed: Sequence[int], seen: Sequence[int] | N
     return replace(advice, options=_settled(options, lead, rack))
 
 
-def courtesy_advice(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None) -> PassAdvice:
-    """The courtesy pass: 0 to 3 tiles across (C3); fewer is fine when nothing is useless."""
-    return evaluate_pass(card, rack, "courtesy", seed=seed, seen=seen)
+def courtesy_advice(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None,
+                    rules: TableRules = LEAGUE) -> PassAdvice:
+    """The courtesy pass: 0 to 3 tiles across (C3); fewer is fine when nothing is useless.
+    None at a three-player table (TR4: a PassError)."""
+    return evaluate_pass(card, rack, "courtesy", seed=seed, seen=seen, rules=rules)

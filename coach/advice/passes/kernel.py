@@ -240,7 +240,8 @@ class Scorer:
     its nearest, in one byte a cell, a block of draws at a time.
     """
 
-    def __init__(self, card: Card, rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]], after: np.ndarray):
+    def __init__(self, card: Card, rack: Sequence[int], candidates: Sequence[tuple[tuple[int, ...], int]], after: np.ndarray,
+                 takes: np.ndarray | None = None):
         self.tables = tables_for(card)
         held = tiles.counts(rack)
         compact = _compact(self.tables)[:, :-1]  # the card's readings, without the empty column
@@ -253,14 +254,19 @@ class Scorer:
         earlier = np.zeros_like(own)  # copies of the same tile before it in the pass (sorted: next to it)
         earlier[:, 1] = own[:, 1] == own[:, 0]
         earlier[:, 2] = (own[:, 2] == own[:, 1]).astype(np.intp) + (own[:, 2] == own[:, 0])  # bools would or
-        gone = np.where(own == OTHER, FEATURE_START[tiles.NATURALS], starts[own] + copies[own] - 1 - earlier)
+        # A joker given (only ever in a courtesy pass at a table that allows it, TR3) has no feature
+        # rows: the jokers count through `after`, like an OTHER here.
+        featureless = (own == OTHER) | (own == tiles.JOKER)
+        gone = np.where(featureless, FEATURE_START[tiles.NATURALS], starts[np.where(featureless, OTHER, own)] + copies[own] - 1 - earlier)
         # (candidates, readings) in _compact's bytes, room for jokers included.
         # Three row gathers: a sum over a middle axis of three took far longer.
         self.base = whole - np.take(compact, gone[:, 0], axis=0)
         self.base -= np.take(compact, gone[:, 1], axis=0)
         self.base -= np.take(compact, gone[:, 2], axis=0)
         self.after = after
-        self.takes = np.count_nonzero(own != OTHER, axis=1).astype(np.intp)  # tiles each pass gives, as many as come back
+        # Tiles each pass gives, as many as come back. A blank given (TR1) is an OTHER in `own`, a tile
+        # that changes no reading, yet one comes back for it: then the caller says how many (`takes`).
+        self.takes = np.count_nonzero(own != OTHER, axis=1).astype(np.intp) if takes is None else np.asarray(takes, dtype=np.intp)
         jokers = after[:, tiles.JOKER : tiles.JOKER + 1].astype(np.uint8)
         placed = np.minimum(jokers, self.base >> COMPACT_SHIFT)
         placed += self.base & (COMPACT_ROOM - 1)
@@ -269,10 +275,10 @@ class Scorer:
         # The kinds each pass gives away, up to three a pass (NO_KIND: none), and how many of each.
         self.give_kind = np.full((len(candidates), 3), NO_KIND, dtype=np.intp)
         self.give_count = np.zeros((len(candidates), 3), dtype=np.int16)
-        fresh = (own != OTHER) & (earlier == 0)  # a kind's first copy in the pass opens its slot
+        fresh = ~featureless & (earlier == 0)  # a kind's first copy in the pass opens its slot
         slot = np.cumsum(fresh, axis=1) - 1
         for j in range(3):
-            real = np.flatnonzero(own[:, j] != OTHER)
+            real = np.flatnonzero(~featureless[:, j])
             self.give_kind[real, slot[real, j]] = own[real, j]
             self.give_count[real, slot[real, j]] += 1
         self._kept_cache: dict[tuple[int, int], tuple] = {}

@@ -17,6 +17,7 @@ from coach.advice.passes.evaluation import (
     evaluate_pass,
 )
 from coach.notation.card import Card
+from coach.rules.table_rules import LEAGUE, TableRules
 
 
 @dataclass(frozen=True)
@@ -43,9 +44,11 @@ class StopVote:
 STOP_BELOW = MARGIN
 
 
-def second_charleston_vote(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None) -> StopVote:
-    """Should this player stop the second Charleston (C2)?"""
-    return stop_vote(evaluate_pass(card, rack, "second-left", seed=seed, seen=seen))
+def second_charleston_vote(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None,
+                           rules: TableRules = LEAGUE) -> StopVote:
+    """Should this player stop the second Charleston (C2)? Its first pass goes
+    left at every table (with three players too, TR4)."""
+    return stop_vote(evaluate_pass(card, rack, "second-left", seed=seed, seen=seen, rules=rules))
 
 
 def stop_vote(advice: PassAdvice) -> StopVote:
@@ -81,14 +84,16 @@ class CourtesyOffer:
     explanation: tuple[str, ...]
 
 
-def courtesy_offer(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None) -> tuple[int, tuple[str, ...]]:
+def courtesy_offer(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None,
+                   rules: TableRules = LEAGUE) -> tuple[int, tuple[str, ...]]:
     """How many tiles to offer across in the courtesy pass (C3), and why:
     `courtesy_offer_values` made into words."""
-    offer = courtesy_offer_values(card, rack, seed, seen)
+    offer = courtesy_offer_values(card, rack, seed, seen, rules)
     return offer.count, offer.explanation
 
 
-def courtesy_offer_values(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None) -> CourtesyOffer:
+def courtesy_offer_values(card: Card, rack: Sequence[int], seed: int = 0, seen: Sequence[int] | None = None,
+                          rules: TableRules = LEAGUE) -> CourtesyOffer:
     """The offer whose best courtesy pass is expected to leave the rack
     nearest. The smaller of the two offers moves (C3), so offering more
     only allows more; the best pass of each size is found by one courtesy
@@ -96,9 +101,10 @@ def courtesy_offer_values(card: Card, rack: Sequence[int], seed: int = 0, seen: 
     fair comparison between sizes). A larger offer must gain more than
     MARGIN over the best smaller one to be made: tiles passed for no
     gain the evaluation can find are not offered."""
-    first = courtesy_advice(card, rack, seed=seed, seen=seen)
+    first = courtesy_advice(card, rack, seed=seed, seen=seen, rules=rules)
     best_of = _best_by_size(first)
-    refined = evaluate_pass(card, rack, "courtesy", seed=seed, seen=seen, options=EvaluationOptions(include=[o.tiles for o in best_of if o.tiles]))
+    refined = evaluate_pass(card, rack, "courtesy", seed=seed, seen=seen, options=EvaluationOptions(include=[o.tiles for o in best_of if o.tiles]),
+                            rules=rules)
     passes = tuple(refined.option(o.tiles) for o in best_of)
     values = tuple(o.expected for o in passes)
     count = 0

@@ -13,7 +13,23 @@ from __future__ import annotations
 from coach.advice.explain import COUNT_WORDS, NEAREST, keep_note, nearest_users, said_once, tile_note, with_line_words
 from coach.advice.passes.evaluation import CLOSE, MARGIN, PassAdvice, PassOption, Z, broken_sets, pass_grade
 from coach.notation import tiles
+from coach.rules.blanks import BLANK, split
 from coach.rules.charleston import forwarded
+
+# The coach's policy on blanks (TR1), in plain words: a verdict says it where a rack holds one.
+BLANK_POLICY = (
+    "The coach keeps its blanks in the Charleston when a pass without them is as good: a blank is never part"
+    " of a hand, but on your turn it can be swapped for a discard (TR1)."
+)
+
+
+def blank_note(passing: bool, worth_it: bool = False) -> str:
+    """What a blank does for a rack, given away or kept (TR1)."""
+    if not passing:
+        return "Your blank stays: it is never part of a hand, but on your turn it can be swapped for a discard (TR1)."
+    if worth_it:
+        return ("The blank: it is never part of a hand, and here no pass that keeps it is as good, so it goes (TR1).")
+    return "The blank is never part of a hand: passing it costs no tile now, but gives up a swap for a discard later (TR1)."
 
 MAX_DECIMALS = 4
 
@@ -76,7 +92,7 @@ def broken_words(advice: PassAdvice, option: PassOption) -> str | None:
     broken = broken_sets(advice.rack, option.tiles)
     if not broken:
         return None
-    held = tiles.counts(advice.rack)
+    held = tiles.counts(split(advice.rack)[0])
     parts: list[str] = []
     named = []
     for t in broken:
@@ -119,7 +135,7 @@ def explain_pass(advice: PassAdvice, option: PassOption, yours: bool = True, dec
     lines: list[str] = []
     worth_it = option is best or pass_grade(option) in ("best", "as good")
     for t in dict.fromkeys(option.tiles):
-        lines.append(tile_note(card, analysis, t, passing=True, worth_it=worth_it))
+        lines.append(blank_note(True, worth_it and option is best) if t == BLANK else tile_note(card, analysis, t, passing=True, worth_it=worth_it))
     if option is best:
         why = broken_words(advice, option)
         if why:
@@ -130,9 +146,13 @@ def explain_pass(advice: PassAdvice, option: PassOption, yours: bool = True, dec
             "Charleston (C5): those tiles never join your rack."
         )
     # Never advise keeping a tile the best pass gives away.
-    kept = [t for t in dict.fromkeys(advice.rack) if t not in option.tiles and t not in best.tiles]
+    kept = [t for t in dict.fromkeys(advice.rack) if t not in option.tiles and t not in best.tiles and t != BLANK]
     notes = [n for n in (keep_note(card, analysis, t) for t in kept) if n]
     lines += notes[:2]
+    if BLANK in advice.rack:
+        if BLANK not in option.tiles and BLANK not in best.tiles:
+            lines.append(blank_note(False))
+        lines.append(BLANK_POLICY)
     if tiles.JOKER in advice.rack:
         lines.append("Your joker stays on your rack: jokers are never passed (C4).")
     mine, theirs = tiles_away(option.expected, d), tiles_away(best.expected, d)
