@@ -735,16 +735,13 @@ PURPOSES = ("Mah Jongg", "a pung", "a kong", "a quint")
 FIRST_TO_SPEAK = "Whoever spoke first"
 
 
-def _contest(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules = LEAGUE) -> Question:
-    if rules.first_to_speak:
-        return _first_to_speak(rng, seed, level, card, rules)
-    thrower = rng.choice(seats_in_play(rules.players))
-    callers = rng.sample([s for s in seats_in_play(rules.players) if s != thrower], 2)
-    case = rng.choice(("mj-vs-group", "mj-vs-group", "group-vs-group", "mj-vs-mj"))
+def _calls_made(
+    rng: random.Random, case: str, callers: list[str], likely_mj: str, likely_other: str
+) -> tuple[dict[str, str], int, dict[str, str]]:
+    """Two callers' purposes ("mj-vs-group": `likely_mj` calls for Mah Jongg three
+    times in four), the tile thrown, and the claims the core rules on."""
     if case == "mj-vs-group":
-        # Most often the caller for the exposure sits nearer: the case beginners get wrong.
-        near, far = sorted(callers, key=lambda s: _distance(thrower, s))
-        mj, other = (far, near) if rng.random() < 0.75 else (near, far)
+        mj, other = (likely_mj, likely_other) if rng.random() < 0.75 else (likely_other, likely_mj)
         purposes = {mj: "Mah Jongg", other: rng.choice(PURPOSES[1:])}
     elif case == "group-vs-group":
         purposes = {s: rng.choice(PURPOSES[1:]) for s in callers}
@@ -752,6 +749,18 @@ def _contest(rng: random.Random, seed: int, level: int, card: Card, rules: Table
         purposes = {s: "Mah Jongg" for s in callers}
     tile = rng.randrange(tiles.NATURALS)
     claims = {s: MAH_JONGG_CALL if purposes[s] == "Mah Jongg" else "exposure" for s in callers}
+    return purposes, tile, claims
+
+
+def _contest(rng: random.Random, seed: int, level: int, card: Card, rules: TableRules = LEAGUE) -> Question:
+    if rules.first_to_speak:
+        return _first_to_speak(rng, seed, level, card, rules)
+    thrower = rng.choice(seats_in_play(rules.players))
+    callers = rng.sample([s for s in seats_in_play(rules.players) if s != thrower], 2)
+    case = rng.choice(("mj-vs-group", "mj-vs-group", "group-vs-group", "mj-vs-mj"))
+    # Most often the caller for the exposure sits nearer: the case beginners get wrong.
+    near, far = sorted(callers, key=lambda s: _distance(thrower, s))
+    purposes, tile, claims = _calls_made(rng, case, callers, likely_mj=far, likely_other=near)
     award = who_gets(thrower, claims, players=rules.players)
     winner = award.decision
     loser = next(s for s in callers if s != winner)
@@ -808,15 +817,8 @@ def _first_to_speak(rng: random.Random, seed: int, level: int, card: Card, rules
     callers = rng.sample([s for s in seats_in_play(rules.players) if s != thrower], 2)
     case = rng.choice(("mj-vs-group", "group-vs-group", "group-vs-group", "mj-vs-mj"))
     first, second = rng.sample(callers, 2)  # the order they spoke in
-    if case == "mj-vs-group":
-        # Most often the caller for the exposure spoke first: the case the table's rule does not decide.
-        purposes = {second: "Mah Jongg", first: rng.choice(PURPOSES[1:])} if rng.random() < 0.75 else {first: "Mah Jongg", second: rng.choice(PURPOSES[1:])}
-    elif case == "group-vs-group":
-        purposes = {s: rng.choice(PURPOSES[1:]) for s in callers}
-    else:
-        purposes = {s: "Mah Jongg" for s in callers}
-    tile = rng.randrange(tiles.NATURALS)
-    claims = {s: MAH_JONGG_CALL if purposes[s] == "Mah Jongg" else "exposure" for s in callers}
+    # Most often the caller for the exposure spoke first: the case the table's rule does not decide.
+    purposes, tile, claims = _calls_made(rng, case, callers, likely_mj=second, likely_other=first)
     # The claims in the order they were spoken: what the core reads at a table that plays TR6.
     spoken = {s: claims[s] for s in (first, second)}
     award = who_gets(thrower, spoken, first_to_speak=True, players=rules.players)
