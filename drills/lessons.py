@@ -485,7 +485,7 @@ TABLE_RULES = Lesson(
               "first tile is dealt; if the group agrees on nothing, the League's rules apply."),
         Panel("Blank tiles (TR1): some sets have a few blank tiles. At a table that plays them, on your turn you may "
               "swap a blank from your rack for a tile in the discards, but never for a joker. A blank is never part "
-              "of a hand, and blanks may be passed in the Charleston."),
+              "of a hand, and blanks may be passed in the Charleston.", tiles=("BL",)),
         Panel("A hot or cold wall (TR2): the last tiles of the wall are those left behind when East broke it. At a "
               "cold wall nobody may call a discard there, so a win must be picked. At a hot wall, whoever throws the "
               "winning tile there pays for everyone."),
