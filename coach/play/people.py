@@ -165,18 +165,20 @@ def _window(hand: Hand, held: Sequence[Action]) -> tuple[str, Hand] | None:
 def owed(hand: Hand, people: Collection[str], settings: TableSettings = TableSettings(), held: Sequence[Action] = ()) -> dict[str, str]:
     """The people (their seats) who owe a decision now, and its kind ("pass",
     "vote", "offer", "courtesy", "call" or "turn"), in seat order. After a
-    discard: each person who could call it, and with `auto_pass` off every
-    person but the thrower; a person's held answer is given, so not owed."""
+    discard: each person who could call it, and with `auto_pass` off (the
+    discard then held, `take`) every person but the thrower; a person's held
+    answer is given, so not owed."""
     if hand.phase == "over":
         return {}
     window = _window(hand, held)
     if window is not None:
         thrower, table = window
         done = _answered(held) | set(hand.answers)
+        everyone = not settings.auto_pass and pending_discard(held) is not None
         return {
             s: "call" for s in SEATS
             if s in people and s in hand.seats and s != thrower and s not in done
-            and (not settings.auto_pass or (table.latest is not None and could_call(table, s)))
+            and (everyone or (table.latest is not None and could_call(table, s)))
         }
     answered = _answered(held) if hand.phase == "charleston" and hand.step in TOGETHER else set()
     return {s: kind for s, kind in hand.waiting().items() if s in people and s not in answered}
