@@ -96,6 +96,9 @@ class TableSettings:
         )
 
 
+DEFAULT = TableSettings()  # a friends' table of club players, passing for those who cannot call
+
+
 @dataclass(frozen=True)
 class CallRuling:
     """Who got a discard several seats called, and by which rule (K4, or TR6)."""
@@ -162,7 +165,7 @@ def _window(hand: Hand, held: Sequence[Action]) -> tuple[str, Hand] | None:
     return None
 
 
-def owed(hand: Hand, people: Collection[str], settings: TableSettings = TableSettings(), held: Sequence[Action] = ()) -> dict[str, str]:
+def owed(hand: Hand, people: Collection[str], settings: TableSettings = DEFAULT, held: Sequence[Action] = ()) -> dict[str, str]:
     """The people (their seats) who owe a decision now, and its kind ("pass",
     "vote", "offer", "courtesy", "call" or "turn"), in seat order. After a
     discard: each person who could call it, and with `auto_pass` off (the
@@ -184,7 +187,7 @@ def owed(hand: Hand, people: Collection[str], settings: TableSettings = TableSet
     return {s: kind for s, kind in hand.waiting().items() if s in people and s not in answered}
 
 
-def choices(hand: Hand, seat: str, people: Collection[str], settings: TableSettings = TableSettings(),
+def choices(hand: Hand, seat: str, people: Collection[str], settings: TableSettings = DEFAULT,
             held: Sequence[Action] = ()) -> list[Action]:
     """Every move `seat`, a person's, may make now: its legal actions, and on a
     discard it cannot call (auto_pass off) only "no call". Empty when it owes none."""
@@ -212,7 +215,7 @@ def _hold_discard(action: Action, people: Collection[str], settings: TableSettin
     return action.kind == "discard" and not settings.auto_pass and any(s != action.seat for s in people)
 
 
-def take(hand: Hand, action: Action, people: Collection[str], settings: TableSettings = TableSettings(),
+def take(hand: Hand, action: Action, people: Collection[str], settings: TableSettings = DEFAULT,
          held: Sequence[Action] = ()) -> list[Action]:
     """A person's move: refused (HandError, with its rule id) unless it is one of
     `choices`; held when answered together, else played. The held answers after it."""
@@ -295,7 +298,7 @@ def _flush(hand: Hand, held: Sequence[Action], people: Collection[str], settings
     return CallRuling(thrower_tile[0], thrower_tile[1], tuple(purposes.items()), ruling)
 
 
-def advance(hand: Hand, people: Collection[str], away: Collection[str] = (), settings: TableSettings = TableSettings(),
+def advance(hand: Hand, people: Collection[str], away: Collection[str] = (), settings: TableSettings = DEFAULT,
             held: Iterable[Action] = (), expired: Collection[str] = (), limit: int = 2000) -> Progress:
     """The computer players move, people are passed for and stood in for, until a
     person who is waited for owes a decision or the hand ends. Changes `hand`; the

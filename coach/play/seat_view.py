@@ -25,7 +25,7 @@ from typing import Any
 
 from coach.notation import tiles
 from coach.play.hand import Action, Hand
-from coach.play.people import TableSettings, choices, owed, pending_discard
+from coach.play.people import DEFAULT, TableSettings, choices, owed, pending_discard
 from coach.play.seen import next_tile, seen_actions, seen_by
 from coach.play.telling import tell
 
@@ -54,7 +54,7 @@ def state_number(hand: Hand, seat: str, held: Sequence[Action] = ()) -> int:
 
 
 def seat_view(
-    hand: Hand, seat: str, people: Collection[str] = (), settings: TableSettings = TableSettings(),
+    hand: Hand, seat: str, people: Collection[str] = (), settings: TableSettings = DEFAULT,
     held: Sequence[Action] = (),
 ) -> dict[str, Any]:
     """What `seat` sees now: a dict of plain values (JSON as it is). `people` are the

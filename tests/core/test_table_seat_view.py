@@ -13,8 +13,8 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from coach.play.bots import play
 from coach.notation import tiles
+from coach.play.bots import play
 from coach.play.hand import Action, Hand, deal, replay
 from coach.play.legal import legal_actions, trial_copy
 from coach.play.people import TableSettings, take
