@@ -302,13 +302,20 @@ def advance(hand: Hand, people: Collection[str], away: Collection[str] = (), set
             held: Iterable[Action] = (), expired: Collection[str] = (), limit: int = 2000) -> Progress:
     """The computer players move, people are passed for and stood in for, until a
     person who is waited for owes a decision or the hand ends. Changes `hand`; the
-    held answers and the rulings on calls come back."""
+    held answers and the rulings on calls come back. A seat in `expired` (its
+    turn timer ran out) has the coach's move made for it once: for the decision
+    it owes now, not the next."""
     progress = Progress(list(held))
-    covered = stand_ins(people, away, settings, expired)
-    waited = {s for s in people if s not in covered}
+    late = {s for s in expired if s in people}
+
+    def stood_in(seat: str) -> None:
+        late.discard(seat)  # one decision only: the person is waited for again after it
+
     for _ in range(limit):
         if hand.phase == "over":
             return progress
+        covered = stand_ins(people, away, settings, late)
+        waited = {s for s in people if s not in covered}
         if _gated(hand, progress.held):
             window = _window(hand, progress.held)
             for seat in owed(hand, people, settings, progress.held):
@@ -321,6 +328,7 @@ def advance(hand: Hand, people: Collection[str], away: Collection[str] = (), set
                 else:
                     move = Action(seat, NO_CALL)  # could not call it: passed for
                 progress.held.append(canonical(move))
+                stood_in(seat)
             if any(s in waited for s in owed(hand, people, settings, progress.held)):
                 return progress
             ruling = _flush(hand, progress.held, people, settings)
@@ -333,6 +341,7 @@ def advance(hand: Hand, people: Collection[str], away: Collection[str] = (), set
             return progress
         seat = next_to_act(hand, movers)
         move = _move_of(hand, seat, people, settings)
+        stood_in(seat)
         if _hold_discard(move, people, settings):
             progress.held = [move]
         else:

@@ -10,8 +10,9 @@ import random
 
 import pytest
 
+from coach.play.evaluation import coach_move
 from coach.play.hand import Action, Hand, HandError, deal, replay
-from coach.play.legal import legal_actions
+from coach.play.legal import legal_actions, trial_copy
 from coach.play.people import (
     CallRuling,
     TableSettings,
@@ -236,3 +237,15 @@ def test_S4_a_table_of_people_and_computer_players_plays_to_the_end_and_its_acti
     assert twice.actions == hand.actions  # the same choices meet the same replies
     for ruling in rulings:
         assert ruling.rule == "K4" and len(ruling.claims) >= 2
+
+
+def test_S4_when_a_person_s_turn_timer_runs_out_the_coach_moves_for_them_even_at_a_table_that_waits():
+    racks = dict(PUNG_SCENE, East="3D 9C 1B 2B 3B 4B 5B 6B 7B 8B 9B N N E")
+    hand = scene(racks)
+    assert advance(hand, {"East"}, settings=WAITS).held == [] and hand.actions == []  # East's turn: the table waits
+    assert owed(hand, {"East"}, WAITS) == {"East": "turn"}
+    before = trial_copy(hand)
+    advance(hand, {"East"}, settings=WAITS, expired={"East"})
+    assert hand.actions[0] == coach_move(before, "East")  # the coach's own move, as its hint would say
+    assert hand.phase == "over" or owed(hand, {"East"}, WAITS)  # once: East is waited for again after it
+    assert not any(a.seat == "East" for a in hand.actions[1:])
