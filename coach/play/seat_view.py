@@ -53,6 +53,31 @@ def state_number(hand: Hand, seat: str, held: Sequence[Action] = ()) -> int:
     )
 
 
+def seat_rows(hand: Hand, seat: str, held_discard: Action | None = None) -> list[dict[str, Any]]:
+    """Each seat in play as everyone at the table sees it (North's stays empty at a
+    three-player table, TR4): how many tiles it holds, its exposures and discards
+    (a blank too, TR1), and whether it is on turn; `you` marks `seat`. A held
+    discard (coach/play/people.py) is out of its thrower's rack and on the floor.
+    The practice table draws its seats from the same rows (coach/web/play/table.py)."""
+    floor = list(hand.discards)
+    held = {s: 0 for s in hand.seats}
+    if held_discard is not None:
+        floor.append((held_discard.seat, tiles.TABLE_INDEX[held_discard.tiles[0]]))
+        held[held_discard.seat] = 1
+    calling = hand.latest is not None or held_discard is not None
+    return [
+        {
+            "name": s,
+            "you": s == seat,
+            "tiles_held": len(hand.racks[s]) - held[s],
+            "exposures": [list(e.as_exposure().codes) for e in hand.exposed[s]],
+            "discards": [tiles.TABLE_CODES[t] for d, t in floor if d == s],
+            "on_turn": hand.phase == "play" and not calling and hand.turn == s,
+        }
+        for s in hand.seats
+    ]
+
+
 def seat_view(
     hand: Hand, seat: str, people: Collection[str] = (), settings: TableSettings = DEFAULT,
     held: Sequence[Action] = (),
@@ -63,12 +88,10 @@ def seat_view(
         raise ValueError(f"{seat} has no seat at this table")
     discard = pending_discard(held)
     held_tile = tiles.TABLE_INDEX[discard.tiles[0]] if discard is not None else None
-    racks = {s: len(hand.racks[s]) for s in hand.seats}
     rack = hand.racks[seat]
     floor = [(s, t) for s, t in hand.discards]
     latest: tuple[str, int] | None = hand.latest
     if discard is not None and held_tile is not None:  # thrown, in plain view, not yet in the hand
-        racks[discard.seat] -= 1
         if discard.seat == seat:
             rack = _without(rack, held_tile)
         floor.append((discard.seat, held_tile))
@@ -87,18 +110,7 @@ def seat_view(
         "rack": codes(rack),
         "received": codes(hand.received.get(seat, [])) if hand.phase == "charleston" else [],
         "courtesy_count": hand.courtesy.get(seat, 0) if hand.phase == "charleston" else 0,
-        "seats": [
-            {
-                "name": s,
-                "you": s == seat,
-                "person": s in people,
-                "tiles_held": racks[s],
-                "exposures": [list(e.as_exposure().codes) for e in hand.exposed[s]],
-                "discards": [tiles.TABLE_CODES[t] for d, t in floor if d == s],
-                "on_turn": hand.phase == "play" and not calling and hand.turn == s,
-            }
-            for s in hand.seats
-        ],
+        "seats": [row | {"person": row["name"] in people} for row in seat_rows(hand, seat, discard)],
         "floor": [[s, tiles.TABLE_CODES[t]] for s, t in floor],
         "latest": {"seat": latest[0], "tile": tiles.TABLE_CODES[latest[1]]} if latest is not None else None,
         "calling": calling and hand.phase != "over",
