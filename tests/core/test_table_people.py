@@ -23,6 +23,7 @@ from coach.play.people import (
     stand_ins,
     take,
 )
+from coach.play.seat_view import state_number
 from coach.rules.table_rules import TableRules
 from tests.support.cards import CARD as HOUSE
 from tests.support.hands import CARD, in_play
@@ -206,15 +207,18 @@ def test_TableSettings_read_back_and_refuse_what_no_table_has():
 
 
 def drive(seed: int, people: set[str], settings: TableSettings, pick: int) -> tuple[Hand, list[CallRuling], int]:
-    """Play a whole hand: the people choose with a seeded generator (any call first)."""
+    """Play a whole hand: the people choose with a seeded generator (any call first).
+    Each person's moves are made on state numbers that only grow (seat_view.state_number)."""
     hand = deal(HOUSE, seed)
     rng = random.Random(pick)
     progress = advance(hand, people, settings=settings)
     held, rulings, asked = progress.held, list(progress.rulings), 0
+    numbers: dict[str, list[int]] = {s: [] for s in people}
     while hand.phase != "over":
         due = owed(hand, people, settings, held)
         assert due, "advance stops only where a person owes a decision"
         seat = rng.choice(sorted(due))
+        numbers[seat].append(state_number(hand, seat, held))  # the number this move carries back
         open_ = choices(hand, seat, people, settings, held)
         assert open_
         calls = [a for a in open_ if a.kind in ("call", "mahjong")]
@@ -223,6 +227,8 @@ def drive(seed: int, people: set[str], settings: TableSettings, pick: int) -> tu
         held, asked = progress.held, asked + 1
         rulings += progress.rulings
     assert held == []
+    for seen in numbers.values():
+        assert seen == sorted(set(seen)), "each move is made on a state number of its own: a repeat is refused"
     return hand, rulings, asked
 
 
