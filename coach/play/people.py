@@ -155,14 +155,28 @@ def _answered(held: Sequence[Action]) -> set[str]:
     return {a.seat for a in held if a.kind != "discard"}
 
 
-def _window(hand: Hand, held: Sequence[Action]) -> tuple[str, Hand] | None:
-    """An open discard: its thrower and the hand it may be called on; else None."""
+@dataclass(frozen=True)
+class _Open:
+    """A discard open to calls: its thrower, the hand it may be called on (a copy
+    with a held discard thrown), and the seats that could call it (legal.py)."""
+
+    thrower: str
+    table: Hand
+    callers: frozenset[str]
+    held: bool  # the discard is held (auto_pass off), not yet in the hand
+
+
+def _window(hand: Hand, held: Sequence[Action]) -> _Open | None:
+    """The open discard, worked out once for all that asks about it; else None."""
     discard = pending_discard(held)
     if discard is not None:
-        return discard.seat, thrown(hand, held)
-    if hand.latest is not None:
-        return hand.latest[0], hand
-    return None
+        thrower, table = discard.seat, thrown(hand, held)
+    elif hand.latest is not None:
+        thrower, table = hand.latest[0], hand
+    else:
+        return None
+    callers = frozenset(s for s in table.seats if table.latest is not None and could_call(table, s))
+    return _Open(thrower, table, callers, discard is not None)
 
 
 def owed(hand: Hand, people: Collection[str], settings: TableSettings = DEFAULT, held: Sequence[Action] = ()) -> dict[str, str]:
@@ -171,17 +185,18 @@ def owed(hand: Hand, people: Collection[str], settings: TableSettings = DEFAULT,
     discard: each person who could call it, and with `auto_pass` off (the
     discard then held, `take`) every person but the thrower; a person's held
     answer is given, so not owed."""
+    return _owed(hand, people, settings, held, _window(hand, held))
+
+
+def _owed(hand: Hand, people: Collection[str], settings: TableSettings, held: Sequence[Action], window: _Open | None) -> dict[str, str]:
     if hand.phase == "over":
         return {}
-    window = _window(hand, held)
     if window is not None:
-        thrower, table = window
         done = _answered(held) | set(hand.answers)
-        everyone = not settings.auto_pass and pending_discard(held) is not None
+        everyone = not settings.auto_pass and window.held
         return {
             s: "call" for s in SEATS
-            if s in people and s in hand.seats and s != thrower and s not in done
-            and (everyone or (table.latest is not None and could_call(table, s)))
+            if s in people and s in hand.seats and s != window.thrower and s not in done and (everyone or s in window.callers)
         }
     answered = _answered(held) if hand.phase == "charleston" and hand.step in TOGETHER else set()
     return {s: kind for s, kind in hand.waiting().items() if s in people and s not in answered}
@@ -191,20 +206,21 @@ def choices(hand: Hand, seat: str, people: Collection[str], settings: TableSetti
             held: Sequence[Action] = ()) -> list[Action]:
     """Every move `seat`, a person's, may make now: its legal actions, and on a
     discard it cannot call (auto_pass off) only "no call". Empty when it owes none."""
-    if seat not in owed(hand, people, settings, held):
+    return _choices(hand, seat, people, settings, held, _window(hand, held))
+
+
+def _choices(hand: Hand, seat: str, people: Collection[str], settings: TableSettings, held: Sequence[Action],
+             window: _Open | None) -> list[Action]:
+    if seat not in _owed(hand, people, settings, held, window):
         return []
-    window = _window(hand, held)
     if window is not None:
-        table = window[1]
-        if table.latest is not None and could_call(table, seat):
-            return legal_actions(table, seat)
-        return [Action(seat, NO_CALL)]
+        return legal_actions(window.table, seat) if seat in window.callers else [Action(seat, NO_CALL)]
     return legal_actions(hand, seat)
 
 
-def _gated(hand: Hand, held: Sequence[Action]) -> bool:
+def _gated(hand: Hand, window: _Open | None) -> bool:
     """Whether the decision now is answered by all at once: a discard's calls, the vote, the offer."""
-    return _window(hand, held) is not None or (hand.phase == "charleston" and hand.step in TOGETHER)
+    return window is not None or (hand.phase == "charleston" and hand.step in TOGETHER)
 
 
 # -- moves ---------------------------------------------------------------------------------
@@ -221,19 +237,18 @@ def take(hand: Hand, action: Action, people: Collection[str], settings: TableSet
     `choices`; held when answered together, else played. The held answers after it."""
     if hand.phase == "over":
         raise HandError("this hand is over: see its review", "E1")
-    open_ = choices(hand, action.seat, people, settings, held)
+    window = _window(hand, held)
+    open_ = _choices(hand, action.seat, people, settings, held, window)
     if not open_:
-        rule = "K1" if _window(hand, held) is not None else ("C1" if hand.phase == "charleston" else "S4")
+        rule = "K1" if window is not None else ("C1" if hand.phase == "charleston" else "S4")
         raise HandError(f"it is not {action.seat}'s move now", rule)
     move = canonical(action)
     if move not in open_:
-        window = _window(hand, held)
-        table = window[1] if window is not None else hand
-        if window is not None and not (table.latest is not None and could_call(table, action.seat)):
+        if window is not None and action.seat not in window.callers:
             raise HandError(f"{action.seat} cannot call this discard: pass", "K1")
-        raise refusal(table, move)
+        raise refusal(window.table if window is not None else hand, move)
     out = list(held)
-    if _gated(hand, held):
+    if _gated(hand, window):
         out.append(move)
     elif _hold_discard(move, people, settings):
         out = [move]
@@ -316,20 +331,20 @@ def advance(hand: Hand, people: Collection[str], away: Collection[str] = (), set
             return progress
         covered = stand_ins(people, away, settings, late)
         waited = {s for s in people if s not in covered}
-        if _gated(hand, progress.held):
-            window = _window(hand, progress.held)
-            for seat in owed(hand, people, settings, progress.held):
+        window = _window(hand, progress.held)
+        if _gated(hand, window):
+            for seat in _owed(hand, people, settings, progress.held, window):
                 if seat not in covered:
                     continue
                 if window is None:  # the vote or the offer
                     move = _move_of(hand, seat, people, settings)
-                elif window[1].latest is not None and could_call(window[1], seat):
-                    move = _move_of(window[1], seat, people, settings)
+                elif seat in window.callers:
+                    move = _move_of(window.table, seat, people, settings)
                 else:
                     move = Action(seat, NO_CALL)  # could not call it: passed for
                 progress.held.append(canonical(move))
                 stood_in(seat)
-            if any(s in waited for s in owed(hand, people, settings, progress.held)):
+            if any(s in waited for s in _owed(hand, people, settings, progress.held, window)):
                 return progress
             ruling = _flush(hand, progress.held, people, settings)
             progress.held = []
