@@ -27,7 +27,7 @@ import json
 import secrets
 from typing import Any
 
-from sqlalchemy import func, update
+from sqlalchemy import delete, func, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
@@ -310,3 +310,36 @@ def save_moves(
     for name, value in values.items():  # the row object says what was stored, without a second read
         set_committed_value(row, name, value)
     session.commit()
+
+
+# -- a learner's tables when they sign in or go --------------------------------------------
+
+
+def merge_tables(session: Session, guest_id: int, account_id: int) -> None:
+    """A guest signing in keeps the tables they host and their seats, in the caller's
+    transaction (coach/store/accounts.py `merge_guest`). A seat at a table where the
+    account sits already goes back to a computer player: one person, one seat."""
+    sits = select(TableSeat.table_id).where(col(TableSeat.learner_id) == account_id)
+    for statement in (
+        update(TableSeat)
+        .where(col(TableSeat.learner_id) == guest_id, col(TableSeat.table_id).in_(sits))
+        .values(learner_id=None, present=False),
+        update(TableSeat).where(col(TableSeat.learner_id) == guest_id).values(learner_id=account_id),
+        update(GameTable).where(col(GameTable.host_id) == guest_id).values(host_id=account_id),
+    ):
+        session.exec(statement.execution_options(synchronize_session=False))
+
+
+def forget_learner(session: Session, learner_id: int) -> None:
+    """Before a learner's rows go (coach/store/accounts.py): the tables they host go,
+    hands and seats first (this does not rely on the database's cascades), and each
+    seat they hold at another's table goes back to a computer player, the seat itself
+    staying. The caller commits."""
+    hosted = select(GameTable.id).where(col(GameTable.host_id) == learner_id)
+    for statement in (
+        delete(TableHand).where(col(TableHand.table_id).in_(hosted)),
+        delete(TableSeat).where(col(TableSeat.table_id).in_(hosted)),
+        delete(GameTable).where(col(GameTable.host_id) == learner_id),
+        update(TableSeat).where(col(TableSeat.learner_id) == learner_id).values(learner_id=None, present=False),
+    ):
+        session.exec(statement.execution_options(synchronize_session=False))

@@ -14,9 +14,10 @@ from sqlmodel import Session, select
 from coach.play.hand import Action, replay
 from coach.play.people import TableSettings, advance
 from coach.rules.table_rules import TableRules
+from coach.store import accounts
 from coach.store import tables as store
 from coach.store.hands import HandMoved
-from coach.store.models import Learner, TableHand, TableSeat
+from coach.store.models import GameTable, Learner, TableHand, TableSeat
 from coach.store.teaching import classrooms
 from tests.support.cards import CARD
 from tests.support.people import person
@@ -200,3 +201,36 @@ def test_S4_a_saved_hand_replays_with_its_held_answers(engine, host):
         store.seen(session, back.table_id, host, 7)
         store.seen(session, back.table_id, host, 3)  # never goes back
         assert store.seat_of(session, back.table_id, host).last_seen == 7
+
+
+def test_a_guest_signing_in_keeps_their_tables_and_seats_one_seat_a_table(engine):
+    guest, account, other_host = person(engine, guest=True), person(engine, "Acc"), person(engine, "Olga")
+    with Session(engine) as session:
+        hosted = store.open_table(session, guest, CARD.name, seat="East")
+        shared = store.open_table(session, other_host, CARD.name)
+        store.take_seat(session, shared.id, guest, "South")
+        store.take_seat(session, shared.id, account, "West")  # the account sits here already
+        hosted_id, shared_id = hosted.id, shared.id
+        accounts.merge_guest(session, guest, account)
+    with Session(engine) as session:
+        assert store.table_for_host(session, account, hosted_id) is not None
+        assert store.seat_of(session, hosted_id, account).seat == "East"
+        assert store.seat_of(session, shared_id, account).seat == "West"  # one seat: South is a computer player's again
+        south = [s for s in store.seats_of(session, shared_id) if s.seat == "South"][0]
+        assert south.learner_id is None and len(store.seats_of(session, shared_id)) == 4
+
+
+def test_a_learner_who_goes_leaves_a_computer_player_in_their_seat_and_their_own_tables_go(engine, host):
+    ann = person(engine, "Ann")
+    with Session(engine) as session:
+        theirs = store.open_table(session, host, CARD.name)
+        store.take_seat(session, theirs.id, ann, "North")
+        hers = store.open_table(session, ann, CARD.name, seat="East")
+        store.start_hand(session, hers.id, seed=1)
+        theirs_id, hers_id = theirs.id, hers.id
+        accounts.delete_learner(session, ann)
+    with Session(engine) as session:
+        seats = store.seats_of(session, theirs_id)
+        assert [(s.seat, s.learner_id) for s in seats] == [("East", None), ("South", None), ("West", None), ("North", None)]
+        assert session.get(GameTable, hers_id) is None and store.seats_of(session, hers_id) == []
+        assert store.current_hand(session, hers_id) is None
