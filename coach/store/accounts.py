@@ -36,7 +36,7 @@ from coach.store.models import Attempt, Learner, LearnerDisplay, PracticeHand, R
 from coach.store.progress import mastery, skill_progress
 from coach.store.replays import export_positions
 from coach.store.table_rules import learner_rules
-from coach.store.tables import forget_learner, merge_tables
+from coach.store.tables import export_tables, forget_learner, merge_tables
 from coach.store.teaching.account_data import delete_teaching, export_teaching, merge_teaching
 from coach.store.transaction import move_learner_rows
 
@@ -245,6 +245,7 @@ def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, 
         "practice_hands": export_hands(session, learner.id),
         "replay_positions": export_positions(session, learner.id),
         "lessons": export_lessons(session, learner.id, iso_utc),
+        "tables": export_tables(session, learner.id),
     }
 
 

@@ -343,3 +343,34 @@ def forget_learner(session: Session, learner_id: int) -> None:
         update(TableSeat).where(col(TableSeat.learner_id) == learner_id).values(learner_id=None, present=False),
     ):
         session.exec(statement.execution_options(synchronize_session=False))
+
+
+def export_tables(session: Session, learner_id: int) -> list[dict[str, Any]]:
+    """For "Download everything": each table the learner hosts or sits at, with its
+    hands. Of a hand only the learner's own moves: the others' passes and silent
+    answers stay theirs, as at the table (coach/play/seen.py)."""
+    hosted = select(GameTable.id).where(col(GameTable.host_id) == learner_id)
+    seated = select(TableSeat.table_id).where(col(TableSeat.learner_id) == learner_id)
+    rows = session.exec(
+        select(GameTable).where(col(GameTable.id).in_(hosted) | col(GameTable.id).in_(seated)).order_by(col(GameTable.id))
+    ).all()
+    out = []
+    for table in rows:
+        assert table.id is not None
+        mine = seat_of(session, table.id, learner_id)
+        seat = mine.seat if mine is not None else None
+        hands = session.exec(select(TableHand).where(TableHand.table_id == table.id).order_by(col(TableHand.number))).all()
+        out.append({
+            "code": table.code, "kind": table.kind, "card": table.card, "host": table.host_id == learner_id, "seat": seat,
+            "rules": json.loads(table.rules), "settings": table_settings(table).to_json(),
+            "created": table.created_at.isoformat(),
+            "hands": [
+                {
+                    "number": hand.number, "seed": hand.seed, "rules": json.loads(hand.rules), "result": json.loads(hand.result),
+                    "my_moves": [a for a in actions_of(hand) if a.get("seat") == seat] if seat else [],
+                    "started": hand.started_at.isoformat(), "finished": hand.finished_at.isoformat() if hand.finished_at else None,
+                }
+                for hand in hands
+            ],
+        })
+    return out

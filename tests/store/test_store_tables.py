@@ -12,6 +12,7 @@ import pytest
 from sqlmodel import Session, select
 
 from coach.play.hand import Action, replay
+from coach.play.legal import legal_actions
 from coach.play.people import TableSettings, advance
 from coach.rules.table_rules import TableRules
 from coach.store import accounts
@@ -234,3 +235,22 @@ def test_a_learner_who_goes_leaves_a_computer_player_in_their_seat_and_their_own
         assert [(s.seat, s.learner_id) for s in seats] == [("East", None), ("South", None), ("West", None), ("North", None)]
         assert session.get(GameTable, hers_id) is None and store.seats_of(session, hers_id) == []
         assert store.current_hand(session, hers_id) is None
+
+
+def test_C1_download_everything_holds_a_learners_tables_and_only_their_own_moves(engine, host):
+    ann = person(engine, "Ann")
+    with Session(engine) as session:
+        table = store.open_table(session, host, CARD.name, seat="East")
+        store.take_seat(session, table.id, ann, "South")
+        row = store.start_hand(session, table.id, seed=5)
+        hand = replay(CARD, row.seed, [], store.hand_rules(row))
+        advance(hand, {"East", "South"})  # the computer players pass; East and South owe theirs
+        east_pass = legal_actions(hand, "East")[0]
+        moves = [a.to_json() for a in hand.actions] + [east_pass.to_json()]
+        store.save_moves(session, row, moves, [], None)
+        (exported,) = store.export_tables(session, ann)
+        assert (exported["seat"], exported["host"], exported["kind"]) == ("South", False, "friends")
+        assert exported["hands"][0]["my_moves"] == [] and exported["hands"][0]["seed"] == 5  # East's pass is not hers
+        (hosts,) = store.export_tables(session, host)
+        assert hosts["host"] and hosts["hands"][0]["my_moves"] == [east_pass.to_json()]
+        assert store.export_tables(session, person(engine, "Nobody")) == []
