@@ -9,7 +9,11 @@ from __future__ import annotations
 import threading
 
 import pytest
-from sqlmodel import Session, select
+from alembic import command
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect
+from sqlmodel import Session, SQLModel, select
 
 from coach.play.hand import Action, replay
 from coach.play.legal import legal_actions
@@ -17,6 +21,7 @@ from coach.play.people import TableSettings, advance
 from coach.rules.table_rules import TableRules
 from coach.store import accounts
 from coach.store import tables as store
+from coach.store.db import alembic_config
 from coach.store.hands import HandMoved
 from coach.store.models import GameTable, Learner, TableHand, TableSeat
 from coach.store.teaching import classrooms
@@ -254,3 +259,16 @@ def test_C1_download_everything_holds_a_learners_tables_and_only_their_own_moves
         (hosts,) = store.export_tables(session, host)
         assert hosts["host"] and hosts["hands"][0]["my_moves"] == [east_pass.to_json()]
         assert store.export_tables(session, person(engine, "Nobody")) == []
+
+
+def test_migration_0016_adds_the_tables_and_goes_back_down(engine, host):
+    with Session(engine) as session:
+        store.open_table(session, host, CARD.name, seat="East")
+    config = alembic_config(engine)
+    command.downgrade(config, "0015_table_rules")
+    assert not {"game_table", "table_seat", "table_hand"} & set(inspect(engine).get_table_names())
+    command.upgrade(config, "head")
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), SQLModel.metadata) == []
+    with Session(engine) as session:
+        assert store.seat_of(session, store.open_table(session, host, CARD.name, seat="North").id, host).seat == "North"
