@@ -175,7 +175,8 @@ def _set_seat(session: Session, table_id: int, seat: str, values: dict[str, Any]
 
 def take_seat(session: Session, table_id: int, learner_id: int, seat: str) -> TableSeat:
     """Sit this person in `seat` (from a computer player, mid-hand too), in one
-    transaction: a compare and set on the seat being empty. SeatTaken when a person
+    transaction: a compare and set on the seat being empty; their own seat again is
+    simply theirs. SeatTaken when a person
     holds it; AlreadySeated when this person holds another seat here; TableError
     for a table they may not sit at or a seat not in play."""
     table = session.get(GameTable, table_id)
@@ -183,6 +184,10 @@ def take_seat(session: Session, table_id: int, learner_id: int, seat: str) -> Ta
         raise TableError("there is no such table, or it is not open to you")
     if seat not in seats_in_play(table_rules(table).players):
         raise TableError(f"{seat} has no seat at this table")
+    mine = seat_of(session, table_id, learner_id)
+    if mine is not None and mine.seat == seat:  # a second "sit here" (a double click): they are there
+        come_back(session, table_id, learner_id)
+        return mine
     try:
         taken = _set_seat(session, table_id, seat, {"learner_id": learner_id, "present": True}, col(TableSeat.learner_id).is_(None))
     except IntegrityError:  # the unique (table, person): they sit elsewhere here already

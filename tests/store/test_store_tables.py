@@ -65,6 +65,7 @@ def test_S1_a_seat_is_never_taken_twice_and_a_person_holds_one_seat(engine, host
             store.take_seat(session, table.id, bob, "South")
         with pytest.raises(store.AlreadySeated):
             store.take_seat(session, table.id, ann, "West")
+        assert store.take_seat(session, table.id, ann, "South").learner_id == ann  # again: a double click
         with pytest.raises(store.TableError):
             store.take_seat(session, table.id, bob, "Centre")
         assert store.seat_of(session, table.id, ann).seat == "South"
