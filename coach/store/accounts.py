@@ -36,6 +36,7 @@ from coach.store.models import Attempt, Learner, LearnerDisplay, PracticeHand, R
 from coach.store.progress import mastery, skill_progress
 from coach.store.replays import export_positions
 from coach.store.table_rules import learner_rules
+from coach.store.tables import export_tables, forget_learner, merge_tables
 from coach.store.teaching.account_data import delete_teaching, export_teaching, merge_teaching
 from coach.store.transaction import move_learner_rows
 
@@ -114,6 +115,7 @@ def merge_guest(session: Session, guest_id: int, account_id: int) -> int:
             session.add(kept)
             session.delete(theirs)
         merge_teaching(session, guest_id, account_id)
+        merge_tables(session, guest_id, account_id)  # the tables they host and their seats
         move_learner_rows(session, PracticeHand, guest_id, account_id)  # their hands, and the positions from them
         move_learner_rows(session, ReplayPosition, guest_id, account_id)
         merge_lessons(session, guest_id, account_id)
@@ -243,6 +245,7 @@ def export_data(session: Session, learner: Learner, now: datetime) -> dict[str, 
         "practice_hands": export_hands(session, learner.id),
         "replay_positions": export_positions(session, learner.id),
         "lessons": export_lessons(session, learner.id, iso_utc),
+        "tables": export_tables(session, learner.id),
     }
 
 
@@ -252,6 +255,7 @@ def learner_tables() -> list[Any]:
 
 
 def _delete_rows(session: Session, learner_id: int) -> None:
+    forget_learner(session, learner_id)  # first: a class table goes before its class; a seat stays, a computer player's
     delete_teaching(session, learner_id)
     for table in reversed(learner_tables()):
         session.exec(delete(table).where(table.c.learner_id == learner_id))

@@ -441,3 +441,71 @@ class HandReview(SQLModel, table=True):
     started_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
     heartbeat_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)  # its worker's last sign of life
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+
+
+# -- tables with friends and classes (issue 28) -------------------------------------------
+
+
+class GameTable(SQLModel, table=True):
+    """A table people play at together, live, with computer players in the empty
+    seats (coach/play/people.py; coach/store/tables.py). Friends join with its
+    short code; a class table (`class_id`) is for its class's members."""
+
+    __tablename__ = "game_table"
+    __table_args__ = NEVER_REUSED
+
+    id: int | None = Field(default=None, primary_key=True)
+    code: str = Field(max_length=16, unique=True, index=True)  # the join code, read aloud and typed
+    host_id: int = Field(sa_column=_owner())
+    card: str = Field(max_length=120)  # the card's name, as a practice hand names it
+    rules: str = Field(default="{}")  # TableRules.to_json: each hand keeps its own copy when dealt
+    bots: str = Field(default="club", max_length=12)  # the computer players' strength
+    settings: str = Field(default="{}")  # TableSettings.to_json (coach/play/people.py)
+    kind: str = Field(default="friends", max_length=8)  # friends, waits or class
+    class_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("classroom.id", ondelete="CASCADE"), nullable=True, index=True)
+    )
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+
+
+class TableSeat(SQLModel, table=True):
+    """One seat of a table: a person's (`learner_id`) or, with none, a computer
+    player's. One person holds one seat of a table at most, and a seat one person."""
+
+    __tablename__ = "table_seat"
+    __table_args__ = (
+        UniqueConstraint("table_id", "seat", name="uq_table_seat_seat"),
+        UniqueConstraint("table_id", "learner_id", name="uq_table_seat_learner"),
+        NEVER_REUSED,
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(sa_column=_owner("game_table.id"))
+    seat: str = Field(max_length=8)  # East, South, West or North
+    learner_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("learner.id", ondelete="SET NULL"), nullable=True, index=True)
+    )
+    present: bool = Field(default=False)  # at the table now; away, the table goes on or waits by its kind
+    last_seen: int = Field(default=0)  # the state number (coach/play/seat_view.py) last sent to this seat
+
+
+class TableHand(SQLModel, table=True):
+    """One hand played at a table: its seed, rules and actions rebuild it exactly
+    (coach/play/hand.py); `held` are the answers of the decision still open
+    (coach/play/people.py). `version` grows with every save: a save on an older
+    version is refused (compare and set), so two moves at once never both land."""
+
+    __tablename__ = "table_hand"
+    __table_args__ = (UniqueConstraint("table_id", "number", name="uq_table_hand_number"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    table_id: int = Field(sa_column=_owner("game_table.id"))
+    number: int  # the table's hands counted from 1
+    seed: int
+    rules: str = Field(default="{}")  # the table's rules when it was dealt (TableRules.to_json)
+    actions: str = Field(default="[]")  # JSON list of every action in the hand
+    held: str = Field(default="[]")  # JSON list of the answers held for the open decision
+    version: int = Field(default=0)
+    result: str = Field(default="null")  # JSON: winner, how, line, pays (once over)
+    started_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

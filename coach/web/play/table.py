@@ -31,6 +31,7 @@ from coach.notation import tiles
 from coach.play.bots import STRENGTHS
 from coach.play.hand import MAH_JONGG, Action, Hand, HandError
 from coach.play.review import hint as coach_hint
+from coach.play.seat_view import seat_rows
 from coach.play.seen import move_number, next_tile, seen_by
 from coach.rules.charleston import BLIND_PASSES, may_pass_joker
 from coach.rules.mahjong import lay_out, winning_lines
@@ -74,17 +75,7 @@ class Seat:
 
 def view(hand: Hand, row: PracticeHand) -> dict[str, Any]:
     owed = hand.waiting().get(SEAT)
-    seats = [
-        Seat(
-            name=seat,
-            you=seat == SEAT,
-            tiles_held=len(hand.racks[seat]),
-            exposures=[list(e.as_exposure().codes) for e in hand.exposed[seat]],
-            discards=[tiles.TABLE_CODES[t] for s, t in hand.discards if s == seat],  # a blank too (TR1)
-            on_turn=hand.phase == "play" and hand.latest is None and hand.turn == seat,
-        )
-        for seat in hand.seats  # North's seat stays empty at a three-player table (TR4)
-    ]
+    seats = [Seat(**row) for row in seat_rows(hand, SEAT)]  # the rows a live table's seats see too (TR1, TR4)
     latest = None
     if hand.latest is not None:
         latest = {"seat": hand.latest[0], "tile": tiles.TABLE_CODES[hand.latest[1]]}
