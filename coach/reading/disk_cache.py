@@ -1,7 +1,7 @@
 """A card's compiled tables kept on disk, so a command starts without
 parsing the YAML and compiling every reading again (issue 13, start-up).
 
-The file is named by the sha256 of the card's text together with the
+The file is named by the BLAKE2b digest (32 bytes) of the card's text together with the
 code that compiles it (card.py, tiles.py, tiles_away.py, ranking.py,
 holding.py) and the numpy and Python versions: a changed card, or a
 changed compiler, is another name, so a stale table is never read; it is
@@ -21,7 +21,6 @@ of a lean batch's CPU). The card module is imported only to compile.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import pickle
 import sys
@@ -30,6 +29,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from coach.common.settings import CACHE_DIR
+
+try:  # the digest without hashlib, whose OpenSSL costs a command's start 2% (issue 26)
+    from _blake2 import blake2b
+except ImportError:  # an interpreter built without it: hashlib's, the same digest
+    from hashlib import blake2b
 from coach.reading.ranking import RankTables
 
 if TYPE_CHECKING:
@@ -66,15 +70,15 @@ def _code_fingerprint() -> bytes:
     """What the pickled tables depend on besides the card text."""
     import numpy
 
-    digest = hashlib.sha256(f"{FORMAT} {numpy.__version__} {sys.version_info[:2]}".encode())
+    digest = blake2b(f"{FORMAT} {numpy.__version__} {sys.version_info[:2]}".encode(), digest_size=32)
     for file in COMPILERS:
         digest.update(file.read_bytes())
     return digest.digest()
 
 
 def cache_key(text: str) -> str:
-    """The name of a card text's tables: its sha256 with the code's fingerprint."""
-    digest = hashlib.sha256(_code_fingerprint())
+    """The name of a card text's tables: its digest with the code's fingerprint."""
+    digest = blake2b(_code_fingerprint(), digest_size=32)
     digest.update(text.encode("utf-8"))
     return digest.hexdigest()
 
