@@ -1,5 +1,14 @@
+import gc
 import os
 import sys
+
+if sys.argv[1:2] == ["analyze"]:
+    # No cyclic garbage collection while the command starts: importing numpy
+    # and the tables makes hundreds of thousands of objects, none of them
+    # garbage, and the collector walked them again and again (3% of a lean
+    # batch's instructions; issue 26). `coach.cli.batch` turns it back on,
+    # the start-up's objects frozen, before the first rack.
+    gc.disable()
 
 from coach.cli import main
 

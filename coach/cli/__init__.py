@@ -23,22 +23,20 @@ from typing import TYPE_CHECKING, NoReturn, TextIO
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from coach import __version__
-from coach.cli.commands import COMMANDS
 from coach.cli.requests import BATCH_ERRORS, UsageError, error_reply, read_request
 from coach.common.blas import one_blas_thread
-from coach.common.settings import BASE_URL
 from coach.notation import tiles
-from coach.notation.card import Card, CardError
-from coach.rules.charleston import PASSES
-from coach.rules.table_rules import TableRules, TableRulesError
 
-if TYPE_CHECKING:  # the commands import what they use when run: a quick start (issue 13)
+if TYPE_CHECKING:  # the commands import what they use when run: a quick start (issues 13 and 26)
     from datetime import timedelta
 
+    from coach.notation.card import Card
+    from coach.rules.table_rules import TableRules
+
 # Choices named here so that building the parser imports no command's module
-# (the Charleston's facts are a few constants); tests/test_cli.py holds
-# WIN_CHOICES equal to coach.rules.mahjong.WINS.
-PASS_CHOICES = tuple(PASSES)
+# and a lean `analyze` no rules module (issue 26); tests/core/test_analyze_batch.py
+# holds them equal to coach.rules.charleston.PASSES and coach.rules.mahjong.WINS.
+PASS_CHOICES = ("first-right", "first-across", "first-left", "second-left", "second-across", "second-right", "courtesy")
 WIN_CHOICES = ("self", "discard", "exchange")
 
 PROG = "mahjong-coach"
@@ -90,12 +88,14 @@ def _batch(stdin: TextIO, stdout: TextIO, keys: frozenset[str], answer: Callable
 
 
 def run_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    command = COMMANDS[args.command]
-    card = _card(args.card)
-    if args.command == "analyze":  # the lean batch mode: --fields, --top, orjson (issue 13)
+    if args.command == "analyze":  # the lean batch mode: --fields, --top, orjson (issues 13 and 26)
         from coach.cli import batch as analyze_batch
 
-        return analyze_batch.run_analyze(card, args, stdin, stdout)
+        return analyze_batch.run_analyze(args, stdin, stdout, _card)
+    from coach.cli.commands import COMMANDS
+
+    command = COMMANDS[args.command]
+    card = _card(args.card)
     if args.rack is None:
         return _batch(stdin, stdout, command.keys, lambda obj: command.to_json(command.solve(card, obj)))
     request = {key: getattr(args, key) for key in command.keys if getattr(args, key, None) is not None}
@@ -110,7 +110,7 @@ def run_command(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 
 def cmd_check_card(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from coach.notation.card import load_card  # no cache: a check reads and validates the file itself
+    from coach.notation.card import CardError, load_card  # no cache: a check reads and validates the file itself
 
     try:
         card = load_card(args.file)
@@ -190,6 +190,8 @@ def cmd_play(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
 
 def _rules(code: str) -> TableRules:
     """Table rules from a code of `TableRules.code` ("b4.cold"), or a UsageError naming the fault."""
+    from coach.rules.table_rules import TableRules, TableRulesError
+
     try:
         return TableRules.from_code(code or "")
     except TableRulesError as error:
@@ -206,6 +208,7 @@ def cmd_selfplay(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
 def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach.play.hand import Action, HandError
     from coach.play.review import review, review_text
+    from coach.rules.table_rules import TableRules, TableRulesError
 
     try:
         with open(args.record, "rb") as handle:
@@ -476,6 +479,8 @@ def _parser_bench(commands: argparse._SubParsersAction) -> None:
 
 
 def _parser_reset_link(commands: argparse._SubParsersAction) -> None:
+    from coach.common.settings import BASE_URL
+
     p = commands.add_parser("reset-link", help="print a password reset link for an account (an hour, once)")
     p.add_argument("email", help="the account's email address")
     p.add_argument("--base-url", help=f"the site's address (default: {BASE_URL.name}, else http://127.0.0.1:5000)")
@@ -525,7 +530,7 @@ def main(argv: Sequence[str] | None = None, stdin: TextIO | None = None, stdout:
         if args.command is None:
             raise UsageError("choose a command: analyze, score, pass, discard, play, review, serve, check-card, check-set or bench (--help for more)")
         return args.func(args, stdin, stdout)
-    except (UsageError, CardError, tiles.TileError, ValueError) as error:  # PassError and HoldingError are ValueErrors
+    except (UsageError, tiles.TileError, ValueError) as error:  # CardError, PassError and HoldingError are ValueErrors
         message = " ".join(str(error).split()) or type(error).__name__
         print(f"{PROG}: error: {message}", file=sys.stderr)
         return 2

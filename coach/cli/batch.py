@@ -14,31 +14,24 @@ a chunk at a time, not flushed a line at a time.
 from __future__ import annotations
 
 import argparse
+import gc
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, TextIO, cast
 
 import numpy as np
 import orjson
 
-from coach.cli.commands import COMMANDS
 from coach.cli.requests import BATCH_ERRORS, UsageError, checked_request, error_reply, request_holding
-from coach.cli.text import render_analysis
 from coach.notation import tiles
-from coach.notation.card import Card
-from coach.reading.tiles_away import (
-    OUT_OF_REACH,
-    BatchRanking,
-    Exposure,
-    FitCache,
-    Holding,
-    batch_rank_exposed,
-    tables_for,
-)
+from coach.reading.holding import OUT_OF_REACH, Exposure, Holding
+from coach.reading.ranking import BatchRanking, FitCache, RankTables, batch_rank_exposed
 
-if TYPE_CHECKING:  # the analysis module only explains lines: a lean batch never loads it
+if TYPE_CHECKING:  # a lean batch (ranked fields only) loads neither the card module nor the analysis (issue 26)
+    from coach.notation.card import Card
     from coach.reading.analysis import Analysis
+    from coach.reading.tiles_away import CardTables
 
 # The keys of each line in the full answer (LineResult.to_json), in its order;
 # "reason" is there only for a line out of reach.
@@ -53,7 +46,8 @@ _DISTANCE = [str(d) for d in range(OUT_OF_REACH)] + ["null"]  # OUT_OF_REACH is 
 _BOOL = ("false", "true")
 _PIECE_DISTANCES = 16  # distances 0-14, and OUT_OF_REACH last (tiles_away.HAND_SIZE is 14)
 KEYS = frozenset({"rack", "exposed", "seen"})
-CHUNK = 256  # racks ranked together: the arrays stay in the cache (issue 13: 2,048 was 3x slower)
+CHUNK = 512  # lines read together: the arrays stay in the cache (issue 13: 2,048 was 3x slower; issue 26: 512
+# is faster than 256 on the bar's mix, half of them bare racks, and no slower on bare racks alone)
 
 
 def parse_fields(text: str | None) -> tuple[str, ...] | None:
@@ -82,23 +76,20 @@ def _analysis_answer(result: Analysis, fields: Sequence[str] | None, top: int | 
 
 
 class _Ranked:
-    """Answers for racks ranked by `batch_rank`, line by line as `to_json` would."""
+    """Answers for racks ranked by `batch_rank`, line by line as `to_json` would.
+    Explaining lines (a field beyond RANKED_FIELDS) needs the card's own
+    tables (`CardTables`: its lines and readings); the ranked fields need
+    only the rank tables."""
 
-    def __init__(self, card: Card, fields: Sequence[str] | None, top: int | None):
-        self.card = card
-        self.tables = tables_for(card)
+    def __init__(self, tables: RankTables, fields: Sequence[str] | None, top: int | None):
+        self.tables = tables
         self.fields = fields
         self.top = top
         self.explain = fields is None or not RANKED_FIELDS.issuperset(fields)
-        lines = self.tables.lines
         self.dynamic = tuple(k for k in fields or () if k in _DYNAMIC)
-        self.head = '{"card":' + orjson.dumps(card.name).decode() + ',"hands":['
+        self.head = '{"card":' + orjson.dumps(tables.card_name).decode() + ',"hands":['
         self.fits: FitCache = {}  # the readings each set of exposures fits, for the whole run
-        self.static = [
-            {"id": ln.id, "section": ln.section, "value": ln.value, "concealed": ln.concealed,
-             "note": ln.note, "pattern": ln.pattern}
-            for ln in lines
-        ]
+        self.static = tables.line_fields
 
     def answer(self, ranking: BatchRanking, row: int, holding: Holding) -> dict | str:
         """The answer as a dict, or as JSON text already (ranked fields only)."""
@@ -112,7 +103,8 @@ class _Ranked:
             from coach.reading.analysis import LineResult
 
             best = ranking.best[row].tolist()
-            lines, readings = self.tables.lines, self.tables.readings
+            card_tables = cast("CardTables", self.tables)  # run_analyze gives them when lines are explained
+            lines, readings = card_tables.lines, card_tables.readings
             hands = []
             for n in order:
                 d = distance[n]
@@ -120,7 +112,7 @@ class _Ranked:
                 r = LineResult(lines[n], d if reachable else None, readings[best[n]] if reachable else None,
                                dead[n], outs[n], holding, n)
                 hands.append(r.to_json())
-            return project({"card": self.card.name, "hands": hands}, self.fields, None)
+            return project({"card": self.tables.card_name, "hands": hands}, self.fields, None)
         templates = self.templates
         if self.dynamic == ("distance",):  # the commonest: no tuple per line
             text = ",".join([templates[n] % _DISTANCE[distance[n]] for n in order])
@@ -137,29 +129,45 @@ class _Ranked:
         changes (no explanation, no live outs); None otherwise."""
         if self.explain or "live_outs" in self.dynamic:
             return None
+        shown = []  # the rack's own values a piece shows, for each (distance, dead) in piece order
+        for distance in range(_PIECE_DISTANCES):
+            d = distance if distance < _PIECE_DISTANCES - 1 else OUT_OF_REACH
+            for dead in (0, 1):
+                named = {"distance": _DISTANCE[d], "dead": _BOOL[dead]}
+                shown.append(tuple(named[k] for k in self.dynamic))
         out = []
         for template in self.templates:
-            for distance in range(_PIECE_DISTANCES):
-                for dead in (0, 1):
-                    d = distance if distance < _PIECE_DISTANCES - 1 else OUT_OF_REACH
-                    values = {"distance": _DISTANCE[d], "dead": _BOOL[dead]}
-                    out.append((template % tuple(values[k] for k in self.dynamic)).encode())
+            if "dead" in self.dynamic:
+                out += [(template % values).encode() for values in shown]
+            else:  # the same piece alive or dead: made once (a start-up cost, issue 26)
+                for values in shown[::2]:
+                    piece = (template % values).encode()
+                    out += (piece, piece)
         return out
 
-    def _picks(self, ranking: BatchRanking) -> np.ndarray:
-        """Each rack's shown lines as indices into `pieces`, nearest first."""
-        order = ranking.order if self.top is None else ranking.order[:, : self.top]
-        rows = np.arange(len(order))[:, None]
-        distance = np.minimum(ranking.distance[rows, order], _PIECE_DISTANCES - 1).astype(np.intp)
-        return (order * _PIECE_DISTANCES + distance) * 2 + ranking.dead[rows, order]
+    @cached_property
+    def _line_codes(self) -> np.ndarray:
+        return np.arange(self.tables.line_count, dtype=np.intp) * _PIECE_DISTANCES
 
-    def joined(self, ranking: BatchRanking) -> list[bytes]:
-        """Every rack's answer line (`answer`'s text, with its newline), its
-        lines' pieces picked by array arithmetic and joined."""
+    def picks(self, ranking: BatchRanking) -> np.ndarray:
+        """Each rack's shown lines as indices into `pieces`, nearest first:
+        every line's index worked out in card order by array arithmetic,
+        then taken in each rack's order in one call (indexing the distance
+        and deadness by the order, one element at a time, cost twice as much)."""
+        n, lines = ranking.distance.shape
+        code = np.minimum(ranking.distance, _PIECE_DISTANCES - 1).astype(np.intp)
+        code += self._line_codes
+        code <<= 1
+        code |= ranking.dead
+        order = ranking.order if self.top is None else ranking.order[:, : self.top]
+        return code.ravel().take(order + np.arange(0, n * lines, lines, dtype=np.intp)[:, None])
+
+    def joined(self, picks: np.ndarray) -> list[bytes]:
+        """Every rack's answer line (`answer`'s text, with its newline), from its `picks`."""
         assert self.pieces is not None  # answer_lines calls this only when there are pieces
         get = self.pieces.__getitem__
         head, tail = self.head.encode(), b"]}\n"
-        return [head + b",".join(map(get, row)) + tail for row in self._picks(ranking).tolist()]
+        return [head + b",".join(map(get, row)) + tail for row in picks.tolist()]
 
     @cached_property
     def framed(self) -> np.ndarray:
@@ -168,24 +176,28 @@ class _Ranked:
         array of bytes objects: a chunk's picks are taken in one call, not
         one Python lookup a line of a rack (half the time of the join)."""
         head, tail = self.head.encode(), b"]}\n"
-        out = []
+        out: list[bytes] = []
+        before = None
         for piece in self.pieces or ():
-            out += [head + piece + b",", piece + b",", piece + tail, head + piece + tail]
-        framed = np.empty(len(out), dtype=object)
-        framed[:] = out
-        return framed
+            if piece is before:  # a piece alive or dead alike: its four again
+                out += out[-4:]
+            else:
+                out += [head + piece + b",", piece + b",", piece + tail, head + piece + tail]
+            before = piece
+        return np.fromiter(out, dtype=object, count=len(out))  # no element looked into, as np.array would
 
-    def joined_all(self, ranking: BatchRanking) -> bytes:
+    def joined_all(self, picks: np.ndarray) -> bytes:
         """`joined` for every rack, as one text: one join for the whole chunk."""
-        picks = self._picks(ranking)
         width = picks.shape[1]
         if width == 0:  # --top 0: every answer line is the head and the tail
-            return b"".join(self.joined(ranking))
+            return b"".join(self.joined(picks))
         place = np.ones(width, dtype=np.intp)
         place[0], place[-1] = 0, 2
         if width == 1:
             place[0] = 3
-        return b"".join(self.framed.take((picks * 4 + place).ravel()).tolist())
+        at = picks << 2
+        at += place
+        return b"".join(self.framed.take(at.ravel()).tolist())
 
     @cached_property
     def templates(self) -> list[str]:
@@ -382,6 +394,83 @@ def _exposed_indices(request: object) -> tuple[list[int], tuple[Exposure, ...]] 
         return None
 
 
+# The two commonest lines, as json.dumps writes them: {"rack": "..."} and
+# {"rack": "...", "exposed": ["...", ...]}, recognised by their text. What
+# is between the quotes is only trusted once it reads as plain codes and
+# spaces: a quote, a backslash, a control or any other character makes a
+# word no tile (`_plain_racks`) or an exposure none (`_listed_exposure`),
+# and the line is read by orjson and the readers below, as always.
+_RACK_HEAD = '{"rack": "'
+_EXPOSED_AFTER_RACK = '", "exposed": ["'
+_JSON_SPACE = " \t\n\r"
+_PLAIN_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ ")
+_LISTED_READ: dict[str, Exposure | None] = {}  # an exposure's text in a line, read once
+# Each plain code's tile by its two bytes (a one-letter code's second is 0); -1 for none.
+_TILE_OF_BYTES = np.full(1 << 16, -1, dtype=np.int16)
+for _code, _tile in tiles.INDEX.items():
+    _TILE_OF_BYTES[ord(_code[0]) << 8 | (ord(_code[1]) if len(_code) > 1 else 0)] = _tile
+
+
+def _listed_exposure(text: str) -> Exposure | None:
+    """An exposure's text as it stands in a line (between its quotes): the
+    exposure if it is plain codes and spaces only, else None."""
+    if text in _LISTED_READ:
+        return _LISTED_READ[text]
+    found = _exposure_of(text) if _PLAIN_CHARS.issuperset(text) else None
+    if len(_LISTED_READ) >= _EXPOSURES_KEPT:
+        _LISTED_READ.clear()
+    _LISTED_READ[text] = found
+    return found
+
+
+def _line_shape(raw: str) -> tuple[str, tuple[Exposure, ...]] | None:
+    """The rack's text (not yet trusted) and the exposures of a line in one
+    of the two commonest shapes; None for any other line."""
+    body = raw.rstrip(_JSON_SPACE)
+    if not body.startswith(_RACK_HEAD):
+        return None
+    if body.endswith('"}'):
+        return body[10:-2], ()
+    if not body.endswith('"]}'):
+        return None
+    cut = body.find(_EXPOSED_AFTER_RACK)
+    if cut < 0:
+        return None
+    shown = []
+    for text in body[cut + 16 : -3].split('", "'):
+        exposure = _listed_exposure(text)
+        if exposure is None:
+            return None
+        shown.append(exposure)
+    return body[10:cut], tuple(shown)
+
+
+def _plain_racks(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
+    """Racks as a line writes them (between its quotes), counted at once:
+    (counts (racks, KINDS), tiles on each rack), the tiles -1 for a rack
+    with a word that is no plain code (any character but a code's and a
+    space makes one). The words are found in the bytes of all the texts
+    together by array arithmetic: split and looked up one by one they cost
+    most of reading a line (issue 26)."""
+    joined = "|".join(texts) + "|"
+    if joined.count("|") != len(texts):  # a bar in a text: no plain code has one
+        return np.zeros((len(texts), tiles.KINDS), dtype=np.int16), np.full(len(texts), -1, dtype=np.intp)
+    buf = np.frombuffer(joined.encode(), dtype=np.uint8)
+    bar = buf == 124
+    solid = ((buf != 32) & ~bar).view(np.int8)
+    edge = np.diff(solid, prepend=np.int8(0))  # 1 where a word starts, -1 just after one ends
+    first, after = np.flatnonzero(edge == 1), np.flatnonzero(edge == -1)
+    length = after - first
+    tile = _TILE_OF_BYTES[(buf[first].astype(np.intp) << 8) | (buf[first + 1] * (length == 2))]
+    wrong = (tile < 0) | (length > 2)
+    rack = np.cumsum(bar)[first]  # the bars before a word: its rack
+    words = np.bincount(rack, minlength=len(texts))
+    words[np.bincount(rack, wrong, minlength=len(texts)) > 0] = -1
+    cells = rack * tiles.KINDS + tile
+    counts = np.bincount(cells[~wrong], minlength=len(texts) * tiles.KINDS).astype(np.int16)
+    return counts.reshape(len(texts), tiles.KINDS), words
+
+
 def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
     """Counts of many racks at once, (racks, KINDS), from their tiles' indices."""
     owner = np.repeat(np.arange(len(lengths), dtype=np.intp), lengths)
@@ -389,46 +478,26 @@ def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
     return np.bincount(cells, minlength=len(lengths) * tiles.KINDS).reshape(len(lengths), tiles.KINDS).astype(np.int16)
 
 
-def _exposed_counts(flat: list[int], lengths: list[int], exposures: list[tuple[Exposure, ...]]) -> np.ndarray | None:
-    """The racks of plain-coded exposed lines counted at once, only those that
-    hold, with their exposures, no more copies than the set has (T1); None
-    for no such line. Fewer rows than lines: some are to be refused."""
-    if not lengths:
-        return None
-    counts = _counted(flat, lengths)
-    held = counts.copy()
-    rows = [row for row, shown in enumerate(exposures) for _ in shown]
-    shown = [e for own in exposures for e in own]
-    np.add.at(held, (rows, [e.tile for e in shown]), [e.size - e.jokers for e in shown])
-    np.add.at(held, (rows, [tiles.JOKER] * len(shown)), [e.jokers for e in shown])
-    within = ~(held > _COPIES_ARRAY).any(axis=1)
-    return counts if within.all() else counts[within]
+def _within_the_set(counts: np.ndarray, exposures: list[tuple[Exposure, ...]]) -> np.ndarray:
+    """Which racks hold, with their exposures, no more copies than the set has (T1)."""
+    at: list[int] = []
+    held: list[int] = []
+    for row, own in enumerate(exposures):
+        for e in own:
+            at += (row * tiles.KINDS + e.tile, row * tiles.KINDS + tiles.JOKER)
+            held += (e.size - e.jokers, e.jokers)
+    shown = np.bincount(at, held, minlength=counts.size).reshape(counts.shape)
+    return np.asarray(~((counts + shown) > _COPIES_ARRAY).any(axis=1))
 
 
-def _refuse_beyond_the_set(
-    lines: list[int], requests: list[dict], exposures: list[tuple[Exposure, ...]], flat: list[int], lengths: list[int],
-    replies: list,
-) -> tuple[list[int], list[tuple[Exposure, ...]]]:
-    """The general reader's own words for each exposed line that holds more
-    copies than the set has; the others' lines and exposures, kept in order."""
-    kept_lines, kept_exposures = [], []
-    start = 0
-    for k, request, shown, length in zip(lines, requests, exposures, lengths):
-        rack = tiles.counts(flat[start : start + length])
-        start += length
-        for e in shown:
-            rack[e.tile] += e.size - e.jokers
-            rack[tiles.JOKER] += e.jokers
-        if all(r <= c for r, c in zip(rack, _COPIES)):
-            kept_lines.append(k)
-            kept_exposures.append(shown)
-            continue
-        try:
-            request_holding(request, (13, 14))
-            raise ValueError("a rack cannot hold more copies of a tile than the set has")
-        except BATCH_ERRORS as error:
-            replies[k] = error_reply(error)
-    return kept_lines, kept_exposures
+def _refuse(raw: str, k: int, replies: list) -> None:
+    """The general reader's own words for a line whose rack (and exposures)
+    hold more copies than the set has, found with the chunk's counts."""
+    try:
+        request_holding(cast(dict, _loads(raw)), (13, 14))
+        raise ValueError("a rack cannot hold more copies of a tile than the set has")
+    except BATCH_ERRORS as error:
+        replies[k] = error_reply(error)
 
 
 def _joined_rankings(a: BatchRanking, b: BatchRanking) -> BatchRanking:
@@ -438,45 +507,84 @@ def _joined_rankings(a: BatchRanking, b: BatchRanking) -> BatchRanking:
     )))
 
 
-def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None, top: int | None) -> Iterator[bytes]:
-    """One JSON line (bytes, with its newline) per non-blank input line, in order."""
-    ranked = _Ranked(card, fields, top)
-    tables = ranked.tables
+def answer_lines(tables: RankTables, lines: Iterable[str], fields: Sequence[str] | None, top: int | None) -> Iterator[bytes]:
+    """One JSON line (bytes, with its newline) per non-blank input line, in order;
+    `tables` are the card's `CardTables` when a field explains lines."""
+    ranked = _Ranked(tables, fields, top)
     for chunk in _chunks(lines, CHUNK):
         replies: list[dict | str | bytes | None] = [None] * len(chunk)
-        # Plain racks are counted for the whole chunk at once (one bincount,
-        # the set's copies checked as arrays); the rest one by one as before.
-        quick: list[int] = []
-        quick_requests: list[dict] = []
-        flat: list[int] = []
-        lengths: list[int] = []
+        # The commonest lines, a plain rack or one with exposures in plain
+        # codes, are matched as text and counted for the whole chunk at once
+        # (`_plain_racks`; the set's copies checked as arrays); the rest one
+        # by one as before, the quick readers first, then the general one.
+        plain_rows: list[int] = []
+        plain_texts: list[str] = []
+        shown_rows: list[int] = []
+        shown_texts: list[str] = []
+        shown_exposures: list[tuple[Exposure, ...]] = []
+        others: list[int] = []
+        for k, raw in enumerate(chunk):
+            shape = _line_shape(raw)
+            if shape is None:
+                others.append(k)
+            elif shape[1]:
+                shown_rows.append(k)
+                shown_texts.append(shape[0])
+                shown_exposures.append(shape[1])
+            else:
+                plain_rows.append(k)
+                plain_texts.append(shape[0])
+        quick: list[int] = []  # plain racks counted with the chunk
+        counts = np.zeros((0, tiles.KINDS), dtype=np.int16)
+        if plain_rows:
+            counts, words = _plain_racks(plain_texts)
+            fine = (words == 13) | (words == 14)
+            quick = plain_rows
+            if not fine.all():
+                others += [k for k, ok in zip(plain_rows, fine.tolist()) if not ok]
+                quick = [k for k, ok in zip(plain_rows, fine.tolist()) if ok]
+                counts = counts[fine]
+        quick_exposed: list[int] = []  # and plain-coded ones with exposures
+        exposed_counts = np.zeros((0, tiles.KINDS), dtype=np.int16)
+        quick_exposures: list[tuple[Exposure, ...]] = []
+        if shown_rows:
+            exposed_counts, words = _plain_racks(shown_texts)
+            words += [sum(e.size for e in own) for own in shown_exposures]
+            fine = ((words == 13) | (words == 14)) & (words >= 0)
+            quick_exposed, quick_exposures = shown_rows, shown_exposures
+            if not fine.all():
+                others += [k for k, ok in zip(shown_rows, fine.tolist()) if not ok]
+                picked = fine.tolist()
+                quick_exposed = [k for k, ok in zip(shown_rows, picked) if ok]
+                quick_exposures = [e for e, ok in zip(shown_exposures, picked) if ok]
+                exposed_counts = exposed_counts[fine]
         seen: tuple[int, ...] | np.ndarray | None  # a slow line's own, then the chunk's as an array
         slow: list[tuple[int, Holding]] = []
         slow_racks, slow_seens = [], []
         exposed: list[tuple[int, Holding]] = []  # ranked together too, by batch_rank_exposed
         exposed_seens: list[tuple[int, ...]] = []
-        quick_exposed: list[int] = []  # and plain-coded ones counted with the chunk
-        quick_exposed_requests: list[dict] = []
-        quick_exposures: list[tuple[Exposure, ...]] = []
+        flat: list[int] = []
+        lengths: list[int] = []
         exposed_flat: list[int] = []
         exposed_lengths: list[int] = []
-        for k, raw in enumerate(chunk):
+        more_quick: list[int] = []
+        more_exposed: list[int] = []
+        more_exposures: list[tuple[Exposure, ...]] = []
+        for k in sorted(others):
             try:
-                request = _loads(raw)
+                request = _loads(chunk[k])
                 indices = _rack_indices(request)
                 if indices is not None:
-                    quick.append(k)
-                    quick_requests.append(request)  # type: ignore[arg-type]  # _rack_indices answers only for a dict
+                    more_quick.append(k)
                     flat.extend(indices)
                     lengths.append(len(indices))
                     continue
                 read = _exposed_indices(request)
                 if read is not None:  # the same for a rack with exposures, the commonest after a plain one
-                    quick_exposed.append(k)
-                    quick_exposed_requests.append(request)  # type: ignore[arg-type]  # _exposed_indices answers only for a dict
+                    more_exposed.append(k)
                     exposed_flat.extend(read[0])
                     exposed_lengths.append(len(read[0]))
-                    quick_exposures.append(read[1])
+                    more_exposures.append(read[1])
                     continue
                 request = checked_request(request, KEYS)
                 holding, seen = _quick_holding(request) or _quick_exposed(request) or request_holding(request, (13, 14))
@@ -489,27 +597,33 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
                     slow_seens.append(seen)
             except BATCH_ERRORS as error:
                 replies[k] = error_reply(error)
-        counts = _counted(flat, lengths) if quick else np.zeros((0, tiles.KINDS), dtype=np.int16)
+        if more_quick:
+            quick = quick + more_quick
+            counts = np.concatenate([counts, _counted(flat, lengths)])
+        if more_exposed:
+            quick_exposed = quick_exposed + more_exposed
+            quick_exposures = quick_exposures + more_exposures
+            exposed_counts = np.concatenate([exposed_counts, _counted(exposed_flat, exposed_lengths)])
         too_many = cast(np.ndarray, (counts > _COPIES_ARRAY).any(axis=1))
         if too_many.any():  # more copies than the set has: the general reader's own message
             for i in np.flatnonzero(too_many).tolist():
-                try:
-                    request_holding(quick_requests[i], (13, 14))
-                    raise ValueError("a rack cannot hold more copies of a tile than the set has")
-                except BATCH_ERRORS as error:
-                    replies[quick[i]] = error_reply(error)
+                _refuse(chunk[quick[i]], quick[i], replies)
             keep = ~too_many
             counts = counts[keep]
             quick = [k for k, ok in zip(quick, keep.tolist()) if ok]
-        exposed_counts = _exposed_counts(exposed_flat, exposed_lengths, quick_exposures)
-        if exposed_counts is not None and len(exposed_counts) < len(quick_exposed):  # some hold more than the set has
-            kept = _refuse_beyond_the_set(quick_exposed, quick_exposed_requests, quick_exposures, exposed_flat, exposed_lengths, replies)
-            quick_exposed, quick_exposures = kept
+        if quick_exposed:
+            within = _within_the_set(exposed_counts, quick_exposures)
+            if not within.all():  # some hold, with their exposures, more than the set has
+                for i in np.flatnonzero(~within).tolist():
+                    _refuse(chunk[quick_exposed[i]], quick_exposed[i], replies)
+                picked = within.tolist()
+                quick_exposed = [k for k, ok in zip(quick_exposed, picked) if ok]
+                quick_exposures = [e for e, ok in zip(quick_exposures, picked) if ok]
+                exposed_counts = exposed_counts[within]
         if quick_exposed:  # ahead of the general reader's, so that their rows come first
             exposed_racks = np.concatenate([
                 exposed_counts, np.array([h.rack for _, h in exposed], dtype=np.int16).reshape(-1, tiles.KINDS)
             ])
-            exposed_seens = [_NOTHING_SEEN] * len(quick_exposed) + exposed_seens
             all_exposures = quick_exposures + [h.exposures for _, h in exposed]
         else:
             exposed_racks = np.array([h.rack for _, h in exposed], dtype=np.int16).reshape(-1, tiles.KINDS)
@@ -518,32 +632,30 @@ def answer_lines(card: Card, lines: Iterable[str], fields: Sequence[str] | None,
         if not rows:
             yield b"".join(_line(reply) for reply in replies)
             continue
-        ranking: BatchRanking | None = None
+        parts: list[BatchRanking] = []  # the plain racks' ranking, then the exposed ones'
         if quick or slow:
             racks = np.concatenate([counts, np.array(slow_racks, dtype=np.int16).reshape(-1, tiles.KINDS)])
             seen = None
             if any(any(s) for s in slow_seens):
                 seen = np.zeros_like(racks)
                 seen[len(quick) :] = np.array(slow_seens, dtype=np.int16)
-            ranking = tables.batch_rank(racks, seen)
+            parts.append(tables.batch_rank(racks, seen))
         if all_exposures:
-            exposed_ranking = batch_rank_exposed(
-                tables, exposed_racks, all_exposures, np.array(exposed_seens, dtype=np.int16), ranked.fits
-            )
-            ranking = exposed_ranking if ranking is None else _joined_rankings(ranking, exposed_ranking)
-        assert ranking is not None  # rows is not empty
+            exposed_seen = None  # the commonest: nothing seen
+            if any(any(s) for s in exposed_seens):
+                exposed_seen = np.zeros_like(exposed_racks)
+                exposed_seen[len(exposed_racks) - len(exposed_seens) :] = np.array(exposed_seens, dtype=np.int16)
+            parts.append(batch_rank_exposed(tables, exposed_racks, all_exposures, exposed_seen, ranked.fits))
         if ranked.pieces is not None:
+            picks = np.concatenate([ranked.picks(r) for r in parts]) if len(parts) > 1 else ranked.picks(parts[0])
             if len(rows) == len(chunk):  # the commonest: no line refused, so one join for the chunk
-                if slow or all_exposures:  # the racks back in the lines' order
-                    at = np.argsort(np.array(rows, dtype=np.intp))
-                    ranking = BatchRanking(*(x[at] for x in (
-                        ranking.distance, ranking.best, ranking.live_outs, ranking.dead, ranking.order
-                    )))
-                yield ranked.joined_all(ranking)
+                order = np.argsort(np.array(rows, dtype=np.intp))  # the racks back in the lines' order
+                yield ranked.joined_all(picks if (order[1:] > order[:-1]).all() else picks[order])
                 continue
-            for k, line in zip(rows, ranked.joined(ranking)):
+            for k, line in zip(rows, ranked.joined(picks)):
                 replies[k] = line
         else:
+            ranking = parts[0] if len(parts) == 1 else _joined_rankings(parts[0], parts[1])
             holdings = [Holding(tuple(rack)) for rack in counts.tolist()] + [h for _, h in slow]
             holdings += [Holding(tuple(rack), shown) for rack, shown in zip(exposed_racks.tolist(), all_exposures)]
             for row, (k, holding) in enumerate(zip(rows, holdings)):
@@ -565,23 +677,58 @@ def _write(stdout: TextIO, data: bytes) -> None:
         stdout.write(data.decode("utf-8"))
 
 
-def run_analyze(card: Card, args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+def _lean_fields(args: argparse.Namespace) -> tuple[str, ...] | None:
+    """The fields of a lean batch (JSON lines in, ranked fields only, a valid
+    --top): the rank tables answer it alone. None for anything else, which
+    reads the card first, as it always did (its errors before any other)."""
+    if args.rack is not None or args.fields is None or (args.top is not None and args.top < 0):
+        return None
+    try:
+        fields = parse_fields(args.fields)
+    except UsageError:
+        return None
+    return fields if fields is not None and RANKED_FIELDS.issuperset(fields) else None
+
+
+def run_analyze(args: argparse.Namespace, stdin: TextIO, stdout: TextIO, load_card: Callable[[str | None], Card]) -> int:
+    """`analyze`: one rack (--rack), or JSON lines in batch. A lean batch
+    reads the card's rank tables alone (`disk_cache.rank_tables_cached`),
+    anything else the card (`load_card`, the command line's)."""
+    lean = _lean_fields(args)
+    if lean is not None:
+        from coach.reading.disk_cache import rank_tables_cached
+
+        return _batch(rank_tables_cached(args.card), lean, args.top, stdin, stdout)
+    card = load_card(args.card)
     fields = parse_fields(args.fields)
     top = args.top
     if top is not None and top < 0:
         raise UsageError("--top must be 0 or more")
     if args.rack is None:
-        stdout.flush()
-        for data in answer_lines(card, stdin, fields, top):
-            _write(stdout, data)
-        stdout.flush()
-        return 0
+        from coach.reading.tiles_away import tables_for
+
+        return _batch(tables_for(card), fields, top, stdin, stdout)
     if fields is not None and not args.json:
         raise UsageError("--fields chooses JSON fields: add --json")
+    from coach.cli.commands import COMMANDS
+
     request = {key: getattr(args, key) for key in KEYS if getattr(args, key, None) is not None}
     result = cast("Analysis", COMMANDS["analyze"].solve(card, request))
     if args.json:
         _write(stdout, orjson.dumps(_analysis_answer(result, fields, top)) + b"\n")
     else:
+        from coach.cli.text import render_analysis
+
         stdout.write(render_analysis(result, 10 if top is None else top) + "\n")
+    return 0
+
+
+def _batch(tables: RankTables, fields: Sequence[str] | None, top: int | None, stdin: TextIO, stdout: TextIO) -> int:
+    if not gc.isenabled():  # the command's start-up ran without the collector (coach/__main__.py):
+        gc.freeze()  # what it made stays for good, never walked again,
+        gc.enable()  # and the racks' own garbage is collected as usual
+    stdout.flush()
+    for data in answer_lines(tables, stdin, fields, top):
+        _write(stdout, data)
+    stdout.flush()
     return 0

@@ -155,7 +155,7 @@ def analyze(card: Card, holding: Holding, seen: tuple[int, ...] | None = None, w
     and ranked exactly as in the full analysis (a deal that reads only the
     near lines skips the outs of all the others). A bare rack with nothing
     seen is ranked by the card's batch tables when they are built
-    (`CardTables.rank_rack`, the same numbers: tests hold it to `ranked`)."""
+    (`RankTables.rank_rack`, batch_rank's own ranking of one rack, the same numbers: tests hold it to `ranked`)."""
     tables = tables_for(card)
     if not holding.exposures and not any(seen or ()) and tables.batch_ready:
         found = tables.rank_rack(holding.rack)

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import pickle
+from functools import lru_cache
 from pathlib import Path
 
+import orjson
 import pytest
 
 from coach import cli
@@ -19,6 +22,8 @@ from coach.notation import tiles
 from coach.notation.card import HOUSE_CARD, house_card
 from coach.notation.tiles import format_tiles
 from coach.reading import disk_cache as card_cache
+from coach.reading.ranking import RankTables
+from coach.reading.tiles_away import CardTables
 from coach.tools.bench import deal_racks
 
 RACK = "2B 2B 0 2C 6C 6C 2D 2D J F F N E"
@@ -167,6 +172,114 @@ def test_the_bench_mix_answers_as_one_by_one() -> None:
     assert run(["analyze", "--json", "--fields", "id,distance"], text) == [cut(whole, ["id", "distance"], None) for whole in full]
 
 
+def mixed_lines() -> str:
+    """A few hundred batch lines of every kind: the bar's mix (plain racks and
+    racks with a pung exposed), racks with seen tiles, exposures with jokers
+    and with seen tiles, an alias, two exposures, and lines refused."""
+    from coach.tools.bench_goals import exposed_mix
+
+    racks = deal_racks(400)
+    lines: list[object] = list(exposed_mix(racks[:300]))
+    for n, rack in enumerate(racks[300:]):
+        text = format_tiles(rack)
+        kept = format_tiles(rack[:-3])
+        lines.append([
+            {"rack": text, "seen": "1D 5B N N WD"},
+            {"rack": kept, "exposed": ["F F J"]},
+            {"rack": kept, "exposed": ["N J J"], "seen": "1D 2D"},
+            {"rack": text.lower()},
+        ][n % 4])
+    lines[7] = {"rack": "1B 2B 3B 3B N E E", "exposed": ["5D 5D J", "F F F J"]}
+    lines[11] = {"rack": "5D 5D 5D 1B 2B 3B N E E W", "exposed": ["5D 5D J"]}  # five 5 Dots
+    lines[13] = {"rack": "1D 1D 1D 1D 1D 2D 2D 3D 3D N N E E"}
+    lines[17] = "{oops"
+    lines[19] = {"rack": "1X 2D"}
+    return "".join((line if isinstance(line, str) else json.dumps(line)) + "\n" for line in lines)
+
+
+@lru_cache(maxsize=1)
+def mixed_answers() -> tuple[dict, ...]:
+    return tuple(one_by_one(mixed_lines()))
+
+
+@pytest.mark.parametrize(
+    "fields, top",
+    [("id,distance", None), ("distance,id", 5), ("id", None), ("dead,id", None), ("live_outs,distance,id", None),
+     ("id,section,distance,value,concealed,note,pattern,dead,live_outs", 3), ("reading,id", 2), ("reason,distance", None)],
+)
+def test_lean_batch_is_the_full_answer_cut_down_byte_for_byte(fields: str, top: int | None) -> None:
+    """Every line the batch writes is the one-by-one answer cut down, as orjson
+    writes it: the same bytes, from the card's tables and then (ranked fields
+    only) from the rank tables alone, read back from the disk cache (issue 26)."""
+    text = mixed_lines()
+    names = [f for f in FIELDS if f in fields.split(",")]
+    want = [
+        orjson.dumps(whole if "error" in whole else cut(whole, names, top)).decode()
+        for whole in mixed_answers()
+    ]
+    argv = ["analyze", "--json", "--fields", fields] + (["--top", str(top)] if top is not None else [])
+    first = _output(argv, text)
+    assert first == want
+    card_cache._LOADED.clear()  # the next run reads what the first kept on disk
+    assert _output(argv, text) == want
+
+
+def _output(argv: list[str], text: str) -> list[str]:
+    out = io.StringIO()
+    assert cli.main(argv, stdin=io.StringIO(text), stdout=out) == 0
+    return out.getvalue().splitlines()
+
+
+def test_lean_batch_reads_the_rank_tables_alone(cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = mixed_lines()
+    argv = ["analyze", "--json", "--fields", "id,distance"]
+    first = _output(argv, text)
+    [rank_file] = cache_dir.glob("rank-*.pickle")
+    assert type(pickle.loads(rank_file.read_bytes())) is RankTables
+    card_cache._LOADED.clear()
+
+    def compile_again(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the card was read: the rank tables were not")
+
+    monkeypatch.setattr(card_cache, "tables_from_text", compile_again)
+    assert _output(argv, text) == first
+    rank_file.write_bytes(b"not a pickle")  # a broken file is rebuilt, and answers the same
+    monkeypatch.undo()
+    monkeypatch.setenv("COACH_CACHE_DIR", str(cache_dir))
+    card_cache._LOADED.clear()
+    assert _output(argv, text) == first
+    assert type(pickle.loads(rank_file.read_bytes())) is RankTables
+
+
+def test_a_lean_batch_starts_without_the_card_module(cache_dir: Path) -> None:
+    """Start-up (issue 26): a lean batch reads its rank tables from the disk
+    cache and imports neither the card module (nor YAML) nor the analysis
+    for lines in plain codes, the commonest."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys; from coach.cli import main; main(['analyze', '--json', '--fields', 'id,distance']);"
+        "print(sorted(m for m in ('coach.notation.card', 'coach.reading.tiles_away', 'coach.reading.analysis', 'yaml')"
+        " if m in sys.modules), file=sys.stderr)"
+    )
+    plain = [{"rack": "1D 1D 2D 2D 3D 3D N N E E W W S"}, {"rack": "1B 2B 3B 3B N E E F F J", "exposed": ["5D 5D J"]}]
+    lines = "".join(json.dumps(line) + "\n" for line in plain)  # plain codes: an alias goes through the general reader
+    env = {**os.environ, "COACH_CACHE_DIR": str(cache_dir), "PYTHONPATH": str(Path(cli.__file__).parents[2])}
+    first = subprocess.run([sys.executable, "-c", code], input=lines, capture_output=True, text=True, check=True, env=env)
+    again = subprocess.run([sys.executable, "-c", code], input=lines, capture_output=True, text=True, check=True, env=env)
+    assert again.stderr.strip().splitlines()[-1] == "[]"
+    assert again.stdout == first.stdout == "\n".join(_output(["analyze", "--json", "--fields", "id,distance"], lines)) + "\n"
+
+
+def test_the_cache_names_the_code_it_depends_on() -> None:
+    from coach.notation import card as card_module
+    from coach.reading import holding, ranking, tiles_away
+
+    assert card_cache.HOUSE_CARD == HOUSE_CARD
+    assert set(card_cache.COMPILERS) == {Path(m.__file__ or "") for m in (card_module, tiles, tiles_away, ranking, holding)}
+
+
 def test_no_two_word_alias_is_two_plain_codes() -> None:
     """The quick reading splits on spaces: it would misread "X Y" if that were one tile."""
     for alias in tiles.ALIASES:
@@ -178,7 +291,7 @@ def test_parser_choices_match_the_commands() -> None:
     from coach.rules.charleston import PASSES
     from coach.rules.mahjong import WINS
 
-    assert cli.PASS_CHOICES == tuple(PASSES) and cli.WIN_CHOICES == WINS
+    assert cli.PASS_CHOICES == tuple(PASSES) and cli.WIN_CHOICES == WINS  # named there, not imported (issue 26)
 
 
 # -- the tables' disk cache ------------------------------------------------
@@ -208,7 +321,7 @@ def test_a_broken_cache_file_is_rebuilt_and_answers_do_not_change(cache_dir: Pat
     file.write_bytes(b"not a pickle")
     card_cache._LOADED.clear()
     assert run(["analyze", "--json", "--rack", RACK]) == [fresh]
-    assert isinstance(pickle.loads(file.read_bytes()), card_cache.CardTables)
+    assert isinstance(pickle.loads(file.read_bytes()), CardTables)
     file.write_bytes(pickle.dumps({"not": "tables"}))
     card_cache._LOADED.clear()
     assert run(["analyze", "--json", "--rack", RACK]) == [fresh]

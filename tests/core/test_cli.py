@@ -536,11 +536,19 @@ def test_bad_card_is_one_error_line_everywhere(case: str, tmp_path: Path, capsys
     assert out == ""
     code, out = run(["score", "--card", card, "--rack", WD2_WIN, "--win", "self"])
     assert_one_error(capsys, code, word)
+    # The lean batch reads the card's rank tables alone, but a card that is not valid the same way (issue 26).
+    lines = json.dumps({"rack": WD2_13}) + "\n"
+    for extra in (["--fields", "id,distance"], ["--fields", "id,colour"], ["--fields", "id", "--top", "-1"]):
+        code, out = run(["analyze", "--card", card, "--json", *extra], lines)
+        assert_one_error(capsys, code, word)
+        assert out == ""
 
 
 def test_missing_card_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     missing = str(tmp_path / "nope.yaml")
     code, _ = run(["analyze", "--card", missing, "--rack", WD2_13])
+    assert_one_error(capsys, code, "nope.yaml")
+    code, _ = run(["analyze", "--card", missing, "--json", "--fields", "id,distance"], json.dumps({"rack": WD2_13}) + "\n")
     assert_one_error(capsys, code, "nope.yaml")
     code, _ = run(["check-card", missing])
     assert_one_error(capsys, code, "nope.yaml")
@@ -626,6 +634,8 @@ def test_process_errors(argv: list[str], words: list[str]) -> None:
 def test_process_missing_card_file(tmp_path: Path) -> None:
     missing = str(tmp_path / "missing-card.yaml")
     _assert_process_error(subprocess_run(["analyze", "--card", missing, "--rack", WD2_13]), "missing-card.yaml")
+    lean = ["analyze", "--card", missing, "--json", "--fields", "id,distance"]
+    _assert_process_error(subprocess_run(lean, json.dumps({"rack": WD2_13}) + "\n"), "missing-card.yaml")
 
 
 @pytest.mark.parametrize(

@@ -561,6 +561,8 @@ def test_a_bare_rack_ranked_by_the_batch_tables_as_by_analyze(holding: Holding, 
     found = TABLES.rank_rack(holding.rack)
     general = ranked(TABLES, holding)
     assert (found.best.tolist(), found.distance.tolist(), found.dead.tolist(), found.live_outs.tolist(), found.order.tolist()) == general
+    batch = TABLES.batch_rank(np.array([holding.rack], dtype=np.int16))  # one rack of a batch: the same row
+    assert [a.tolist() for a in (batch.best[0], batch.distance[0], batch.dead[0], batch.live_outs[0], batch.order[0])] == list(general)
     fast = analyze(CARD, holding, within=within)
     slow = ranked(TABLES, holding, (0,) * tiles.KINDS if within == 0 else None, within)  # nothing seen, said either way
     assert [(r.order, r.reading, r.distance, r.dead, r.live_outs) for r in fast.lines] == [
