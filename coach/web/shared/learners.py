@@ -268,11 +268,12 @@ def record_with(
     zone = valid_zone(time_zone)
     g.setdefault(_KEEP, True)  # the learner is loaded here if not before: keep its connection for the store
     try:
-        signed_in = int(current_user.id) if current_user.is_authenticated else None
+        user = current_user._get_current_object()  # once: each look through the proxy loads it from g again
     finally:
         g.pop(_KEEP, None)
         kept: Connection | None = g.pop(_KEPT, None)
-    guest_zone = zone if signed_in is not None and current_user.guest else None
+    signed_in = int(user.id) if user.is_authenticated else None
+    guest_zone = zone if signed_in is not None and user.guest else None
     new_guest: list[SignedIn] = []
 
     def work(session: Session) -> tuple[bool, T | None]:
