@@ -136,3 +136,30 @@ def test_sqlite_writers_take_turns_on_a_file_lock_across_processes(app):
             fcntl.flock(other, fcntl.LOCK_UN)
         finally:
             os.close(other)
+
+
+@contextlib.contextmanager
+def checkouts(app):
+    """Each connection the app's engine hands out of its pool."""
+    taken: list[object] = []
+
+    def count(dbapi_connection, record, proxy):
+        taken.append(dbapi_connection)
+
+    engine = app.extensions["store"]
+    event.listen(engine, "checkout", count)
+    try:
+        yield taken
+    finally:
+        event.remove(engine, "checkout", count)
+
+
+def test_a_signed_in_answer_is_stored_on_the_connection_its_learner_was_checked_on(app, client):
+    first = ask(client, "name-the-tile", 21)
+    assert answer(client, "name-the-tile", first["token"], "5D")["counted"] is True  # makes the guest
+    question = ask(client, "name-the-tile", 22)
+    with checkouts(app) as taken, statements(app) as sent:
+        assert answer(client, "name-the-tile", question["token"], "5D")["counted"] is True
+    # The session check's read, then the store's transaction, on the one connection (issue 26).
+    assert len(taken) == 1, taken
+    assert kinds(sent)[0] == "SELECT" and "UPDATE" in kinds(sent), sent

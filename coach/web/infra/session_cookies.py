@@ -11,7 +11,10 @@ verifies the same way; only its age moves, and that is checked every time,
 as itsdangerous does (older than the lifetime, or signed in the future,
 and the session is empty). A cookie that fails is never remembered.
 Each request gets its own copy of the data: a request that changes its
-session changes nothing remembered.
+session changes nothing remembered. A session holding only plain values
+(text, numbers, true/false: a sign-in's and the CSRF secret, as every
+drill request's does) is copied as a dict, the same copy as a deep one
+there and a tenth of its cost; any other is copied deeply.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from flask import Flask, Request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature
 
+_PLAIN = (str, int, float, bool, bytes, type(None))  # values no request can change in place
 SIZE = 2048  # cookies remembered: a busy server's signed-in browsers of the last minutes (about 0.5 KB each)
 
 
@@ -33,8 +37,8 @@ class RememberingSessionInterface(SecureCookieSessionInterface):
     """`SecureCookieSessionInterface`, each verified cookie's data and signing time remembered."""
 
     def __init__(self) -> None:
-        # (secret key, fallback keys, cookie text) -> (signed at, the data)
-        self._known: OrderedDict[tuple[Any, tuple[Any, ...], str], tuple[int, dict[str, Any]]] = OrderedDict()
+        # (secret key, fallback keys, cookie text) -> (signed at, the data, whether its values are all plain)
+        self._known: OrderedDict[tuple[Any, tuple[Any, ...], str], tuple[int, dict[str, Any], bool]] = OrderedDict()
         self._lock = threading.Lock()
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
@@ -57,16 +61,17 @@ class RememberingSessionInterface(SecureCookieSessionInterface):
                 data, signed = serializer.loads(value, max_age=max_age, return_timestamp=True)
             except BadSignature:
                 return self.session_class()
-            known = (int(signed.timestamp()), data)
+            plain = type(data) is dict and all(type(v) in _PLAIN for v in data.values())
+            known = (int(signed.timestamp()), data, plain)
             with self._lock:
                 self._known[key] = known
                 while len(self._known) > SIZE:
                     self._known.popitem(last=False)
-            return self.session_class(copy.deepcopy(data))
+            return self.session_class(dict(data) if plain else copy.deepcopy(data))
         age = int(time.time()) - known[0]  # itsdangerous's own reckoning (TimestampSigner.unsign)
         if age > max_age or age < 0:
             return self.session_class()
-        return self.session_class(copy.deepcopy(known[1]))
+        return self.session_class(dict(known[1]) if known[2] else copy.deepcopy(known[1]))
 
 
 def install(app: Flask) -> None:

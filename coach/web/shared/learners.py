@@ -38,6 +38,11 @@ T = TypeVar("T")
 # then knows, without loading the learner, that a guest plays the League's
 # table rules (coach.web.shared.table_rules.own_rules). Set at every sign-in.
 ACCOUNT = "account"
+# An answer asks for its learner just before storing the answer: the user loader's
+# connection is then kept for the store (`record_with`), which spares checking one
+# out of the pool and back again (issue 26). g's keys: the ask, and the connection.
+_KEEP = "keep_login_connection"
+_KEPT = "login_connection"
 
 
 class SignedIn(UserMixin):
@@ -102,8 +107,17 @@ def _load(user_id: str) -> SignedIn | None:
         return None
     if not 0 < learner_id < 2**63:
         return None
-    with engine().connect() as connection:  # a read on every signed-in request: no ORM session for it
+    connection = engine().connect()  # a read on every signed-in request: no ORM session for it
+    try:
         found = login_sessions.live(connection, learner_id, token)
+    except BaseException:
+        connection.close()
+        raise
+    if g.pop(_KEEP, False):
+        connection.rollback()  # nothing held: the answer's transaction starts afresh on it
+        g.setdefault(_KEPT, connection)
+    else:
+        connection.close()
     if found is None or login_sessions.needs_touch(found):
         with reading() as session:
             if found is None:
@@ -252,8 +266,14 @@ def record_with(
     one after another and all counted. A first answer makes a guest, in the
     same transaction, and signs them in once it is stored."""
     zone = valid_zone(time_zone)
-    signed_in = int(current_user.id) if current_user.is_authenticated else None
-    guest_zone = zone if signed_in is not None and current_user.guest else None
+    g.setdefault(_KEEP, True)  # the learner is loaded here if not before: keep its connection for the store
+    try:
+        user = current_user._get_current_object()  # once: each look through the proxy loads it from g again
+    finally:
+        g.pop(_KEEP, None)
+        kept: Connection | None = g.pop(_KEPT, None)
+    signed_in = int(user.id) if user.is_authenticated else None
+    guest_zone = zone if signed_in is not None and user.guest else None
     new_guest: list[SignedIn] = []
 
     def work(session: Session) -> tuple[bool, T | None]:
@@ -276,10 +296,13 @@ def record_with(
     if signed_in is not None and also is None:
         # The common case, a learner answering: plain statements on a connection,
         # with no ORM session around them (issue 26: a fifth of the answer's store).
-        with write_lock(), engine().connect() as connection:
+        with write_lock(), (kept if kept is not None else engine().connect()) as connection:
+            kept = None
             stored = write(connection, lambda: _answer_as(connection, signed_in, question, verdict, time_ms, guest_zone))
         if stored is not None:
             return stored, None
+    if kept is not None:
+        kept.close()
     with writing() as session:
         result = write(session, lambda: work(session))
     if new_guest:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
 
-from itsdangerous import BadData, URLSafeSerializer
+from itsdangerous import BadData
 
 import drills
 from coach.common.errors import CoachError
@@ -29,6 +29,7 @@ from coach.notation.card import Card
 from coach.notation.yamlfile import elide
 from coach.rules.table_rules import LEAGUE, TableRules, TableRulesError
 from coach.web.infra.inputs import whole_number
+from coach.web.shared.drilling.tokens import QuestionTokens
 from drills.kit.base import AnswerError, Question, Verdict
 from drills.sets import MAX_SEED  # 2**31 - 1, as in set files: answers keep seeds in PostgreSQL's integer
 
@@ -99,7 +100,7 @@ class Drilling:
     def __init__(self, card: Card, secret_key: str, find_card: CardFinder | None = None):
         self.card = card
         self.find_card = find_card
-        self.signer = URLSafeSerializer(secret_key, salt=TOKEN_SALT)
+        self.signer = QuestionTokens(secret_key, TOKEN_SALT)  # URLSafeSerializer's tokens, its HMAC keyed once
         self._cache: OrderedDict[tuple[str, int, int, str, str], Question] = OrderedDict()
         self._digests: OrderedDict[int, tuple[Card, str]] = OrderedDict()
         self._lock = threading.Lock()
