@@ -204,7 +204,7 @@ def cmd_selfplay(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
 
 
 def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from coach.play.hand import Action, HandError
+    from coach.play.hand import Action, HandError, rules_of
     from coach.play.review import review, review_text
 
     try:
@@ -224,7 +224,7 @@ def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if record.get("card", card.name) != card.name:
         raise UsageError(f'the hand was played on "{record["card"]}": give that card with --card')
     try:
-        rules = TableRules.from_json(record.get("rules"))  # `play` writes them when they are not the League's
+        rules = rules_of(record)  # `play` always writes them; a record without any predates the switches (C6 on)
     except TableRulesError as error:
         raise UsageError(f"the record's rules: {error}") from None
     try:

@@ -99,14 +99,16 @@ def _shark_pass(hand: Hand, seat: str, rng: random.Random) -> Action:
     """The pass drill's own evaluation (expected tiles away after the exchange),
     on fewer samples to stay quick. On the last pass of a Charleston it may
     send some of the incoming tiles on unseen (C5): the evaluation values
-    that as passing 3 - blind own tiles for as many unseen ones. Its blanks
-    are kept out of what the evaluation reads (TR1)."""
+    that as passing 3 - blind own tiles for as many unseen ones. It reads the
+    hand's table rules as the first-pass drill does (`evaluate_pass(..., rules=)`):
+    blanks in the rack (TR1, kept when a pass keeping them is as good) and the
+    passes of a table of three (TR4)."""
     rack = hand.racks[seat]
     try:
-        advice = evaluate_pass(hand.card, naturals(rack), hand.step, seed=rng.randrange(2**31), options=PASS_EFFORT)
-    except PassError:  # too few tiles to pass but blanks and jokers
+        advice = evaluate_pass(hand.card, list(rack), hand.step, seed=rng.randrange(2**31), options=PASS_EFFORT, rules=hand.rules)
+    except PassError:  # too few tiles to pass but jokers
         return Action(seat, "pass", _pass_tiles(hand.card, rack, 3, rng))
-    return Action(seat, "pass", tuple(tiles.CODES[t] for t in advice.best.tiles), blind=advice.best.blind)
+    return Action(seat, "pass", tuple(tiles.TABLE_CODES[t] for t in advice.best.tiles), blind=advice.best.blind)
 
 
 def _beginner_pass(card: Card, rack: list[int], rng: random.Random) -> tuple[str, ...]:

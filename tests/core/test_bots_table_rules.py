@@ -12,11 +12,12 @@ import pytest
 
 from coach.notation import tiles
 from coach.play.bots import STRENGTHS, answer, decide, next_to_act, play
-from coach.play.evaluation import evaluate
+from coach.advice.passes import evaluate_pass, pass_grade, question_options
+from coach.play.evaluation import evaluate, position_seed
 from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, HandError, deal
 from coach.play.legal import is_legal
 from coach.play.positions import position_at, rebuild
-from coach.play.review import MISTAKE, Ungraded, grade_decision, review
+from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, grade_decision, review
 from coach.rules.table_rules import LEAGUE, TableRules
 from tests.support.cards import CARD as HOUSE
 from tests.support.hands import CARD, codes, in_play
@@ -67,8 +68,8 @@ def test_TR1_a_swap_that_completes_the_hand_is_the_coachs_move_and_its_miss_a_mi
     assert "swap a blank for the 4 Dot" in judged.reason
 
 
-@pytest.mark.parametrize("strength", STRENGTHS)
-def test_TR1_every_strength_keeps_its_blanks_in_the_charleston(strength: str) -> None:
+@pytest.mark.parametrize("strength", ("beginner", "club"))
+def test_TR1_the_simple_strengths_keep_their_blanks_in_the_charleston(strength: str) -> None:
     rules = TableRules(blanks=8)
     seed = next(s for s in range(200) if deal(HOUSE, s, rules).racks["South"].count(tiles.BLANK) >= 2)
     hand = deal(HOUSE, seed, rules)
@@ -76,15 +77,41 @@ def test_TR1_every_strength_keeps_its_blanks_in_the_charleston(strength: str) ->
     assert action.kind == "pass" and "BL" not in action.tiles and is_legal(hand, action)
 
 
-def test_TR1_a_pass_of_blanks_is_legal_and_left_ungraded_by_the_review() -> None:
+def test_TR1_the_coach_passes_as_the_first_pass_drill_a_blank_only_when_keeping_it_costs() -> None:
+    rules = TableRules(blanks=8)
+    for seed in range(200):
+        hand = deal(HOUSE, seed, rules)
+        if hand.racks["South"].count(tiles.BLANK) < 2:
+            continue
+        evaluation = evaluate(hand, "South")
+        advice = evaluation.advice
+        assert advice is not None and advice.rules == rules and tiles.BLANK in advice.rack  # it reads the blanks
+        # The first-pass drill's evaluation of the same rack, at the same table, with its effort.
+        drill = evaluate_pass(HOUSE, hand.racks["South"], "first-right", seed=position_seed(hand), options=question_options(), rules=rules)
+        assert advice.best.tiles == drill.best.tiles
+        action = decide(hand, "South", "coach", random.Random(seed))
+        assert action == evaluation.best.action and is_legal(hand, action)
+        if "BL" in action.tiles:  # a blank goes only when no pass keeping every blank is as good
+            keeping = [o for o in advice.options if tiles.BLANK not in o.tiles]
+            assert all(pass_grade(o) not in ("best", "as good") for o in keeping)
+            return
+        assert "BL" not in action.tiles
+    # Every rack kept its blanks: still the drill's own pass each time (asserted above).
+
+
+def test_TR1_a_pass_that_sends_a_blank_is_graded_by_the_pass_evaluation_and_says_so() -> None:
     rules = TableRules(blanks=8)
     seed = next(s for s in range(200) if tiles.BLANK in deal(HOUSE, s, rules).racks["East"])
     hand = deal(HOUSE, seed, rules)
     others = [tiles.CODES[t] for t in hand.racks["East"] if t not in (tiles.JOKER, tiles.BLANK)][:2]
     mine = Action("East", "pass", tuple(sorted(("BL", *others), key=tiles.sort_key)))
     assert is_legal(hand, mine)
-    with pytest.raises(Ungraded):
-        grade_decision(hand, mine)
+    judged = grade_decision(hand, mine)
+    assert judged.unit == "tiles" and judged.grade in (BEST, GOOD, INACCURACY, MISTAKE)
+    assert judged.rules == ("C1", "TR1") and judged.reason.count("TR1") == 1 and "blank" in judged.reason
+    # The review of a hand where East passes a blank grades that pass too.
+    found = review(HOUSE, seed, [mine, *(decide(hand, s, "club", random.Random(1)) for s in ("South", "West", "North"))], "East", rules=rules)
+    assert [d.kind for d in found.decisions] == ["pass"] and found.decisions[0].grade == judged.grade
 
 
 def test_TR1_the_review_grades_every_blank_swap_of_a_hand() -> None:
