@@ -25,7 +25,8 @@ a blank (TR1) is no part of the holding any of them reads; each keeps its
 blanks in the Charleston (passing one only when too few other tiles may
 go), swaps a blank for a discard when that brings its hand nearer and not
 otherwise, and throws a blank only when every other discard leaves it
-further away. Nobody is asked to call in a cold wall's last tiles (TR2).
+further away. Nobody is asked to call in a cold wall's last tiles (TR2),
+so there the shark keeps no tile back for defence.
 The club player and the shark use the tile they may have seen by picking
 ahead (TR5, `coach.play.seen.next_tile`): no call for an exposure the
 draw does as well. The order the computer players answer a discard in is
@@ -47,7 +48,7 @@ from coach.advice.discard import wanted_share
 from coach.advice.passes import EvaluationOptions, evaluate_pass
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.evaluation import coach_move
+from coach.play.evaluation import coach_move, nobody_calls
 from coach.play.hand import BLANK_SWAP, EXPOSE, MAH_JONGG, SEATS, Action, Hand, deal
 from coach.play.outlook import seen_tiles
 from coach.play.policies import least_suit_policy, nearest_three_policy
@@ -176,7 +177,7 @@ def best_discard(hand: Hand, seat: str, strength: str, rng: random.Random | None
     close = (lines <= low[:, None] + 1).sum(axis=1)
     best_outs = np.where(lines == low[:, None], outs, 0).max(axis=1)
     hot = np.zeros(len(kinds), dtype=bool)
-    if strength == "shark" and len(hand.wall) <= LATE:
+    if strength == "shark" and len(hand.wall) <= LATE and not nobody_calls(hand):  # TR2: a cold wall's end: none called
         for other in SEATS:
             if other != seat and hand.exposed[other]:
                 share = wanted_share(card, [e.as_exposure() for e in hand.exposed[other]])

@@ -14,7 +14,7 @@ from coach.notation import tiles
 from coach.play.bots import STRENGTHS, answer, decide, next_to_act, play
 from coach.advice.passes import evaluate_pass, pass_grade, question_options
 from coach.play.evaluation import evaluate, position_seed
-from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, HandError, deal
+from coach.play.hand import BLANK_SWAP, SEATS, Action, Exposed, Hand, HandError, deal
 from coach.play.legal import is_legal
 from coach.play.positions import position_at, rebuild
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, grade_decision, review
@@ -174,3 +174,92 @@ def test_TR4_TR3_a_hand_of_bots_at_a_three_player_table_never_seats_north() -> N
     hand = play(CARD, 5, {s: "shark" for s in SEATS}, rules=rules)
     assert hand.phase == "over" and all(a.seat != "North" for a in hand.actions)
     assert hand.result is not None and set(hand.result.pays) == {"East", "South", "West"}
+
+
+def defence_scene(rules: TableRules) -> Hand:
+    """Late in the hand, East holds two tiles its KONGS never uses: the 2 Bam, which
+    South's exposed pung of 1 Bams plainly wants (PUNGS in Bams), and the 9 Crak."""
+    hand = in_play(deal(CARD, 3, rules), {
+        "East": "1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 2B 9C", "South": "F F 5B", "West": "7B", "North": "7C",
+    })
+    hand.exposed["South"] = [Exposed(tiles.INDEX["1B"], 3, 0)]
+    for tile in codes("1B 1B 1B"):
+        hand.wall.remove(tile)
+    while len(hand.wall) > hand.last_wall:
+        hand.discards.append(("North", hand.wall.pop()))
+    assert hand.census() == hand.full_set()
+    return hand
+
+
+def test_TR2_in_a_cold_walls_last_tiles_the_shark_keeps_no_tile_back_for_defence() -> None:
+    league = defence_scene(LEAGUE)
+    assert decide(league, "East", "shark", random.Random(1)).tiles == ("9C",)  # D1: the 2 Bam is hot, kept
+    cold = defence_scene(TableRules(wall_end="cold"))
+    assert cold.in_last_wall
+    assert decide(cold, "East", "shark", random.Random(1)).tiles == ("2B",)  # nobody may call it (TR2): first of the two
+    # The coach's evaluation agrees: no discard there hands anyone Mah Jongg.
+    assert all(o.deal_in == 0 for o in evaluate(cold, "East").options)
+    assert any(o.deal_in > 0 for o in evaluate(league, "East").options)
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_TR3_every_strength_keeps_its_jokers_in_the_courtesy_pass_the_coach_having_weighed_them(strength: str) -> None:
+    rules = TableRules(joker_in_courtesy=True)
+    for seed in range(200):
+        hand = deal(HOUSE, seed, rules)
+        if tiles.JOKER not in hand.racks["East"]:
+            continue
+        for _ in range(3):
+            for seat in SEATS:
+                chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
+                hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
+        for seat in SEATS:
+            hand.apply(Action(seat, "vote", go=False))
+        for seat in SEATS:
+            hand.apply(Action(seat, "offer", count=3))
+        break
+    assert hand.waiting().get("East") == "courtesy" and tiles.JOKER in hand.racks["East"]
+    action = decide(hand, "East", strength, random.Random(1))
+    assert action.kind == "courtesy" and "J" not in action.tiles and is_legal(hand, action)
+    if strength == "coach":  # the joker passes were on its list, and valued
+        assert any("J" in o.action.tiles for o in evaluate(hand, "East").options)
+
+
+def ahead_call_scene(rules: TableRules) -> Hand:
+    """East throws a 2 Bam South may pung; the next wall tile, South's draw, is another."""
+    hand = in_play(deal(CARD, 2, rules), {"East": "2B 5C", "South": "F F 2B 2B 9D", "West": "7D", "North": "7C"},
+                   wall="2B 8D")
+    hand.apply(Action("East", "discard", ("2B",)))
+    assert hand.waiting() == {"South": "call"}
+    return hand
+
+
+@pytest.mark.parametrize("strength", ["club", "shark"])
+def test_TR5_a_player_who_picked_ahead_declines_an_exposure_its_draw_does_as_well(strength: str) -> None:
+    league = ahead_call_scene(LEAGUE)
+    assert decide(league, "South", strength, random.Random(1)) == Action("South", "call", size=3)
+    ahead = ahead_call_scene(TableRules(picking_ahead=True))
+    assert ahead.picked_ahead("South") == tiles.INDEX["2B"]
+    assert decide(ahead, "South", strength, random.Random(1)) == Action("South", "no-call")  # the draw brings the same tile
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_C6_after_three_all_blind_passes_each_strength_passes_legally_and_the_charleston_ends_only_if_all_four_did(
+    strength: str,
+) -> None:
+    rules = TableRules(air_mahjong=True)
+    hand = deal(CARD, 8, rules)
+    for _ in range(2):
+        for seat in SEATS:
+            chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
+            hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
+    for seat in ("East", "South", "West"):
+        hand.apply(Action(seat, "pass", (), blind=3))
+    action = decide(hand, "North", strength, random.Random(1))
+    assert action.kind == "pass" and is_legal(hand, action)
+    hand.apply(action)
+    if action.blind == 3:
+        assert hand.phase == "play" and hand.waiting() == {"East": "turn"}  # C6: the Charleston ends
+    else:
+        assert hand.phase == "charleston" and hand.step == "vote"
+    assert hand.census() == hand.full_set()
