@@ -21,9 +21,11 @@ Three strengths (issue 16):
 `python -m coach selfplay` measures them against each other (README).
 
 Under the table rules (docs/table-rules.md) every strength plays legally:
-a blank (TR1) is no part of the holding any of them reads; each keeps its
-blanks in the Charleston (passing one only when too few other tiles may
-go), swaps a blank for a discard when that brings its hand nearer and not
+a blank (TR1) is no part of the holding any of them reads; the beginner and
+the club player keep their blanks in the Charleston (passing one only when
+too few other tiles may go), the shark and the coach pass as the pass
+evaluation says under the hand's rules (a blank kept when a pass keeping it
+is as good); each swaps a blank for a discard when that brings its hand nearer and not
 otherwise, and throws a blank only when every other discard leaves it
 further away. Nobody is asked to call in a cold wall's last tiles (TR2),
 so there the shark keeps no tile back for defence.
