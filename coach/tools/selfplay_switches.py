@@ -36,6 +36,7 @@ import argparse
 import itertools
 import json
 import sys
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -46,7 +47,7 @@ from coach.play.bots import STRENGTHS, play
 from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, deal, rules_of
 from coach.play.legal import is_legal
 from coach.play.review import review
-from coach.rules.table_rules import SWITCHES, TableRules, WALL_COLD
+from coach.rules.table_rules import SWITCHES, WALL_COLD, TableRules
 from coach.tools.selfplay import SelfPlayError, _stop_on_sigterm, state
 
 QUICK = ("beginner", "club")
@@ -136,12 +137,12 @@ class Row:
 
 
 def play_set(card: Card, rules: TableRules, hands: int, seed: int, strong_every: int = 10, review_every: int = 0,
-             stop: object | None = None) -> Row:
+             stop: threading.Event | None = None) -> Row:
     """`hands` checked hands under `rules`; errors are counted and named, not raised."""
     row = Row(rules)
     cpu, clock = time.process_time(), time.perf_counter()
     for number in range(hands):
-        if stop is not None and getattr(stop, "is_set")():
+        if stop is not None and stop.is_set():
             break
         hand_seed = seed * 1_000_003 + number
         bots = seating(number, strong_every)

@@ -10,9 +10,9 @@ import random
 
 import pytest
 
+from coach.advice.passes import evaluate_pass, pass_grade, question_options
 from coach.notation import tiles
 from coach.play.bots import STRENGTHS, answer, decide, next_to_act, play
-from coach.advice.passes import evaluate_pass, pass_grade, question_options
 from coach.play.evaluation import evaluate, position_seed
 from coach.play.hand import BLANK_SWAP, SEATS, Action, Exposed, Hand, HandError, deal
 from coach.play.legal import is_legal

@@ -11,8 +11,8 @@ from collections import Counter
 
 import pytest
 
-from coach.notation import tiles
 from coach.cli import main
+from coach.notation import tiles
 from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, HandError, deal, replay, replay_record, rules_of
 from coach.play.legal import is_legal, legal_actions, refusal
 from coach.play.seen import next_tile
@@ -537,7 +537,7 @@ def test_C6_a_league_record_names_its_rules_and_a_record_without_them_reads_as_b
 def test_C6_the_review_command_reads_a_record_without_rules_as_played_with_C6_on(tmp_path) -> None:
     # Four all-blind passes on the first left pass: with C6 on the Charleston ends and East discards.
     hand = deal(HOUSE, 12, BEFORE_SWITCHES)
-    for step in range(2):
+    for _ in range(2):
         for seat in SEATS:
             hand.apply(plain_pass(hand, seat))
     for seat in SEATS:
