@@ -263,3 +263,16 @@ def test_C6_after_three_all_blind_passes_each_strength_passes_legally_and_the_ch
     else:
         assert hand.phase == "charleston" and hand.step == "vote"
     assert hand.census() == hand.full_set()
+
+
+def test_TR4_at_three_the_coach_and_the_shark_pass_by_the_first_pass_drills_evaluation_for_three() -> None:
+    rules = TableRules(players=3)
+    hand = deal(HOUSE, 6, rules)
+    evaluation = evaluate(hand, "East")
+    assert evaluation.advice is not None and evaluation.advice.rules == rules
+    drill = evaluate_pass(HOUSE, hand.racks["East"], "first-right", seed=position_seed(hand), options=question_options(), rules=rules)
+    assert evaluation.best.action.tiles == tuple(sorted((tiles.CODES[t] for t in drill.best.tiles), key=tiles.sort_key))
+    for seat in hand.seats:
+        hand.apply(decide(hand, seat, "shark", random.Random(seat)))
+    assert hand.step == "first-left"  # no across pass at three (TR4)
+    assert all(is_legal(hand, decide(hand, s, "coach", random.Random(1))) for s in hand.seats)
