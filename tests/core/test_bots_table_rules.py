@@ -276,3 +276,26 @@ def test_TR4_at_three_the_coach_and_the_shark_pass_by_the_first_pass_drills_eval
         hand.apply(decide(hand, seat, "shark", random.Random(seat)))
     assert hand.step == "first-left"  # no across pass at three (TR4)
     assert all(is_legal(hand, decide(hand, s, "coach", random.Random(1))) for s in hand.seats)
+
+
+def test_TR2_at_a_hot_wall_the_coach_counts_a_hot_throw_at_the_whole_tables_share() -> None:
+    def scene(rules: TableRules) -> Hand:
+        hand = in_play(deal(CARD, 3, rules), {
+            "East": "1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 4D 9C", "South": "F F 5B", "West": "7B", "North": "7C",
+        })
+        hand.exposed["South"] = [Exposed(tiles.INDEX["1B"], 3, 0)]
+        for tile in codes("1B 1B 1B"):
+            hand.wall.remove(tile)
+        while len(hand.wall) > hand.last_wall:
+            hand.discards.append(("North", hand.wall.pop()))
+        return hand
+
+    hot, league = scene(TableRules(wall_end="hot")), scene(LEAGUE)
+    at_hot = {o.action.tiles: o for o in evaluate(hot, "East").options if o.action.kind == "discard"}
+    at_league = {o.action.tiles: o for o in evaluate(league, "East").options if o.action.kind == "discard"}
+    risky = [t for t, o in at_league.items() if o.deal_in > 0]
+    thrown_hot = [t for t in risky if hot.throw_is_hot("East", tiles.INDEX[t[0]])]
+    assert thrown_hot and not any(league.throw_is_hot("East", tiles.INDEX[t[0]]) for t in risky)
+    for t in risky:  # the same chance of dealing in; a dearer loss when it does, if thrown hot (TR2)
+        assert at_hot[t].deal_in == at_league[t].deal_in
+        assert (at_hot[t].value < at_league[t].value) == (t in thrown_hot)
