@@ -37,7 +37,6 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from coach.advice.passes import CLOSE, MARGIN, PassOption, pass_grade
-from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.evaluation import POINTS, Evaluation, Option, evaluate, with_played
@@ -72,11 +71,6 @@ ORDINALS = {"first": "First", "second": "Second"}
 KIND_NAMES = {"vote": "Stop vote", "offer": "Courtesy offer", "courtesy": "Courtesy pass", "discard": "Discard",
               "call": "Call", "no-call": "No call", "exchange": "Joker exchange", "mahjong": "Mah Jongg",
               BLANK_SWAP: "Blank swap"}
-
-
-class Ungraded(CoachError, ValueError):
-    """A decision the coach cannot grade. Every decision of a legal hand is graded
-    now (a pass sending a blank is, TR1); kept for callers that catch it."""
 
 
 def decision_name(kind: str, step: str = "") -> str:
