@@ -25,9 +25,10 @@ The hand is replayed under the table rules it was played by
 rules only: a blank swap (TR1) is graded like a joker exchange, in points;
 a Charleston pass that sends a blank (TR1) or a courtesy pass with a joker
 (TR3) is graded by the pass evaluation under the same rules, as the
-first-pass drill would grade it at that table; a call or a let-go in a
-cold wall's last tiles (TR2) is no decision at all (nobody may call, so
-nobody is asked), and a decision made there says so in its reason.
+first-pass drill would grade it at that table; at a cold wall (TR2) a
+call or a let-go says how many tiles are left before nobody may call, and
+a discard in its last tiles that it can hand nobody Mah Jongg. Each such
+decision's reason says its table rule once, by id (`_table_note`).
 """
 
 from __future__ import annotations
@@ -343,8 +344,9 @@ def _table_note(hand: Hand, played: Action, coach: Action) -> tuple[str, str]:
         return ("At this table, on your turn, you may swap a blank from your rack for any discarded tile"
                 " but a joker; a blank is never part of a hand (TR1).", "TR1")
     if any(a.kind in ("pass", "courtesy") and tiles.BLANK_CODE in a.tiles for a in moves):
-        return ("A blank is never part of a hand, so passing one costs nothing now; the coach keeps its blanks,"
-                " since on your turn a blank can be swapped for a discarded tile you need (TR1).", "TR1")
+        return ("A blank is never part of a hand, so passing one costs nothing now; the coach keeps its blanks"
+                " unless keeping one costs tiles, since on your turn a blank can be swapped for a discarded tile"
+                " you need (TR1).", "TR1")
     if any(a.kind == "courtesy" and tiles.CODES[tiles.JOKER] in a.tiles for a in moves):
         return ("At this table a joker may go across in the courtesy pass, but a joker can fill any group of three"
                 " or more: the coach keeps its jokers (TR3).", "TR3")
