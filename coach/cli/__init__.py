@@ -201,12 +201,20 @@ def _rules(code: str) -> TableRules:
 def cmd_selfplay(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach.tools import selfplay
 
+    if args.all_switches:
+        from coach.tools import selfplay_switches
+
+        if args.rules:
+            raise UsageError("--all-switches plays every switch set itself: give --sets CODES instead of --rules")
+        for code in (args.sets or "").split(","):
+            _rules(code.strip())
+        return selfplay_switches.run(args, stdout)
     _rules(args.rules)
     return selfplay.run(args, stdout)
 
 
 def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
-    from coach.play.hand import Action, HandError
+    from coach.play.hand import Action, HandError, rules_of
     from coach.play.review import review, review_text
     from coach.rules.table_rules import TableRules, TableRulesError
 
@@ -227,7 +235,7 @@ def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     if record.get("card", card.name) != card.name:
         raise UsageError(f'the hand was played on "{record["card"]}": give that card with --card')
     try:
-        rules = TableRules.from_json(record.get("rules"))  # `play` writes them when they are not the League's
+        rules = rules_of(record)  # `play` always writes them; a record without any predates the switches (C6 on)
     except TableRulesError as error:
         raise UsageError(f"the record's rules: {error}") from None
     try:
@@ -403,6 +411,13 @@ def _parser_selfplay(commands: argparse._SubParsersAction) -> None:
     p.add_argument("--review-every", type=int, default=10, metavar="K", help="time the review of every Kth hand (0: none)")
     p.add_argument("--only", metavar="TABLES", help="only these tables, e.g. shark,beginner-shark (to split a long run)")
     p.add_argument("--rules", default="", metavar="CODE", help='table rules, e.g. "b4.cold" or "3p.fs" (default: the League\'s; docs/table-rules.md)')
+    p.add_argument("--all-switches", action="store_true",
+                   help="check the engine under each table rule and each pair: tiles counted, records replayed (docs/table-rules.md)")
+    p.add_argument("--switch-sets", choices=["singles", "pairs", "all"], default="all",
+                   help="with --all-switches: each switch alone, each pair, or both (default)")
+    p.add_argument("--sets", default="", metavar="CODES", help='with --all-switches: only these sets, e.g. "b2,cold,b4.3p"')
+    p.add_argument("--strong-every", type=int, default=10, metavar="K",
+                   help="with --all-switches: every Kth hand seats all four strengths (default 10; 0: quick ones only)")
     p.add_argument("--card", metavar="FILE")
     p.set_defaults(func=cmd_selfplay)
 

@@ -21,11 +21,14 @@ Three strengths (issue 16):
 `python -m coach selfplay` measures them against each other (README).
 
 Under the table rules (docs/table-rules.md) every strength plays legally:
-a blank (TR1) is no part of the holding any of them reads; each keeps its
-blanks in the Charleston (passing one only when too few other tiles may
-go), swaps a blank for a discard when that brings its hand nearer and not
+a blank (TR1) is no part of the holding any of them reads; the beginner and
+the club player keep their blanks in the Charleston (passing one only when
+too few other tiles may go), the shark and the coach pass as the pass
+evaluation says under the hand's rules (a blank kept when a pass keeping it
+is as good); each swaps a blank for a discard when that brings its hand nearer and not
 otherwise, and throws a blank only when every other discard leaves it
-further away. Nobody is asked to call in a cold wall's last tiles (TR2).
+further away. Nobody is asked to call in a cold wall's last tiles (TR2),
+so there the shark keeps no tile back for defence.
 The club player and the shark use the tile they may have seen by picking
 ahead (TR5, `coach.play.seen.next_tile`): no call for an exposure the
 draw does as well. The order the computer players answer a discard in is
@@ -47,7 +50,7 @@ from coach.advice.discard import wanted_share
 from coach.advice.passes import EvaluationOptions, evaluate_pass
 from coach.notation import tiles
 from coach.notation.card import Card
-from coach.play.evaluation import coach_move
+from coach.play.evaluation import coach_move, nobody_calls
 from coach.play.hand import BLANK_SWAP, EXPOSE, MAH_JONGG, SEATS, Action, Hand, deal
 from coach.play.outlook import seen_tiles
 from coach.play.policies import least_suit_policy, nearest_three_policy
@@ -99,14 +102,16 @@ def _shark_pass(hand: Hand, seat: str, rng: random.Random) -> Action:
     """The pass drill's own evaluation (expected tiles away after the exchange),
     on fewer samples to stay quick. On the last pass of a Charleston it may
     send some of the incoming tiles on unseen (C5): the evaluation values
-    that as passing 3 - blind own tiles for as many unseen ones. Its blanks
-    are kept out of what the evaluation reads (TR1)."""
+    that as passing 3 - blind own tiles for as many unseen ones. It reads the
+    hand's table rules as the first-pass drill does (`evaluate_pass(..., rules=)`):
+    blanks in the rack (TR1, kept when a pass keeping them is as good) and the
+    passes of a table of three (TR4)."""
     rack = hand.racks[seat]
     try:
-        advice = evaluate_pass(hand.card, naturals(rack), hand.step, seed=rng.randrange(2**31), options=PASS_EFFORT)
-    except PassError:  # too few tiles to pass but blanks and jokers
+        advice = evaluate_pass(hand.card, list(rack), hand.step, seed=rng.randrange(2**31), options=PASS_EFFORT, rules=hand.rules)
+    except PassError:  # too few tiles to pass but jokers
         return Action(seat, "pass", _pass_tiles(hand.card, rack, 3, rng))
-    return Action(seat, "pass", tuple(tiles.CODES[t] for t in advice.best.tiles), blind=advice.best.blind)
+    return Action(seat, "pass", tuple(tiles.TABLE_CODES[t] for t in advice.best.tiles), blind=advice.best.blind)
 
 
 def _beginner_pass(card: Card, rack: list[int], rng: random.Random) -> tuple[str, ...]:
@@ -174,7 +179,7 @@ def best_discard(hand: Hand, seat: str, strength: str, rng: random.Random | None
     close = (lines <= low[:, None] + 1).sum(axis=1)
     best_outs = np.where(lines == low[:, None], outs, 0).max(axis=1)
     hot = np.zeros(len(kinds), dtype=bool)
-    if strength == "shark" and len(hand.wall) <= LATE:
+    if strength == "shark" and len(hand.wall) <= LATE and not nobody_calls(hand):  # TR2: a cold wall's end: none called
         for other in SEATS:
             if other != seat and hand.exposed[other]:
                 share = wanted_share(card, [e.as_exposure() for e in hand.exposed[other]])

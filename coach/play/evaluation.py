@@ -35,17 +35,21 @@ The units, by the kind of move:
 
 Under the table rules (docs/table-rules.md) the evaluation reads the hand
 as its rules make it: a blank (TR1) is no part of any holding it values;
-the Charleston's evaluation reads the rack without its blanks, so the coach
-keeps them (a pass of blanks is not valued until the pass evaluation reads
-them); a blank thrown is worth the holding it leaves, handing nobody Mah
+the Charleston's evaluation is the first-pass drill's under the hand's rules
+(`evaluate_pass(..., rules=)`): it reads a rack's blanks and values a pass
+that sends one (the coach keeps its blanks when a pass keeping them is as
+good), a joker in the courtesy pass (TR3, kept first of all) and the passes
+of a table of three (TR4); a blank thrown is worth the holding it leaves, handing nobody Mah
 Jongg, and is thrown only when every other discard leaves the hand further
 away (`_blank_rules`); a blank swap is worth the best discard after it, or
 its payment as self-picked when it completes the hand, and is made only
 when it brings the hand nearer than every move without it. A win is
 worth what the table pays (two losers at three players, TR4), and at a hot
 wall a throw in the last wall that would make its thrower pay for the whole
-table costs that much when it deals in (TR2). Only the seats in play are
-opponents.
+table costs that much when it deals in (TR2); in a cold wall's last tiles
+nothing thrown can be called, so a discard hands nobody Mah Jongg and the
+defence rule (D1) stands down (`nobody_calls`, TR2). Only the seats in play
+are opponents.
 
 Method and error: fitted models (no playouts), a few ms a move; their fit
 on held-out self-play hands is in `outlook.json`'s note.
@@ -80,6 +84,7 @@ from coach.play.outlook import Prospect, deal_in_chance, model, prospects, seen_
 from coach.reading.tiles_away import Exposure, Holding, tables_for
 from coach.rules.charleston import BLIND_PASSES, PassError
 from coach.rules.mahjong import score, winning_lines
+from coach.rules.table_play import cold_wall_call
 
 POINTS, TILES = "points", "tiles"
 CHARLESTON = ("pass", "courtesy", "vote", "offer")
@@ -134,6 +139,12 @@ def position_seed(hand: Hand) -> int:
     return (hand.seed * 1009 + len(hand.actions) * 7919) % (2**31)
 
 
+def nobody_calls(hand: Hand) -> bool:
+    """TR2: a discard made now cannot be called at all (a cold wall's last tiles):
+    it hands nobody Mah Jongg, and defence (D1) has nothing to guard against."""
+    return not cold_wall_call(hand.rules.wall_end, hand.in_last_wall)
+
+
 def evaluate(hand: Hand, seat: str) -> Evaluation:
     """Every legal move `seat` has now, valued, best first (see the module doc)."""
     owed = hand.waiting().get(seat)
@@ -153,11 +164,6 @@ def _fingerprint(hand: Hand, seat: str) -> tuple:
         tuple(sorted((s, tuple(p)) for s, p in hand.may_call.items())),
         hand.rules, hand.swapped, hand.dice,
     )
-
-
-def naturals(rack: list[int]) -> list[int]:
-    """A rack without its blanks: what the pass evaluation reads (TR1)."""
-    return [t for t in rack if t != tiles.BLANK]
 
 
 def forget() -> None:
@@ -197,9 +203,14 @@ def pass_effort(which: str) -> EvaluationOptions:
 
 
 def pass_advice(hand: Hand, seat: str) -> PassAdvice:
-    """The pass evaluation for the pass `seat` owes (its blanks kept out, TR1)."""
+    """The pass evaluation for the pass `seat` owes, under the hand's table rules:
+    the first-pass drill's own (`evaluate_pass(..., rules=)`), reading the rack's
+    blanks (TR1), a joker the courtesy pass may take (TR3) and the passes of a
+    table of three (TR4)."""
     which = "courtesy" if hand.step == "courtesy" else hand.step
-    return evaluate_pass(hand.card, naturals(hand.racks[seat]), which, seed=position_seed(hand), options=pass_effort(which))
+    return evaluate_pass(
+        hand.card, list(hand.racks[seat]), which, seed=position_seed(hand), options=pass_effort(which), rules=hand.rules,
+    )
 
 
 def _unvalued(hand: Hand, seat: str, owed: str) -> Evaluation:
@@ -218,11 +229,11 @@ def with_played(evaluation: Evaluation, played: Action) -> PassAdvice:
         raise ValueError("only a Charleston pass has a pass evaluation")
     if played.blind or not advice.best.exact:
         return advice
-    return with_pass(advice, tuple(sorted(tiles.INDEX[c] for c in played.tiles)))
+    return with_pass(advice, tuple(sorted(tiles.TABLE_INDEX[c] for c in played.tiles)))
 
 
 def _pass_action(seat: str, kind: str, option: PassOption) -> Action:
-    return canonical(Action(seat, kind, tuple(tiles.CODES[t] for t in option.tiles), blind=option.blind))
+    return canonical(Action(seat, kind, tuple(tiles.TABLE_CODES[t] for t in option.tiles), blind=option.blind))
 
 
 def _passes(hand: Hand, seat: str, owed: str) -> Evaluation:
@@ -239,7 +250,7 @@ def _passes(hand: Hand, seat: str, owed: str) -> Evaluation:
 
 
 def _vote(hand: Hand, seat: str) -> Evaluation:
-    advice = evaluate_pass(hand.card, naturals(hand.racks[seat]), "second-left", seed=position_seed(hand))
+    advice = evaluate_pass(hand.card, list(hand.racks[seat]), "second-left", seed=position_seed(hand), rules=hand.rules)
     vote = stop_vote(advice)
     go, stop = Action(seat, "vote", go=True), Action(seat, "vote", go=False)
     # Going on is worth the best pass's expected tiles; stopping keeps the rack as it is.
@@ -250,7 +261,7 @@ def _vote(hand: Hand, seat: str) -> Evaluation:
 
 
 def _offer(hand: Hand, seat: str) -> Evaluation:
-    offer = courtesy_offer_values(hand.card, naturals(hand.racks[seat]), seed=position_seed(hand))
+    offer = courtesy_offer_values(hand.card, list(hand.racks[seat]), seed=position_seed(hand), rules=hand.rules)
     options = [
         Option(Action(seat, "offer", count=n), -value, expected=value, pass_option=offer.passes[n])
         for n, value in enumerate(offer.values)
@@ -304,9 +315,10 @@ def _discards(hand: Hand, seat: str, holding: Holding, seen: np.ndarray) -> list
     seens = np.repeat(seen[None, :], len(kinds), axis=0)
     seens[np.arange(len(kinds)), kinds] += 1
     found_each = outlook.prospects_many(card, racks, holding.exposures, seens) if kinds else []
+    cold = nobody_calls(hand)  # TR2: a cold wall's last tiles: no discard is called
     for tile, found_here in zip(kinds, found_each):
         points, chance, found = _best_prospect(found_here, wall)
-        risks = {o: deal_in_chance(card, tile, exposures, floor[tile], wall) for o, exposures in others.items()}
+        risks = {o: 0.0 if cold else deal_in_chance(card, tile, exposures, floor[tile], wall) for o, exposures in others.items()}
         safe = math.prod(1 - q for q in risks.values())
         deal = 1 - safe
         lost_to_deal_in = (hot_share if hand.throw_is_hot(seat, tile) else 2) * model().mean_value
@@ -328,7 +340,7 @@ def _defence_first(hand: Hand, seat: str, options: list[Option]) -> list[Option]
     DEFENCE_POINTS less than the best safe tile (thrown twice already, or
     fitting no hand the exposures allow) that leaves you as near. The model
     sees few such moments; the rule says what a careful player does."""
-    if len(hand.wall) > LATE_WALL:
+    if len(hand.wall) > LATE_WALL or nobody_calls(hand):  # TR2: nothing thrown now can be called
         return options
     others = [[e.as_exposure() for e in hand.exposed[o]] for o in hand.seats if o != seat]
     if not any(others):
@@ -352,8 +364,8 @@ def _defence_first(hand: Hand, seat: str, options: list[Option]) -> list[Option]
 def _safest_throw(hand: Hand, seat: str, holding: Holding) -> float:
     """The smallest chance of handing an opponent Mah Jongg among the tiles held
     (jokers aside: nobody can call one, J3, but nobody keeps a hand by throwing them)."""
-    if tiles.BLANK in hand.racks[seat]:
-        return 0.0  # a blank: nobody may call it (TR1)
+    if tiles.BLANK in hand.racks[seat] or nobody_calls(hand):
+        return 0.0  # a blank: nobody may call it (TR1); nor anything in a cold wall's last tiles (TR2)
     floor = Counter(t for _, t in hand.discards)
     others = [[e.as_exposure() for e in hand.exposed[o]] for o in hand.seats if o != seat]
     wall = len(hand.wall)

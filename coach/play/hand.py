@@ -635,16 +635,18 @@ class Hand:
     # -- the record -----------------------------------------------------------------------
 
     def record(self) -> dict[str, Any]:
-        """The hand as JSON: seed, card, actions, and how it ended."""
+        """The hand as JSON: seed, card, table rules, actions, and how it ended.
+        "rules" is always written ({} for the League's): a record without it was
+        made before the switches and reads back as `BEFORE_SWITCHES` (C6 on,
+        `rules_of`)."""
         out: dict[str, Any] = {
             "seed": self.seed,
             "card": self.card.name,
             "dice": list(self.dice),
+            "rules": self.rules.to_json(),
             "actions": [a.to_json() for a in self.actions],
             "over": self.phase == "over",
         }
-        if self.rules != LEAGUE:
-            out["rules"] = self.rules.to_json()
         if self.result is not None:
             r = self.result
             out["result"] = {
@@ -687,6 +689,21 @@ def deal(card: Card, seed: int, rules: TableRules = LEAGUE) -> Hand:
         racks["North"].append(wall[4])
     del wall[: len(seats) + 1]
     return Hand(card=card, seed=seed, dice=dice, racks=racks, wall=wall, rules=rules)
+
+
+def rules_of(record: dict[str, Any]) -> TableRules:
+    """The table rules a hand record was played under: its "rules", or, for a
+    record made before the switches existed (no "rules"), `BEFORE_SWITCHES`."""
+    return TableRules.from_record(record.get("rules"))
+
+
+def replay_record(card: Card, record: dict[str, Any]) -> Hand:
+    """The hand rebuilt from a record as `Hand.record` writes it: its seed, its
+    table rules (`rules_of`) and its actions (HandError on an illegal one)."""
+    actions = record.get("actions")
+    if not isinstance(record.get("seed"), int) or not isinstance(actions, list):
+        raise HandError('a hand record has "seed" (a number) and "actions" (a list)', "H1")
+    return replay(card, record["seed"], [Action.from_json(a) for a in actions], rules_of(record))
 
 
 def replay(card: Card, seed: int, actions: list[Action], rules: TableRules = LEAGUE) -> Hand:

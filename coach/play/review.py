@@ -21,9 +21,14 @@ The reason states the numbers: tiles away, the chance to win, the chance
 of handing an opponent Mah Jongg (D1), and the coach's move beside it.
 
 The hand is replayed under the table rules it was played by
-(docs/table-rules.md): a blank swap (TR1) is graded like a joker exchange,
-in points; a Charleston pass that sends a blank is not graded (`Ungraded`)
-until the pass evaluation reads blanks: the coach keeps its blanks.
+(docs/table-rules.md), and every move is judged legal or not by those
+rules only: a blank swap (TR1) is graded like a joker exchange, in points;
+a Charleston pass that sends a blank (TR1) or a courtesy pass with a joker
+(TR3) is graded by the pass evaluation under the same rules, as the
+first-pass drill would grade it at that table; at a cold wall (TR2) a
+call or a let-go says how many tiles are left before nobody may call, and
+a discard in its last tiles that it can hand nobody Mah Jongg. Each such
+decision's reason says its table rule once, by id (`_table_note`).
 """
 
 from __future__ import annotations
@@ -33,17 +38,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from coach.advice.passes import CLOSE, MARGIN, PassOption, pass_grade
-from coach.common.errors import CoachError
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.evaluation import POINTS, Evaluation, Option, evaluate, with_played
 from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, deal
 from coach.play.legal import canonical
 from coach.rules.charleston import PASSES, STEPS, pass_words
-from coach.rules.table_rules import LEAGUE, TableRules
+from coach.rules.table_play import cold_wall_call
+from coach.rules.table_rules import LEAGUE, WALL_COLD, TableRules
 
 BEST, GOOD, INACCURACY, MISTAKE = "best", "good", "inaccuracy", "mistake"
-REVIEW_VERSION = 2  # bump when the grading changes: stored reviews are made again
+REVIEW_VERSION = 3  # bump when the grading changes: stored reviews are made again
 
 # Play, in points of expected payment lost against the coach's move.
 BEST_WITHIN = 0.5
@@ -67,10 +72,6 @@ ORDINALS = {"first": "First", "second": "Second"}
 KIND_NAMES = {"vote": "Stop vote", "offer": "Courtesy offer", "courtesy": "Courtesy pass", "discard": "Discard",
               "call": "Call", "no-call": "No call", "exchange": "Joker exchange", "mahjong": "Mah Jongg",
               BLANK_SWAP: "Blank swap"}
-
-
-class Ungraded(CoachError, ValueError):
-    """A decision the coach cannot grade yet: a Charleston pass that sends a blank (TR1)."""
 
 
 def decision_name(kind: str, step: str = "") -> str:
@@ -335,12 +336,45 @@ def _points_grade(cost: float) -> str:
     return INACCURACY if cost < MISTAKE_FROM else MISTAKE
 
 
+def _table_note(hand: Hand, played: Action, coach: Action) -> tuple[str, str]:
+    """(a sentence, its rule id) when a table rule shaped this decision: said once,
+    in a beginner's words, so the reason explains a move the League does not have."""
+    moves = (played, coach)
+    if any(a.kind == BLANK_SWAP for a in moves):
+        return ("At this table, on your turn, you may swap a blank from your rack for any discarded tile"
+                " but a joker; a blank is never part of a hand (TR1).", "TR1")
+    if any(a.kind in ("pass", "courtesy") and tiles.BLANK_CODE in a.tiles for a in moves):
+        return ("A blank is never part of a hand, so passing one costs nothing now; the coach keeps its blanks"
+                " unless keeping one costs tiles, since on your turn a blank can be swapped for a discarded tile"
+                " you need (TR1).", "TR1")
+    if any(a.kind == "courtesy" and tiles.CODES[tiles.JOKER] in a.tiles for a in moves):
+        return ("At this table a joker may go across in the courtesy pass, but a joker can fill any group of three"
+                " or more: the coach keeps its jokers (TR3).", "TR3")
+    if hand.rules.wall_end != WALL_COLD:
+        return "", ""
+    if played.kind in ("call", "no-call"):
+        left = len(hand.wall) - hand.last_wall
+        return (f"The wall here is cold: after {left} more tile{'s' if left != 1 else ''} from the wall, nobody may call"
+                " a discard, and a win must be picked from the wall (TR2).", "TR2")
+    if played.kind == "discard" and not cold_wall_call(WALL_COLD, hand.in_last_wall):
+        return ("The wall is cold now: nobody may call what you throw, so no discard can hand anyone Mah Jongg"
+                " (TR2).", "TR2")
+    return "", ""
+
+
 def grade_decision(hand: Hand, played: Action) -> Judged:
-    """The played action graded against the coach's move, in this state
-    (ValueError if the action is not a legal move here)."""
-    played = canonical(played)
-    if played.kind in ("pass", "courtesy") and tiles.BLANK_CODE in played.tiles:
-        raise Ungraded("a pass that sends a blank is not graded: the pass evaluation does not read blanks (TR1)")
+    """The played action graded against the coach's move, in this state, under the
+    hand's own table rules (ValueError if the action is not a legal move here).
+    A decision a table rule shaped says so once, with the rule's id (`_table_note`)."""
+    judged = _graded(hand, canonical(played))
+    note, rule = _table_note(hand, canonical(played), judged.coach)
+    if not note:
+        return judged
+    rules = judged.rules if rule in judged.rules else judged.rules + (rule,)
+    return replace(judged, reason=f"{judged.reason} {note}".strip(), rules=rules)
+
+
+def _graded(hand: Hand, played: Action) -> Judged:
     evaluation = evaluate(hand, played.seat)
     best = evaluation.best
     rules: tuple[str, ...] = RULES.get(played.kind, ("H3",))
@@ -392,7 +426,7 @@ def _grade_pass(hand: Hand, played: Action, evaluation: Evaluation) -> Judged:
     """A pass graded as the first-pass drill grades it: the same evaluation, the
     learner's pass worked out beside the leaders (`with_played`)."""
     coach = evaluation.best
-    own = tuple(sorted(tiles.INDEX[c] for c in played.tiles))
+    own = tuple(sorted(tiles.TABLE_INDEX[c] for c in played.tiles))
     if evaluation.owed == "courtesy":  # the agreed count only (C3): graded by the tiles it is expected to leave
         mine = evaluation.find(played)
         if mine is None:
@@ -438,15 +472,15 @@ def review(
     rules: TableRules = LEAGUE,
 ) -> Review:
     """Replay the hand under its table `rules` and grade every decision `seat` made;
-    `progress(done, total)` is told after each graded decision. A decision the
-    coach cannot grade yet (`Ungraded`: a pass sending a blank) is left out."""
+    `progress(done, total)` is told after each graded decision. Every move is
+    judged legal or not by those rules only."""
     if seat not in SEATS:
         raise ValueError(f"a seat is one of {', '.join(SEATS)}, not {seat!r}")
     hand = deal(card, seed, rules)
-    total = sum(1 for a in actions if a.seat == seat and not _ungraded(a))
+    total = sum(1 for a in actions if a.seat == seat)
     out = []
     for number, action in enumerate(actions):
-        if action.seat == seat and not _ungraded(action):
+        if action.seat == seat:
             judged = grade_decision(hand, action)
             rack = tuple(sorted((tiles.TABLE_CODES[t] for t in hand.racks[seat]), key=tiles.sort_key))
             exposed = tuple(tuple(e.as_exposure().codes) for e in hand.exposed[seat])
@@ -463,11 +497,6 @@ def review(
     result = hand.result
     line = result.payment.line.id if result and result.payment and result.payment.line else None
     return Review(seat, tuple(out), result.winner if result else None, line)
-
-
-def _ungraded(action: Action) -> bool:
-    """A pass that sends a blank (TR1): see `Ungraded`."""
-    return action.kind in ("pass", "courtesy") and tiles.BLANK_CODE in action.tiles
 
 
 def review_text(found: Review) -> str:

@@ -10,13 +10,14 @@ import random
 
 import pytest
 
+from coach.advice.passes import evaluate_pass, pass_grade, question_options
 from coach.notation import tiles
 from coach.play.bots import STRENGTHS, answer, decide, next_to_act, play
-from coach.play.evaluation import evaluate
-from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, HandError, deal
+from coach.play.evaluation import evaluate, position_seed
+from coach.play.hand import BLANK_SWAP, SEATS, Action, Exposed, Hand, HandError, deal
 from coach.play.legal import is_legal
 from coach.play.positions import position_at, rebuild
-from coach.play.review import MISTAKE, Ungraded, grade_decision, review
+from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, grade_decision, review
 from coach.rules.table_rules import LEAGUE, TableRules
 from tests.support.cards import CARD as HOUSE
 from tests.support.hands import CARD, codes, in_play
@@ -67,8 +68,8 @@ def test_TR1_a_swap_that_completes_the_hand_is_the_coachs_move_and_its_miss_a_mi
     assert "swap a blank for the 4 Dot" in judged.reason
 
 
-@pytest.mark.parametrize("strength", STRENGTHS)
-def test_TR1_every_strength_keeps_its_blanks_in_the_charleston(strength: str) -> None:
+@pytest.mark.parametrize("strength", ("beginner", "club"))
+def test_TR1_the_simple_strengths_keep_their_blanks_in_the_charleston(strength: str) -> None:
     rules = TableRules(blanks=8)
     seed = next(s for s in range(200) if deal(HOUSE, s, rules).racks["South"].count(tiles.BLANK) >= 2)
     hand = deal(HOUSE, seed, rules)
@@ -76,15 +77,41 @@ def test_TR1_every_strength_keeps_its_blanks_in_the_charleston(strength: str) ->
     assert action.kind == "pass" and "BL" not in action.tiles and is_legal(hand, action)
 
 
-def test_TR1_a_pass_of_blanks_is_legal_and_left_ungraded_by_the_review() -> None:
+def test_TR1_the_coach_passes_as_the_first_pass_drill_a_blank_only_when_keeping_it_costs() -> None:
+    rules = TableRules(blanks=8)
+    for seed in range(200):
+        hand = deal(HOUSE, seed, rules)
+        if hand.racks["South"].count(tiles.BLANK) < 2:
+            continue
+        evaluation = evaluate(hand, "South")
+        advice = evaluation.advice
+        assert advice is not None and advice.rules == rules and tiles.BLANK in advice.rack  # it reads the blanks
+        # The first-pass drill's evaluation of the same rack, at the same table, with its effort.
+        drill = evaluate_pass(HOUSE, hand.racks["South"], "first-right", seed=position_seed(hand), options=question_options(), rules=rules)
+        assert advice.best.tiles == drill.best.tiles
+        action = decide(hand, "South", "coach", random.Random(seed))
+        assert action == evaluation.best.action and is_legal(hand, action)
+        if "BL" in action.tiles:  # a blank goes only when no pass keeping every blank is as good
+            keeping = [o for o in advice.options if tiles.BLANK not in o.tiles]
+            assert all(pass_grade(o) not in ("best", "as good") for o in keeping)
+            return
+        assert "BL" not in action.tiles
+    # Every rack kept its blanks: still the drill's own pass each time (asserted above).
+
+
+def test_TR1_a_pass_that_sends_a_blank_is_graded_by_the_pass_evaluation_and_says_so() -> None:
     rules = TableRules(blanks=8)
     seed = next(s for s in range(200) if tiles.BLANK in deal(HOUSE, s, rules).racks["East"])
     hand = deal(HOUSE, seed, rules)
     others = [tiles.CODES[t] for t in hand.racks["East"] if t not in (tiles.JOKER, tiles.BLANK)][:2]
     mine = Action("East", "pass", tuple(sorted(("BL", *others), key=tiles.sort_key)))
     assert is_legal(hand, mine)
-    with pytest.raises(Ungraded):
-        grade_decision(hand, mine)
+    judged = grade_decision(hand, mine)
+    assert judged.unit == "tiles" and judged.grade in (BEST, GOOD, INACCURACY, MISTAKE)
+    assert judged.rules == ("C1", "TR1") and judged.reason.count("TR1") == 1 and "blank" in judged.reason
+    # The review of a hand where East passes a blank grades that pass too.
+    found = review(HOUSE, seed, [mine, *(decide(hand, s, "club", random.Random(1)) for s in ("South", "West", "North"))], "East", rules=rules)
+    assert [d.kind for d in found.decisions] == ["pass"] and found.decisions[0].grade == judged.grade
 
 
 def test_TR1_the_review_grades_every_blank_swap_of_a_hand() -> None:
@@ -147,3 +174,128 @@ def test_TR4_TR3_a_hand_of_bots_at_a_three_player_table_never_seats_north() -> N
     hand = play(CARD, 5, {s: "shark" for s in SEATS}, rules=rules)
     assert hand.phase == "over" and all(a.seat != "North" for a in hand.actions)
     assert hand.result is not None and set(hand.result.pays) == {"East", "South", "West"}
+
+
+def defence_scene(rules: TableRules) -> Hand:
+    """Late in the hand, East holds two tiles its KONGS never uses: the 2 Bam, which
+    South's exposed pung of 1 Bams plainly wants (PUNGS in Bams), and the 9 Crak."""
+    hand = in_play(deal(CARD, 3, rules), {
+        "East": "1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 2B 9C", "South": "F F 5B", "West": "7B", "North": "7C",
+    })
+    hand.exposed["South"] = [Exposed(tiles.INDEX["1B"], 3, 0)]
+    for tile in codes("1B 1B 1B"):
+        hand.wall.remove(tile)
+    while len(hand.wall) > hand.last_wall:
+        hand.discards.append(("North", hand.wall.pop()))
+    assert hand.census() == hand.full_set()
+    return hand
+
+
+def test_TR2_in_a_cold_walls_last_tiles_the_shark_keeps_no_tile_back_for_defence() -> None:
+    league = defence_scene(LEAGUE)
+    assert decide(league, "East", "shark", random.Random(1)).tiles == ("9C",)  # D1: the 2 Bam is hot, kept
+    cold = defence_scene(TableRules(wall_end="cold"))
+    assert cold.in_last_wall
+    assert decide(cold, "East", "shark", random.Random(1)).tiles == ("2B",)  # nobody may call it (TR2): first of the two
+    # The coach's evaluation agrees: no discard there hands anyone Mah Jongg.
+    assert all(o.deal_in == 0 for o in evaluate(cold, "East").options)
+    assert any(o.deal_in > 0 for o in evaluate(league, "East").options)
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_TR3_every_strength_keeps_its_jokers_in_the_courtesy_pass_the_coach_having_weighed_them(strength: str) -> None:
+    rules = TableRules(joker_in_courtesy=True)
+    for seed in range(200):
+        hand = deal(HOUSE, seed, rules)
+        if tiles.JOKER not in hand.racks["East"]:
+            continue
+        for _ in range(3):
+            for seat in SEATS:
+                chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
+                hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
+        for seat in SEATS:
+            hand.apply(Action(seat, "vote", go=False))
+        for seat in SEATS:
+            hand.apply(Action(seat, "offer", count=3))
+        break
+    assert hand.waiting().get("East") == "courtesy" and tiles.JOKER in hand.racks["East"]
+    action = decide(hand, "East", strength, random.Random(1))
+    assert action.kind == "courtesy" and "J" not in action.tiles and is_legal(hand, action)
+    if strength == "coach":  # the joker passes were on its list, and valued
+        assert any("J" in o.action.tiles for o in evaluate(hand, "East").options)
+
+
+def ahead_call_scene(rules: TableRules) -> Hand:
+    """East throws a 2 Bam South may pung; the next wall tile, South's draw, is another."""
+    hand = in_play(deal(CARD, 2, rules), {"East": "2B 5C", "South": "F F 2B 2B 9D", "West": "7D", "North": "7C"},
+                   wall="2B 8D")
+    hand.apply(Action("East", "discard", ("2B",)))
+    assert hand.waiting() == {"South": "call"}
+    return hand
+
+
+@pytest.mark.parametrize("strength", ["club", "shark"])
+def test_TR5_a_player_who_picked_ahead_declines_an_exposure_its_draw_does_as_well(strength: str) -> None:
+    league = ahead_call_scene(LEAGUE)
+    assert decide(league, "South", strength, random.Random(1)) == Action("South", "call", size=3)
+    ahead = ahead_call_scene(TableRules(picking_ahead=True))
+    assert ahead.picked_ahead("South") == tiles.INDEX["2B"]
+    assert decide(ahead, "South", strength, random.Random(1)) == Action("South", "no-call")  # the draw brings the same tile
+
+
+@pytest.mark.parametrize("strength", STRENGTHS)
+def test_C6_after_three_all_blind_passes_each_strength_passes_legally_and_the_charleston_ends_only_if_all_four_did(
+    strength: str,
+) -> None:
+    rules = TableRules(air_mahjong=True)
+    hand = deal(CARD, 8, rules)
+    for _ in range(2):
+        for seat in SEATS:
+            chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
+            hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
+    for seat in ("East", "South", "West"):
+        hand.apply(Action(seat, "pass", (), blind=3))
+    action = decide(hand, "North", strength, random.Random(1))
+    assert action.kind == "pass" and is_legal(hand, action)
+    hand.apply(action)
+    if action.blind == 3:
+        assert hand.phase == "play" and hand.waiting() == {"East": "turn"}  # C6: the Charleston ends
+    else:
+        assert hand.phase == "charleston" and hand.step == "vote"
+    assert hand.census() == hand.full_set()
+
+
+def test_TR4_at_three_the_coach_and_the_shark_pass_by_the_first_pass_drills_evaluation_for_three() -> None:
+    rules = TableRules(players=3)
+    hand = deal(HOUSE, 6, rules)
+    evaluation = evaluate(hand, "East")
+    assert evaluation.advice is not None and evaluation.advice.rules == rules
+    drill = evaluate_pass(HOUSE, hand.racks["East"], "first-right", seed=position_seed(hand), options=question_options(), rules=rules)
+    assert evaluation.best.action.tiles == tuple(sorted((tiles.CODES[t] for t in drill.best.tiles), key=tiles.sort_key))
+    for seat in hand.seats:
+        hand.apply(decide(hand, seat, "shark", random.Random(seat)))
+    assert hand.step == "first-left"  # no across pass at three (TR4)
+    assert all(is_legal(hand, decide(hand, s, "coach", random.Random(1))) for s in hand.seats)
+
+
+def test_TR2_at_a_hot_wall_the_coach_counts_a_hot_throw_at_the_whole_tables_share() -> None:
+    def scene(rules: TableRules) -> Hand:
+        hand = in_play(deal(CARD, 3, rules), {
+            "East": "1D 1D 1D 1D 2D 2D 2D 2D 3D 3D 3D 3D 4D 9C", "South": "F F 5B", "West": "7B", "North": "7C",
+        })
+        hand.exposed["South"] = [Exposed(tiles.INDEX["1B"], 3, 0)]
+        for tile in codes("1B 1B 1B"):
+            hand.wall.remove(tile)
+        while len(hand.wall) > hand.last_wall:
+            hand.discards.append(("North", hand.wall.pop()))
+        return hand
+
+    hot, league = scene(TableRules(wall_end="hot")), scene(LEAGUE)
+    at_hot = {o.action.tiles: o for o in evaluate(hot, "East").options if o.action.kind == "discard"}
+    at_league = {o.action.tiles: o for o in evaluate(league, "East").options if o.action.kind == "discard"}
+    risky = [t for t, o in at_league.items() if o.deal_in > 0]
+    thrown_hot = [t for t in risky if hot.throw_is_hot("East", tiles.INDEX[t[0]])]
+    assert thrown_hot and not any(league.throw_is_hot("East", tiles.INDEX[t[0]]) for t in risky)
+    for t in risky:  # the same chance of dealing in; a dearer loss when it does, if thrown hot (TR2)
+        assert at_hot[t].deal_in == at_league[t].deal_in
+        assert (at_hot[t].value < at_league[t].value) == (t in thrown_hot)

@@ -5,16 +5,19 @@ forbids it. Under the League's rules the engine's own tests hold unchanged
 
 from __future__ import annotations
 
+import io
+import json
 from collections import Counter
 
 import pytest
 
+from coach.cli import main
 from coach.notation import tiles
-from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, HandError, deal, replay
+from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, HandError, deal, replay, replay_record, rules_of
 from coach.play.legal import is_legal, legal_actions, refusal
 from coach.play.seen import next_tile
 from coach.play.telling import tell
-from coach.rules.table_rules import LEAGUE, TableRules
+from coach.rules.table_rules import BEFORE_SWITCHES, LEAGUE, TableRules
 from tests.support.cards import CARD as HOUSE
 from tests.support.hands import CARD, codes, in_play
 
@@ -511,3 +514,42 @@ def test_TR4_passes_and_the_vote_are_told_as_three_players_make_them() -> None:
     assert "to the right" in said[0] and "to the left" in said[1]  # no across pass (TR4)
     last = tell(hand.actions, len(hand.actions) - 1, "East", THREE)  # West's vote, the third and last
     assert last.startswith("West voted") and last.endswith("the second Charleston begins (C2).")
+
+
+def test_C6_a_league_record_names_its_rules_and_a_record_without_them_reads_as_before_the_switches() -> None:
+    hand = deal(HOUSE, 4)
+    for seat in SEATS:
+        hand.apply(plain_pass(hand, seat))
+    record = hand.record()
+    assert record["rules"] == {}  # always written: {} is the League's, C6 off
+    assert rules_of(json.loads(json.dumps(record))) == LEAGUE
+    again = replay_record(HOUSE, record)
+    assert again.rules == LEAGUE and again.racks == hand.racks and again.record() == record
+    # A record made before the switches existed has no "rules": it was played with C6 on.
+    old = {k: v for k, v in record.items() if k != "rules"}
+    assert rules_of(old) == BEFORE_SWITCHES and BEFORE_SWITCHES.air_mahjong
+    assert replay_record(HOUSE, old).rules == BEFORE_SWITCHES
+    # A table's own rules are written as they are and read back the same.
+    table = deal(HOUSE, 4, TableRules(blanks=2, air_mahjong=True))
+    assert rules_of(table.record()) == TableRules(blanks=2, air_mahjong=True)
+
+
+def test_C6_the_review_command_reads_a_record_without_rules_as_played_with_C6_on(tmp_path) -> None:
+    # Four all-blind passes on the first left pass: with C6 on the Charleston ends and East discards.
+    hand = deal(HOUSE, 12, BEFORE_SWITCHES)
+    for _ in range(2):
+        for seat in SEATS:
+            hand.apply(plain_pass(hand, seat))
+    for seat in SEATS:
+        hand.apply(Action(seat, "pass", (), blind=3))
+    assert hand.phase == "play"
+    hand.apply(Action("East", "discard", (tiles.TABLE_CODES[hand.racks["East"][0]],)))
+    old = {k: v for k, v in hand.record().items() if k != "rules"}
+    path = tmp_path / "old.json"
+    path.write_text(json.dumps(old))
+    out = io.StringIO()
+    assert main(["review", str(path), "--json"], stdout=out) == 0
+    kinds = [d["kind"] for d in json.loads(out.getvalue())["decisions"]]
+    assert kinds == ["pass", "pass", "pass", "discard"]  # no vote: the Charleston ended (C6)
+    with pytest.raises(HandError):
+        replay(HOUSE, 12, list(hand.actions), LEAGUE)  # by the League's rules the discard comes too soon
