@@ -20,7 +20,7 @@ from coach.play.positions import position_at, rebuild
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, grade_decision, review
 from coach.rules.table_rules import LEAGUE, TableRules
 from tests.support.cards import CARD as HOUSE
-from tests.support.hands import CARD, codes, in_play
+from tests.support.hands import CARD, codes, courtesy_hand, in_play
 
 BLANKS = TableRules(blanks=4)
 
@@ -204,20 +204,7 @@ def test_TR2_in_a_cold_walls_last_tiles_the_shark_keeps_no_tile_back_for_defence
 
 @pytest.mark.parametrize("strength", STRENGTHS)
 def test_TR3_every_strength_keeps_its_jokers_in_the_courtesy_pass_the_coach_having_weighed_them(strength: str) -> None:
-    rules = TableRules(joker_in_courtesy=True)
-    for seed in range(200):
-        hand = deal(HOUSE, seed, rules)
-        if tiles.JOKER not in hand.racks["East"]:
-            continue
-        for _ in range(3):
-            for seat in SEATS:
-                chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
-                hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
-        for seat in SEATS:
-            hand.apply(Action(seat, "vote", go=False))
-        for seat in SEATS:
-            hand.apply(Action(seat, "offer", count=3))
-        break
+    hand = courtesy_hand(TableRules(joker_in_courtesy=True), offer=3)
     assert hand.waiting().get("East") == "courtesy" and tiles.JOKER in hand.racks["East"]
     action = decide(hand, "East", strength, random.Random(1))
     assert action.kind == "courtesy" and "J" not in action.tiles and is_legal(hand, action)

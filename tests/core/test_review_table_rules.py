@@ -21,7 +21,7 @@ from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, Review, grade_dec
 from coach.rules.table_rules import LEAGUE, TableRules
 from coach.tools.selfplay import state
 from tests.support.cards import CARD as HOUSE
-from tests.support.hands import CARD, codes, in_play
+from tests.support.hands import CARD, codes, courtesy_hand, in_play
 
 GRADES = (BEST, GOOD, INACCURACY, MISTAKE)
 QUICK = {"East": "club", "South": "beginner", "West": "club", "North": "beginner"}
@@ -141,24 +141,6 @@ def test_TR2_in_a_cold_walls_last_tiles_a_discard_hands_nobody_mah_jongg_and_the
 
 
 # -- TR3: a joker in the courtesy pass -----------------------------------------------------------
-
-
-def courtesy_hand(rules: TableRules) -> Hand:
-    """East holds a joker when the courtesy pass comes (one tile each way)."""
-    for seed in range(200):
-        hand = deal(HOUSE, seed, rules)
-        if tiles.JOKER not in hand.racks["East"]:
-            continue
-        for _ in range(3):
-            for seat in SEATS:
-                chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
-                hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
-        for seat in SEATS:
-            hand.apply(Action(seat, "vote", go=False))
-        for seat in SEATS:
-            hand.apply(Action(seat, "offer", count=2))
-        return hand
-    raise AssertionError("no deal of 200 gave East a joker")
 
 
 def test_TR3_the_review_grades_a_joker_in_the_courtesy_pass_by_the_hands_rules() -> None:

@@ -6,7 +6,9 @@ from collections import Counter
 
 from coach.notation import tiles
 from coach.notation.card import parse_card
-from coach.play.hand import SEATS, Hand
+from coach.play.hand import SEATS, Action, Hand, deal
+from coach.rules.table_rules import TableRules
+from tests.support.cards import CARD as HOUSE
 
 FULL_SET = Counter(tiles.WALL)
 
@@ -49,3 +51,23 @@ def in_play(hand: Hand, racks: dict[str, str], wall: str = "8C 8C 8D 8D", turn: 
     rest = whole - placed
     hand.wall = front + sorted(rest.elements())
     return hand
+
+
+def courtesy_hand(rules: TableRules, offer: int = 2) -> Hand:
+    """A house-card hand at its courtesy pass with East holding a joker: three
+    passes of natural tiles each way, the second Charleston stopped, and every
+    seat offering `offer` tiles."""
+    for seed in range(200):
+        hand = deal(HOUSE, seed, rules)
+        if tiles.JOKER not in hand.racks["East"]:
+            continue
+        for _ in range(3):
+            for seat in SEATS:
+                chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
+                hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
+        for seat in SEATS:
+            hand.apply(Action(seat, "vote", go=False))
+        for seat in SEATS:
+            hand.apply(Action(seat, "offer", count=offer))
+        return hand
+    raise AssertionError("no deal of 200 gave East a joker")
