@@ -216,7 +216,7 @@ def cmd_selfplay(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int
 def cmd_review(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach.play.hand import Action, HandError, rules_of
     from coach.play.review import review, review_text
-    from coach.rules.table_rules import TableRules, TableRulesError
+    from coach.rules.table_rules import TableRulesError
 
     try:
         with open(args.record, "rb") as handle:
