@@ -33,6 +33,7 @@ decision's reason says its table rule once, by id (`_table_note`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
@@ -462,9 +463,17 @@ def describe(hand: Hand, action: Action) -> str:
 
 
 def hint(hand: Hand, seat: str) -> tuple[Action, str]:
-    """The coach's move for `seat` now and why (the table's "What would the coach do?")."""
+    """The coach's move for `seat` now and why (the table's "What would the coach do?").
+    A move a table rule shapes is explained as the review explains it (`_table_note`),
+    its rule cited once."""
     best = evaluate(hand, seat).best.action
-    return best, describe(hand, best)
+    words = describe(hand, best)
+    note, rule = _table_note(hand, best, best)
+    if not note:
+        return best, words
+    if re.search(rf"\b{rule}\b", words):
+        note = note.replace(f" ({rule})", "")  # the coach's words cite it already: once is enough
+    return best, f"{words} {note}"
 
 
 def review(

@@ -9,6 +9,7 @@ end of the Charleston (C6)."""
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -17,7 +18,7 @@ from coach.play.bots import decide, play
 from coach.play.evaluation import evaluate
 from coach.play.hand import BLANK_SWAP, SEATS, Action, Hand, HandError, deal, replay
 from coach.play.positions import position_at, rebuild
-from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, Review, grade_decision, review
+from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, Review, grade_decision, hint, review
 from coach.rules.table_rules import LEAGUE, TableRules
 from coach.tools.selfplay import state
 from tests.support.cards import CARD as HOUSE
@@ -232,3 +233,24 @@ def test_C6_a_hand_whose_charleston_ended_all_blind_is_reviewed_under_C6() -> No
     assert found.decisions[len(blind) + 2].kind != "vote"  # after the three passes: play, not a vote
     with pytest.raises(ValueError, match="not a legal move"):
         review(CARD, 8, list(hand.actions), "East", rules=LEAGUE)  # by the League's rules a vote comes next
+
+
+# -- the hint says what the review says -------------------------------------------------------------
+
+
+def test_TR1_the_hint_explains_a_blank_swap_as_the_review_does_citing_TR1_once() -> None:
+    hand = swap_scene("6B 4D 9C")
+    action, words = hint(hand, "East")
+    assert action == Action("East", BLANK_SWAP, ("4D",), place=1)
+    assert "never part of a hand" in words and len(re.findall(r"\bTR1\b", words)) == 1
+
+
+def test_TR2_the_hint_at_a_cold_wall_says_when_nobody_may_call_and_the_leagues_says_nothing_of_it() -> None:
+    cold = call_scene(TableRules(wall_end="cold"), before_cold=5)
+    west = cold.waiting()
+    assert "West" in west
+    _, words = hint(cold, "West")
+    assert "after 5 more tiles from the wall, nobody may call a discard" in words
+    assert len(re.findall(r"\bTR2\b", words)) == 1
+    _, league_words = hint(call_scene(LEAGUE, before_cold=5), "West")
+    assert "TR2" not in league_words and "cold" not in league_words
