@@ -20,7 +20,7 @@ from coach.play.positions import position_at, rebuild
 from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, grade_decision, review
 from coach.rules.table_rules import LEAGUE, TableRules
 from tests.support.cards import CARD as HOUSE
-from tests.support.hands import CARD, codes, courtesy_hand, in_play
+from tests.support.hands import CARD, codes, courtesy_hand, in_play, pass_naturals
 
 BLANKS = TableRules(blanks=4)
 
@@ -236,10 +236,7 @@ def test_C6_after_three_all_blind_passes_each_strength_passes_legally_and_the_ch
 ) -> None:
     rules = TableRules(air_mahjong=True)
     hand = deal(CARD, 8, rules)
-    for _ in range(2):
-        for seat in SEATS:
-            chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
-            hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
+    pass_naturals(hand, 2)
     for seat in ("East", "South", "West"):
         hand.apply(Action(seat, "pass", (), blind=3))
     action = decide(hand, "North", strength, random.Random(1))

@@ -22,7 +22,7 @@ from coach.play.review import BEST, GOOD, INACCURACY, MISTAKE, Review, grade_dec
 from coach.rules.table_rules import LEAGUE, TableRules
 from coach.tools.selfplay import state
 from tests.support.cards import CARD as HOUSE
-from tests.support.hands import CARD, codes, courtesy_hand, in_play
+from tests.support.hands import CARD, codes, courtesy_hand, in_play, pass_naturals
 
 GRADES = (BEST, GOOD, INACCURACY, MISTAKE)
 QUICK = {"East": "club", "South": "beginner", "West": "club", "North": "beginner"}
@@ -215,10 +215,7 @@ def test_TR6_a_hand_played_first_to_speak_is_reviewed_only_under_its_rules() -> 
 def test_C6_a_hand_whose_charleston_ended_all_blind_is_reviewed_under_C6() -> None:
     rules = TableRules(air_mahjong=True)
     hand = deal(CARD, 8, rules)
-    for _ in range(2):
-        for seat in SEATS:
-            chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
-            hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
+    pass_naturals(hand, 2)
     for seat in SEATS:
         hand.apply(Action(seat, "pass", (), blind=3))
     assert hand.phase == "play"  # C6: no vote, no courtesy pass; East discards

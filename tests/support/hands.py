@@ -61,13 +61,18 @@ def courtesy_hand(rules: TableRules, offer: int = 2) -> Hand:
         hand = deal(HOUSE, seed, rules)
         if tiles.JOKER not in hand.racks["East"]:
             continue
-        for _ in range(3):
-            for seat in SEATS:
-                chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
-                hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
+        pass_naturals(hand, 3)
         for seat in SEATS:
             hand.apply(Action(seat, "vote", go=False))
         for seat in SEATS:
             hand.apply(Action(seat, "offer", count=offer))
         return hand
     raise AssertionError("no deal of 200 gave East a joker")
+
+
+def pass_naturals(hand: Hand, passes: int) -> None:
+    """`passes` Charleston passes in which every seat sends its first three natural tiles."""
+    for _ in range(passes):
+        for seat in SEATS:
+            chosen = [t for t in hand.racks[seat] if t not in (tiles.JOKER, tiles.BLANK)][:3]
+            hand.apply(Action(seat, "pass", tuple(tiles.CODES[t] for t in chosen)))
