@@ -155,6 +155,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     own_table_rules.install(app)
     from coach.web.shared import table_rules  # the note of the rules in play, on verdicts and the practice table
     table_rules.install(app)
+    from coach.web.infra import push  # live tables: a save wakes the table's open pages (issue 28)
+    push.install(app)
     from coach.web.infra import blas  # one BLAS thread: the server's threads share two cores
     blas.install(app)
     from coach.web.infra import server_timing  # outermost: the server's own time, for `load` (off unless asked)

@@ -1,0 +1,163 @@
+"""Wake a table's live pages when it moves (issue 28).
+
+Each player's page keeps one stream open (server-sent events). A request
+that saves a move publishes the table's topic once its transaction has
+committed; every stream waiting on that topic wakes and sends its browser
+"moved"; the browser then fetches its own seat's view. A message carries
+the topic only, never a game fact, so nothing of one seat's view can reach
+another through it.
+
+- `Hub`: the streams waiting in this process, a count per topic. A stream
+  takes a `ticket` (the topic's count) *before* it reads the table, then
+  `wait`s for the count to pass it: a publish between the read and the
+  wait is never missed.
+- `Relay`: carries publishes between processes (gunicorn's workers,
+  several servers). It delivers what others publish into this process's
+  hub. `LocalRelay` carries nothing: one process only (tests, a single
+  worker). The cross-process relays are set up by `install` from the
+  settings.
+- A stream holds one of the server's threads for as long as it is open,
+  so each process gives at most `STREAM_SLOTS` of them to streams
+  (`stream_slot`); a page refused a slot polls instead.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import threading
+import time
+from collections.abc import Callable, Iterator
+from typing import Protocol
+
+from flask import Flask, current_app
+
+STREAM_SLOTS = 64  # streams one process keeps open at once; gthread threads besides the drills'
+
+
+class Hub:
+    """This process's waiters: a count per topic, a condition per topic waited on."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: dict[str, int] = {}
+        self._conditions: dict[str, threading.Condition] = {}
+        self._waiters: dict[str, int] = {}
+
+    def ticket(self, topic: str) -> int:
+        with self._lock:
+            return self._counts.get(topic, 0)
+
+    def bump(self, topic: str) -> None:
+        """The topic moved: wake everything waiting on it here."""
+        with self._lock:
+            self._counts[topic] = self._counts.get(topic, 0) + 1
+            condition = self._conditions.get(topic)
+            if condition is not None:
+                condition.notify_all()
+
+    def wait(self, topic: str, ticket: int, timeout: float) -> bool:
+        """True as soon as the topic has moved past `ticket`; False after `timeout` seconds."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            condition = self._conditions.get(topic)
+            if condition is None:
+                condition = self._conditions[topic] = threading.Condition(self._lock)
+            self._waiters[topic] = self._waiters.get(topic, 0) + 1
+            try:
+                while self._counts.get(topic, 0) <= ticket:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        return False
+                    condition.wait(left)
+                return True
+            finally:
+                self._waiters[topic] -= 1
+                if not self._waiters[topic]:  # nobody waits here now: forget the topic's condition
+                    del self._waiters[topic]
+                    del self._conditions[topic]
+
+    def waited_on(self) -> list[str]:
+        """The topics some stream in this process waits on now (a polling relay reads only these)."""
+        with self._lock:
+            return list(self._waiters)
+
+
+class Relay(Protocol):
+    def publish(self, topic: str) -> None:
+        """Tell the other processes that `topic` moved (this process's hub is bumped by `Push`)."""
+
+    def start(self, deliver: Callable[[str], None]) -> None:
+        """Begin delivering the topics other processes publish; called once in each process."""
+
+
+class LocalRelay:
+    """No other process: the hub alone."""
+
+    def publish(self, topic: str) -> None:
+        pass
+
+    def start(self, deliver: Callable[[str], None]) -> None:
+        pass
+
+
+class Push:
+    """The hub and relay of one app; the relay starts in the process that first uses it
+    (gunicorn forks after the app is built: a thread started before the fork would not
+    run in the workers)."""
+
+    def __init__(self, relay: Relay | None = None, slots: int = STREAM_SLOTS) -> None:
+        self.hub = Hub()
+        self.relay: Relay = relay or LocalRelay()
+        self.slots = slots
+        self._pid: int | None = None
+        self._start_lock = threading.Lock()
+        self._slots: threading.BoundedSemaphore | None = None
+
+    def _started(self) -> None:
+        pid = os.getpid()
+        if self._pid == pid:
+            return
+        with self._start_lock:
+            if self._pid != pid:
+                self.hub = Hub()  # a forked child starts with no waiters
+                self._slots = threading.BoundedSemaphore(self.slots)
+                self.relay.start(self.hub.bump)
+                self._pid = pid
+
+    def publish(self, topic: str) -> None:
+        self._started()
+        self.hub.bump(topic)
+        self.relay.publish(topic)
+
+    def ticket(self, topic: str) -> int:
+        self._started()
+        return self.hub.ticket(topic)
+
+    def wait(self, topic: str, ticket: int, timeout: float) -> bool:
+        self._started()
+        return self.hub.wait(topic, ticket, timeout)
+
+    @contextlib.contextmanager
+    def stream_slot(self) -> Iterator[bool]:
+        """Yields True holding one of this process's stream slots, or False when all are taken."""
+        self._started()
+        assert self._slots is not None
+        got = self._slots.acquire(blocking=False)
+        try:
+            yield got
+        finally:
+            if got:
+                self._slots.release()
+
+
+def install(app: Flask, relay: Relay | None = None) -> None:
+    app.extensions["push"] = Push(relay)
+
+
+def push() -> Push:
+    return current_app.extensions["push"]
+
+
+def table_topic(table_id: int) -> str:
+    return f"table:{table_id}"
