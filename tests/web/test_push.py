@@ -43,3 +43,33 @@ def test_stream_slots_are_bounded_and_given_back():
         assert (first, second, third) == (True, True, False)
     with push.stream_slot() as again:
         assert again is True
+
+
+def test_a_stream_sends_moved_at_once_and_again_after_a_publish():
+    from flask import Flask
+
+    from coach.web.infra import push as push_module
+
+    app = Flask(__name__)
+    push_module.install(app)
+    versions = iter([3, 4])
+    with app.test_request_context():
+        hub = push_module.push()
+        response = push_module.stream("table:9", lambda: next(versions), hold=5, recheck=5)
+        body = iter(response.response)
+        assert next(body).startswith("retry:")
+        assert next(body) == "event: moved\ndata: 3\n\n"
+        threading.Timer(0.05, lambda: hub.publish("table:9")).start()
+        assert next(body) == "event: moved\ndata: 4\n\n"
+        response.close()
+
+
+def test_a_stream_refused_a_slot_answers_204_so_the_page_polls():
+    from flask import Flask
+
+    from coach.web.infra import push as push_module
+
+    app = Flask(__name__)
+    app.extensions["push"] = push_module.Push(slots=0)
+    with app.test_request_context():
+        assert push_module.stream("table:9", lambda: 1).status_code == 204

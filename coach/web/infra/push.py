@@ -161,3 +161,59 @@ def push() -> Push:
 
 def table_topic(table_id: int) -> str:
     return f"table:{table_id}"
+
+
+HOLD = 25.0  # seconds a stream stays open; the browser's EventSource opens the next at once
+RECHECK = 15.0  # seconds between a stream's own reads when nothing is published: a lost message costs this at most
+RETRY_MS = 1000  # the browser's wait before it opens a stream again
+
+
+def _event(name: str, data: str) -> str:
+    return f"event: {name}\ndata: {data}\n\n"
+
+
+def stream(topic: str, version_now: Callable[[], int | None], hold: float = HOLD, recheck: float = RECHECK):
+    """A server-sent event stream that sends `moved` (with the version read) when it opens
+    and each time `version_now()` reads a new version after a publish on `topic`.
+
+    `version_now` must open its own database session: it runs while the response is sent,
+    outside the request's. The first event makes a page that reconnects fetch its view, so
+    what it missed while away is never lost. A stream ends after `hold` seconds (the browser
+    reopens it): a thread is never held by a page long gone. With every stream slot taken
+    the answer is 204, and the page polls instead.
+    """
+    from flask import Response
+
+    hub = push()
+    slot = hub.stream_slot()
+    if not slot.__enter__():
+        slot.__exit__(None, None, None)
+        return Response(status=204, headers={"Cache-Control": "no-store"})
+
+    def events() -> Iterator[str]:
+        try:
+            yield f"retry: {RETRY_MS}\n\n"
+            last: int | None = None
+            end = time.monotonic() + hold
+            while True:
+                ticket = hub.ticket(topic)  # before the read: a publish after it wakes the wait below
+                version = version_now()
+                if version is None:  # the table is gone
+                    yield _event("gone", "")
+                    return
+                if version != last:
+                    yield _event("moved", str(version))
+                    last = version
+                left = end - time.monotonic()
+                if left <= 0:
+                    return
+                if not hub.wait(topic, ticket, min(left, recheck)):
+                    yield ": still here\n\n"  # a comment: finds a closed connection, keeps proxies from timing out
+        finally:
+            slot.__exit__(None, None, None)
+
+    return Response(
+        events(),
+        mimetype="text/event-stream",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},  # nginx: pass each event on at once
+    )
