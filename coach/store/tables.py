@@ -133,6 +133,15 @@ def table_settings(table: GameTable) -> TableSettings:
     return TableSettings.from_json({**json.loads(table.settings or "{}"), "strength": table.bots})
 
 
+def tables_of(session: Session, learner_id: int, most: int = 50) -> list[GameTable]:
+    """The tables this person hosts or sits at, the newest first (at most `most`)."""
+    seated = select(TableSeat.table_id).where(col(TableSeat.learner_id) == learner_id)
+    return list(session.exec(
+        select(GameTable).where((col(GameTable.host_id) == learner_id) | col(GameTable.id).in_(seated))
+        .order_by(col(GameTable.id).desc()).limit(most)
+    ).all())
+
+
 def may_sit(session: Session, table: GameTable, learner_id: int) -> bool:
     """Anyone with the code sits at a friends' or "waits" table; at a class table,
     the class's members and its teacher (the host) only."""
