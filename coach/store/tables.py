@@ -296,6 +296,11 @@ def current_hand(session: Session, table_id: int) -> TableHand | None:
     ).first()
 
 
+def deal_seed() -> int:
+    """A new hand's seed: secret, so that nobody, the host included, can know the deal."""
+    return secrets.randbelow(SEED_RANGE)
+
+
 def start_hand(session: Session, table_id: int, seed: int | None = None) -> TableHand:
     """Deal the table's next hand under the table's rules as they are now (the hand
     keeps them). TableError while a hand is going; TableHandMoved when another
@@ -308,7 +313,7 @@ def start_hand(session: Session, table_id: int, seed: int | None = None) -> Tabl
         raise TableError("a hand is going at this table: finish it first")
     number = int(session.exec(select(func.coalesce(func.max(TableHand.number), 0)).where(TableHand.table_id == table_id)).one()) + 1
     row = TableHand(
-        table_id=table_id, number=number, seed=secrets.randbelow(SEED_RANGE) if seed is None else seed, rules=table.rules,
+        table_id=table_id, number=number, seed=deal_seed() if seed is None else seed, rules=table.rules,
     )
     session.add(row)
     try:
