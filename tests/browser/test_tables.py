@@ -5,7 +5,7 @@ table's stream (no reload, no polling), and each reads the review of their own s
 
 The seed (26) is one where, played as tests/support/table_seeds.py plays it
 (`clicked`: the moves clicked here), South throws a tile East calls and gets;
-tests/web/test_table_seeds.py checks that of the core on every run.
+tests/core/test_table_seeds.py checks that of the core on every run.
 """
 
 from __future__ import annotations
