@@ -135,7 +135,7 @@ def test_two_people_play_a_hand_live_with_a_call_between_them(people, monkeypatc
     assert saw_wait
     shoot(a, screens, "table-over-desktop")
 
-    for person, page, seat in ((ann, a, "East"), (ben, b, "South")):
+    for page, seat in ((a, "East"), (b, "South")):
         page.get_by_role("link", name="Your review").click()
         expect(page.locator("#review-live h1")).to_contain_text("decisions", timeout=60_000)
         expect(page.locator(".page-head .eyebrow")).to_contain_text(f"your seat, {seat}")
