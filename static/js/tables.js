@@ -8,7 +8,8 @@
 // 204 (nothing to swap) while the table has not changed. When a stream
 // opens again, the polling stops.
 //
-// Tiles ticked for a pass survive a refresh caused by someone else's move,
+// Tiles ticked for a pass survive a refresh caused by someone else's move
+// (while the same decision is asked of the same rack),
 // and focus moves to the status line only after this page's own move.
 (function () {
   "use strict";
@@ -51,7 +52,7 @@
     if (!form || event.detail.requestConfig && event.detail.requestConfig.verb === "post") return;
     kept = {
       owed: table.getAttribute("data-owed"),
-      move: table.getAttribute("data-move-number"),
+      rack: table.getAttribute("data-rack-sig"),
       tiles: Array.prototype.map.call(form.querySelectorAll("input[name=tiles]:checked"), function (i) { return i.value; }),
       blind: (form.querySelector("input[name=blind]:checked") || {}).value
     };
@@ -60,7 +61,7 @@
     var table = document.getElementById("table");
     if (!table) return;
     var mine = event.detail.requestConfig && event.detail.requestConfig.verb === "post";
-    if (kept && !mine && table.getAttribute("data-owed") === kept.owed && table.getAttribute("data-move-number") === kept.move) {
+    if (kept && !mine && table.getAttribute("data-owed") === kept.owed && table.getAttribute("data-rack-sig") === kept.rack) {
       var left = kept.tiles.slice();
       Array.prototype.forEach.call(table.querySelectorAll(".play-pick input[name=tiles]"), function (input) {
         var at = left.indexOf(input.value);

@@ -230,3 +230,18 @@ def test_only_the_person_who_sat_there_reads_a_review(app):
         assert client.get(f"/tables/{code}/hands/1/review").status_code == 404
     assert ann.get(f"/tables/{code}/hands/2/review").status_code == 404
     assert ann.get(f"/tables/{code}/hands/99999999999/review").status_code == 404
+
+
+def test_a_table_plays_by_its_hosts_own_table_rules(app):
+    from coach.rules.table_rules import TableRules
+    from coach.store.table_rules import set_learner_rules
+
+    ann = sign_up(app, "ann@example.org", teacher=False)
+    with db(app) as session:
+        host = session.exec(select(Learner).where(Learner.email == "ann@example.org")).one()
+        assert set_learner_rules(session, host.id, TableRules(first_to_speak=True))
+    code = open_one(ann)
+    assert post(ann, f"/tables/{code}/start").status_code == 303
+    state = loaded(app, code)
+    assert state.hand.rules.first_to_speak  # TR6 at this table, as the host plays it
+    assert "Table rules" in text_of(ann.get(f"/tables/{code}"))  # the note of the rules in play

@@ -41,6 +41,7 @@ from coach.web.infra.htmx import is_htmx
 from coach.web.infra.push import RECHECK, stream, table_topic
 from coach.web.shared import learners
 from coach.web.shared.practice.hands import STEP_WORDS
+from coach.web.shared.table_rules import rules_of
 from coach.web.shared.tables import moves
 from coach.web.shared.tables.reviews import start_review
 from coach.web.shared.tables.state import (
@@ -226,7 +227,8 @@ def open_table():
         assert learner is not None and learner.id is not None
         sit = "East" if request.form.get("sit", "yes") in ("yes", "1", "on") else None
         card = current_app.extensions["coach"].card
-        table = store.open_table(session, learner.id, card.name, kind, settings=settings, seat=sit)
+        rules = rules_of(session, learner)  # the host's own table rules, as for a practice hand; each hand keeps its copy
+        table = store.open_table(session, learner.id, card.name, kind, rules=rules, settings=settings, seat=sit)
         return redirect(url_for("tables.table_page", code=table.code), 303)
 
 
