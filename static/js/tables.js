@@ -38,6 +38,12 @@
     if (!source || source.readyState === 2) startPolling();
   });
   if (!("EventSource" in window)) {
+    // No stream to open: take the attributes away before htmx reads it (it does so once the page has
+    // loaded; this deferred script runs before that), and poll from the start.
+    Array.prototype.forEach.call(document.querySelectorAll("[sse-connect]"), function (elt) {
+      elt.removeAttribute("sse-connect");
+      elt.removeAttribute("hx-ext");
+    });
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startPolling);
     else startPolling();
   }
