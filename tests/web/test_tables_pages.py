@@ -224,6 +224,8 @@ def test_only_the_person_who_sat_there_reads_a_review(app):
     assert state.hand.phase == "over" and json.loads(state.row.result)["people"] == {"East": state.table.host_id}
     page = ann.get(f"/tables/{code}")
     assert "Your review" in text_of(page)
+    assert f'href="/tables/{code}/hands/1/review">hand 1</a>' in text_of(page)  # listed among this table's hands
+    assert "Your reviews" not in text_of(bob.get(f"/tables/{code}"))
     review = ann.get(f"/tables/{code}/hands/1/review")
     assert review.status_code == 200 and "decisions" in text_of(review) and "your seat, East" in text_of(review)
     for client in (bob, sign_up(app, "sam@example.org", teacher=False)):
