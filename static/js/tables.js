@@ -85,4 +85,13 @@
       if (focus) focus.focus({ preventScroll: true });
     }
   });
+
+  // The turn timer's seconds left, counted down here; the server decides when time is up.
+  window.setInterval(function () {
+    var timer = document.querySelector("[data-deadline]");
+    var left = timer && timer.querySelector("[data-time-left]");
+    if (!left) return;
+    var seconds = Math.max(0, Math.round((Date.parse(timer.getAttribute("data-deadline")) - Date.now()) / 1000));
+    left.textContent = " (" + seconds + " s left)";
+  }, 1000);
 })();

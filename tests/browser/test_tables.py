@@ -149,9 +149,11 @@ def test_the_table_page_at_phone_width(people, screens):
     page.set_viewport_size(PHONE | {"width": 390})
     page.goto("/tables")
     shoot(page, screens, "tables-home-phone")
+    page.get_by_label("Turn timer in seconds (empty: no timer)").fill("90")
     page.get_by_role("button", name="Open a table and sit in East").click()
     page.get_by_role("button", name="Deal the first hand").click()
     expect(page.locator("#you-title")).to_have_text("Your rack (East)")
+    expect(page.locator("[data-time-left]")).to_contain_text(re.compile(r"\((8\d|90) s left\)"))  # counted down here
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide at a 390 px phone"
     shoot(page, screens, "table-phone")
