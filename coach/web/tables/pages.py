@@ -28,6 +28,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, col, select
 
 from coach.notation import tiles
@@ -312,7 +313,11 @@ def events(code: str):
             if row is None:
                 return None
             seated = store.seat_of(session, table_id, me) is not None if me is not None else False
-            state = moves.tick(session, row, me if seated else None)
+            try:
+                state = moves.tick(session, row, me if seated else None)
+            except OperationalError:  # the database busy with another writer: this look only reads; the next one ticks
+                session.rollback()
+                state = load_table(session, row)
             left = moves.wake_in(state)
             wake[0] = min(STREAM_TICK, left) if left is not None else STREAM_TICK
             return state.version
