@@ -67,12 +67,14 @@ def groups(learner_ids: Sequence[int], players: int) -> list[list[int]]:
 
 def seat_class(
     session: Session, teacher_id: int, class_id: int, card: str, learner_ids: Sequence[int] | None = None,
-    strength: str = "club", seed: int | None = None,
+    strength: str = "club", seed: int | None = None, per_table: int | None = None,
 ) -> ClassRound:
     """Seat the class's students (`learner_ids`, or every member) at new class tables,
-    East first at each, the other seats computer players; every table of the round
-    plays the class's table rules, `card` (its key) and one seed. TableError for a
-    class the teacher does not teach, a student not in the class, or nobody to seat."""
+    `per_table` at each at most (a full table, four or three, by default; fewer make
+    more tables, so more students meet the same decisions in the same seat), East
+    first, the other seats computer players; every table of the round plays the
+    class's table rules, `card` (its key) and one seed. TableError for a class the
+    teacher does not teach, a student not in the class, or nobody to seat."""
     if classrooms.class_taught(session, teacher_id, class_id) is None:
         raise TableError("only the class's teacher seats the class")
     members = [row.id for row in classrooms.students(session, class_id) if row.id is not None]
@@ -86,6 +88,10 @@ def seat_class(
         raise TableError("Only the class's students can be seated at its tables.")
     settings = TableSettings.for_kind("class", strength)  # the class table waits for a student who is away
     rules = classrooms.class_rules(session, class_id)
+    places = seats_in_play(rules.players)
+    size = len(places) if per_table is None else per_table
+    if not 1 <= size <= len(places):
+        raise TableError(f"A table seats 1 to {len(places)} students.")
     row = ClassRound(
         classroom_id=class_id, seed=secrets.randbelow(SEED_RANGE) if seed is None else seed, card=card[:120],
         rules=stored(rules), bots=settings.strength,
@@ -93,8 +99,7 @@ def seat_class(
     session.add(row)
     session.commit()
     session.refresh(row)
-    places = seats_in_play(rules.players)
-    for group in groups(chosen, len(places)):
+    for group in groups(chosen, size):
         table = open_table(session, teacher_id, card, "class", rules, settings, class_id=class_id, round_id=row.id)
         assert table.id is not None
         for seat, learner_id in zip(places, group, strict=False):

@@ -57,6 +57,17 @@ def test_S1_the_teacher_seats_every_member_at_class_tables_of_one_deal(engine):
         assert rounds.seat_in_latest_round(session, class_id, members[1])[1].seat == "East"
 
 
+def test_one_student_a_table_makes_a_table_each_and_a_table_seats_one_to_four(engine):
+    teacher, class_id, members = _class(engine, 2)
+    with Session(engine) as session:
+        for wrong in (0, 5):
+            with pytest.raises(store.TableError):
+                rounds.seat_class(session, teacher, class_id, CARD.name, per_table=wrong)
+        row = rounds.seat_class(session, teacher, class_id, CARD.name, per_table=1)
+        found = rounds.round_tables(session, row.id)
+        assert [[s.learner_id for s in t.seats] for t in found] == [[members[0], None, None, None], [members[1], None, None, None]]
+
+
 def test_TR4_a_three_player_class_sits_in_threes(engine):
     teacher, class_id, _ = _class(engine, 4, TableRules(players=3))
     with Session(engine) as session:

@@ -125,7 +125,8 @@ def class_page_context(session: Session, room: Classroom, cards: list[tuple[str,
         found_tables = rounds.round_tables(session, row.id or 0)
         people = sum(1 for t in found_tables for s in t.seats if s.learner_id is not None)
         out.append(RoundSummary(row, len(found_tables), people))
-    return {"class_rounds": out, "table_cards": cards, "table_strengths": STRENGTHS}
+    players = classrooms.class_rules(session, room.id or 0).players
+    return {"class_rounds": out, "table_cards": cards, "table_strengths": STRENGTHS, "table_sizes": list(range(players, 0, -1))}
 
 
 @bp.post("/classes/<int:class_id>/tables")
@@ -142,6 +143,8 @@ def seat_tables(class_id: int):
         if any(not r.isdigit() or len(r) > 12 for r in raw):
             abort(400, description="Choose students from the list.")
         chosen = [int(r) for r in raw]
+        raw_size = request.form.get("tables_size", "")[:2]
+        per_table = int(raw_size) if raw_size.isdigit() else None
         card = request.form.get("tables_card", HOUSE)[:20] or HOUSE
         key: str | None = current_app.extensions["coach"].card.name if card == HOUSE else None
         if key is None and card.isdigit():
@@ -152,7 +155,7 @@ def seat_tables(class_id: int):
             return redirect(url_for("teach.class_page", class_id=class_id) + "#class-tables", 303)
         try:
             with database.write_lock():
-                seated = rounds.seat_class(session, teacher, class_id, key, chosen, strength)
+                seated = rounds.seat_class(session, teacher, class_id, key, chosen, strength, per_table=per_table)
         except table_store.TableError as error:
             flash(str(error), "error")
             return redirect(url_for("teach.class_page", class_id=class_id) + "#class-tables", 303)
