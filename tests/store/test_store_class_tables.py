@@ -166,12 +166,12 @@ def test_deleting_the_class_takes_its_rounds_and_tables(engine):
         assert session.exec(select(ClassRound)).all() == [] and session.exec(select(GameTable)).all() == []
 
 
-def test_migration_0017_adds_the_rounds_and_goes_back_down(engine):
+def test_migration_0018_adds_the_rounds_and_goes_back_down(engine):
     teacher, class_id, _ = _class(engine, 1)
     with Session(engine) as session:
         rounds.seat_class(session, teacher, class_id, CARD.name)
     config = alembic_config(engine)
-    command.downgrade(config, "0016_tables")
+    command.downgrade(config, "0017_table_play")
     assert "class_round" not in inspect(engine).get_table_names()
     assert "round_id" not in {c["name"] for c in inspect(engine).get_columns("game_table")}
     command.upgrade(config, "head")

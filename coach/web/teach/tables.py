@@ -19,7 +19,8 @@ drawn by templates/teach/_decisions.html): the students in one seat (every
 table's East, say) met the same positions as long as their tables' moves
 were the same, every table having the same deal and computer players that
 answer the same moves the same way. Each student's own decisions are graded
-by the practice review of their seat (coach/web/teach/table_reviews.py).
+by the practice review of their seat, stored and computed in the background
+as each person's own (coach/web/shared/tables/reviews.py).
 """
 
 from __future__ import annotations
@@ -37,22 +38,24 @@ from sqlmodel import Session
 from coach.notation.card import Card
 from coach.play.bots import STRENGTHS
 from coach.play.compare import Comparison, compare
-from coach.play.hand import Action, HandError, replay
+from coach.play.hand import Action, HandError
 from coach.play.seat_view import watch_view
 from coach.rules.table_rules import TableRules
 from coach.store import class_tables as rounds
 from coach.store import tables as table_store
-from coach.store.models import Classroom, ClassRound, GameTable, Learner, TableHand, TableSeat
+from coach.store.models import Classroom, ClassRound, GameTable, Learner, TableHand
 from coach.store.teaching import classrooms, roles, teachers_cards
 from coach.web.infra import database
 from coach.web.infra.htmx import render
-from coach.web.infra.push import push, stream, table_topic
+from coach.web.infra.push import stream, table_topic
 from coach.web.infra.redirects import sign_in_first
 from coach.web.shared.cards import teachers as teacher_cards
 from coach.web.shared.learners import is_account
+from coach.web.shared.tables import moves
+from coach.web.shared.tables.reviews import start_review
+from coach.web.shared.tables.state import TableState, load_table
 from coach.web.teach.base import ONLY_TEACHERS, bp, found
 from coach.web.teach.hands import CACHE_SIZE, runs
-from coach.web.teach.table_reviews import seat_review
 from drills.sets import HOUSE
 
 POLL_SECONDS = 2  # the watch page's fallback when no stream can be had
@@ -215,9 +218,9 @@ def seat_lines(card: Card | None, tables: list[rounds.RoundTable], names: dict[i
             accuracy, reviewing = None, False
             mine = sum(1 for a in actions if a.seat == seat.seat)
             if hand is not None and hand.finished_at is not None and card is not None:
-                got = seat_review(hand.id or 0, hand.version, seat.seat, card, hand.seed, actions, table_store.hand_rules(hand))
+                got = start_review(hand.id or 0, seat.seat)  # the stored review, started if missing
                 accuracy = got.review.accuracy if got.review is not None else None
-                reviewing = got.status == "running"
+                reviewing = got.review is None and got.status != "failed"
             lines.append(SeatLine(
                 found_table.table.code, number, seat.seat, seat.learner_id, names.get(seat.learner_id, "A student"),
                 state, words, won, mine, accuracy, reviewing,
@@ -282,8 +285,12 @@ def start_round(class_id: int, round_id: int):
         except table_store.TableError as error:
             flash(str(error), "error")
             return redirect(url_for("teach.round_page", class_id=class_id, round_id=round_id), 303)
-    for hand in hands:  # after the commit: each table's page fetches its new hand
-        push().publish(table_topic(hand.table_id))
+        for hand in hands:  # after the commit: the computer players play up to a student's decision, and the pages hear of it
+            table = session.get(GameTable, hand.table_id)
+            assert table is not None
+            with database.write_lock():
+                moves.tick(session, table)
+            moves.publish(table)
     flash(f"The hand is dealt at {len(hands)} {'table' if len(hands) == 1 else 'tables'}: the same tiles at each.", "success")
     return redirect(url_for("teach.round_page", class_id=class_id, round_id=round_id), 303)
 
@@ -295,33 +302,29 @@ def _watch_context(session: Session, class_id: int, table: GameTable) -> dict[st
     assert table.id is not None
     seats = table_store.seats_of(session, table.id)
     names = _names(session, {s.learner_id for s in seats if s.learner_id is not None})
-    people, away = table_store.people_at(seats)
+    away = table_store.people_at(seats)[1]
     who = {s.seat: (names[s.learner_id] if s.learner_id is not None else "Computer player") for s in seats}
-    hand_row = table_store.current_hand(session, table.id)
     context: dict[str, Any] = {
-        "table": table, "class_id": class_id, "who": who, "away": away, "hand_row": hand_row, "view": None, "problem": "",
-        "version": _version(hand_row, seats), "sse": sse_ready(),
+        "table": table, "class_id": class_id, "who": who, "away": away, "view": None, "problem": "",
+        "version": _version(session, table), "sse": sse_ready(),
     }
-    if hand_row is None:
-        return context
-    card = card_for(session, watcher_id(), table.card)
-    if card is None:
+    if card_for(session, watcher_id(), table.card) is None:
         context["problem"] = f"This table plays on “{table.card}”, which is no longer one of your cards."
         return context
     try:
-        hand = replay(card, hand_row.seed, [Action.from_json(a) for a in table_store.actions_of(hand_row)], table_store.hand_rules(hand_row))
-        held = [Action.from_json(a) for a in table_store.held_of(hand_row)]
+        state = load_table(session, table)
     except HandError as error:
         context["problem"] = f"This hand cannot be replayed: {error.message} ({error.rule})."
         return context
-    context["view"] = watch_view(hand, people, table_store.table_settings(table), held)
+    if state.hand is not None:
+        context["view"] = watch_view(state.hand, state.people, state.settings, state.held)
     return context
 
 
-def _version(hand_row: TableHand | None, seats: list[TableSeat]) -> str:
-    """What the watch page shows, as one string: the hand and its version, and who sits where, present or away."""
-    hand = f"{hand_row.number}.{hand_row.version}" if hand_row is not None else "0"
-    return hand + "-" + "".join(f"{s.learner_id or 0}{'p' if s.present else 'a'}" for s in seats)
+def _version(session: Session, table: GameTable) -> int:
+    """The table's version as its players' pages have it (TableState.version): its hand and its seats."""
+    assert table.id is not None
+    return TableState(table, table_store.seats_of(session, table.id), table_store.current_hand(session, table.id), None).version
 
 
 @bp.get("/classes/<int:class_id>/tables/<code>")
@@ -343,8 +346,7 @@ def watch_table_view(class_id: int, code: str):
     with database.reading() as session:
         _room(session, class_id)
         table = _table(session, class_id, code)
-        assert table.id is not None
-        if request.args.get("v") == _version(table_store.current_hand(session, table.id), table_store.seats_of(session, table.id)):
+        if request.args.get("v") == str(_version(session, table)):
             return "", 204, {"Cache-Control": "no-store"}  # nothing moved: the page keeps what it shows
         return render_template("teach/partials/watch_view.html", poll=POLL_SECONDS, **_watch_context(session, class_id, table))
 
@@ -360,9 +362,7 @@ def watch_table_events(class_id: int, code: str):
 
     def version_now() -> int | None:
         with app.app_context(), database.reading() as session:
-            if session.get(GameTable, table_id) is None:
-                return None
-            hand = table_store.current_hand(session, table_id)
-            return 0 if hand is None else hand.number * 1_000_000 + hand.version
+            table = session.get(GameTable, table_id)
+            return None if table is None else _version(session, table)
 
     return stream(table_topic(table_id), version_now)

@@ -6,8 +6,8 @@
 - `game_table.round_id`: NULL for every table stored before now (none was
   seated as a class round); a class round's tables name it.
 
-Revision ID: 0017_class_rounds
-Revises: 0016_tables
+Revision ID: 0018_class_rounds
+Revises: 0017_table_play
 Create Date: 2026-12-02
 """
 
@@ -17,8 +17,8 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-revision = "0017_class_rounds"
-down_revision = "0016_tables"
+revision = "0018_class_rounds"
+down_revision = "0017_table_play"
 branch_labels = None
 depends_on = None
 
