@@ -8,14 +8,42 @@ from __future__ import annotations
 import re
 
 from playwright.sync_api import expect
+from sqlmodel import Session
 
+from coach.play import people as table_people
+from coach.play.hand import Action, replay
+from coach.play.legal import legal_actions
+from coach.store import tables as table_store
+from coach.store.db import database_url, make_engine
 from tests.support.browser import DESKTOP, no_sideways_scroll
+from tests.support.cards import CARD
 from tests.support.story import make_class, settled, shoot, sign_up, unique_email
 
 PHONE_390 = {"width": 390, "height": 844}
 
 
-def test_a_teacher_seats_a_class_of_two_starts_the_round_watches_a_table_and_reads_the_dashboard(people, screens):
+def east_passes(base, code: str) -> str:
+    """East's first pass at the table, played in the live server's database as the table
+    would play it (the computer players answering); the pass in the words of the log."""
+    engine = make_engine(database_url(next(base.glob("live-instance*"))))
+    try:
+        with Session(engine) as session:
+            table = table_store.table_by_code(session, code)
+            row = table_store.current_hand(session, table.id)
+            seats = table_store.seats_of(session, table.id)
+            persons, away = table_store.people_at(seats)
+            settings = table_store.table_settings(table)
+            hand = replay(CARD, row.seed, [Action.from_json(a) for a in table_store.actions_of(row)], table_store.hand_rules(row))
+            move = legal_actions(hand, "East")[0]
+            held = table_people.take(hand, move, persons, settings, [])
+            progress = table_people.advance(hand, persons, away, settings, held)
+            table_store.save_moves(session, row, [a.to_json() for a in hand.actions], [a.to_json() for a in progress.held], None)
+            return "East passed"
+    finally:
+        engine.dispose()
+
+
+def test_a_teacher_seats_a_class_of_two_starts_the_round_watches_a_table_and_reads_the_dashboard(people, screens, tmp_path_factory):
     t = people("teacher").page
     sign_up(t, "Tess Teacher", unique_email("tess"), teacher=True)
     class_id = make_class(t, "Friday tables")
@@ -68,6 +96,14 @@ def test_a_teacher_seats_a_class_of_two_starts_the_round_watches_a_table_and_rea
     expect(t.locator("form")).to_have_count(0)  # nothing to press: the teacher only watches
     settled(t)
     shoot(t, screens, "class-tables-watch-desktop")
+
+    # East passes at the table: the watch follows without a reload, the pass told in full.
+    mark = t.evaluate("() => (window.__same_page = 1)")
+    said = east_passes(tmp_path_factory.getbasetemp(), codes[0])
+    expect(t.locator(".watch-log")).to_contain_text(said, timeout=25_000)
+    assert t.evaluate("() => window.__same_page") == mark  # the same page: the view was swapped in
+    settled(t)
+    shoot(t, screens, "class-tables-watch-after-a-pass-desktop")
 
     # The dashboard lists both tables' students.
     t.goto(round_url)

@@ -59,7 +59,7 @@ from coach.web.teach.hands import CACHE_SIZE, runs
 from drills.sets import HOUSE
 
 POLL_SECONDS = 2  # the watch page's fallback when no stream can be had
-SSE_SCRIPT = "vendor/htmx-ext-sse.js"  # htmx's SSE extension (npm htmx-ext-sse), copied by `make assets`
+SSE_SCRIPT = "vendor/htmx-ext-sse.min.js"  # htmx's SSE extension (npm htmx-ext-sse), copied there by `make assets`
 
 
 def sse_ready() -> bool:
