@@ -79,15 +79,25 @@ def test_a_teacher_seats_a_class_of_two_starts_the_round_watches_a_table_and_rea
     expect(students[0].get_by_text(f"Your class table: {codes[0]}, seat East")).to_be_visible()
     expect(students[0].get_by_role("link", name=re.compile("Go to the table"))).to_have_attribute("href", f"/tables/{codes[0]}")
 
+    # The teacher watches the first table in another tab before the start: no hand yet.
+    w = t.context.new_page()
+    w.goto(round_url)
+    w.locator(".round-table").nth(0).get_by_role("link", name=re.compile("Watch")).click()
+    expect(w).to_have_url(re.compile(rf"/teach/classes/{class_id}/tables/{codes[0]}$"))
+    expect(w.locator("#watch-view")).to_contain_text("No hand yet")
+    mark = w.evaluate("() => (window.__same_page = 1)")
+
     t.get_by_role("button", name="Start the hand").click()
     expect(t.get_by_text("The hand is dealt at 2 tables")).to_be_visible()
     shoot(t, screens, "class-tables-round-desktop")
 
-    # Watching the first table: all four racks, by name, read-only.
-    tables.nth(0).get_by_role("link", name=re.compile("Watch")).click()
-    expect(t).to_have_url(re.compile(rf"/teach/classes/{class_id}/tables/{codes[0]}$"))
+    # The start's publish reaches the watching tab over its stream: all four racks, by name, read-only,
+    # well within the 5 s Playwright waits (the fallback poll, with the stream open, is every 10 s).
+    t.close()
+    t = w
     racks = t.locator(".watch-seat .rack")
     expect(racks).to_have_count(4)
+    assert t.evaluate("() => window.__same_page") == mark  # the same page: the view was swapped in
     for seat in ("East", "South", "West", "North"):
         expect(t.get_by_role("group", name=f"{seat}'s rack")).to_be_visible()
         assert t.get_by_role("group", name=f"{seat}'s rack").get_by_role("img").count() >= 13
@@ -98,9 +108,8 @@ def test_a_teacher_seats_a_class_of_two_starts_the_round_watches_a_table_and_rea
     shoot(t, screens, "class-tables-watch-desktop")
 
     # East passes at the table: the watch follows without a reload, the pass told in full.
-    mark = t.evaluate("() => (window.__same_page = 1)")
     said = east_passes(tmp_path_factory.getbasetemp(), codes[0])
-    expect(t.locator(".watch-log")).to_contain_text(said, timeout=25_000)
+    expect(t.locator(".watch-log")).to_contain_text(said, timeout=25_000)  # a save without a publish: the poll finds it
     assert t.evaluate("() => window.__same_page") == mark  # the same page: the view was swapped in
     settled(t)
     shoot(t, screens, "class-tables-watch-after-a-pass-desktop")
