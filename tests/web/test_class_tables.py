@@ -17,7 +17,7 @@ from coach.store import tables as table_store
 from coach.store.models import ClassRound, GameTable, TableHand
 from coach.web.infra.push import push, table_topic
 from coach.web.shared.tables.state import result_of
-from tests.support.teaching import db, join, make_class, post, sign_up, text_of
+from tests.support.teaching import GOOD_CARD, card_id_named, db, join, make_class, post, sign_up, text_of, upload_card
 
 
 def _class(app, students: int):
@@ -30,8 +30,8 @@ def _class(app, students: int):
     return tess, class_id, people
 
 
-def _seat(tess, class_id: int, students: list[int], bots: str = "club") -> int:
-    response = post(tess, f"/teach/classes/{class_id}/tables", {"students": [str(s) for s in students], "tables_card": "house", "tables_bots": bots})
+def _seat(tess, class_id: int, students: list[int], bots: str = "club", card: str = "house") -> int:
+    response = post(tess, f"/teach/classes/{class_id}/tables", {"students": [str(s) for s in students], "tables_card": card, "tables_bots": bots})
     assert response.status_code == 303, text_of(response)[-800:]
     match = re.fullmatch(rf"/teach/classes/{class_id}/rounds/(\d+)", response.headers["Location"])
     assert match, response.headers["Location"]
@@ -182,3 +182,22 @@ def test_a_stranger_to_the_class_meets_404_on_every_class_table_page(app):
     theirs = make_class(other, "Otto's class")
     assert other.get(f"/teach/classes/{theirs}/tables/{table.code}").status_code == 404  # not through their own class either
     assert other.get(f"/teach/classes/{theirs}/rounds/{round_id}").status_code == 404
+
+
+def test_a_round_on_the_teachers_own_card_deals_and_watches_on_it_and_anothers_card_is_refused(app):
+    tess, class_id, people = _class(app, 1)
+    assert upload_card(tess, GOOD_CARD).status_code == 303
+    card_id = card_id_named(app, "Spring class")
+    other = sign_up(app, "other@example.org", name="Otto")
+    assert upload_card(other, GOOD_CARD.replace("Spring class", "Otto's card")).status_code == 303
+    theirs = card_id_named(app, "Otto's card")
+    ids = [learner for _, learner in people.values()]
+    refused = post(tess, f"/teach/classes/{class_id}/tables", {"students": [str(i) for i in ids], "tables_card": str(theirs)})
+    assert "That card is not one of yours" in text_of(tess.get(refused.headers["Location"]))
+    round_id = _seat(tess, class_id, ids, card=str(card_id))
+    (table,) = _tables(app, round_id)
+    assert table.card == f"Spring class #{card_id}"
+    assert "Spring class" in text_of(tess.get(f"/teach/classes/{class_id}/rounds/{round_id}"))
+    post(tess, f"/teach/classes/{class_id}/rounds/{round_id}/start")
+    page = text_of(tess.get(f"/teach/classes/{class_id}/tables/{table.code}"))
+    assert len(re.findall(r'role="group" aria-label="\w+\'s rack"', page)) == 4 and "no longer one of your cards" not in page
