@@ -7,6 +7,7 @@ graded by the practice review. The student's classes page names their table and 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from sqlmodel import select
 
@@ -201,3 +202,13 @@ def test_a_round_on_the_teachers_own_card_deals_and_watches_on_it_and_anothers_c
     post(tess, f"/teach/classes/{class_id}/rounds/{round_id}/start")
     page = text_of(tess.get(f"/teach/classes/{class_id}/tables/{table.code}"))
     assert len(re.findall(r'role="group" aria-label="\w+\'s rack"', page)) == 4 and "no longer one of your cards" not in page
+
+
+def test_the_watch_view_is_drawn_by_the_teachers_pages_alone():
+    """Every rack is in it (C1-C3): no player's page, stream or API may build it."""
+    root = Path(__file__).resolve().parents[2] / "coach"
+    users = sorted(
+        str(path.relative_to(root)) for path in root.rglob("*.py")
+        if "watch_view" in path.read_text(encoding="utf-8")
+    )
+    assert users == ["play/seat_view.py", "web/teach/tables.py"]
