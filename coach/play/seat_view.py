@@ -131,3 +131,64 @@ def seat_view(
             "winner_rack": codes(hand.racks[result.winner]) if result.winner else [],
         },
     }
+
+
+def watch_view(
+    hand: Hand, people: Collection[str] = (), settings: TableSettings = DEFAULT, held: Sequence[Action] = (),
+) -> dict[str, Any]:
+    """The whole table for the class's teacher watching it, read-only (issue 28, item 5):
+    every seat's rack, exposures and discards, whose turn it is, whom the table is
+    waiting for and what each has answered of a decision answered together (held
+    answers too: the teacher is at nobody's seat, so nobody learns from it), and the
+    log told in full (coach/play/telling.py `full`: every pass named, every "no call").
+
+    It shows what no seat may see (C1-C3, K1): it is for the class's teacher only and
+    is never sent to a player. The wall stays face down: only its size."""
+    discard = pending_discard(held)
+    held_tile = tiles.TABLE_INDEX[discard.tiles[0]] if discard is not None else None
+    rows = seat_rows(hand, "", discard)
+    waiting = owed(hand, people, settings, held) if hand.phase != "over" else {}
+    answers = {a.seat: a for a in held if a.kind != "discard"}
+    floor = list(hand.discards)
+    latest: tuple[str, int] | None = hand.latest
+    if discard is not None and held_tile is not None:
+        floor.append((discard.seat, held_tile))
+        latest = (discard.seat, held_tile)
+    seats = []
+    for row in rows:
+        name = row["name"]
+        rack = hand.racks[name]
+        if discard is not None and held_tile is not None and discard.seat == name:
+            rack = _without(rack, held_tile)
+        seats.append(
+            {k: v for k, v in row.items() if k != "you"}
+            | {
+                "person": name in people,
+                "rack": codes(rack),
+                "owed": waiting.get(name),
+                "answered": answers[name].to_json() if name in answers else None,
+            }
+        )
+    calling = latest is not None and hand.phase != "over"
+    result = hand.result
+    return {
+        "phase": hand.phase,
+        "step": hand.step,
+        "rules": hand.rules.to_json(),
+        "seats": seats,
+        "floor": [[s, tiles.TABLE_CODES[t]] for s, t in floor],
+        "latest": {"seat": latest[0], "tile": tiles.TABLE_CODES[latest[1]]} if latest is not None else None,
+        "calling": calling,
+        "turn": hand.turn if hand.phase == "play" and not calling else None,
+        "wall": len(hand.wall),
+        "last_wall": hand.rules.wall_end if hand.phase == "play" and hand.in_last_wall else None,  # TR2
+        "waiting_for": list(waiting),
+        "log": [line for n in range(len(hand.actions)) if (line := tell(hand.actions, n, "", hand.rules, full=True))],
+        "moves": len(hand.actions) + len(held),
+        "result": None if result is None else {
+            "winner": result.winner,
+            "how": result.how,
+            "pays": dict(result.pays),
+            "line": result.payment.line.id if result.payment and result.payment.line else None,
+        },
+    }

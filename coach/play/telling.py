@@ -52,7 +52,7 @@ def pass_step(actions: Sequence[Action], number: int, players: int = 4) -> str:
     return order[min(before, len(order) - 1)]
 
 
-def pass_sentence(who: str, codes: Sequence[str], blind: int, toward: str) -> str:
+def pass_sentence(who: str, codes: Sequence[str], blind: int, toward: str, owner: str = "your") -> str:
     """A pass told: "You passed the 5 Dot and the Soap to the left and 1 blind, sent on unseen (C5)."
 
     A blind tile is one of the three coming in that same pass, sent straight
@@ -60,9 +60,10 @@ def pass_sentence(who: str, codes: Sequence[str], blind: int, toward: str) -> st
     if not blind:
         return f"{who} passed {listed(codes)} {toward}." if codes else f"{who} passed nothing {toward}."
     if not codes:
-        return f"{who} passed {blind} tiles {toward}, all blind: the ones coming to you went straight on, unseen (C5)."
+        to = "you" if owner == "your" else "them"
+        return f"{who} passed {blind} tiles {toward}, all blind: the ones coming to {to} went straight on, unseen (C5)."
     own = COUNT_WORDS[len(codes)] if len(codes) < len(COUNT_WORDS) else str(len(codes))
-    of_yours = f"{own} of your tiles ({listed(codes)})"
+    of_yours = f"{own} of {owner} tiles ({listed(codes)})"
     return f"{who} passed {of_yours} {toward} and {blind} blind, sent straight on unseen (C5)."
 
 
@@ -84,12 +85,18 @@ def vote_outcome(actions: Sequence[Action], number: int, voters: int = VOTERS) -
     return " Any one player may stop it, so there is no second Charleston (C2)."
 
 
-def tell(actions: Sequence[Action], number: int, seat: str, rules: TableRules = LEAGUE) -> str:
+def tell(actions: Sequence[Action], number: int, seat: str, rules: TableRules = LEAGUE, full: bool = False) -> str:
     """Action `number` as `seat` heard it, one sentence (or two, the vote's outcome
-    with it); an empty string for what `seat` did not see. `rules`: the table's."""
+    with it); an empty string for what `seat` did not see. `rules`: the table's.
+    `full`: told to someone who sees every rack (a class's teacher watching, never
+    a player): every seat by its name, its passes and its silent "no call" too."""
     action = actions[number]
-    mine = action.seat == seat
-    who = "You" if mine else action.seat
+    mine = full or action.seat == seat
+    who = action.seat if full else "You" if mine else action.seat
+    if full and action.kind == "no-call":
+        return f"{who} let it go."
+    if full and action.kind == "offer":
+        return f"{who} offered {COUNT_WORDS[action.count] if action.count < len(COUNT_WORDS) else action.count} across."
     if action.kind == "discard":
         if action.tiles[0] == tiles.BLANK_CODE:
             return f"{who} threw a blank: nobody may call it (TR1)."
@@ -107,8 +114,9 @@ def tell(actions: Sequence[Action], number: int, seat: str, rules: TableRules = 
         return f"{who} voted to {choice}.{vote_outcome(actions, number, rules.players)}"
     if not mine:
         return ""  # another seat's passed tiles stay face down (C1-C3); its offer is its own
+    owner = "their" if full else "your"
     if action.kind == "courtesy":
-        return pass_sentence(who, action.tiles, 0, "across") if action.tiles else ""
+        return pass_sentence(who, action.tiles, 0, "across", owner) if action.tiles else ""
     if action.kind == "pass":
-        return pass_sentence(who, action.tiles, action.blind, TOWARD[PASSES[pass_step(actions, number, rules.players)][1]])
+        return pass_sentence(who, action.tiles, action.blind, TOWARD[PASSES[pass_step(actions, number, rules.players)][1]], owner)
     return ""

@@ -466,6 +466,29 @@ class GameTable(SQLModel, table=True):
         default=None, sa_column=Column(Integer, ForeignKey("classroom.id", ondelete="CASCADE"), nullable=True, index=True)
     )
     created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    # The class round the table was seated for (coach/store/class_tables.py); None at any other table.
+    round_id: int | None = Field(
+        default=None, sa_column=Column(Integer, ForeignKey("class_round.id", ondelete="CASCADE"), nullable=True, index=True)
+    )
+
+
+class ClassRound(SQLModel, table=True):
+    """A class seated at tables by its teacher (issue 28, item 5): every table of
+    the round plays the same deal (seed), card and table rules, so the dashboard
+    compares them decision by decision. `started_at` is set once, by a compare
+    and set, when the teacher starts the hand at every table together."""
+
+    __tablename__ = "class_round"
+    __table_args__ = NEVER_REUSED
+
+    id: int | None = Field(default=None, primary_key=True)
+    classroom_id: int = Field(sa_column=_owner("classroom.id"))
+    seed: int
+    card: str = Field(max_length=120)  # the card's key, as the tables name it
+    rules: str = Field(default="{}")  # TableRules.to_json: the class's rules when it was seated
+    bots: str = Field(default="club", max_length=12)  # the computer players' strength
+    created_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    started_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
 
 
 class TableSeat(SQLModel, table=True):

@@ -80,10 +80,12 @@ def normal_code(raw: str) -> str:
 def open_table(
     session: Session, host_id: int, card: str, kind: str = "friends", rules: TableRules = LEAGUE,
     settings: TableSettings | None = None, class_id: int | None = None, seat: str | None = None,
+    round_id: int | None = None,
 ) -> GameTable:
     """A new table with a unique join code, every seat in play a computer player's;
     with `seat`, the host sits there. A class table names its class, which the host
-    must teach (coach/store/teaching/classrooms.py)."""
+    must teach (coach/store/teaching/classrooms.py), and the class round it was
+    seated for, if any (coach/store/class_tables.py)."""
     if kind not in KINDS:
         raise TableError(f"a table is one of {', '.join(KINDS)}")
     if (kind == "class") != (class_id is not None):
@@ -95,7 +97,7 @@ def open_table(
     for _ in range(CODE_TRIES):
         row = GameTable(
             code=_new_code(), host_id=host_id, card=card[:120], rules=stored(rules), bots=settings.strength,
-            settings=json.dumps(settings.to_json(), sort_keys=True), kind=kind, class_id=class_id,
+            settings=json.dumps(settings.to_json(), sort_keys=True), kind=kind, class_id=class_id, round_id=round_id,
         )
         session.add(row)
         try:

@@ -21,9 +21,13 @@ from coach.store.models import (
     ClassHand,
     ClassHandPlay,
     Classroom,
+    ClassRound,
     DrillSetRow,
+    GameTable,
     Learner,
     Membership,
+    TableHand,
+    TableSeat,
     TeacherCard,
 )
 from coach.store.teaching import classrooms, homework
@@ -79,7 +83,10 @@ sections:
 """
 
 
-TABLES = (Learner, Classroom, Membership, TeacherCard, DrillSetRow, Assignment, AssignmentWork, AssignmentAnswer, ClassHand, ClassHandPlay)
+TABLES = (
+    Learner, Classroom, Membership, TeacherCard, DrillSetRow, Assignment, AssignmentWork, AssignmentAnswer, ClassHand, ClassHandPlay,
+    ClassRound, GameTable, TableSeat, TableHand,
+)
 
 
 def csrf(client: FlaskClient) -> str:

@@ -33,7 +33,9 @@ from coach.store.models import (
     AssignmentAnswer,
     ClassHand,
     Classroom,
+    ClassRound,
     DrillSetRow,
+    GameTable,
     Learner,
     Membership,
     TeacherCard,
@@ -757,7 +759,17 @@ ROUTES = [
     Route("teach.student_hand", "GET", "/teach/class-hands/{class_hand_id}/students/{student_id}", {}),
     Route("teach.delete_class_hand", "GET", "/teach/class-hands/{class_hand_id}/delete", {}),
     Route("teach.delete_class_hand", "POST", "/teach/class-hands/{class_hand_id}/delete", {}),
+    Route("teach.seat_tables", "POST", "/teach/classes/{class_id}/tables", {"students": "{student_id}", "tables_card": "house", "tables_bots": "club"}),
+    Route("teach.round_page", "GET", "/teach/classes/{class_id}/rounds/{round_id}", {}),
+    Route("teach.start_round", "POST", "/teach/classes/{class_id}/rounds/{round_id}/start", {}),
+    Route("teach.watch_table", "GET", "/teach/classes/{class_id}/tables/{table_code}", {}),
+    Route("teach.watch_table_view", "GET", "/teach/classes/{class_id}/tables/{table_code}/view", {}),
+    Route("teach.watch_table_events", "GET", "/teach/classes/{class_id}/tables/{table_code}/events", {}),
 ]
+
+# The class tables' routes (coach/web/teach/tables.py): every rack shows there, so a signed-in
+# person who is not the class's teacher, a student of the class too, gets a 404, not a 403.
+CLASS_TABLE_ROUTES = {"teach.seat_tables", "teach.round_page", "teach.start_round", "teach.watch_table", "teach.watch_table_view", "teach.watch_table_events"}
 
 
 @dataclass
@@ -800,11 +812,17 @@ def world(tmp_path_factory) -> World:
     with db(app) as session:
         class_hand_id = session.exec(select(ClassHand)).one().id
     assert post(people["student"], f"/class-hands/{class_hand_id}/play").status_code == 303
+    # The class seated at a table (not started: the start is for the owner alone to try).
+    response = post(owner, f"/teach/classes/{class_id}/tables", {"students": str(student_id), "tables_card": "house", "tables_bots": "club"})
+    assert response.status_code == 303, text_of(response)[-800:]
+    with db(app) as session:
+        round_id = session.exec(select(ClassRound)).one().id
+        table_code = session.exec(select(GameTable)).one().code
     # The other teacher has a class of their own, so a 404 is not for want of one.
     make_class(people["other teacher"], "Other's class")
     ids = {
         "class_id": class_id, "set_id": set_id, "card_id": card_id, "assignment_id": last_assignment(app).id, "student_id": student_id,
-        "class_hand_id": class_hand_id,
+        "class_hand_id": class_hand_id, "round_id": round_id, "table_code": table_code,
     }
     return World(app, owner, people, ids)
 
@@ -813,13 +831,15 @@ def request_as(world: World, who: FlaskClient, route: Route):
     url = route.url.format(**world.ids)
     if route.method == "GET":
         return who.get(url)
-    return post(who, url, dict(route.data))
+    return post(who, url, {key: value.format(**world.ids) if isinstance(value, str) else value for key, value in route.data.items()})
 
 
 def expected_refusal(route: Route, who: str) -> int | None:
     """The status each wrong person gets; None where the request is theirs to make."""
     if who == "other teacher":
         return 404 if route.owned else None
+    if who == "student" and route.endpoint in CLASS_TABLE_ROUTES:
+        return 404
     if route.endpoint == "teach.home":
         return None if who == "student" else 302  # a start page for an account, else off to sign up
     if route.endpoint == "teach.start" and who == "student":
@@ -868,6 +888,8 @@ def test_a_wrong_person_is_refused_and_nothing_changes(world, route, who, status
     body = text_of(response)
     for secret in ("Owner's class", "Owner's set", "Owner's hand", "Spring class", code_of(world.app, world.ids["class_id"]), "Stuart Quill", "student@example.org"):
         assert secret not in body
+    if status != 303:  # a sign-in redirect repeats the address asked for, the table's code in it, and nothing else
+        assert world.ids["table_code"] not in body
 
 
 def test_a_refusal_says_why(world):

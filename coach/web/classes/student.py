@@ -45,6 +45,7 @@ from werkzeug.wrappers import Response
 import drills
 from coach.common import clock
 from coach.notation.card import Card
+from coach.store import class_tables
 from coach.store.models import Assignment, AssignmentAnswer, AssignmentWork, Classroom, Learner, TeacherCard
 from coach.store.teaching import classrooms, drill_sets, homework, work_states
 from coach.store.teaching import hands as class_hands
@@ -259,8 +260,13 @@ def my_classes():
         mine = work_states.my_assignments(session, learner.id) if learner and learner.id else []
         joined = classrooms.classes_joined(session, learner.id) if learner and learner.id else []
         hands = class_hands.hands_given(session, learner.id) if learner and learner.id else []
+        seated = [
+            (room, found) for room, _ in joined
+            if learner and learner.id and (found := class_tables.seat_in_latest_round(session, room.id or 0, learner.id))
+        ]
         return render_template(
             "classes/home.html",
+            class_tables=[(room, table.code, seat.seat) for room, (table, seat) in seated],
             learner=learner,
             mine=mine,
             class_hands=hands,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from coach.web.teach import cards, classes, hands, reports, sets  # noqa: F401 - each adds its routes to bp
+from coach.web.teach import cards, classes, hands, reports, sets, tables  # noqa: F401 - each adds its routes to bp
 from coach.web.teach.base import bp
 
 

@@ -10,6 +10,7 @@
     GET/POST /teach/classes/<id>/students/<learner>/remove   confirm, then take the student out
     GET/POST /teach/classes/<id>/delete               confirm, then delete
     GET      /teach/classes/<id>/dashboard(.csv)      who did what, as a page or a spreadsheet
+    (class tables, seated and watched: coach/web/teach/tables.py)
     GET      /teach/assignments/<id>                  per question: right, wrong, why
     POST     /teach/assignments/<id>/due              move or clear the due date
     GET/POST /teach/assignments/<id>/delete           confirm, then delete
@@ -44,6 +45,7 @@ from coach.web.shared.learners import SignedIn, is_account
 from coach.web.shared.table_rules import form_context, from_form
 from coach.web.teach import hands as teach_hands
 from coach.web.teach import reports as teach_reports
+from coach.web.teach import tables as teach_tables
 from coach.web.teach.base import (
     bp,
     drilling,
@@ -193,7 +195,8 @@ def _class_page(
         choices=sets_for_assigning(session, teacher.id or 0),
         values=values or {},
         errors=errors or {},
-        **teach_hands.class_page_context(session, room),
+        **(hands_context := teach_hands.class_page_context(session, room)),
+        **teach_tables.class_page_context(session, room, hands_context["hand_cards"]),
     ), status
 
 

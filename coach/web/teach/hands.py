@@ -218,6 +218,7 @@ def class_hand_page(class_hand_id: int):
             comparison=found_comparison,
             runs=runs(found_comparison.steps),
             names=names,
+            links={who: url_for("teach.student_hand", class_hand_id=given.id, learner_id=who) for who in names},
         )
 
 

@@ -1,0 +1,179 @@
+"""A class seated at tables by its teacher (issue 28, item 5; coach/store/class_tables.py):
+tables of four (three under TR4) as even as they go, computer players in the
+seats left over, one deal for every table of a round, and the round started
+once however many requests race to start it."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from alembic import command
+from sqlalchemy import inspect
+from sqlmodel import Session, select
+
+from coach.rules.table_rules import TableRules
+from coach.store import class_tables as rounds
+from coach.store import tables as store
+from coach.store.db import alembic_config
+from coach.store.models import ClassRound, GameTable, Learner, TableHand
+from coach.store.teaching import classrooms
+from tests.support.cards import CARD
+from tests.support.people import person
+
+
+def _class(engine, students: int, rules: TableRules | None = None) -> tuple[int, int, list[int]]:
+    teacher = person(engine, "Tess", teacher=True)
+    members = [person(engine, f"Student{n}") for n in range(students)]
+    with Session(engine) as session:
+        room = classrooms.create_class(session, teacher, "Tuesday")
+        for member in members:
+            classrooms.join_class(session, session.get(Learner, member), room.join_code)
+        if rules is not None:
+            classrooms.set_table_rules(session, teacher, room.id, rules)
+        return teacher, room.id, members
+
+
+def test_seven_students_sit_at_two_tables_of_four_and_three_with_a_computer_player_in_the_gap():
+    assert rounds.groups([1, 2, 3, 4, 5, 6, 7], 4) == [[1, 3, 5, 7], [2, 4, 6]]
+    assert rounds.groups([1, 2, 3, 4, 5], 4) == [[1, 3, 5], [2, 4]]  # never four and one
+    assert rounds.groups([1, 2, 3], 3) == [[1, 2, 3]]
+
+
+def test_S1_the_teacher_seats_every_member_at_class_tables_of_one_deal(engine):
+    teacher, class_id, members = _class(engine, 5)
+    with Session(engine) as session:
+        row = rounds.seat_class(session, teacher, class_id, CARD.name, strength="shark", seed=4242)
+        found = rounds.round_tables(session, row.id)
+        assert len(found) == 2
+        seated = [(s.seat, s.learner_id) for t in found for s in t.seats if s.learner_id is not None]
+        assert sorted(learner for _, learner in seated) == sorted(members)
+        assert [[s.seat for s in t.seats if s.learner_id is not None] for t in found] == [["East", "South", "West"], ["East", "South"]]
+        for t in found:
+            assert (t.table.kind, t.table.class_id, t.table.host_id, t.table.round_id) == ("class", class_id, teacher, row.id)
+            assert store.table_settings(t.table).waits_for_everyone and store.table_settings(t.table).strength == "shark"
+            assert t.hand is None
+            assert not any(s.present for s in t.seats)  # seated by the teacher: away until they open the table
+        assert rounds.seat_in_latest_round(session, class_id, members[1])[1].seat == "East"
+
+
+def test_one_student_a_table_makes_a_table_each_and_a_table_seats_one_to_four(engine):
+    teacher, class_id, members = _class(engine, 2)
+    with Session(engine) as session:
+        for wrong in (0, 5):
+            with pytest.raises(store.TableError):
+                rounds.seat_class(session, teacher, class_id, CARD.name, per_table=wrong)
+        row = rounds.seat_class(session, teacher, class_id, CARD.name, per_table=1)
+        found = rounds.round_tables(session, row.id)
+        assert [[s.learner_id for s in t.seats] for t in found] == [[members[0], None, None, None], [members[1], None, None, None]]
+
+
+def test_TR4_a_three_player_class_sits_in_threes(engine):
+    teacher, class_id, _ = _class(engine, 4, TableRules(players=3))
+    with Session(engine) as session:
+        row = rounds.seat_class(session, teacher, class_id, CARD.name)
+        found = rounds.round_tables(session, row.id)
+        assert [[s.seat for s in t.seats] for t in found] == [["East", "South", "West"]] * 2
+        assert rounds.round_rules(row) == TableRules(players=3)
+
+
+def test_only_chosen_members_are_seated_and_only_by_the_class_teacher(engine):
+    teacher, class_id, members = _class(engine, 3)
+    other = person(engine, "Otto", teacher=True)
+    stranger = person(engine, "Sam")
+    with Session(engine) as session:
+        with pytest.raises(store.TableError):
+            rounds.seat_class(session, other, class_id, CARD.name)
+        with pytest.raises(store.TableError):
+            rounds.seat_class(session, teacher, class_id, CARD.name, [members[0], stranger])
+        with pytest.raises(store.TableError):
+            rounds.seat_class(session, teacher, class_id, CARD.name, [])
+        assert session.exec(select(ClassRound)).all() == []
+        row = rounds.seat_class(session, teacher, class_id, CARD.name, [members[2]])
+        (only,) = rounds.round_tables(session, row.id)
+        assert [s.learner_id for s in only.seats] == [members[2], None, None, None]
+        assert rounds.round_taught(session, other, row.id) is None
+        assert rounds.round_taught(session, members[2], row.id) is None
+        assert rounds.table_taught(session, other, class_id, only.table.code) is None
+        assert rounds.table_taught(session, teacher, class_id, only.table.code.lower()).id == only.table.id
+
+
+def test_S4_starting_a_round_deals_every_table_the_same_seed_once(engine):
+    teacher, class_id, _ = _class(engine, 6)
+    with Session(engine) as session:
+        row = rounds.seat_class(session, teacher, class_id, CARD.name, seed=777)
+        with pytest.raises(store.TableError):
+            rounds.start_round(session, person(engine, "Otto", teacher=True), row.id)
+        hands = rounds.start_round(session, teacher, row.id)
+        assert [(h.number, h.seed) for h in hands] == [(1, 777), (1, 777)]
+        with pytest.raises(rounds.RoundStarted):
+            rounds.start_round(session, teacher, row.id)
+        assert len(session.exec(select(TableHand)).all()) == 2
+
+
+def test_S4_two_requests_racing_to_start_one_round_start_it_once(engine):
+    teacher, class_id, _ = _class(engine, 8)
+    with Session(engine) as session:
+        round_id = rounds.seat_class(session, teacher, class_id, CARD.name).id
+    start, outcomes = threading.Barrier(2), []
+
+    def go() -> None:
+        with Session(engine) as session:
+            start.wait()
+            try:
+                rounds.start_round(session, teacher, round_id)
+                outcomes.append("started")
+            except rounds.RoundStarted:
+                outcomes.append("already")
+
+    threads = [threading.Thread(target=go) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert sorted(outcomes) == ["already", "started"]
+    with Session(engine) as session:
+        assert sorted(h.table_id for h in session.exec(select(TableHand)).all()) == sorted(
+            t.id for t in session.exec(select(GameTable)).all()
+        )
+
+
+def test_a_round_whose_table_was_dealt_meanwhile_deals_no_table(engine, monkeypatch):
+    """The table's own start (its host's) got there first: the round writes nothing and may be started again."""
+    teacher, class_id, _ = _class(engine, 5)
+    with Session(engine) as session:
+        row = rounds.seat_class(session, teacher, class_id, CARD.name)
+        first, second = rounds.round_tables(session, row.id)
+        original = store.current_hand
+
+        def stale(session_, table_id):  # the round reads no hand at the second table; one was dealt meanwhile
+            return None if table_id == second.table.id else original(session_, table_id)
+
+        store.start_hand(session, second.table.id, seed=1)
+        monkeypatch.setattr(rounds, "current_hand", stale)
+        with pytest.raises(rounds.RoundStarted):
+            rounds.start_round(session, teacher, row.id)
+        assert store.current_hand(session, first.table.id) is None
+        session.refresh(row)
+        assert row.started_at is None
+
+
+def test_deleting_the_class_takes_its_rounds_and_tables(engine):
+    teacher, class_id, _ = _class(engine, 2)
+    with Session(engine) as session:
+        rounds.start_round(session, teacher, rounds.seat_class(session, teacher, class_id, CARD.name).id)
+        assert classrooms.delete_class(session, teacher, class_id)
+        assert session.exec(select(ClassRound)).all() == [] and session.exec(select(GameTable)).all() == []
+
+
+def test_migration_0018_adds_the_rounds_and_goes_back_down(engine):
+    teacher, class_id, _ = _class(engine, 1)
+    with Session(engine) as session:
+        rounds.seat_class(session, teacher, class_id, CARD.name)
+    config = alembic_config(engine)
+    command.downgrade(config, "0017_table_play")
+    assert "class_round" not in inspect(engine).get_table_names()
+    assert "round_id" not in {c["name"] for c in inspect(engine).get_columns("game_table")}
+    command.upgrade(config, "head")
+    with Session(engine) as session:
+        assert len(rounds.round_tables(session, rounds.seat_class(session, teacher, class_id, CARD.name).id)) == 1
