@@ -20,7 +20,8 @@ place for: late in a hand, defence matters more than your own rack.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from collections.abc import Sequence
+from functools import lru_cache, partial
 from typing import Any
 
 from coach.advice.discard import HOT_SHARE, danger, defend, wanted_share
@@ -82,7 +83,7 @@ def _table(rng: random.Random, card: Card, level: int) -> dict[str, Any] | None:
         rack = _own_rack(rng, card, hot) or []
         if not rack:
             return None
-        safe_pool = [t for t in nothing + partly if t in rack]
+        safe_pool: Sequence[int] = [t for t in nothing + partly if t in rack]
     else:
         safe_pool = nothing if level == 1 else (partly or nothing)
     if not safe_pool:
@@ -158,7 +159,7 @@ def _kinds(card: Card, players: tuple[tuple[tuple[int, int], ...], ...]) -> tupl
     were most of a try), the same sets as the arrays gave."""
     hot_any, unwanted, shown = 0, ALL_TILES, 0
     for groups in players:
-        hot, zero, tiles_shown = _PLAYERS.get((id(card), groups), lambda groups=groups: _player_bits(card, groups), owner=card)
+        hot, zero, tiles_shown = _PLAYERS.get((id(card), groups), partial(_player_bits, card, groups), owner=card)
         hot_any |= hot
         unwanted &= zero
         shown |= tiles_shown
