@@ -20,11 +20,12 @@ place for: late in a hand, defence matters more than your own rack.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
+from functools import lru_cache, partial
 from typing import Any
 
-import numpy as np
-
 from coach.advice.discard import HOT_SHARE, danger, defend, wanted_share
+from coach.common.kept import Kept
 from coach.notation import tiles
 from coach.notation.card import Card, Line
 from coach.reading.analysis import analyze
@@ -73,25 +74,16 @@ def _table(rng: random.Random, card: Card, level: int) -> dict[str, Any] | None:
     """One try at a late-hand table for this level; None when it does not fit."""
     you = rng.choice(SEATS)
     opponents = _opponents(rng, card, you)
-    shares = [(seat, exposures, wanted_share(card, exposures)) for seat, exposures in opponents]
-    # The tiles off the table in three kinds, each in tile order: hot for
-    # someone, needed by no hand the exposures allow, or needed by some, hot for nobody.
-    by_seat = np.array([s for _, _, s in shares])  # (opponents, tiles)
-    off_table = np.ones(tiles.NATURALS, dtype=bool)
-    off_table[[e.tile for _, exposures in opponents for e in exposures]] = False
-    hot = np.flatnonzero(off_table & (by_seat >= HOT_SHARE).any(axis=0)).tolist()
+    hot, nothing, partly = _kinds(card, tuple(_groups(exposures) for _, exposures in opponents))
     if len(hot) < 2:
         return None
-    unwanted = (by_seat == 0).all(axis=0)
-    nothing = np.flatnonzero(off_table & unwanted).tolist()
-    partly = np.flatnonzero(off_table & (by_seat < HOT_SHARE).all(axis=0) & ~unwanted).tolist()
     rack: list[int] = []
     mine = None
     if level == 3:
         rack = _own_rack(rng, card, hot) or []
         if not rack:
             return None
-        safe_pool = [t for t in nothing + partly if t in rack]
+        safe_pool: Sequence[int] = [t for t in nothing + partly if t in rack]
     else:
         safe_pool = nothing if level == 1 else (partly or nothing)
     if not safe_pool:
@@ -113,7 +105,7 @@ def _table(rng: random.Random, card: Card, level: int) -> dict[str, Any] | None:
         rack = rack + hot_picks
     else:
         rack = list(candidates)
-    filler = [t for t in tiles.WALL if t not in candidates]
+    filler = _filler(tuple(sorted(set(candidates))))
     while len(rack) < RACK:
         rack.append(rng.choice(filler))
     exposures = [e for _, exs in opponents for e in exs]
@@ -142,13 +134,65 @@ def _table(rng: random.Random, card: Card, level: int) -> dict[str, Any] | None:
         ):
             return None
         mine = nearest
+    shares = [(seat, exposures, wanted_share(card, exposures)) for seat, exposures in opponents]
     return {
         "you": you, "opponents": shares, "safe": safe, "hot": hot_picks, "candidates": candidates,
         "discards": discards, "rack": rack, "twice": twice, "mine": mine,
     }
 
 
-def _own_rack(rng: random.Random, card: Card, hot: list[int]) -> list[int] | None:
+def _groups(exposures: tuple[Exposure, ...]) -> tuple[tuple[int, int], ...]:
+    """What a player's exposures say of their possible hands: each one's tile and size (`danger`'s own key)."""
+    return tuple(sorted((e.tile, e.size) for e in exposures))
+
+
+_PLAYERS: Kept[tuple[int, int, int]] = Kept(4096)  # by card and a player's groups: about 1,400 sets on the house card
+
+
+def _kinds(card: Card, players: tuple[tuple[tuple[int, int], ...], ...]) -> tuple[tuple[int, ...], ...]:
+    """The tiles off the table in three kinds, each in tile order: hot for
+    someone, needed by no hand the exposures allow, or needed by some, hot
+    for nobody. Each player's part rests on their groups alone (`danger`),
+    and a deal's tries meet the same sets again and again, so it is kept
+    as bit masks over the tiles (`_player_bits`) and the players' are
+    combined with a few integer operations (issue 26: the deal's arrays
+    were most of a try), the same sets as the arrays gave."""
+    hot_any, unwanted, shown = 0, ALL_TILES, 0
+    for groups in players:
+        hot, zero, tiles_shown = _PLAYERS.get((id(card), groups), partial(_player_bits, card, groups), owner=card)
+        hot_any |= hot
+        unwanted &= zero
+        shown |= tiles_shown
+    off_table = ALL_TILES & ~shown
+    return _tiles_of(off_table & hot_any), _tiles_of(off_table & unwanted), _tiles_of(off_table & ~hot_any & ~unwanted)
+
+
+ALL_TILES = (1 << tiles.NATURALS) - 1
+
+
+def _player_bits(card: Card, groups: tuple[tuple[int, int], ...]) -> tuple[int, int, int]:
+    """One player's exposures as bit masks over the natural tiles: those
+    hot for them (wanted by at least HOT_SHARE of their possible hands),
+    those none of their hands needs, and those their exposures show."""
+    share = wanted_share(card, [Exposure(tile, size) for tile, size in groups]).tolist()
+    hot = sum(1 << t for t in range(tiles.NATURALS) if share[t] >= HOT_SHARE)
+    zero = sum(1 << t for t in range(tiles.NATURALS) if share[t] == 0)
+    return hot, zero, sum({1 << tile for tile, _ in groups})
+
+
+@lru_cache(maxsize=16384)
+def _tiles_of(mask: int) -> tuple[int, ...]:
+    """The tiles of a bit mask, in tile order (shared: a tuple)."""
+    return tuple(t for t in range(tiles.NATURALS) if mask >> t & 1)
+
+
+@lru_cache(maxsize=4096)
+def _filler(candidates: tuple[int, ...]) -> tuple[int, ...]:
+    """The wall's tiles other than the candidates, in the wall's order (the rack's filler is drawn from it)."""
+    return tuple(t for t in tiles.WALL if t not in candidates)
+
+
+def _own_rack(rng: random.Random, card: Card, hot: tuple[int, ...]) -> list[int] | None:
     """Most of a reading of an exposed line, a few tiles short, leaving room for the hot tiles."""
     line = rng.choice(_exposed_lines(card))
     reading = rng.choice(line.readings)

@@ -31,6 +31,7 @@ from coach.reading.ranking import BatchRanking, FitCache, RankTables, batch_rank
 if TYPE_CHECKING:  # a lean batch (ranked fields only) loads neither the card module nor the analysis (issue 26)
     from coach.notation.card import Card
     from coach.reading.analysis import Analysis
+    from coach.reading.explained import Explainer
     from coach.reading.tiles_away import CardTables
 
 # The keys of each line in the full answer (LineResult.to_json), in its order;
@@ -106,9 +107,14 @@ class _Ranked:
             card_tables = cast("CardTables", self.tables)  # run_analyze gives them when lines are explained
             lines, readings = card_tables.lines, card_tables.readings
             hands = []
+            bare = not holding.exposures  # a bare rack's reachable lines: the explainer, the same words as to_json
+            explainer, rack = self.explainer, holding.rack
             for n in order:
                 d = distance[n]
                 reachable = d != OUT_OF_REACH
+                if bare and reachable:
+                    hands.append(explainer.line(lines[n], readings[best[n]], rack, d, dead[n], outs[n]))
+                    continue
                 r = LineResult(lines[n], d if reachable else None, readings[best[n]] if reachable else None,
                                dead[n], outs[n], holding, n)
                 hands.append(r.to_json())
@@ -121,6 +127,13 @@ class _Ranked:
             picked = [columns[k] for k in self.dynamic]
             text = ",".join([templates[n] % tuple(c[n] for c in picked) for n in order])
         return self.head + text + "]}"
+
+    @cached_property
+    def explainer(self) -> Explainer:
+        """Every line explained for bare racks, each reading's plan kept for the run (coach.reading.explained)."""
+        from coach.reading.explained import Explainer
+
+        return Explainer()
 
     @cached_property
     def pieces(self) -> list[bytes] | None:

@@ -520,3 +520,48 @@ def test_TR4_with_three_players_the_first_pass_still_goes_right_and_grades_as_th
         a, b = first_pass.grade(league, answer), first_pass.grade(three, answer)
         assert (a.correct, a.score, a.best, a.detail["expected"]) == (b.correct, b.score, b.best, b.detail["expected"])
         assert "TR4" in b.rules and "TR4" not in a.rules
+
+
+# -- the question's evaluation made when asked (issue 26) ---------------------------------------
+
+
+def _graded_fresh(q, answer):
+    """The grade with nothing kept: no question evaluation, no exact sum (another worker, a restart)."""
+    from coach.advice.passes.evaluation import _EXACT
+
+    first_pass._CACHE.clear()
+    _EXACT.clear()
+    return first_pass.grade(q, answer)
+
+
+def _answers(q, rng):
+    naturals = [c for c in q.rack if c != "J"]
+    picks = [None, list(_graded_fresh(q, None).best)]
+    for _ in range(3):
+        rng.shuffle(naturals)
+        picks.append(naturals[:3])
+    if "J" in q.rack:
+        picks.append(["J", *naturals[:2]])
+    return picks
+
+
+@pytest.mark.parametrize("rules", [None, EIGHT, COURTESY_JOKER, THREE], ids=["league", "blanks", "courtesy-joker", "three"])
+def test_C1_an_answer_is_graded_the_same_whether_its_question_was_prepared_or_not(rules):
+    """The question's evaluation is made when it is asked (drills.prepare)
+    and kept; an answer that finds it kept, and one that works it out anew
+    (another worker, a restart, a full cache), get the same verdict, word
+    for word and number for number, every pick and "show me"."""
+    rng = random.Random(26)
+    seeds = range(14) if rules is None else range(5)
+    for level in (1, 2, 3):
+        for seed in seeds:
+            q = question(50_000 + seed, level) if rules is None else at(rules, 50_000 + seed, level)
+            for answer in _answers(q, rng):
+                fresh = _graded_fresh(q, answer)
+                first_pass._CACHE.clear()
+                drills.prepare(q)  # asked: the evaluation kept by the question's seed, rack, card and rules
+                key = next(iter(first_pass._CACHE))
+                assert key[1:3] == (q.key["rack"], q.seed)
+                kept = first_pass.grade(q, answer)
+                assert kept == fresh, (level, seed, answer)
+                assert first_pass.grade(q, answer) == fresh  # and again, everything kept
