@@ -487,6 +487,7 @@ class TableSeat(SQLModel, table=True):
     )
     present: bool = Field(default=False)  # at the table now; away, the table goes on or waits by its kind
     last_seen: int = Field(default=0)  # the state number (coach/play/seat_view.py) last sent to this seat
+    seen_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # the person's page or stream last heard from
 
 
 class TableHand(SQLModel, table=True):
@@ -508,4 +509,28 @@ class TableHand(SQLModel, table=True):
     version: int = Field(default=0)
     result: str = Field(default="null")  # JSON: winner, how, line, pays (once over)
     started_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
+    moved_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # the last save: a turn timer runs from it
+
+
+class TableHandReview(SQLModel, table=True):
+    """One person's review of their own seat in a table hand: a `HandReview` in every
+    column, keyed by the table hand and seat (coach/store/reviews.py serves both)."""
+
+    __tablename__ = "table_hand_review"
+    __table_args__ = (UniqueConstraint("hand_id", "seat", name="uq_table_hand_review_hand_seat"), NEVER_REUSED)
+
+    id: int | None = Field(default=None, primary_key=True)
+    hand_id: int = Field(sa_column=_owner("table_hand.id"))
+    seat: str = Field(max_length=8)
+    status: str = Field(max_length=8)
+    attempt: int = Field(default=1)
+    moves: int
+    version: int
+    done: int = Field(default=0)
+    total: int = Field(default=0)
+    review: str = Field(default="null")
+    error: str = Field(default="", max_length=200)
+    started_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
+    heartbeat_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)

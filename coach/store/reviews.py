@@ -19,6 +19,10 @@ The worker's `finish` writes the review and, for a finished hand, what the
 hand's result keeps of it (accuracy, decisions, mistakes) and its positions
 to replay, in one transaction. The caller commits each function's work:
 run them in `transaction.write`.
+
+A table hand's reviews (issue 28: each person's own seat) are kept alike in
+`TableHandReview`, the same columns keyed by the table hand: pass
+`model=TableHandReview`; its claim remembers the model for the later writes.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ from sqlalchemy import and_, or_, update
 from sqlmodel import Session, col, select
 
 from coach.common import clock
-from coach.store.models import HandReview, PracticeHand
+from coach.store.models import HandReview, PracticeHand, TableHandReview
 from coach.store.replays import add_for_hand
 from coach.store.transaction import insert_once
 
@@ -56,11 +60,15 @@ class Claim:
     attempt: int
     moves: int
     version: int
+    model: Any = HandReview  # HandReview (a practice hand) or TableHandReview (a table hand's seat)
 
 
-def review_of(session: Session, hand_id: int, seat: str) -> HandReview | None:
+Reviews = type[HandReview] | type[TableHandReview]
+
+
+def review_of(session: Session, hand_id: int, seat: str, model: Reviews = HandReview) -> Any:
     """The stored review of this hand and seat, in whatever state (the caller owns the hand)."""
-    return session.exec(select(HandReview).where(HandReview.hand_id == hand_id, HandReview.seat == seat)).first()
+    return session.exec(select(model).where(model.hand_id == hand_id, model.seat == seat)).first()
 
 
 def reviews_of(session: Session, hand_ids: list[int], seat: str) -> dict[int, HandReview]:
@@ -88,7 +96,10 @@ def needs_claim(row: HandReview | None, moves: int, version: int, now: datetime 
     return row.status == FAILED and row.heartbeat_at < now - RETRY_FAILED_AFTER
 
 
-def claim(session: Session, hand_id: int, seat: str, moves: int, version: int, now: datetime | None = None) -> Claim | None:
+def claim(
+    session: Session, hand_id: int, seat: str, moves: int, version: int, now: datetime | None = None,
+    model: Reviews = HandReview,
+) -> Claim | None:
     """Take the work of reviewing this hand as it stands (`moves` actions, grading
     `version`); None when it is already done, or running in a live worker.
 
@@ -98,44 +109,45 @@ def claim(session: Session, hand_id: int, seat: str, moves: int, version: int, n
         "hand_id": hand_id, "seat": seat, "status": RUNNING, "attempt": 1, "moves": moves, "version": version,
         "done": 0, "total": 0, "review": "null", "error": "", "started_at": now, "heartbeat_at": now, "finished_at": None,
     }
-    if insert_once(session, HandReview, fresh, ("hand_id", "seat")):
-        row = review_of(session, hand_id, seat)
+    if insert_once(session, model, fresh, ("hand_id", "seat")):
+        row = review_of(session, hand_id, seat, model)
         assert row is not None and row.id is not None
-        return Claim(row.id, hand_id, seat, 1, moves, version)
+        return Claim(row.id, hand_id, seat, 1, moves, version, model)
     # The compare-and-set: the row changes only if it still needs the work when
     # the database runs this statement (PostgreSQL evaluates the WHERE again on
     # the row a concurrent claim just wrote; SQLite has one writer at a time).
     stale = or_(
-        col(HandReview.moves) != moves,
-        col(HandReview.version) != version,
-        and_(col(HandReview.status) == RUNNING, col(HandReview.heartbeat_at) < now - STALE_AFTER),
-        and_(col(HandReview.status) == FAILED, col(HandReview.heartbeat_at) < now - RETRY_FAILED_AFTER),
+        col(model.moves) != moves,
+        col(model.version) != version,
+        and_(col(model.status) == RUNNING, col(model.heartbeat_at) < now - STALE_AFTER),
+        and_(col(model.status) == FAILED, col(model.heartbeat_at) < now - RETRY_FAILED_AFTER),
     )
     claimed = session.exec(  # an UPDATE ... RETURNING: the new attempt
-        update(HandReview)
-        .where(col(HandReview.hand_id) == hand_id, col(HandReview.seat) == seat, stale)
+        update(model)
+        .where(col(model.hand_id) == hand_id, col(model.seat) == seat, stale)
         .values(
-            status=RUNNING, attempt=HandReview.attempt + 1, moves=moves, version=version, done=0, total=0,
+            status=RUNNING, attempt=model.attempt + 1, moves=moves, version=version, done=0, total=0,
             review="null", error="", started_at=now, heartbeat_at=now, finished_at=None,
         )
-        .returning(col(HandReview.id), col(HandReview.attempt))
+        .returning(col(model.id), col(model.attempt))
         .execution_options(synchronize_session=False)
     ).first()
     if claimed is None:
         return None
     session.expire_all()  # a row loaded before says what was stored before the claim
-    return Claim(int(claimed[0]), hand_id, seat, int(claimed[1]), moves, version)
+    return Claim(int(claimed[0]), hand_id, seat, int(claimed[1]), moves, version, model)
 
 
 def _mine(work: Claim) -> Any:
-    return and_(col(HandReview.id) == work.review_id, col(HandReview.attempt) == work.attempt, col(HandReview.status) == RUNNING)
+    model = work.model
+    return and_(col(model.id) == work.review_id, col(model.attempt) == work.attempt, col(model.status) == RUNNING)
 
 
 def progress(session: Session, work: Claim, done: int, total: int, now: datetime | None = None) -> bool:
     """How far the worker has got (and that it lives); False when its claim was
     taken over, and it should stop. Adds to the caller's transaction."""
     written = session.exec(
-        update(HandReview)
+        update(work.model)
         .where(_mine(work))
         .values(done=done, total=total, heartbeat_at=clock.as_utc(now or clock.now()))
         .execution_options(synchronize_session=False)
@@ -155,7 +167,7 @@ def finish(
     now = clock.as_utc(now or clock.now())
     decisions = review.get("decisions", [])
     written = session.exec(
-        update(HandReview)
+        update(work.model)
         .where(_mine(work))
         .values(status=DONE, done=len(decisions), total=len(decisions), review=json.dumps(review, separators=(",", ":")),
                 heartbeat_at=now, finished_at=now)
@@ -163,7 +175,7 @@ def finish(
     )
     if written.rowcount != 1:
         return False
-    hand = session.get(PracticeHand, work.hand_id)
+    hand = session.get(PracticeHand, work.hand_id) if work.model is HandReview else None
     if hand is not None and hand.finished_at is not None and summary is not None:
         result = json.loads(hand.result or "null") or {}
         result.update(summary)
@@ -176,7 +188,7 @@ def finish(
 def fail(session: Session, work: Claim, error: str, now: datetime | None = None) -> bool:
     """The review could not be made (a bug, a card gone): said in one line, tried again later."""
     written = session.exec(
-        update(HandReview)
+        update(work.model)
         .where(_mine(work))
         .values(status=FAILED, error=error[:200], heartbeat_at=clock.as_utc(now or clock.now()))
         .execution_options(synchronize_session=False)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import Integer, cast, delete, func, literal, union_all, update
@@ -39,7 +40,7 @@ from coach.play.people import KINDS, TableSettings
 from coach.rules.table import seats_in_play
 from coach.rules.table_rules import LEAGUE, TableRules
 from coach.store.hands import SEED_RANGE, HandMoved
-from coach.store.models import GameTable, Membership, TableHand, TableSeat
+from coach.store.models import GameTable, Membership, TableHand, TableHandReview, TableSeat
 from coach.store.table_rules import read, stored
 from coach.store.teaching.classrooms import class_taught
 
@@ -189,7 +190,9 @@ def take_seat(session: Session, table_id: int, learner_id: int, seat: str) -> Ta
         come_back(session, table_id, learner_id)
         return mine
     try:
-        taken = _set_seat(session, table_id, seat, {"learner_id": learner_id, "present": True}, col(TableSeat.learner_id).is_(None))
+        taken = _set_seat(
+            session, table_id, seat, {"learner_id": learner_id, "present": True, "seen_at": clock.now()}, col(TableSeat.learner_id).is_(None),
+        )
     except IntegrityError:  # the unique (table, person): they sit elsewhere here already
         session.rollback()
         raise AlreadySeated(f"you already have a seat at this table: {seat} stays as it was") from None
@@ -220,6 +223,37 @@ def leave(session: Session, table_id: int, learner_id: int) -> bool:
 def come_back(session: Session, table_id: int, learner_id: int) -> bool:
     """The person is back at their seat; False when they hold none here."""
     return _presence(session, table_id, learner_id, True)
+
+
+def heard_from(session: Session, table_id: int, learner_id: int, now: datetime | None = None) -> bool:
+    """The person's page or stream was heard from now (`seen_at`): they are present.
+    True when they were away and so came back (the table's version moves)."""
+    now = clock.as_utc(now or clock.now())
+    mine = (col(TableSeat.table_id) == table_id, col(TableSeat.learner_id) == learner_id)
+    back = session.exec(
+        update(TableSeat).where(*mine, col(TableSeat.present).is_(False)).values(present=True, seen_at=now)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    if not back:
+        session.exec(update(TableSeat).where(*mine).values(seen_at=now).execution_options(synchronize_session=False))
+    session.commit()
+    return bool(back)
+
+
+def mark_away(session: Session, table_id: int, before: datetime) -> int:
+    """Every person at the table not heard from since `before` is away (a compare
+    and set on `seen_at`: one heard from meanwhile stays present). How many went."""
+    gone = session.exec(
+        update(TableSeat)
+        .where(
+            col(TableSeat.table_id) == table_id, col(TableSeat.learner_id).is_not(None), col(TableSeat.present).is_(True),
+            col(TableSeat.seen_at).is_(None) | (col(TableSeat.seen_at) < clock.as_utc(before)),
+        )
+        .values(present=False)
+        .execution_options(synchronize_session=False)
+    ).rowcount
+    session.commit()
+    return int(gone)
 
 
 def move_out(session: Session, host_id: int, table_id: int, seat: str) -> bool:
@@ -298,7 +332,7 @@ def save_moves(
     now = clock.now()
     values: dict[str, Any] = {
         "actions": json.dumps(actions, separators=(",", ":")), "held": json.dumps(held, separators=(",", ":")),
-        "version": row.version + 1,
+        "version": row.version + 1, "moved_at": now,
     }
     if result is not None and row.finished_at is None:
         values["result"] = json.dumps(result)
@@ -362,7 +396,9 @@ def forget_learner(session: Session, learner_id: int) -> None:
     seat they hold at another's table goes back to a computer player, the seat itself
     staying. The caller commits."""
     hosted = select(GameTable.id).where(col(GameTable.host_id) == learner_id)
+    hands = select(TableHand.id).where(col(TableHand.table_id).in_(hosted))
     for statement in (
+        delete(TableHandReview).where(col(TableHandReview.hand_id).in_(hands)),
         delete(TableHand).where(col(TableHand.table_id).in_(hosted)),
         delete(TableSeat).where(col(TableSeat.table_id).in_(hosted)),
         delete(GameTable).where(col(GameTable.host_id) == learner_id),

@@ -1,0 +1,226 @@
+"""A live table's moves as every web part plays them (coach/web/shared/tables, issue 28):
+checked by number and by the seat's choices, saved by compare and set, published only
+after the save; seats, the host's start and move out; presence and the turn timer
+noticed lazily; each person's review of their own seat."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+from sqlmodel import Session
+
+from coach.common import clock
+from coach.play.hand import Action, HandError
+from coach.play.people import TableSettings
+from coach.store import reviews as review_store
+from coach.store import tables as store
+from coach.store.models import GameTable, TableHand, TableHandReview
+from coach.web.infra.push import push, table_topic
+from coach.web.shared.tables import moves
+from coach.web.shared.tables.state import ruling_words, rulings, seat_named
+from tests.support.people import person
+
+SEED = 11
+
+
+@pytest.fixture
+def ctx(app):
+    with app.app_context():
+        yield app
+
+
+@pytest.fixture
+def engine(ctx):
+    return ctx.extensions["store"]
+
+
+def _table(engine, host: int, settings: TableSettings | None = None, seat: str | None = "East") -> int:
+    with Session(engine) as session:
+        row = store.open_table(session, host, "x", settings=settings, seat=seat)
+        assert row.id is not None
+        return row.id
+
+
+def _fresh(engine, table_id: int) -> tuple[Session, GameTable]:
+    session = Session(engine)
+    table = session.get(GameTable, table_id)
+    assert table is not None
+    return session, table
+
+
+def _card_name(ctx) -> str:
+    return ctx.extensions["coach"].card.name
+
+
+@pytest.fixture
+def table(ctx, engine):
+    host = person(engine, "Hana")
+    with Session(engine) as session:
+        row = store.open_table(session, host, _card_name(ctx), seat="East")
+        assert row.id is not None
+        return row.id, host
+
+
+def _started(engine, table_id: int, host: int):
+    session, table = _fresh(engine, table_id)
+    outcome = moves.start_hand(session, table, host, seed=SEED)
+    return session, table, outcome
+
+
+def test_only_the_host_starts_a_hand_and_the_computer_players_play_up_to_a_person(engine, table):
+    table_id, host = table
+    other = person(engine, "Omar")
+    session, row = _fresh(engine, table_id)
+    with pytest.raises(moves.NotHost):
+        moves.start_hand(session, row, other)
+    assert store.current_hand(session, table_id) is None
+    ticket = push().ticket(table_topic(table_id))
+    outcome = moves.start_hand(session, row, host, seed=SEED)
+    assert outcome.state.owing() == {"East": "pass"}  # the first Charleston pass: the host's to choose (C1)
+    assert push().ticket(table_topic(table_id)) > ticket  # published after the deal was saved
+    with pytest.raises(store.TableError):  # one hand going at a time
+        moves.start_hand(session, row, host)
+
+
+def test_a_move_is_played_saved_and_published(engine, table):
+    table_id, host = table
+    session, row, outcome = _started(engine, table_id, host)
+    state = outcome.state
+    choice = Action.from_json(state.view("East")["choices"][0])
+    version = state.row.version
+    ticket = push().ticket(table_topic(table_id))
+    after = moves.play_move(session, row, "East", choice, state.number("East"))
+    assert after.state.row.version == version + 1
+    assert push().ticket(table_topic(table_id)) > ticket
+    with Session(engine) as other:
+        assert any(a["seat"] == "East" for a in json.loads(store.current_hand(other, table_id).actions))
+
+
+def test_a_stale_number_or_a_forged_move_is_refused_and_nothing_is_written(engine, table):
+    table_id, host = table
+    session, row, outcome = _started(engine, table_id, host)
+    number = outcome.state.number("East")
+    version = outcome.state.row.version
+    with pytest.raises(moves.StaleMove):
+        moves.play_move(session, row, "East", Action.from_json(outcome.state.view("East")["choices"][0]), number + 1)
+    with pytest.raises(HandError):
+        moves.play_move(session, row, "East", Action("East", "discard", ("5D",)), number)  # a discard in the Charleston
+    with pytest.raises(HandError):  # South is a computer player's: no person owes a move there
+        moves.play_move(session, row, "South", Action("South", "pass", ("5D", "6D", "7D")), outcome.state.number("South"))
+    with Session(engine) as other:
+        assert store.current_hand(other, table_id).version == version
+
+
+def test_the_same_move_twice_is_played_once(engine, table):
+    table_id, host = table
+    session, row, outcome = _started(engine, table_id, host)
+    choice = Action.from_json(outcome.state.view("East")["choices"][0])
+    number = outcome.state.number("East")
+    moves.play_move(session, row, "East", choice, number)
+    with pytest.raises(moves.StaleMove):  # a double click: the seat has moved on
+        moves.play_move(session, row, "East", choice, number)
+
+
+def test_a_save_that_lost_the_race_raises_table_hand_moved(engine, table, monkeypatch):
+    table_id, host = table
+    session, row, outcome = _started(engine, table_id, host)
+    choice = Action.from_json(outcome.state.view("East")["choices"][0])
+    real = store.save_moves
+
+    def first_another(s, hand_row, *args, **kwargs):  # another request saves between this one's read and write
+        with Session(engine) as racer:
+            theirs = racer.get(TableHand, hand_row.id)
+            real(racer, theirs, store.actions_of(theirs), store.held_of(theirs), None)
+        return real(s, hand_row, *args, **kwargs)
+
+    monkeypatch.setattr(store, "save_moves", first_another)
+    published = push().ticket(table_topic(table_id))
+    with pytest.raises(store.TableHandMoved):
+        moves.play_move(session, row, "East", choice, outcome.state.number("East"))
+    assert push().ticket(table_topic(table_id)) == published  # nothing published for a move not saved
+
+
+def test_seats_are_taken_and_only_the_host_moves_someone_out(engine, table):
+    table_id, host = table
+    guest = person(engine, "", guest=True)
+    session, row = _fresh(engine, table_id)
+    state = moves.sit(session, row, guest, "West")
+    assert state.seat_of(guest) == "West" and state.people == {"East", "West"}
+    with pytest.raises(store.SeatTaken):
+        moves.sit(session, row, person(engine, "Pat"), "West")
+    with pytest.raises(moves.NotHost):
+        moves.move_out(session, row, guest, "East")
+    state = moves.move_out(session, row, host, "West")
+    assert state.people == {"East"}
+    with pytest.raises(store.TableError):
+        moves.move_out(session, row, host, "West")  # nobody there now
+
+
+def test_a_person_unheard_from_is_away_and_the_coach_plays_their_turns_at_a_friends_table(engine, table):
+    table_id, host = table
+    friend = person(engine, "Fay")
+    session, row = _fresh(engine, table_id)
+    moves.sit(session, row, friend, "South")
+    outcome = moves.start_hand(session, row, host, seed=SEED)
+    assert set(outcome.state.owing()) == {"East", "South"}
+    later = clock.now() + moves.GRACE + timedelta(seconds=1)
+    state = moves.tick(session, row, friend, now=later)  # the friend is heard from; the host is not
+    assert state.away == {"East"}
+    assert "East" not in state.owing()  # the coach passed for the host
+    state = moves.tick(session, row, host, now=later)  # the host comes back
+    assert state.away == frozenset()
+
+
+def test_a_turn_timer_runs_out_and_the_coach_moves_once_for_the_late(engine, ctx):
+    host = person(engine, "Tia")
+    with Session(engine) as session:
+        made = store.open_table(session, host, _card_name(ctx), settings=TableSettings(turn_timer=30), seat="East")
+        table_id = made.id
+    session, row = _fresh(engine, table_id)
+    outcome = moves.start_hand(session, row, host, seed=SEED)
+    assert outcome.state.deadline() is not None
+    assert moves.wake_in(outcome.state) <= 30.2
+    def east_moves(state) -> int:
+        return sum(1 for a in state.hand.actions if a.seat == "East")
+
+    state = moves.tick(session, row, host, now=clock.now() + timedelta(seconds=10))
+    assert east_moves(state) == 0  # not yet
+    state = moves.tick(session, row, host, now=clock.now() + timedelta(seconds=31))
+    assert east_moves(state) == 1  # the coach passed for East, once
+    assert state.owing() == {"East": "pass"}  # and East is waited for again
+
+
+def test_each_person_gets_a_review_of_their_own_seat_when_the_hand_ends(engine, table):
+    table_id, host = table
+    session, row = _fresh(engine, table_id)
+    moves.start_hand(session, row, host, seed=SEED)
+    later = clock.now() + moves.GRACE + timedelta(seconds=1)
+    state = moves.tick(session, row, None, now=later)  # the host has gone: the coach plays East to the end
+    assert state.hand.phase == "over"
+    result = json.loads(state.row.result)
+    assert result["people"] == {"East": host}
+    with Session(engine) as other:
+        found = review_store.review_of(other, state.row.id, "East", TableHandReview)
+        assert found is not None and found.status == review_store.DONE
+        assert review_store.review_of(other, state.row.id, "South", TableHandReview) is None  # a computer player's seat
+
+
+def test_seat_names_from_a_url():
+    assert seat_named("west") == "West" and seat_named("NORTH") == "North"
+    assert seat_named("middle") is None and seat_named("x" * 100) is None
+
+
+def test_K4_a_ruling_is_read_back_from_the_actions(engine, ctx):
+    from coach.play.hand import replay
+
+    card = ctx.extensions["coach"].card
+    hand = replay(card, SEED, [])
+    assert rulings(hand) == []
+    from coach.notation import tiles
+    from coach.play.people import CallRuling
+    from coach.rules.calls import who_gets
+
+    ruling = CallRuling("South", tiles.TABLE_INDEX["5D"], (("West", "mahjong"), ("North", "expose")), who_gets("South", {"West": "mahjong", "North": "expose"}))
+    assert ruling_words(ruling) == "West gets the 5 Dot: Mah Jongg comes before an exposure (K4)"
