@@ -52,6 +52,7 @@ from coach.web.shared.tables.state import TableState, load_table, ruling_words, 
 
 bp = Blueprint("tables_api", __name__, url_prefix="/api/tables")
 API_KINDS = ("friends", "waits")  # a class table is opened from the class's page (its teacher's)
+SAVE_TRIES = 3  # a move that lost a compare and set to another seat's answer is tried again, on the new table
 HEARD_EVERY = timedelta(seconds=10)  # a seated person's presence is written at most this often (moves.GRACE is 20 s)
 NOT_YOURS = "there is no such table, or it is not open to you"
 # MOVES_READING: a move, a start and a tick may end the hand, and a hand that ends starts its reviews,
@@ -300,21 +301,28 @@ def act(code: str):
         raise _Refused("only the person in a seat plays for it: take a seat first", 403)
     action, number = _posted_action(seat.seat)
     with database.reading() as session:  # not writing(): see MOVES_READING
-        fresh = session.get(GameTable, table.id)
-        if fresh is None:
-            raise _Refused(NOT_YOURS, 404)
-        try:
-            outcome = moves.play_move(session, fresh, seat.seat, action, number)
-        except moves.StaleMove as stale:
-            return jsonify(error=str(stale), table=table_json(load_table(session, fresh), learner_id)), 409
-        except store.TableHandMoved:
-            session.rollback()
-            return jsonify(
-                error="the table moved on in another request before this move arrived: here it is now; choose again",
-                table=table_json(load_table(session, fresh), learner_id),
-            ), 409
-        except moves.NoHand as error:
-            raise _Refused(str(error), 409) from None
+        for attempt in range(1, SAVE_TRIES + 1):
+            fresh = session.get(GameTable, table.id)
+            if fresh is None:
+                raise _Refused(NOT_YOURS, 404)
+            try:
+                outcome = moves.play_move(session, fresh, seat.seat, action, number)
+                break
+            except moves.StaleMove as stale:
+                return jsonify(error=str(stale), table=table_json(load_table(session, fresh), learner_id)), 409
+            except store.TableHandMoved:
+                # Another seat's answer was saved first (the four passes of a Charleston, answers
+                # to one discard): this move is tried again on the table as it now stands, where
+                # play_move's number check refuses it (StaleMove) if it no longer fits this seat.
+                session.rollback()
+                session.expire_all()
+                if attempt == SAVE_TRIES:
+                    return jsonify(
+                        error="the table moved on in another request before this move arrived: here it is now; choose again",
+                        table=table_json(load_table(session, fresh), learner_id),
+                    ), 409
+            except moves.NoHand as error:
+                raise _Refused(str(error), 409) from None
         body = table_json(outcome.state, learner_id)
         body["rulings"] = [ruling_words(r) for r in outcome.rulings]
         return jsonify(body)
