@@ -25,6 +25,8 @@ no CSRF token), {"error"} on every error, the drills' rate limits on writes.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from datetime import timedelta
 from typing import Any
 
@@ -33,7 +35,7 @@ from sqlmodel import Session, select
 
 from coach.common import clock
 from coach.play.bots import STRENGTHS
-from coach.play.hand import Action, HandError
+from coach.play.hand import Action, Hand, HandError
 from coach.play.people import MOST_TIMER, TableSettings
 from coach.store import tables as store
 from coach.store.models import GameTable, Learner, TableHand
@@ -65,6 +67,7 @@ NOT_YOURS = "there is no such table, or it is not open to you"
 def install(app: Flask) -> None:
     app.register_blueprint(bp)
     app.extensions["csrf"].exempt(bp)  # JSON bodies only, as the drills' API
+    app.extensions["tables_api_replayed"] = _Replayed()
 
 
 @bp.errorhandler(DrillError)
@@ -132,21 +135,79 @@ def _learner_id(session: Session, create: bool = False) -> int | None:
     return learner.id if learner is not None else None
 
 
-def _needs_tick(state: TableState, learner_id: int | None) -> bool:
-    """Whether presence or the turn timer must be written now (moves.tick), or the table
-    as read is the table as it stands: a seated person not heard from lately, someone
-    else present but unheard from for the grace, or a turn timer run out."""
+HEARD, TICK = "heard", "tick"
+
+
+def _due(state: TableState, learner_id: int | None) -> str | None:
+    """What must be written before the table is shown: HEARD, this seated person's sign
+    of life (not heard from lately, or away); TICK, the whole of moves.tick (someone
+    else present but unheard from for the grace, or a turn timer run out); or None."""
     now = clock.as_utc(clock.now())
+    due = None
     for seat in state.seats:
         if seat.learner_id is None:
             continue
         heard = clock.as_utc(seat.seen_at) if seat.seen_at is not None else None
         if seat.learner_id == learner_id and (not seat.present or heard is None or now - heard > HEARD_EVERY):
-            return True
-        if seat.present and (heard is None or now - heard > moves.GRACE):
-            return True
-    deadline = state.deadline()
-    return deadline is not None and now >= clock.as_utc(deadline)
+            due = HEARD
+        elif seat.learner_id != learner_id and seat.present and (heard is None or now - heard > moves.GRACE):
+            return TICK
+    deadline = state.deadline() if state.hand is not None else None
+    if deadline is not None and now >= clock.as_utc(deadline):
+        return TICK
+    return due
+
+
+# Hands replayed, by (hand id, version, card): every person of a table fetches it after
+# each move, and a replay is most of a fetch's CPU. Read only (seat_view never changes a
+# hand); a move replays its own (load_table) and leaves the hand it made here.
+REPLAYED = 256  # hands kept per process: a few per live table
+
+
+class _Replayed:
+    """The app's replayed hands (one per app: tests make many apps, each its own database)."""
+
+    def __init__(self) -> None:
+        self.hands: OrderedDict[tuple[int, int, str], Hand] = OrderedDict()
+        self.lock = threading.Lock()
+
+
+def _cache() -> _Replayed:
+    return current_app.extensions["tables_api_replayed"]
+
+
+def _key(state: TableState) -> tuple[int, int, str] | None:
+    if state.row is None or state.row.id is None or state.hand is None:
+        return None
+    return state.row.id, state.row.version, state.table.card
+
+
+def _remember(state: TableState) -> None:
+    key = _key(state)
+    if key is not None and state.hand is not None:
+        cache = _cache()
+        with cache.lock:
+            cache.hands[key] = state.hand
+            cache.hands.move_to_end(key)
+            while len(cache.hands) > REPLAYED:
+                cache.hands.popitem(last=False)
+
+
+def _read(session: Session, table: GameTable) -> TableState:
+    """The table as stored, its hand from `_replayed` when this version was replayed here
+    already; for reading only."""
+    assert table.id is not None
+    row = store.current_hand(session, table.id)
+    seats = store.seats_of(session, table.id)
+    if row is not None and row.id is not None:
+        cache = _cache()
+        with cache.lock:
+            hand = cache.hands.get((row.id, row.version, table.card))
+        if hand is not None:
+            return TableState(table, seats, row, hand, [Action.from_json(a) for a in store.held_of(row)])
+    state = load_table(session, table)
+    _remember(state)
+    return state
 
 
 def _as_it_stands(table: GameTable, learner_id: int | None) -> TableState:
@@ -155,8 +216,15 @@ def _as_it_stands(table: GameTable, learner_id: int | None) -> TableState:
         fresh = session.get(GameTable, table.id)
         if fresh is None:
             raise _Refused(NOT_YOURS, 404)
-        state = load_table(session, fresh)
-        if not _needs_tick(state, learner_id):
+        state = _read(session, fresh)
+        due = _due(state, learner_id)
+        if due is None:
+            return state
+        if due == HEARD:  # only this person's sign of life: one UPDATE, no replay
+            assert fresh.id is not None and learner_id is not None
+            if store.heard_from(session, fresh.id, learner_id):  # back from away: the others' pages hear of it
+                moves.publish(fresh)
+                return _read(session, fresh)
             return state
     with database.reading() as session:  # not writing(): see MOVES_READING
         fresh = session.get(GameTable, table.id)
@@ -307,6 +375,7 @@ def act(code: str):
                 raise _Refused(NOT_YOURS, 404)
             try:
                 outcome = moves.play_move(session, fresh, seat.seat, action, number)
+                _remember(outcome.state)  # the others' fetches of this version find it replayed
                 break
             except moves.StaleMove as stale:
                 return jsonify(error=str(stale), table=table_json(load_table(session, fresh), learner_id)), 409
@@ -346,8 +415,8 @@ def events(code: str):
                 if fresh is None:
                     return None
                 state = TableState(fresh, store.seats_of(session, table_id), store.current_hand(session, table_id), None)
-                if not _needs_tick(state, learner_id):
-                    return state.version  # the hand is not replayed for the version
+                if state.settings.turn_timer is None and _due(state, learner_id) is None:
+                    return state.version  # the hand is not replayed for the version (a timer needs it: whose turn)
             return _as_it_stands(fresh, learner_id).version
 
     return push.stream(push.table_topic(table_id), version_now)
