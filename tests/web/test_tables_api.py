@@ -252,3 +252,22 @@ def test_a_code_is_read_as_typed_and_nothing_else_finds_a_table(app):
     assert ann.get("/api/tables/%00").status_code == 404
     with Session(app.extensions["store"]) as session:
         assert len(session.exec(select(GameTable)).all()) == 1
+
+
+def test_a_fetch_that_notes_a_persons_presence_still_answers_the_table(app, monkeypatch):
+    from datetime import timedelta
+
+    from coach.web.api import tables as tables_api
+
+    ann, bob, code = _seated(app)
+    monkeypatch.setattr(tables_api, "HEARD_EVERY", timedelta(0))  # every fetch is a sign of life to write
+    with db(app) as session:
+        seat = session.exec(select(TableSeat).where(TableSeat.seat == "South")).one()
+        seat.present = False  # Bob was away
+        session.add(seat)
+        session.commit()
+    seen = bob.get(f"/api/tables/{code}")
+    assert seen.status_code == 200 and seen.get_json()["hand"]["seat"] == "South"
+    assert [s["present"] for s in seen.get_json()["seats"]][:2] == [True, True]  # back
+    again = ann.get(f"/api/tables/{code}")
+    assert again.status_code == 200 and again.get_json()["version"] == seen.get_json()["version"]

@@ -224,8 +224,7 @@ def _as_it_stands(table: GameTable, learner_id: int | None) -> TableState:
             assert fresh.id is not None and learner_id is not None
             if store.heard_from(session, fresh.id, learner_id):  # back from away: the others' pages hear of it
                 moves.publish(fresh)
-                return _read(session, fresh)
-            return state
+            return _read(session, fresh)  # read again: the commit expired what was read
     with database.reading() as session:  # not writing(): see MOVES_READING
         fresh = session.get(GameTable, table.id)
         if fresh is None:
