@@ -10,6 +10,8 @@ STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 CHECK_STAMP := $(VENV)/.installed-check
 HTMX := static/vendor/htmx.min.js
+# htmx's server-sent events extension: live tables' pages (issue 28).
+HTMX_SSE := static/vendor/htmx-ext-sse.min.js
 # The tile faces' characters as outlines, from the Noto Serif TC font npm fetches.
 GLYPHS := static/vendor/tile-glyphs.json
 ASSETS_STAMP := $(VENV)/.installed-assets
@@ -43,6 +45,10 @@ $(HTMX): node_modules/.package-lock.json
 	mkdir -p static/vendor
 	cp node_modules/htmx.org/dist/htmx.min.js $(HTMX)
 
+$(HTMX_SSE): node_modules/.package-lock.json
+	mkdir -p static/vendor
+	cp node_modules/htmx-ext-sse/dist/sse.min.js $(HTMX_SSE)
+
 # fontTools (the `assets` extra) reads the font; the app only reads the JSON.
 $(ASSETS_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[assets]'
@@ -51,7 +57,7 @@ $(ASSETS_STAMP): $(STAMP)
 $(GLYPHS): node_modules/.package-lock.json $(ASSETS_STAMP) coach/web/tiles/glyphs.py coach/tools/build_glyphs.py
 	$(PY) -m coach.tools.build_glyphs
 
-assets: $(HTMX) $(GLYPHS)
+assets: $(HTMX) $(HTMX_SSE) $(GLYPHS)
 
 # Debian's Chromium for the browser tests; Playwright never downloads one.
 browser:
@@ -69,7 +75,7 @@ redis:
 
 # PORT=5001 make run when 5000 is taken.
 PORT ?= 5000
-run: $(STAMP) $(HTMX) $(GLYPHS)
+run: $(STAMP) $(HTMX) $(HTMX_SSE) $(GLYPHS)
 	$(PY) -m coach serve --port $(PORT)
 
 # pytest keeps its bytecode and rewritten asserts between runs: these machines
@@ -80,13 +86,13 @@ run: $(STAMP) $(HTMX) $(GLYPHS)
 PYTEST := env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest
 CORES ?= 2
 
-test: $(TEST_STAMP) $(HTMX) $(GLYPHS) browser postgres redis
+test: $(TEST_STAMP) $(HTMX) $(HTMX_SSE) $(GLYPHS) browser postgres redis
 	$(PYTEST) -n $(CORES) -m "not browser and not server"
 	$(PYTEST) -m "browser or server"
 
 # Everything but the browser, the servers and the wheel build, with fewer
 # Hypothesis examples (the "fast" profile in tests/conftest.py).
-test-fast: $(TEST_STAMP) $(HTMX) $(GLYPHS)
+test-fast: $(TEST_STAMP) $(HTMX) $(HTMX_SSE) $(GLYPHS)
 	$(PYTEST) -n $(CORES) -m "not browser and not server and not slow" --hypothesis-profile=fast
 
 # The architecture (import contracts in .importlinter: layers, no cycles),
@@ -98,7 +104,7 @@ check: $(CHECK_STAMP)
 
 # A wheel and an sdist in dist/ with the templates, static files (htmx and
 # the tile glyphs included), the house card, the sample sets and the migrations.
-dist: $(STAMP) $(HTMX) $(GLYPHS)
+dist: $(STAMP) $(HTMX) $(HTMX_SSE) $(GLYPHS)
 	$(PY) -m pip install --quiet 'build>=1.2'
 	rm -rf dist
 	$(PY) -m build --outdir dist .
@@ -111,4 +117,4 @@ speed-page: $(STAMP)
 	$(PY) -m coach.tools.speed_page
 
 clean:
-	rm -rf $(VENV) build *.egg-info node_modules static/vendor/htmx.min.js static/vendor/tile-glyphs* dist
+	rm -rf $(VENV) build *.egg-info node_modules static/vendor/htmx.min.js static/vendor/htmx-ext-sse.min.js static/vendor/tile-glyphs* dist

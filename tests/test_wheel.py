@@ -40,6 +40,7 @@ WHEEL_MUST_HOLD = [
     "coach/web/static/css/app.css",
     "coach/web/static/js/app.js",
     "coach/web/static/vendor/htmx.min.js",
+    "coach/web/static/vendor/htmx-ext-sse.min.js",
     "coach/web/static/vendor/tile-glyphs.json",
     "coach/web/static/vendor/tile-glyphs-OFL.txt",
     "coach/play/outlook.json",  # the coach's fitted models: a hint or a review needs them

@@ -133,6 +133,15 @@ def table_settings(table: GameTable) -> TableSettings:
     return TableSettings.from_json({**json.loads(table.settings or "{}"), "strength": table.bots})
 
 
+def tables_of(session: Session, learner_id: int, most: int = 50) -> list[GameTable]:
+    """The tables this person hosts or sits at, the newest first (at most `most`)."""
+    seated = select(TableSeat.table_id).where(col(TableSeat.learner_id) == learner_id)
+    return list(session.exec(
+        select(GameTable).where((col(GameTable.host_id) == learner_id) | col(GameTable.id).in_(seated))
+        .order_by(col(GameTable.id).desc()).limit(most)
+    ).all())
+
+
 def may_sit(session: Session, table: GameTable, learner_id: int) -> bool:
     """Anyone with the code sits at a friends' or "waits" table; at a class table,
     the class's members and its teacher (the host) only."""
@@ -287,6 +296,11 @@ def current_hand(session: Session, table_id: int) -> TableHand | None:
     ).first()
 
 
+def deal_seed() -> int:
+    """A new hand's seed: secret, so that nobody, the host included, can know the deal."""
+    return secrets.randbelow(SEED_RANGE)
+
+
 def start_hand(session: Session, table_id: int, seed: int | None = None) -> TableHand:
     """Deal the table's next hand under the table's rules as they are now (the hand
     keeps them). TableError while a hand is going; TableHandMoved when another
@@ -299,7 +313,7 @@ def start_hand(session: Session, table_id: int, seed: int | None = None) -> Tabl
         raise TableError("a hand is going at this table: finish it first")
     number = int(session.exec(select(func.coalesce(func.max(TableHand.number), 0)).where(TableHand.table_id == table_id)).one()) + 1
     row = TableHand(
-        table_id=table_id, number=number, seed=secrets.randbelow(SEED_RANGE) if seed is None else seed, rules=table.rules,
+        table_id=table_id, number=number, seed=deal_seed() if seed is None else seed, rules=table.rules,
     )
     session.add(row)
     try:

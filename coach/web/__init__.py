@@ -159,6 +159,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     table_rules.install(app)
     from coach.web.infra import push  # live tables: a save wakes the table's open pages (issue 28)
     push.install(app)
+    from coach.web.tables import pages as tables  # tables with friends, played live (issue 28)
+    app.register_blueprint(tables.bp)
     from coach.web.infra import blas  # one BLAS thread: the server's threads share two cores
     blas.install(app)
     from coach.web.infra import server_timing  # outermost: the server's own time, for `load` (off unless asked)

@@ -224,3 +224,16 @@ def test_K4_a_ruling_is_read_back_from_the_actions(engine, ctx):
 
     ruling = CallRuling("South", tiles.TABLE_INDEX["5D"], (("West", "mahjong"), ("North", "expose")), who_gets("South", {"West": "mahjong", "North": "expose"}))
     assert ruling_words(ruling) == "West gets the 5 Dot: Mah Jongg comes before an exposure (K4)"
+
+
+def test_K4_every_ruling_advance_made_is_read_back_from_the_actions(ctx):
+    """Seed 74, East away at a friends' table: South and North both call one discard
+    to expose, and K4 gives it to the seat nearest after the thrower."""
+    from coach.play.hand import replay
+    from coach.play.people import advance
+
+    hand = replay(ctx.extensions["coach"].card, 74, [])
+    made = advance(hand, ("East",), ("East",), TableSettings()).rulings
+    assert made and [r for _, r in rulings(hand)] == made
+    words = ruling_words(made[0])
+    assert words.startswith(f"{made[0].winner} gets the ") and words.endswith("(K4)") and "nearest after" in words

@@ -221,7 +221,7 @@ def _event(name: str, data: str) -> str:
     return f"event: {name}\ndata: {data}\n\n"
 
 
-def stream(topic: str, version_now: Callable[[], int | None], hold: float = HOLD, recheck: float = RECHECK):
+def stream(topic: str, version_now: Callable[[], int | None], hold: float = HOLD, recheck: float | Callable[[], float] = RECHECK):
     """A server-sent event stream that sends `moved` (with the version read) when it opens
     and each time `version_now()` reads a new version after a publish on `topic`.
 
@@ -229,7 +229,8 @@ def stream(topic: str, version_now: Callable[[], int | None], hold: float = HOLD
     outside the request's. The first event makes a page that reconnects fetch its view, so
     what it missed while away is never lost. A stream ends after `hold` seconds (the browser
     reopens it): a thread is never held by a page long gone. With every stream slot taken
-    the answer is 204, and the page polls instead.
+    the answer is 204, and the page polls instead. `recheck` may be a function, asked
+    after each read: a live table's stream waits no longer than its turn timer's deadline.
     """
     from flask import Response
 
@@ -256,7 +257,7 @@ def stream(topic: str, version_now: Callable[[], int | None], hold: float = HOLD
                 left = end - time.monotonic()
                 if left <= 0 or hub.stopping:
                     return
-                if not hub.wait(topic, ticket, min(left, recheck)):
+                if not hub.wait(topic, ticket, min(left, recheck() if callable(recheck) else recheck)):
                     yield ": still here\n\n"  # a comment: finds a closed connection, keeps proxies from timing out
         finally:
             slot.__exit__(None, None, None)
