@@ -4,8 +4,8 @@ The app is built once, before the workers fork, so every worker signs
 and checks question tokens with the same secret key (made on first run).
 One worker per core, each with threads, lets both cores answer: a single
 Python process would leave one idle. A live table page's stream holds a
-thread while it is open, so each worker has COACH_STREAM_SLOTS threads for
-streams on top of COACH_THREADS for everything else, and a stopping worker
+thread while it is open, so each worker has the stream slots' threads
+(settings.STREAM_SLOTS) on top of the drills' (settings.THREADS), and a stopping worker
 ends its streams at once.
 """
 

@@ -108,7 +108,7 @@ def test_two_people_play_a_hand_through_the_api_each_seeing_only_their_seat_and_
         review = client.get(f"/api/tables/{code}/hands/1/review")
         assert review.status_code == 200, review.get_json()  # computed inline under test
         assert_valid("HandReview", review.get_json())
-        mine = over["hand"]["seat"] if client is ann else "South"
+        mine = "East" if client is ann else "South"
         assert {d["seat"] for d in review.get_json()["decisions"]} <= {mine}
     stranger = app.test_client()
     assert stranger.get(f"/api/tables/{code}/hands/1/review").status_code == 404

@@ -112,7 +112,7 @@ def test_every_move_reaches_every_other_person_on_either_server_within_a_second(
 
 
 def _start(folder: Path, port: int) -> subprocess.Popen:
-    log = open(folder / f"server-{port}.log", "ab")  # noqa: SIM115 - kept open for the server's life
+    log = open(folder / f"server-{port}.log", "ab")  # closed below, once the server has it
     env = {**os.environ, **LIFTED, "COACH_DATA_DIR": str(folder), "COACH_SECRET_KEY": SECRET}
     process = subprocess.Popen(
         [sys.executable, "-m", "coach", "serve", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,

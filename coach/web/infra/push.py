@@ -167,7 +167,7 @@ class Push:
 
 
 def install(app: Flask, relay: Relay | None = None) -> None:
-    """The app's push; its relay from the settings (COACH_PUSH_URL, docs/deployment.md)
+    """The app's push; its relay from the settings (settings.PUSH_URL, docs/deployment.md)
     unless one is given. An app without settings (a test's bare Flask) relays nothing."""
     resolved = app.extensions.get("settings")
     slots = STREAM_SLOTS if resolved is None else resolved[settings.STREAM_SLOTS]

@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
-from coach.common.settings import SettingError
+from coach.common.settings import DATABASE_URL, PUSH_URL, SettingError
 
 log = logging.getLogger(__name__)
 
@@ -278,7 +278,7 @@ class WatchRelay:
 def choose(
     push_url: str | None, limits_url: str, database_url: str | None, waiting: Waiting, versions: Versions,
 ) -> RedisRelay | PostgresRelay | WatchRelay | None:
-    """The relay the settings ask for (COACH_PUSH_URL, docs/deployment.md); None for one process only."""
+    """The relay the settings ask for (settings.PUSH_URL, docs/deployment.md); None for one process only."""
     if push_url is None:  # unset: the shared services the site already has
         if limits_url.startswith(("redis://", "rediss://")):
             push_url = limits_url
@@ -292,6 +292,6 @@ def choose(
         return WatchRelay(versions, waiting)
     if push_url == "postgres":
         if database_url is None or not database_url.startswith("postgresql"):
-            raise SettingError("COACH_PUSH_URL=postgres needs COACH_DATABASE_URL to name a PostgreSQL database")
+            raise SettingError(f"{PUSH_URL.name}=postgres needs {DATABASE_URL.name} to name a PostgreSQL database")
         return PostgresRelay(libpq_url(database_url), waiting)
     return RedisRelay(push_url, waiting)
