@@ -34,6 +34,7 @@ from flask import Blueprint, Flask, current_app, jsonify
 from sqlmodel import Session, select
 
 from coach.common import clock
+from coach.common.errors import CoachError
 from coach.play.bots import STRENGTHS
 from coach.play.hand import Action, Hand, HandError
 from coach.play.people import MOST_TIMER, TableSettings
@@ -80,7 +81,7 @@ def _refused(error: HandError):
     return jsonify(error=error.message, rule=error.rule), 400
 
 
-class _Refused(Exception):
+class _Refused(CoachError):
     """An answer other than 200, said in words: (message, status)."""
 
     def __init__(self, message: str, status: int) -> None:
