@@ -271,3 +271,23 @@ def test_a_fetch_that_notes_a_persons_presence_still_answers_the_table(app, monk
     assert [s["present"] for s in seen.get_json()["seats"]][:2] == [True, True]  # back
     again = ann.get(f"/api/tables/{code}")
     assert again.status_code == 200 and again.get_json()["version"] == seen.get_json()["version"]
+
+
+def test_a_fetch_that_marks_someone_else_away_still_answers_the_table(app):
+    from datetime import timedelta
+
+    from coach.common import clock
+
+    ann, bob, code = _seated(app)
+    with db(app) as session:
+        seat = session.exec(select(TableSeat).where(TableSeat.seat == "South")).one()
+        seat.seen_at = clock.now() - timedelta(minutes=5)  # Bob's page closed long ago: the fetch ticks
+        session.add(seat)
+        session.commit()
+    seen = ann.get(f"/api/tables/{code}")
+    assert seen.status_code == 200, seen.get_data(as_text=True)[:300]
+    assert [s["present"] for s in seen.get_json()["seats"]][:2] == [True, False]  # Bob is away now
+    stream = ann.get(f"/api/tables/{code}/events", buffered=False)
+    chunks = (c.decode() if isinstance(c, bytes) else c for c in stream.response)
+    assert next(chunks).startswith("retry:") and next(chunks).startswith("event: moved")
+    stream.close()

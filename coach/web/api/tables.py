@@ -25,8 +25,11 @@ no CSRF token), {"error"} on every error, the drills' rate limits on writes.
 
 from __future__ import annotations
 
+import logging
+import os
 import threading
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
 from typing import Any
 
@@ -54,6 +57,7 @@ from coach.web.shared.tables.reviews import start_review
 from coach.web.shared.tables.state import TableState, load_table, ruling_words, seat_named, stored_result
 
 bp = Blueprint("tables_api", __name__, url_prefix="/api/tables")
+log = logging.getLogger(__name__)
 API_KINDS = ("friends", "waits")  # a class table is opened from the class's page (its teacher's)
 SAVE_TRIES = 3  # a move that lost a compare and set to another seat's answer is tried again, on the new table
 HEARD_EVERY = timedelta(seconds=10)  # a seated person's presence is written at most this often (moves.GRACE is 20 s)
@@ -69,6 +73,7 @@ def install(app: Flask) -> None:
     app.register_blueprint(bp)
     app.extensions["csrf"].exempt(bp)  # JSON bodies only, as the drills' API
     app.extensions["tables_api_replayed"] = _Replayed()
+    app.extensions["tables_api_presence"] = _Presence(app)
 
 
 @bp.errorhandler(DrillError)
@@ -223,6 +228,9 @@ def _as_it_stands(table: GameTable, learner_id: int | None) -> TableState:
             return state
         if due == HEARD:  # only this person's sign of life: one UPDATE, no replay
             assert fresh.id is not None and learner_id is not None
+            if all(s.present for s in state.seats if s.learner_id == learner_id):
+                _presence().note(fresh.id, learner_id)  # present already: written beside, not in this answer's way
+                return state
             if store.heard_from(session, fresh.id, learner_id):  # back from away: the others' pages hear of it
                 moves.publish(fresh)
             return _read(session, fresh)  # read again: the commit expired what was read
@@ -231,7 +239,52 @@ def _as_it_stands(table: GameTable, learner_id: int | None) -> TableState:
         if fresh is None:
             raise _Refused(NOT_YOURS, 404)
         seated = learner_id if state.seat_of(learner_id) is not None else None
-        return moves.tick(session, fresh, seated)
+        moves.tick(session, fresh, seated)
+        return _read(session, fresh)  # read after tick's commits: what it returns may be expired
+
+
+class _Presence:
+    """A present person's sign of life (`store.heard_from`), written by one thread of the
+    process beside the answers and the streams: every stream wake and fetch of a seated
+    person writes it every HEARD_EVERY, and waiting on SQLite's write lock for it would
+    hold up the "moved" the stream is about to send. Inline under test."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.lock = threading.Lock()
+        self.pending: set[tuple[int, int]] = set()
+        self.pool: ThreadPoolExecutor | None = None
+        self.pid = 0
+
+    def note(self, table_id: int, learner_id: int) -> None:
+        if self.app.testing:
+            self._write(table_id, learner_id)
+            return
+        with self.lock:
+            if (table_id, learner_id) in self.pending:
+                return
+            self.pending.add((table_id, learner_id))
+            if self.pool is None or self.pid != os.getpid():  # made in the worker, after the fork
+                self.pool, self.pid = ThreadPoolExecutor(1, thread_name_prefix="presence"), os.getpid()
+            pool = self.pool
+        pool.submit(self._write, table_id, learner_id)
+
+    def _write(self, table_id: int, learner_id: int) -> None:
+        try:
+            with self.app.app_context(), database.writing() as session:
+                back = store.heard_from(session, table_id, learner_id)
+                table = session.get(GameTable, table_id) if back else None
+                if table is not None:
+                    moves.publish(table)
+        except Exception:  # a sign of life lost: the next one, within HEARD_EVERY, writes it
+            log.warning("a seat's presence could not be written", exc_info=True)
+        finally:
+            with self.lock:
+                self.pending.discard((table_id, learner_id))
+
+
+def _presence() -> _Presence:
+    return current_app.extensions["tables_api_presence"]
 
 
 # -- reading a body -------------------------------------------------------------------------
