@@ -244,7 +244,7 @@ def _as_it_stands(table: GameTable, learner_id: int | None) -> TableState:
 
 
 class _Presence:
-    """A present person's sign of life (`store.heard_from`), written by one thread of the
+    """A present person's sign of life (`store.heard_from`), and for a stream whatever tick is due, written by one thread of the
     process beside the answers and the streams: every stream wake and fetch of a seated
     person writes it every HEARD_EVERY, and waiting on SQLite's write lock for it would
     hold up the "moved" the stream is about to send. Inline under test."""
@@ -252,35 +252,46 @@ class _Presence:
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.lock = threading.Lock()
-        self.pending: set[tuple[int, int]] = set()
+        self.pending: set[tuple[int, int | None, bool]] = set()
         self.pool: ThreadPoolExecutor | None = None
         self.pid = 0
 
-    def note(self, table_id: int, learner_id: int) -> None:
+    def note(self, table_id: int, learner_id: int | None, whole: bool = False) -> None:
+        """`learner_id`'s sign of life at the table; `whole`: moves.tick, the others' presence and the timer too."""
+        key = (table_id, learner_id, whole)
         if self.app.testing:
-            self._write(table_id, learner_id)
+            self._write(key)
             return
         with self.lock:
-            if (table_id, learner_id) in self.pending:
+            if key in self.pending:
                 return
-            self.pending.add((table_id, learner_id))
+            self.pending.add(key)
             if self.pool is None or self.pid != os.getpid():  # made in the worker, after the fork
                 self.pool, self.pid = ThreadPoolExecutor(1, thread_name_prefix="presence"), os.getpid()
             pool = self.pool
-        pool.submit(self._write, table_id, learner_id)
+        pool.submit(self._write, key)
 
-    def _write(self, table_id: int, learner_id: int) -> None:
+    def _write(self, key: tuple[int, int | None, bool]) -> None:
+        table_id, learner_id, whole = key
         try:
-            with self.app.app_context(), database.writing() as session:
-                back = store.heard_from(session, table_id, learner_id)
-                table = session.get(GameTable, table_id) if back else None
-                if table is not None:
-                    moves.publish(table)
-        except Exception:  # a sign of life lost: the next one, within HEARD_EVERY, writes it
-            log.warning("a seat's presence could not be written", exc_info=True)
+            with self.app.app_context():
+                if whole:
+                    with database.reading() as session:  # not writing(): see MOVES_READING
+                        table = session.get(GameTable, table_id)
+                        if table is not None:
+                            seated = learner_id if learner_id is not None and store.seat_of(session, table_id, learner_id) else None
+                            moves.tick(session, table, seated)  # publishes what it changed
+                elif learner_id is not None:
+                    with database.writing() as session:
+                        back = store.heard_from(session, table_id, learner_id)
+                        table = session.get(GameTable, table_id) if back else None
+                        if table is not None:
+                            moves.publish(table)
+        except Exception:  # lost: the next wake or fetch, within HEARD_EVERY, writes it again
+            log.warning("a table's presence or timer could not be written", exc_info=True)
         finally:
             with self.lock:
-                self.pending.discard((table_id, learner_id))
+                self.pending.discard(key)
 
 
 def _presence() -> _Presence:
@@ -468,9 +479,15 @@ def events(code: str):
                 if fresh is None:
                     return None
                 state = TableState(fresh, store.seats_of(session, table_id), store.current_hand(session, table_id), None)
-                if state.settings.turn_timer is None and _due(state, learner_id) is None:
-                    return state.version  # the hand is not replayed for the version (a timer needs it: whose turn)
-            return _as_it_stands(fresh, learner_id).version
+                if state.settings.turn_timer is not None:
+                    state = _read(session, fresh)  # whose time runs out needs the hand (replayed once per version)
+                due = _due(state, learner_id)
+                if due is not None:
+                    # Written beside the stream, never in its way: a write waits its turn on SQLite's
+                    # lock, and the "moved" this read is about to send must not. What the write
+                    # changes (someone away, a timer's move) is published, and read on the next wake.
+                    _presence().note(table_id, learner_id, whole=due == TICK)
+                return state.version
 
     return push.stream(push.table_topic(table_id), version_now)
 
