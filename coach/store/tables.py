@@ -393,6 +393,7 @@ def merge_tables(session: Session, guest_id: int, account_id: int) -> None:
     """A guest signing in keeps the tables they host and their seats, in the caller's
     transaction (coach/store/accounts.py `merge_guest`). A seat at a table where the
     account sits already goes back to a computer player: one person, one seat."""
+    _name_in_results(session, guest_id, account_id)
     sits = select(TableSeat.table_id).where(col(TableSeat.learner_id) == account_id)
     for statement in (
         update(TableSeat)
@@ -402,6 +403,24 @@ def merge_tables(session: Session, guest_id: int, account_id: int) -> None:
         update(GameTable).where(col(GameTable.host_id) == guest_id).values(host_id=account_id),
     ):
         session.exec(statement.execution_options(synchronize_session=False))
+
+
+def _name_in_results(session: Session, guest_id: int, account_id: int) -> None:
+    """The finished hands of the tables the guest sits at or hosts name the account
+    where they named the guest (`result["people"]`: who reads each seat's review)."""
+    tables = select(TableSeat.table_id).where(col(TableSeat.learner_id) == guest_id).union(
+        select(GameTable.id).where(col(GameTable.host_id) == guest_id))
+    hands = session.exec(
+        select(TableHand).where(col(TableHand.table_id).in_(tables), col(TableHand.finished_at).is_not(None))
+    ).all()
+    for hand in hands:
+        result = json.loads(hand.result or "null")
+        people = result.get("people") if isinstance(result, dict) else None
+        if isinstance(people, dict) and guest_id in people.values():
+            result["people"] = {seat: account_id if who == guest_id else who for seat, who in people.items()}
+            hand.result = json.dumps(result)
+            session.add(hand)
+    session.flush()
 
 
 def forget_learner(session: Session, learner_id: int) -> None:

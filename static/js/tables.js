@@ -8,7 +8,8 @@
 // 204 (nothing to swap) while the table has not changed. When a stream
 // opens again, the polling stops.
 //
-// Tiles ticked for a pass survive a refresh caused by someone else's move,
+// Tiles ticked for a pass survive a refresh caused by someone else's move
+// (while the same decision is asked of the same rack),
 // and focus moves to the status line only after this page's own move.
 (function () {
   "use strict";
@@ -37,6 +38,12 @@
     if (!source || source.readyState === 2) startPolling();
   });
   if (!("EventSource" in window)) {
+    // No stream to open: take the attributes away before htmx reads it (it does so once the page has
+    // loaded; this deferred script runs before that), and poll from the start.
+    Array.prototype.forEach.call(document.querySelectorAll("[sse-connect]"), function (elt) {
+      elt.removeAttribute("sse-connect");
+      elt.removeAttribute("hx-ext");
+    });
     if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startPolling);
     else startPolling();
   }
@@ -51,7 +58,7 @@
     if (!form || event.detail.requestConfig && event.detail.requestConfig.verb === "post") return;
     kept = {
       owed: table.getAttribute("data-owed"),
-      move: table.getAttribute("data-move-number"),
+      rack: table.getAttribute("data-rack-sig"),
       tiles: Array.prototype.map.call(form.querySelectorAll("input[name=tiles]:checked"), function (i) { return i.value; }),
       blind: (form.querySelector("input[name=blind]:checked") || {}).value
     };
@@ -60,7 +67,7 @@
     var table = document.getElementById("table");
     if (!table) return;
     var mine = event.detail.requestConfig && event.detail.requestConfig.verb === "post";
-    if (kept && !mine && table.getAttribute("data-owed") === kept.owed && table.getAttribute("data-move-number") === kept.move) {
+    if (kept && !mine && table.getAttribute("data-owed") === kept.owed && table.getAttribute("data-rack-sig") === kept.rack) {
       var left = kept.tiles.slice();
       Array.prototype.forEach.call(table.querySelectorAll(".play-pick input[name=tiles]"), function (input) {
         var at = left.indexOf(input.value);
@@ -78,4 +85,13 @@
       if (focus) focus.focus({ preventScroll: true });
     }
   });
+
+  // The turn timer's seconds left, counted down here; the server decides when time is up.
+  window.setInterval(function () {
+    var timer = document.querySelector("[data-deadline]");
+    var left = timer && timer.querySelector("[data-time-left]");
+    if (!left) return;
+    var seconds = Math.max(0, Math.round((Date.parse(timer.getAttribute("data-deadline")) - Date.now()) / 1000));
+    left.textContent = " (" + seconds + " s left)";
+  }, 1000);
 })();

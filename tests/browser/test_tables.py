@@ -149,10 +149,31 @@ def test_the_table_page_at_phone_width(people, screens):
     page.set_viewport_size(PHONE | {"width": 390})
     page.goto("/tables")
     shoot(page, screens, "tables-home-phone")
+    page.get_by_label("Turn timer in seconds (empty: no timer)").fill("90")
     page.get_by_role("button", name="Open a table and sit in East").click()
     page.get_by_role("button", name="Deal the first hand").click()
     expect(page.locator("#you-title")).to_have_text("Your rack (East)")
+    expect(page.locator("[data-time-left]")).to_contain_text(re.compile(r"\((8\d|90) s left\)"))  # counted down here
     width = page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the page is {width} px wide at a 390 px phone"
     shoot(page, screens, "table-phone")
+    assert people.errors == []
+
+
+def test_without_a_stream_the_page_polls_and_still_follows_the_table(people):
+    ann, ben = people("ann"), people("ben")
+    a = ann.page
+    a.add_init_script("delete window.EventSource")  # a browser without server-sent events
+    a.goto("/tables")
+    a.get_by_role("button", name="Open a table and sit in East").click()
+    expect(a).to_have_url(re.compile(r"/tables/[A-Z0-9]{6}$"))
+    code = a.url.rsplit("/", 1)[1]
+    a.evaluate("window.__stayed = true")
+    ben.page.goto(f"/tables/{code}")
+    ben.page.get_by_role("button", name="Sit here in West").click()
+    # Polled every 2 s; the test server's four threads may still be serving the streams of the
+    # pages the tests before closed (a stream ends at its next write), so allow for a queue.
+    expect(a.locator('[data-seat="West"]')).to_contain_text("Guest", timeout=15_000)
+    assert a.evaluate("document.documentElement.dataset.tablePolling") == "1"
+    assert a.evaluate("window.__stayed === true")
     assert people.errors == []

@@ -6,6 +6,7 @@ Two sessions racing for one seat, or to save one move: exactly one wins."""
 
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -218,6 +219,8 @@ def test_a_guest_signing_in_keeps_their_tables_and_seats_one_seat_a_table(engine
         store.take_seat(session, shared.id, guest, "South")
         store.take_seat(session, shared.id, account, "West")  # the account sits here already
         hosted_id, shared_id = hosted.id, shared.id
+        played = store.start_hand(session, hosted_id, seed=1)
+        store.save_moves(session, played, [], [], {"winner": None, "people": {"East": guest}})  # over: the guest's review
         accounts.merge_guest(session, guest, account)
     with Session(engine) as session:
         assert store.table_for_host(session, account, hosted_id) is not None
@@ -225,6 +228,7 @@ def test_a_guest_signing_in_keeps_their_tables_and_seats_one_seat_a_table(engine
         assert store.seat_of(session, shared_id, account).seat == "West"  # one seat: South is a computer player's again
         south = [s for s in store.seats_of(session, shared_id) if s.seat == "South"][0]
         assert south.learner_id is None and len(store.seats_of(session, shared_id)) == 4
+        assert json.loads(store.current_hand(session, hosted_id).result)["people"] == {"East": account}  # theirs to read
 
 
 def test_a_learner_who_goes_leaves_a_computer_player_in_their_seat_and_their_own_tables_go(engine, host):

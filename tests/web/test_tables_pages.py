@@ -224,9 +224,71 @@ def test_only_the_person_who_sat_there_reads_a_review(app):
     assert state.hand.phase == "over" and json.loads(state.row.result)["people"] == {"East": state.table.host_id}
     page = ann.get(f"/tables/{code}")
     assert "Your review" in text_of(page)
+    assert f'href="/tables/{code}/hands/1/review">hand 1</a>' in text_of(page)  # listed among this table's hands
+    assert "Your reviews" not in text_of(bob.get(f"/tables/{code}"))
     review = ann.get(f"/tables/{code}/hands/1/review")
     assert review.status_code == 200 and "decisions" in text_of(review) and "your seat, East" in text_of(review)
     for client in (bob, sign_up(app, "sam@example.org", teacher=False)):
         assert client.get(f"/tables/{code}/hands/1/review").status_code == 404
     assert ann.get(f"/tables/{code}/hands/2/review").status_code == 404
     assert ann.get(f"/tables/{code}/hands/99999999999/review").status_code == 404
+
+
+def test_a_table_plays_by_its_hosts_own_table_rules(app):
+    from coach.rules.table_rules import TableRules
+    from coach.store.table_rules import set_learner_rules
+
+    ann = sign_up(app, "ann@example.org", teacher=False)
+    with db(app) as session:
+        host = session.exec(select(Learner).where(Learner.email == "ann@example.org")).one()
+        assert set_learner_rules(session, host.id, TableRules(first_to_speak=True))
+    code = open_one(ann)
+    assert post(ann, f"/tables/{code}/start").status_code == 303
+    state = loaded(app, code)
+    assert state.hand.rules.first_to_speak  # TR6 at this table, as the host plays it
+    assert "Table rules" in text_of(ann.get(f"/tables/{code}"))  # the note of the rules in play
+
+
+def test_the_stream_answers_204_when_its_slots_are_full_and_the_page_then_polls(dealt, app):
+    from coach.web.infra.push import Push
+
+    ann, guest, code = dealt
+    app.extensions["push"] = Push(slots=0)
+    refused = guest.get(f"/tables/{code}/events")
+    assert refused.status_code == 204
+    assert "tables.js" in text_of(guest.get(f"/tables/{code}"))  # the script that polls the view instead
+
+
+def test_a_person_unheard_from_goes_away_and_comes_back_when_their_page_loads(dealt, app, monkeypatch):
+    from datetime import timedelta
+
+    from coach.common import clock
+    from coach.web.shared.tables.moves import GRACE
+
+    ann, guest, code = dealt
+    assert set(loaded(app, code).owing()) == {"East", "South"}
+    real = clock.now
+    monkeypatch.setattr(clock, "now", lambda: real() + GRACE + timedelta(seconds=2))
+    page = text_of(guest.get(f"/tables/{code}/view", headers={"HX-Request": "true"}))  # South is heard from; East is not
+    assert "away: the coach plays for them" in page
+    state = loaded(app, code)
+    assert state.away == {"East"} and "East" not in state.owing()  # the coach passed for Ann
+    assert "away" not in text_of(ann.get(f"/tables/{code}")).split("At the table")[1].split("</ul>")[0]  # back
+    assert loaded(app, code).away == frozenset()
+
+
+def test_a_turn_timer_set_by_the_host_runs_out_on_the_next_look(app, monkeypatch):
+    from datetime import timedelta
+
+    from coach.common import clock
+
+    ann = sign_up(app, "ann@example.org", teacher=False)
+    code = open_one(ann, turn_timer="30")
+    assert post(ann, f"/tables/{code}/start").status_code == 303
+    page = text_of(ann.get(f"/tables/{code}"))
+    assert "Your time runs out at" in page and "30 s a turn" in page
+    real = clock.now
+    monkeypatch.setattr(clock, "now", lambda: real() + timedelta(seconds=31))
+    ann.get(f"/tables/{code}/view", headers={"HX-Request": "true"})
+    state = loaded(app, code)
+    assert [a.seat for a in state.hand.actions].count("East") == 1  # the coach passed for Ann, once

@@ -28,7 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
-from sqlmodel import Session, select
+from sqlalchemy.exc import OperationalError
+from sqlmodel import Session, col, select
 
 from coach.notation import tiles
 from coach.play.bots import STRENGTHS
@@ -41,6 +42,7 @@ from coach.web.infra.htmx import is_htmx
 from coach.web.infra.push import RECHECK, stream, table_topic
 from coach.web.shared import learners
 from coach.web.shared.practice.hands import STEP_WORDS
+from coach.web.shared.table_rules import rules_of
 from coach.web.shared.tables import moves
 from coach.web.shared.tables.reviews import start_review
 from coach.web.shared.tables.state import (
@@ -155,7 +157,21 @@ def _context(session: Session, state: TableState, learner: Learner | None, **ext
             result = stored_result(state.row) or {}
             if str(result.get("people", {}).get(seat)) == str(me):
                 context["review_url"] = url_for("tables.review_page", code=state.table.code, number=state.row.number)
+    context["my_reviews"] = _my_reviews(session, state, me)
     return context | extra
+
+
+def _my_reviews(session: Session, state: TableState, me: int | None) -> list[tuple[int, str]]:
+    """Each finished hand of this table in which this person sat: its number and review's address."""
+    if me is None:
+        return []
+    rows = session.exec(
+        select(TableHand).where(TableHand.table_id == state.id, col(TableHand.finished_at).is_not(None)).order_by(col(TableHand.number))
+    ).all()
+    return [
+        (row.number, url_for("tables.review_page", code=state.table.code, number=row.number))
+        for row in rows if me in (stored_result(row) or {}).get("people", {}).values()
+    ]
 
 
 def _page(session: Session, state: TableState, learner: Learner | None, status: int = 200, **extra: Any):
@@ -164,13 +180,18 @@ def _page(session: Session, state: TableState, learner: Learner | None, status: 
     return render_template(template, **context), status
 
 
-def _notice(session: Session, state: TableState, learner: Learner | None) -> TableState:
-    """A request of a seated person: they are heard from (presence), and the table's
-    lazy clocks are looked at (coach/web/shared/tables/moves.py `tick`)."""
-    me = learner.id if learner is not None else None
-    if state.seat_of(me) is None and state.settings.turn_timer is None and not state.people:
-        return state
-    return moves.tick(session, state.table, me if state.seat_of(me) is not None else None)
+def _table(session: Session, code: str) -> GameTable:
+    table = store.table_by_code(session, code)
+    if table is None:
+        abort(404, description="There is no table with that code. Check the code with whoever opened it.")
+    return table
+
+
+def _noticed(session: Session, table: GameTable, learner: Learner | None) -> TableState:
+    """The table as it stands after this request's look (coach/web/shared/tables/moves.py
+    `tick`): a seated person is heard from (presence), the away and the turn timer are
+    noticed; the hand is replayed once."""
+    return moves.tick(session, table, learner.id if learner is not None else None)
 
 
 # -- my tables, open, join --------------------------------------------------------------------
@@ -226,7 +247,8 @@ def open_table():
         assert learner is not None and learner.id is not None
         sit = "East" if request.form.get("sit", "yes") in ("yes", "1", "on") else None
         card = current_app.extensions["coach"].card
-        table = store.open_table(session, learner.id, card.name, kind, settings=settings, seat=sit)
+        rules = rules_of(session, learner)  # the host's own table rules, as for a practice hand; each hand keeps its copy
+        table = store.open_table(session, learner.id, card.name, kind, rules=rules, settings=settings, seat=sit)
         return redirect(url_for("tables.table_page", code=table.code), 303)
 
 
@@ -248,11 +270,11 @@ def join():
 @limits.join
 def table_page(code: str):
     with database.reading() as session:
-        state = _loaded(session, code)
-        learner = _learner(session)
+        table = _table(session, code)
         if store.normal_code(code) != code:  # typed in lower case or with a dash: the table's own address
-            return redirect(url_for("tables.table_page", code=state.table.code), 303)
-        state = _notice(session, state, learner)
+            return redirect(url_for("tables.table_page", code=table.code), 303)
+        learner = _learner(session)
+        state = _noticed(session, table, learner)
         return _page(session, state, learner)
 
 
@@ -260,9 +282,8 @@ def table_page(code: str):
 def view(code: str):
     """The table as an htmx partial; 204 when the page already shows this version (`since`)."""
     with database.reading() as session:
-        state = _loaded(session, code)
         learner = _learner(session)
-        state = _notice(session, state, learner)
+        state = _noticed(session, _table(session, code), learner)
         since = request.args.get("since", "")
         if since.isdigit() and len(since) < 12 and int(since) == state.version:
             return "", 204
@@ -292,7 +313,11 @@ def events(code: str):
             if row is None:
                 return None
             seated = store.seat_of(session, table_id, me) is not None if me is not None else False
-            state = moves.tick(session, row, me if seated else None)
+            try:
+                state = moves.tick(session, row, me if seated else None)
+            except OperationalError:  # the database busy with another writer: this look only reads; the next one ticks
+                session.rollback()
+                state = load_table(session, row)
             left = moves.wake_in(state)
             wake[0] = min(STREAM_TICK, left) if left is not None else STREAM_TICK
             return state.version
