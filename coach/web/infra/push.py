@@ -14,7 +14,8 @@ another through it.
 - `Relay`: carries publishes between processes (gunicorn's workers,
   several servers). It delivers what others publish into this process's
   hub. `LocalRelay` carries nothing: one process only (tests, a single
-  worker). The cross-process relays are set up by `install` from the
+  worker). The cross-process relays (push_relays.py: Redis, PostgreSQL,
+  the SQLite watcher) are set up by `install` from the
   settings.
 - A stream holds one of the server's threads for as long as it is open,
   so each process gives at most `STREAM_SLOTS` of them to streams
