@@ -286,6 +286,22 @@ def cmd_load(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
         return 1
 
 
+def cmd_load_tables(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
+    from coach.tools import load, load_tables
+
+    if not 1 <= args.tables <= 250:
+        raise UsageError("--tables is from 1 to 250")
+    if not 0 < args.think <= 60:
+        raise UsageError("--think is a person's mean pause before a decision, in seconds, over 0 and at most 60")
+    if not 1 <= args.seconds <= 3600 or not 1 <= args.workers <= 16 or not 1 <= args.start_timeout <= 3600:
+        raise UsageError("--seconds is from 1 to 3600, --workers from 1 to 16, --start-timeout from 1 to 3600")
+    try:
+        return load_tables.run(args, stdout)
+    except load.ServerDidNotStart as error:
+        print(f"{PROG}: load-tables: {error}", file=sys.stderr)
+        return 1
+
+
 def cmd_bench(args: argparse.Namespace, stdin: TextIO, stdout: TextIO) -> int:
     from coach.tools import bench
 
@@ -459,6 +475,18 @@ def _parser_load(commands: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_load)
 
 
+def _parser_load_tables(commands: argparse._SubParsersAction) -> None:
+    p = commands.add_parser("load-tables", help="load-test live tables of simulated people: how soon a move reaches the others")
+    p.add_argument("--tables", type=int, default=40, help="tables of four simulated people (default 40)")
+    p.add_argument("--think", type=float, default=2.0, help="each person's mean pause before a decision, in seconds (default 2)")
+    p.add_argument("--seconds", type=float, default=120.0, help="how long the tables play (default 120)")
+    p.add_argument("--workers", type=int, default=2, help="the server's gunicorn workers (default 2)")
+    p.add_argument("--seed", type=int, default=1, help="the simulated people's choices (default 1)")
+    p.add_argument("--start-timeout", type=float, default=120.0, metavar="S", help="seconds to wait for the server it starts (default 120)")
+    p.add_argument("--json", metavar="FILE", help="also write the figures to FILE as JSON")
+    p.set_defaults(func=cmd_load_tables)
+
+
 def _parser_check_card(commands: argparse._SubParsersAction) -> None:
     p = commands.add_parser("check-card", help="validate a card file and list every problem")
     p.add_argument("file")
@@ -514,6 +542,7 @@ SUBPARSERS = {
     "review": _parser_review,
     "serve": _parser_serve,
     "load": _parser_load,
+    "load-tables": _parser_load_tables,
     "check-card": _parser_check_card,
     "check-set": _parser_check_set,
     "purge-guests": _parser_purge_guests,

@@ -103,6 +103,19 @@ def whole_number(low: int, high: int, what: str) -> Callable[[str], int]:
     return parse
 
 
+def push_url(raw: str) -> str:
+    """Where a save's wake-up goes to the other processes (coach/web/infra/push_relays.py)."""
+    word = raw.strip()
+    if word.lower() in PUSH_WORDS:
+        return word.lower()
+    if word.startswith(("redis://", "rediss://", "unix://")):
+        return word
+    raise ValueError("must be a Redis URL (redis://host:6379), or postgres, watch or local")
+
+
+PUSH_WORDS = ("postgres", "watch", "local")
+
+
 def rate_limit(raw: str) -> str:
     """A rate limit as Flask-Limiter reads it ("5/minute", "20/minute;200/hour"), checked
     at start: a limit it cannot read would be skipped at every request, the route unlimited."""
@@ -162,6 +175,21 @@ THREADS: Setting[int] = Setting(
     "COACH_THREADS", 8, whole_number(1, 64, "a whole number from 1 to 64"),
     "Threads in each worker for `python -m coach serve`.",
     ("coach.web.serve",),
+)
+STREAM_SLOTS: Setting[int] = Setting(
+    "COACH_STREAM_SLOTS", 64, whole_number(0, 1000, "a whole number from 0 to 1000"),
+    "Live table pages each worker keeps a stream open for (each holds one thread while open); "
+    "`python -m coach serve` gives each worker this many threads on top of COACH_THREADS, so "
+    "streams never take a drill's thread. A page refused a stream polls instead.",
+    ("coach.web.infra.push", "coach.web.serve"),
+)
+PUSH_URL: Setting[str | None] = Setting(
+    "COACH_PUSH_URL", None, push_url,
+    "How a saved table move wakes the pages other processes serve: a Redis URL (pub/sub), "
+    "`postgres` (LISTEN/NOTIFY on COACH_DATABASE_URL), `watch` (each process reads the versions of "
+    "the tables its pages wait on every 0.2 s: one server on a SQLite file) or `local` (one process). "
+    "Unset: COACH_RATELIMIT_STORAGE_URI when it is a Redis URL, else `postgres` on PostgreSQL, else `watch`.",
+    ("coach.web.infra.push",), secret=True,
 )
 REVIEW_WORKERS: Setting[int] = Setting(
     "COACH_REVIEW_WORKERS", 1, whole_number(1, 16, "a whole number from 1 to 16"),
@@ -241,7 +269,7 @@ LIMIT_CARD_UPLOAD_LEARNER = _limit("CARD_UPLOAD_LEARNER", "10/minute", "Card upl
 
 SETTINGS: tuple[Setting[Any], ...] = (
     DATA_DIR, SECRET_KEY, DATABASE_URL, CARD, CACHE_DIR,
-    WORKERS, THREADS, REVIEW_WORKERS, HTTPS, PROXY_COUNT, RATELIMIT_STORAGE_URI, SERVER_TIMING,
+    WORKERS, THREADS, STREAM_SLOTS, PUSH_URL, REVIEW_WORKERS, HTTPS, PROXY_COUNT, RATELIMIT_STORAGE_URI, SERVER_TIMING,
     SMTP_URL, BASE_URL, MAIL_FROM,
     LIMIT_SIGNIN_EMAIL_ADDRESS, LIMIT_SIGNIN_ADDRESS, LIMIT_SIGNIN_EMAIL, LIMIT_SIGNUP_EMAIL, LIMIT_SIGNUP_ADDRESS, LIMIT_JOIN_ADDRESS,
     LIMIT_DRILL_LEARNER, LIMIT_DRILL_ADDRESS, LIMIT_FIRST_PASS_ADDRESS,

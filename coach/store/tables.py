@@ -28,7 +28,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, update
+from sqlalchemy import Integer, cast, delete, func, literal, union_all, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, col, select
@@ -365,6 +365,27 @@ def save_moves(
     for name, value in values.items():  # the row object says what was stored, without a second read
         set_committed_value(row, name, value)
     session.commit()
+
+
+def table_versions(session: Session, table_ids: list[int]) -> dict[int, tuple[Any, ...]]:
+    """What of each table a page shows may have changed, read in one query: its seats
+    (who sits where, who is away) and its hands (how many, and the sum of their save
+    counts, which every save raises). Equal values: nothing a page shows moved. A
+    table that is gone is missing. For the live push's watcher (coach/web/infra/push_relays.py)."""
+    if not table_ids:
+        return {}
+    seats = select(
+        col(TableSeat.table_id), col(TableSeat.seat), func.coalesce(col(TableSeat.learner_id), 0), cast(col(TableSeat.present), Integer),
+    ).where(col(TableSeat.table_id).in_(table_ids))
+    hands = (
+        select(col(TableHand.table_id), literal("#hands"), func.count(), func.coalesce(func.sum(col(TableHand.version)), 0))
+        .where(col(TableHand.table_id).in_(table_ids))
+        .group_by(col(TableHand.table_id))
+    )
+    found: dict[int, list[tuple[Any, ...]]] = {}
+    for table_id, what, first, second in session.exec(union_all(seats, hands)).all():  # type: ignore[call-overload]
+        found.setdefault(int(table_id), []).append((str(what), int(first), int(second)))
+    return {table_id: tuple(sorted(rows)) for table_id, rows in found.items()}
 
 
 # -- a learner's tables when they sign in or go --------------------------------------------

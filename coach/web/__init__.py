@@ -124,6 +124,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(practice.bp)
     from coach.web.api import hands as hands_api  # the practice hands' JSON API
     hands_api.install(app)
+    from coach.web.api import tables as tables_api  # live tables' JSON API (issue 28)
+    tables_api.install(app)
     app.register_blueprint(accounts.bp)
     from coach.web.account import password_reset  # "Forgot password?" and the reset link
     password_reset.install(app)

@@ -3,23 +3,28 @@
 The app is built once, before the workers fork, so every worker signs
 and checks question tokens with the same secret key (made on first run).
 One worker per core, each with threads, lets both cores answer: a single
-Python process would leave one idle.
+Python process would leave one idle. A live table page's stream holds a
+thread while it is open, so each worker has the stream slots' threads
+(settings.STREAM_SLOTS) on top of the drills' (settings.THREADS), and a stopping worker
+ends its streams at once.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import signal
 import socket
 import threading
 import time
 import urllib.request
+from collections.abc import Callable
 from typing import Any
 
 from gunicorn.app.base import BaseApplication
 
 from coach.common.errors import CoachError
-from coach.common.settings import THREADS, WORKERS
+from coach.common.settings import STREAM_SLOTS, THREADS, WORKERS
 from coach.web import create_app
 from coach.web.infra.blas import one_blas_thread
 
@@ -89,6 +94,31 @@ def _post_fork(server: Any, worker: Any) -> None:
     one_blas_thread()  # each worker keeps one BLAS thread after the fork
 
 
+def _streams_end_on_stop(app: Any) -> Callable[[Any], None]:
+    """gunicorn's post_worker_init hook: when the worker is told to stop (SIGTERM, a
+    graceful stop), its live streams end at once, before gunicorn's own handler runs.
+    A stream left open would hold the stop up to push.HOLD seconds (and a thread a
+    stopping interpreter waits for); its browser reopens it on another worker or server."""
+
+    def hook(worker: Any) -> None:
+        graceful = signal.getsignal(signal.SIGTERM)
+
+        def on_term(signum: int, frame: Any) -> None:
+            app.extensions["push"].stop_streams()
+            if callable(graceful):
+                graceful(signum, frame)
+
+        signal.signal(signal.SIGTERM, on_term)
+
+    return hook
+
+
+def threads_per_worker(drill_threads: int, stream_slots: int) -> int:
+    """gthread gives each open connection a thread: the drills' threads, and one per stream
+    slot on top (coach/web/infra/push.py), so that open streams never take a drill's thread."""
+    return drill_threads + stream_slots
+
+
 def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None, threads: int | None = None) -> None:
     """Serve the coach on http://host:port until interrupted."""
     check_port(host, port)
@@ -104,7 +134,7 @@ def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None,
         "bind": f"{shown}:{port}",
         "workers": workers or resolved[WORKERS] or max(1, min(4, os.cpu_count() or 1)),
         "worker_class": "gthread",
-        "threads": threads or resolved[THREADS],
+        "threads": threads_per_worker(threads or resolved[THREADS], resolved[STREAM_SLOTS]),
         "accesslog": None,
         "errorlog": "-",
         "loglevel": "warning",
@@ -113,5 +143,7 @@ def serve(host: str = "127.0.0.1", port: int = 5000, workers: int | None = None,
         # thread (which only the arbiter has) polls until one answers.
         "when_ready": lambda server: announce_when_answering(url),
         "post_fork": _post_fork,
+        "post_worker_init": _streams_end_on_stop(app),
+        "worker_int": lambda worker: app.extensions["push"].stop_streams(),  # Ctrl+C: the same, at once
     }
     _Standalone(app, options).run()

@@ -73,3 +73,28 @@ def test_a_stream_refused_a_slot_answers_204_so_the_page_polls():
     app.extensions["push"] = push_module.Push(slots=0)
     with app.test_request_context():
         assert push_module.stream("table:9", lambda: 1).status_code == 204
+
+
+def test_a_stopping_server_ends_its_streams_at_once():
+    from flask import Flask
+
+    from coach.web.infra import push as push_module
+
+    app = Flask(__name__)
+    push_module.install(app)
+    with app.test_request_context():
+        hub = push_module.push()
+        response = push_module.stream("table:9", lambda: 3, hold=60, recheck=60)
+        body = iter(response.response)
+        assert next(body).startswith("retry:") and next(body).startswith("event: moved")
+        threading.Timer(0.05, hub.stop_streams).start()
+        started = time.monotonic()
+        assert list(body) == []  # the stream ends instead of waiting its 60 s
+        assert time.monotonic() - started < 5
+        response.close()
+
+
+def test_each_worker_has_a_thread_per_stream_slot_on_top_of_the_drills_threads():
+    from coach.web.serve import threads_per_worker
+
+    assert threads_per_worker(8, 64) == 72

@@ -13,6 +13,7 @@ from typing import Any
 import drills
 from coach.play.bots import STRENGTHS
 from coach.play.hand import SEATS
+from coach.play.people import MOST_TIMER
 from coach.rules.table_rules import SWITCHES, Switch
 from coach.web.infra.inputs import MAX_DB_INT, MAX_JSON_DEPTH
 
@@ -34,7 +35,7 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 def _errors(*statuses: int) -> dict[str, Any]:
     said = {
         400: "The body or a value is refused; the message says which and why",
-        404: "No such drill, hand (or someone else's) or route",
+        404: "No such drill, hand or table (or someone else's hand, or a class table not yours) or route",
         409: "Not now: too many hands going, the review before the hand is over, or the hand moved on in another request",
         413: "The body is larger than 64 KB",
         415: "The body is not sent as application/json",
@@ -484,6 +485,267 @@ HAND_PATHS: dict[str, Any] = {
     },
 }
 
+# -- live tables (coach/web/api/tables.py) ---------------------------------------------------------
+
+_SEAT_NAMES = [name for seat in SEATS for name in (seat.lower(), seat)]  # east or East, as the API reads them
+_NULLABLE_SEAT = {"type": ["string", "null"], "enum": [*list(SEATS), None]}
+SCHEMAS.update({
+    "TableRequest": {
+        "type": "object",
+        "properties": {
+            "strength": {"anyOf": [{"type": "string", "enum": list(STRENGTHS)}, {"type": "null"}], "description": "The computer players' strength; none: club"},
+            "auto_pass": {"type": ["boolean", "null"], "description": "Pass for a person who cannot call a discard (on unless false)"},
+            "kind": {
+                "anyOf": [{"type": "string", "enum": ["friends", "waits"]}, {"type": "null"}],
+                "description": "friends (the coach plays for someone away; the default) or waits (the table waits for everyone)",
+            },
+            "turn_timer": {
+                "anyOf": [{"type": "integer", "minimum": 5, "maximum": MOST_TIMER}, {"type": "null"}],
+                "description": "Seconds a person has for a decision before the coach makes it; none: no timer",
+            },
+            "sit": {"anyOf": [{"type": "string", "enum": _SEAT_NAMES}, {"type": "null"}], "description": "Sit at once in this seat; none: host without a seat"},
+        },
+        "additionalProperties": False,
+    },
+    "SeatRequest": {
+        "type": "object",
+        "required": ["seat"],
+        "properties": {"seat": {"type": "string", "enum": _SEAT_NAMES}},
+        "additionalProperties": False,
+    },
+    "Empty": {"type": "object", "properties": {}, "additionalProperties": False},
+    "TableActionRequest": {
+        "type": "object",
+        "required": ["action", "move"],
+        "properties": {
+            "action": _ref("Action"),
+            "move": {
+                "type": "integer", "minimum": 0, "maximum": MAX_DB_INT,
+                "description": "The \"move\" of your hand's view the action was chosen on; another number answers 409, nothing played",
+            },
+        },
+        "additionalProperties": False,
+    },
+    "SeatHand": {
+        "type": "object",
+        "description": "The current hand as your seat sees it, and nothing more: never another rack or the wall",
+        "required": ["number", "seat", "phase", "step", "rules", "rack", "received", "courtesy_count", "seats", "floor", "latest",
+                     "calling", "turn", "wall", "last_wall", "next_tile", "owed", "choices", "answered", "move", "log", "result"],
+        "properties": {
+            "number": {"type": "integer", "minimum": 1, "description": "The table's hands counted from 1"},
+            "seat": {"type": "string", "enum": list(SEATS), "description": "Your seat"},
+            "phase": {"type": "string", "enum": ["charleston", "play", "over"]},
+            "step": {"type": ["string", "null"]},
+            "rules": _ref("TableRules"),
+            "rack": {**TILES, "description": "Your concealed tiles, sorted"},
+            "received": TILES,
+            "courtesy_count": {"type": "integer", "minimum": 0, "maximum": 3},
+            "seats": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["name", "you", "tiles_held", "exposures", "discards", "on_turn", "person"],
+                    "properties": {
+                        "name": {"type": "string", "enum": list(SEATS)},
+                        "you": {"type": "boolean"},
+                        "tiles_held": {"type": "integer", "minimum": 0},
+                        "exposures": {"type": "array", "items": TILES},
+                        "discards": TILES,
+                        "on_turn": {"type": "boolean"},
+                        "person": {"type": "boolean", "description": "A person plays this seat (else a computer player)"},
+                    },
+                    "additionalProperties": False,
+                },
+            },
+            "floor": {"type": "array", "items": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "string"}], "items": False}},
+            "latest": {
+                "anyOf": [
+                    {"type": "object", "required": ["seat", "tile"], "properties": {"seat": {"type": "string"}, "tile": {"type": "string"}}, "additionalProperties": False},
+                    {"type": "null"},
+                ],
+            },
+            "calling": {"type": "boolean", "description": "The latest discard may be called now"},
+            "turn": {"type": ["string", "null"]},
+            "wall": {"type": "integer", "minimum": 0},
+            "last_wall": {"type": ["integer", "null"], "description": "In the wall's last tiles at a cold-wall table (TR2): how many"},
+            "next_tile": {"type": ["string", "null"], "description": "At a table that allows picking ahead (TR5): the next wall tile"},
+            "owed": {"type": ["string", "null"], "description": "The kind of decision you owe now; null: none"},
+            "choices": {"type": "array", "items": _ref("Action"), "description": "Every action you may take now: post one back as it is"},
+            "answered": {"anyOf": [_ref("Action"), {"type": "null"}], "description": "Your answer held until everyone owing one has answered"},
+            "move": {"type": "integer", "minimum": 0, "description": "Send it back with your action (a stale one answers 409)"},
+            "log": {"type": "array", "items": {"type": "string"}, "description": "The hand's moves as your seat saw them, in words"},
+            "result": {
+                "anyOf": [
+                    {
+                        "type": "object",
+                        "required": ["winner", "how", "pays", "line", "winner_rack"],
+                        "properties": {
+                            "winner": {"type": ["string", "null"]},
+                            "how": {"type": "string"},
+                            "pays": {"type": "object", "additionalProperties": {"type": "integer"}},
+                            "line": {"type": ["string", "null"]},
+                            "winner_rack": TILES,
+                        },
+                        "additionalProperties": False,
+                    },
+                    {"type": "null"},
+                ],
+            },
+        },
+        "additionalProperties": False,
+    },
+    "Table": {
+        "type": "object",
+        "required": ["code", "kind", "version", "host", "seat", "going", "hands", "settings", "seats", "hand"],
+        "properties": {
+            "code": {"type": "string", "description": "The join code"},
+            "kind": {"type": "string", "enum": ["friends", "waits", "class"]},
+            "version": {"type": "integer", "description": "Changes whenever anything shown changes (the events' data); compare, never order"},
+            "host": {"type": "boolean", "description": "You host this table"},
+            "seat": {**_NULLABLE_SEAT, "description": "Your seat, or null"},
+            "going": {"type": "boolean", "description": "A hand is being played"},
+            "hands": {"type": "integer", "minimum": 0, "description": "Hands dealt so far"},
+            "settings": {
+                "type": "object",
+                "required": ["strength", "auto_pass", "waits_for_everyone", "turn_timer"],
+                "properties": {
+                    "strength": {"type": "string", "enum": list(STRENGTHS)},
+                    "auto_pass": {"type": "boolean"},
+                    "waits_for_everyone": {"type": "boolean"},
+                    "turn_timer": {"type": ["integer", "null"]},
+                },
+                "additionalProperties": False,
+            },
+            "seats": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["seat", "person", "present", "you"],
+                    "properties": {
+                        "seat": {"type": "string", "enum": list(SEATS)},
+                        "person": {"type": "boolean", "description": "A person holds it (else a computer player)"},
+                        "present": {"type": "boolean", "description": "That person is at the table now"},
+                        "you": {"type": "boolean"},
+                    },
+                    "additionalProperties": False,
+                },
+            },
+            "hand": {"anyOf": [_ref("SeatHand"), {"type": "null"}], "description": "Null without a seat or before the first hand"},
+            "rulings": {"type": "array", "items": {"type": "string"}, "description": "After a move: who got a discard several called, and by which rule (K4, TR6)"},
+        },
+        "additionalProperties": False,
+    },
+    "NewTable": {
+        "type": "object",
+        "required": ["code", "table"],
+        "properties": {"code": {"type": "string"}, "table": _ref("Table")},
+        "additionalProperties": False,
+    },
+    "TableStale": {
+        "type": "object",
+        "description": "The move was chosen on a view the table has moved on from: nothing was played",
+        "required": ["error", "table"],
+        "properties": {"error": {"type": "string"}, "table": _ref("Table")},
+        "additionalProperties": False,
+    },
+})
+
+_CODE = {"name": "code", "in": "path", "required": True, "schema": {"type": "string", "pattern": "^[A-Za-z0-9]{1,16}$"},
+         "description": "The table's join code (case does not matter)"}
+_FORBIDDEN = {"403": _json(_ref("Error"), "Not yours to do: only the person in a seat plays it, only the host deals")}
+TABLE_PATHS: dict[str, Any] = {
+    "/api/tables": {
+        "post": {
+            "operationId": "openTable",
+            "summary": "Open a table you host, computer players in every seat but yours; others join with its code",
+            "requestBody": {"required": True, "content": {JSON: {"schema": _ref("TableRequest")}}},
+            "responses": {"201": _json(_ref("NewTable"), "The table and its join code"), **_errors(400, 413, 415, 500)},
+        }
+    },
+    "/api/tables/{code}": {
+        "get": {
+            "operationId": "tableState",
+            "summary": "The table as you see it: the seats, and the hand as your seat sees it",
+            "parameters": [_CODE],
+            "responses": {"200": _json(_ref("Table"), "The table"), **_errors(404, 500)},
+        }
+    },
+    "/api/tables/{code}/seats": {
+        "post": {
+            "operationId": "takeSeat",
+            "summary": "Take a free seat (a computer player's), mid-hand too",
+            "parameters": [_CODE],
+            "requestBody": {"required": True, "content": {JSON: {"schema": _ref("SeatRequest")}}},
+            "responses": {
+                "200": _json(_ref("Table"), "The table, you in the seat"),
+                **_errors(400, 404, 413, 415, 500),
+                "409": _json(_ref("Error"), "A person holds the seat already, or you hold another seat here"),
+            },
+        }
+    },
+    "/api/tables/{code}/start": {
+        "post": {
+            "operationId": "startHand",
+            "summary": "The host deals the next hand",
+            "parameters": [_CODE],
+            "requestBody": {"required": True, "content": {JSON: {"schema": _ref("Empty")}}},
+            "responses": {
+                "200": _json(_ref("Table"), "The table, the computer players' first moves made"),
+                **_FORBIDDEN,
+                **_errors(400, 404, 413, 415, 500),
+                "409": _json(_ref("Error"), "A hand is being played: finish it first"),
+            },
+        }
+    },
+    "/api/tables/{code}/actions": {
+        "post": {
+            "operationId": "tableAction",
+            "summary": "Your move: one of your hand's choices; the computer players then play up to the next decision a person owes",
+            "parameters": [_CODE],
+            "requestBody": {"required": True, "content": {JSON: {"schema": _ref("TableActionRequest")}}},
+            "responses": {
+                "200": _json(_ref("Table"), "The table after the move"),
+                "400": _json({"anyOf": [_ref("Refusal"), _ref("Error")]}, "A move not among your choices (with the rule id that forbids it), or a bad body"),
+                **_FORBIDDEN,
+                "409": _json(
+                    {"anyOf": [_ref("TableStale"), _ref("Error")]},
+                    "The table is no longer at the \"move\" sent (a repeat, or another's move first): nothing played; or no hand is going",
+                ),
+                **_errors(404, 413, 415, 500),
+            },
+        }
+    },
+    "/api/tables/{code}/events": {
+        "get": {
+            "operationId": "tableEvents",
+            "summary": "Server-sent events: \"moved\" (data: the table's version) when the stream opens and whenever the table changes",
+            "description": (
+                "Fetch the table after each \"moved\". A stream ends after about 25 seconds; open it again (an EventSource does). "
+                "\"gone\": the table was closed. 204: the server has no stream free just now; poll the table instead."
+            ),
+            "parameters": [_CODE],
+            "responses": {
+                "200": {"description": "The event stream", "content": {"text/event-stream": {"schema": {"type": "string"}}}},
+                "204": {"description": "No stream free now: poll GET /api/tables/{code}"},
+                **_errors(404, 500),
+            },
+        }
+    },
+    "/api/tables/{code}/hands/{number}/review": {
+        "get": {
+            "operationId": "tableHandReview",
+            "summary": "Once hand `number` is over: each of your own decisions in it graded against the coach's",
+            "description": "Computed once in the background when the hand ends; 202 with how far it has got until it is done (Retry-After: 1).",
+            "parameters": [_CODE, {"name": "number", "in": "path", "required": True, "schema": {"type": "integer", "minimum": 1, "maximum": MAX_DB_INT}}],
+            "responses": {
+                "200": _json(_ref("HandReview"), "Your review"),
+                "202": _json(_ref("ReviewProgress"), "Not done yet; ask again"),
+                **_errors(404, 409, 500, 503),
+            },
+        }
+    },
+}
+
 _DRILL = {"name": "name", "in": "path", "required": True, "schema": _ref("DrillName"), "description": "A drill's name, from GET /api/drills"}
 
 
@@ -508,7 +770,8 @@ DESCRIPTION: dict[str, Any] = {
         "version": "1",
         "description": (
             "Drills of American mahjong (National Mah Jongg League rules): ask a question, answer it, "
-            "see your progress; play a practice hand against three computer players and read its review. Bodies are JSON sent as application/json (so no CSRF token), at most "
+            "see your progress; play a practice hand against three computer players and read its review; "
+            "open a table for friends, play it live (server-sent events) and read your review of each hand. Bodies are JSON sent as application/json (so no CSRF token), at most "
             f"64 KB, nested at most {MAX_JSON_DEPTH} deep, with finite numbers and no control characters "
             "in strings. Answers count for the signed-in learner, or for a guest made by the first answer "
             "(a session cookie)."
@@ -534,6 +797,7 @@ DESCRIPTION: dict[str, Any] = {
             }
         },
         **HAND_PATHS,
+        **TABLE_PATHS,
         "/api/openapi.json": {
             "get": {
                 "operationId": "openapi",

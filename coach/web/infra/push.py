@@ -14,7 +14,8 @@ another through it.
 - `Relay`: carries publishes between processes (gunicorn's workers,
   several servers). It delivers what others publish into this process's
   hub. `LocalRelay` carries nothing: one process only (tests, a single
-  worker). The cross-process relays are set up by `install` from the
+  worker). The cross-process relays (push_relays.py: Redis, PostgreSQL,
+  the SQLite watcher) are set up by `install` from the
   settings.
 - A stream holds one of the server's threads for as long as it is open,
   so each process gives at most `STREAM_SLOTS` of them to streams
@@ -27,12 +28,19 @@ import contextlib
 import os
 import threading
 import time
+import weakref
 from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from flask import Flask, current_app
+from sqlalchemy.engine import Engine
+from sqlmodel import Session
 
-STREAM_SLOTS = 64  # streams one process keeps open at once; gthread threads besides the drills'
+from coach.common import settings
+from coach.store import tables
+from coach.web.infra import push_relays
+
+STREAM_SLOTS = settings.STREAM_SLOTS.default  # streams one process keeps open at once; gthread threads besides the drills'
 
 
 class Hub:
@@ -113,6 +121,14 @@ class Push:
         self._pid: int | None = None
         self._start_lock = threading.Lock()
         self._slots: threading.BoundedSemaphore | None = None
+        self.stopping = False  # the server is stopping: streams end now, the browsers reopen them elsewhere
+
+    def stop_streams(self) -> None:
+        """End every open stream of this process at once (coach/web/serve.py calls it when a
+        worker is told to stop): a stream would otherwise hold the shutdown up to HOLD seconds."""
+        self.stopping = True
+        for topic in self.hub.waited_on():
+            self.hub.bump(topic)
 
     def _started(self) -> None:
         pid = os.getpid()
@@ -152,15 +168,49 @@ class Push:
 
 
 def install(app: Flask, relay: Relay | None = None) -> None:
-    app.extensions["push"] = Push(relay)
+    """The app's push; its relay from the settings (settings.PUSH_URL, docs/deployment.md)
+    unless one is given. An app without settings (a test's bare Flask) relays nothing."""
+    resolved = app.extensions.get("settings")
+    slots = STREAM_SLOTS if resolved is None else resolved[settings.STREAM_SLOTS]
+    hub = app.extensions["push"] = Push(relay, slots)
+    engine = app.extensions.get("store")
+    if relay is not None or resolved is None or engine is None:
+        return
+    mine = weakref.ref(hub)  # the relay's thread ends with the app (tests make many apps)
+
+    def waiting() -> list[str] | None:
+        alive = mine()
+        return None if alive is None else alive.hub.waited_on()
+
+    chosen = push_relays.choose(
+        resolved[settings.PUSH_URL], resolved[settings.RATELIMIT_STORAGE_URI],
+        engine.url.render_as_string(hide_password=False), waiting, table_versions(engine),
+    )
+    if chosen is not None:
+        hub.relay = chosen
 
 
 def push() -> Push:
     return current_app.extensions["push"]
 
 
+TABLE = "table:"
+
+
 def table_topic(table_id: int) -> str:
-    return f"table:{table_id}"
+    return f"{TABLE}{table_id}"
+
+
+def table_versions(engine: Engine) -> Callable[[list[str]], dict[str, object]]:
+    """The watcher's reader (push_relays.WatchRelay): each waited table topic's versions, one query."""
+
+    def read(topics: list[str]) -> dict[str, object]:
+        ids = {int(t[len(TABLE):]): t for t in topics if t.startswith(TABLE) and t[len(TABLE):].isdigit()}
+        with Session(engine) as session:
+            found = tables.table_versions(session, list(ids))
+        return {topic: found.get(table_id) for table_id, topic in ids.items()}
+
+    return read
 
 
 HOLD = 25.0  # seconds a stream stays open; the browser's EventSource opens the next at once
@@ -206,7 +256,7 @@ def stream(topic: str, version_now: Callable[[], int | None], hold: float = HOLD
                     yield _event("moved", str(version))
                     last = version
                 left = end - time.monotonic()
-                if left <= 0:
+                if left <= 0 or hub.stopping:
                     return
                 if not hub.wait(topic, ticket, min(left, recheck() if callable(recheck) else recheck)):
                     yield ": still here\n\n"  # a comment: finds a closed connection, keeps proxies from timing out
