@@ -179,27 +179,38 @@ def _new_hand_body() -> tuple[int | None, str, int | None]:
     return seed, bots, card
 
 
-def _posted_action() -> tuple[Action, int]:
-    """The action posted and the move number it was chosen on."""
+def posted_action(
+    seat: str, whose: str, listed: str, others: str, seat_given: bool = False,
+) -> tuple[Action, int]:
+    """The action posted for `seat` and the move number it was chosen on: the practice
+    hands' API and the tables' read a move alike. `whose` names where the move number
+    was read ("state", "hand"), `listed` the list of moves offered ('"legal"'),
+    `others` who else moves; with `seat_given` an action without a seat is `seat`'s."""
     data = read_body({"action", "move"})
+    offered = f"{listed} actions" if listed == '"legal"' else listed
     if "action" not in data:
-        raise BodyError('"action" is missing: send one of the state\'s "legal" actions as it is')
+        raise BodyError(f'"action" is missing: send one of the {whose}\'s {offered} as it is')
     move = data.get("move")
     if move is None:
-        raise BodyError('"move" is missing: send the state\'s "move" with the action, so a repeated action is never played twice')
+        raise BodyError(f'"move" is missing: send the {whose}\'s "move" with the action, so a repeated action is never played twice')
     move = whole_number(move)
     if move is None or not 0 <= move <= MAX_DB_INT:
-        raise BodyError('"move" is the state\'s "move": a whole number from 0')
+        raise BodyError(f'"move" is the {whose}\'s "move": a whole number from 0')
     raw = data["action"]
     if not isinstance(raw, dict):
         raise HandError('"action" is an object such as {"seat": "East", "kind": "discard", "tiles": ["5D"]}', "H1")
     unknown = sorted(str(k)[:20] for k in set(raw) - ACTION_KEYS)
     if unknown:
-        raise HandError(f'an action has no key "{unknown[0]}": send it as the "legal" list gives it', "H1")
-    action = Action.from_json(raw)
-    if action.seat != SEAT:
-        raise HandError(f"you play {SEAT}: the computer players make their own moves", "S5")
+        raise HandError(f'an action has no key "{unknown[0]}": send it as the {listed} list gives it', "H1")
+    action = Action.from_json({**raw, "seat": raw.get("seat", seat)} if seat_given else raw)
+    if action.seat != seat:
+        raise HandError(f"you play {seat}: {others} make their own moves", "S5")
     return action, move
+
+
+def _posted_action() -> tuple[Action, int]:
+    """The action posted and the move number it was chosen on."""
+    return posted_action(SEAT, "state", '"legal"', "the computer players")
 
 
 def _looked_at(hand_id: int) -> tuple[PracticeHand, Hand]:

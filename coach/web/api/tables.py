@@ -44,7 +44,7 @@ from coach.play.people import MOST_TIMER, TableSettings
 from coach.store import tables as store
 from coach.store.models import GameTable, Learner, TableHand
 from coach.web.api.drills import BodyError, read_body
-from coach.web.api.hands import ACTION_KEYS, GRADE_NAMES
+from coach.web.api.hands import GRADE_NAMES, posted_action
 from coach.web.infra import database, limits, push
 from coach.web.infra.errors import error_response
 from coach.web.infra.inputs import MAX_DB_INT, whole_number
@@ -335,25 +335,7 @@ def _seat_body() -> str:
 
 def _posted_action(seat: str) -> tuple[Action, int]:
     """The action posted, for `seat`, and the move number it was chosen on."""
-    data = read_body({"action", "move"})
-    if "action" not in data:
-        raise BodyError('"action" is missing: send one of the hand\'s "choices" as it is')
-    move = data.get("move")
-    if move is None:
-        raise BodyError('"move" is missing: send the hand\'s "move" with the action, so a repeated action is never played twice')
-    move = whole_number(move)
-    if move is None or not 0 <= move <= MAX_DB_INT:
-        raise BodyError('"move" is the hand\'s "move": a whole number from 0')
-    raw = data["action"]
-    if not isinstance(raw, dict):
-        raise HandError('"action" is an object such as {"seat": "East", "kind": "discard", "tiles": ["5D"]}', "H1")
-    unknown = sorted(str(k)[:20] for k in set(raw) - ACTION_KEYS)
-    if unknown:
-        raise HandError(f'an action has no key "{unknown[0]}": send it as the "choices" list gives it', "H1")
-    action = Action.from_json({**raw, "seat": raw.get("seat", seat)})
-    if action.seat != seat:
-        raise HandError(f"you play {seat}: the others make their own moves", "S5")
-    return action, move
+    return posted_action(seat, "hand", '"choices"', "the others", seat_given=True)
 
 
 # -- routes ----------------------------------------------------------------------------------
