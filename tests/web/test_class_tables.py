@@ -170,16 +170,19 @@ def test_the_dashboard_compares_the_tables_seat_by_seat_and_grades_each_student_
     assert two.seed == one.seed
 
 
-def test_a_stranger_to_the_class_meets_404_on_every_class_table_page(app):
+def test_a_stranger_to_the_class_is_refused_as_on_every_teach_page(app):
+    """A student of the class (who does not teach) gets the teach pages' 403; another teacher the 404 a missing class gets."""
     tess, class_id, people = _class(app, 1)
     round_id = _seat(tess, class_id, [learner for _, learner in people.values()])
     (table,) = _tables(app, round_id)
     student, _ = people["s0@example.org"]
     other = sign_up(app, "other@example.org", name="Otto")
-    for who in (student, other):
+    for who, status in ((student, 403), (other, 404)):
         for url in (f"/teach/classes/{class_id}/rounds/{round_id}", f"/teach/classes/{class_id}/tables/{table.code}",
                     f"/teach/classes/{class_id}/tables/{table.code}/view", f"/teach/classes/{class_id}/tables/{table.code}/events"):
-            assert who.get(url).status_code == 404, url
+            answer = who.get(url)
+            assert answer.status_code == status, url
+            assert table.code not in text_of(answer) and "Student 0" not in text_of(answer)
     theirs = make_class(other, "Otto's class")
     assert other.get(f"/teach/classes/{theirs}/tables/{table.code}").status_code == 404  # not through their own class either
     assert other.get(f"/teach/classes/{theirs}/rounds/{round_id}").status_code == 404
