@@ -96,6 +96,25 @@ def test_only_ticked_students_are_seated_and_a_forged_student_is_refused(app):
     assert stranger.get("/classes").status_code == 200
 
 
+def test_seat_the_class_sent_twice_seats_it_once_and_the_second_post_gets_the_first_round(app):
+    """A double click, two tabs or a retried post: one round, both posts sent to it, no error page."""
+    tess, class_id, people = _class(app, 5)
+    ids = [learner for _, learner in people.values()]
+    page = text_of(tess.get(f"/teach/classes/{class_id}"))
+    form = re.search(rf'<form[^>]*action="/teach/classes/{class_id}/tables"[^>]*>', page).group(0)
+    assert 'hx-boost="true"' in form and "hx-disabled-elt=\"find button[type='submit']\"" in form  # the button is off while posting
+    first = _seat(tess, class_id, ids)
+    second = _seat(tess, class_id, ids[:2], bots="shark")  # another tab's choices: still the first round
+    assert second == first
+    shown = text_of(tess.get(f"/teach/classes/{class_id}/rounds/{first}"))
+    assert "The class is seated already" in shown and "Start the hand" in shown
+    with db(app) as session:
+        assert len(session.exec(select(ClassRound)).all()) == 1
+    assert len(_tables(app, first)) == 2
+    post(tess, f"/teach/classes/{class_id}/rounds/{first}/start")
+    assert _seat(tess, class_id, ids) != first  # once started, seating the class again is the next round
+
+
 def test_S4_starting_the_round_deals_every_table_the_same_seed_once_and_wakes_their_pages(app):
     tess, class_id, people = _class(app, 6)
     round_id = _seat(tess, class_id, [learner for _, learner in people.values()])

@@ -131,7 +131,9 @@ def class_page_context(session: Session, room: Classroom, cards: list[tuple[str,
 @bp.post("/classes/<int:class_id>/tables")
 def seat_tables(class_id: int):
     """Seat the chosen students (every one ticked by default) in tables of four, or three
-    under TR4, on one deal; to the round's page, where the teacher starts it."""
+    under TR4, on one deal; to the round's page, where the teacher starts it. Sent again
+    while that round waits to start (a double click, two tabs, a retried post), the
+    class is not seated twice: the second request is sent to the first round."""
     with database.reading() as session:
         room = _room(session, class_id)
         teacher = watcher_id()
@@ -155,6 +157,9 @@ def seat_tables(class_id: int):
         try:
             with database.write_lock():
                 seated = rounds.seat_class(session, teacher, class_id, key, chosen, strength, per_table=per_table)
+        except rounds.SeatedAlready as already:  # sent twice (a double click, two tabs, a retry): the first round
+            flash(str(already), "success")  # not an error: the seating asked for is there
+            return redirect(url_for("teach.round_page", class_id=class_id, round_id=already.round.id), 303)
         except table_store.TableError as error:
             flash(str(error), "error")
             return redirect(url_for("teach.class_page", class_id=class_id) + "#class-tables", 303)
