@@ -115,6 +115,16 @@ def test_seat_the_class_sent_twice_seats_it_once_and_the_second_post_gets_the_fi
     assert _seat(tess, class_id, ids) != first  # once started, seating the class again is the next round
 
 
+def test_the_boosted_seating_form_gets_whole_pages_even_when_refused(app):
+    """Posted by htmx with hx-boost, the form stands for a plain post: an expired token is the
+    whole error page (htmx swaps its body in), where an htmx partial request gets the partial."""
+    tess, class_id, _ = _class(app, 1)
+    boosted = tess.post(f"/teach/classes/{class_id}/tables", data={"tables_card": "house"}, headers={"HX-Request": "true", "HX-Boosted": "true"})
+    assert boosted.status_code == 400 and "This page has expired" in text_of(boosted) and "<html" in text_of(boosted)
+    partial = tess.post(f"/teach/classes/{class_id}/tables", data={"tables_card": "house"}, headers={"HX-Request": "true"})
+    assert partial.status_code == 400 and "This page has expired" in text_of(partial) and "<html" not in text_of(partial)
+
+
 def test_S4_starting_the_round_deals_every_table_the_same_seed_once_and_wakes_their_pages(app):
     tess, class_id, people = _class(app, 6)
     round_id = _seat(tess, class_id, [learner for _, learner in people.values()])
