@@ -47,8 +47,15 @@ def state_number(hand: Hand, seat: str, held: Sequence[Action] = ()) -> int:
     own answer held. It grows by one with each move of the seat's own and never
     falls: a held "no call" that never enters the hand (a seat that could not
     call) is dropped only as the discard it answered enters it. Unlike a count
-    of all moves it tells nothing of silent "no calls" made in between."""
-    return len(seen_actions(hand, seat)) + sum(1 for a in held if a.seat == seat and a.kind != "discard") + (
+    of all moves it tells nothing of silent "no calls" made in between.
+
+    Another seat's choice in a Charleston step that is still open (its pass or
+    courtesy tiles, kept in `hand.passes` until every seat has chosen, C1-C3)
+    does not count until the step closes: it changes nothing the seat may
+    choose, so a pass chosen while a friend was choosing theirs is not stale.
+    The number still only grows: when the step closes, all of them count at once."""
+    pending = sum(1 for s in hand.passes if s != seat) if hand.phase == "charleston" else 0
+    return len(seen_actions(hand, seat)) - pending + sum(1 for a in held if a.seat == seat and a.kind != "discard") + (
         1 if (discard := pending_discard(held)) is not None and discard.seat == seat else 0
     )
 

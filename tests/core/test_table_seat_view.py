@@ -120,3 +120,22 @@ def test_TR5_the_seat_that_picked_ahead_sees_the_next_wall_tile_and_no_other_sea
     knows = [s for s, tile in shown.items() if tile is not None]
     assert len(knows) == 1 and shown[knows[0]] is not None
     assert all(tile is None for s, tile in shown.items() if s != knows[0])
+
+
+def test_C1_another_seats_pass_chosen_in_an_open_step_leaves_a_seats_number_alone():
+    """A pass is chosen while friends choose theirs: their choices change nothing this
+    seat may do (C1), so its number stands until the step closes, and then it grows."""
+    hand = deal(HOUSE, 5)
+    first = {s: state_number(hand, s) for s in hand.seats}
+    south = next(a for a in legal_actions(hand, "South") if a.kind == "pass")
+    hand.apply(south)
+    assert state_number(hand, "East") == first["East"]  # South's pass is chosen, not yet moved
+    assert state_number(hand, "South") == first["South"] + 1  # its own move counts at once
+    for seat in ("West", "North", "East"):
+        before = state_number(hand, "East")
+        hand.apply(next(a for a in legal_actions(hand, seat) if a.kind == "pass"))
+        if seat != "East":
+            assert state_number(hand, "East") == before
+    assert hand.step != "first-right"  # the step closed: the tiles moved
+    assert state_number(hand, "East") == first["East"] + 4  # and every pass of it counts now
+    assert state_number(hand, "South") == first["South"] + 4

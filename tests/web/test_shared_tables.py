@@ -237,3 +237,19 @@ def test_K4_every_ruling_advance_made_is_read_back_from_the_actions(ctx):
     assert made and [r for _, r in rulings(hand)] == made
     words = ruling_words(made[0])
     assert words.startswith(f"{made[0].winner} gets the ") and words.endswith("(K4)") and "nearest after" in words
+
+
+def test_C1_a_pass_chosen_while_a_friend_passed_first_is_played_not_stale(engine, table):
+    """Two people choose their first Charleston pass at once; the one who sends second
+    still carries the number their page showed (C1: passes are chosen together)."""
+    table_id, host = table
+    friend = person(engine, "Fay")
+    session, row = _fresh(engine, table_id)
+    moves.sit(session, row, friend, "South")
+    outcome = moves.start_hand(session, row, host, seed=SEED)
+    east_number = outcome.state.number("East")
+    east_choice = Action.from_json(outcome.state.view("East")["choices"][0])
+    south_choice = Action.from_json(outcome.state.view("South")["choices"][0])
+    moves.play_move(session, row, "South", south_choice, outcome.state.number("South"))
+    after = moves.play_move(session, row, "East", east_choice, east_number)
+    assert after.state.hand.step != outcome.state.hand.step  # every pass in: the tiles moved

@@ -9,13 +9,19 @@ people out, only the person who sat in a seat reads its review; nothing changes.
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
-from sqlmodel import select
+from sqlmodel import Session, select
 
+from coach.store import tables as store
 from coach.store.models import GameTable, Learner, TableHand, TableSeat
-from tests.support.tables import first_choice, loaded, open_one
+from coach.web.shared.tables import moves
+from tests.support.table_seeds import clicked
+from tests.support.tables import first_choice, form_of, loaded, open_one
 from tests.support.teaching import db, post, sign_up, text_of
+
+CALL_SEED = 26  # South throws a tile East may call (tests/support/table_seeds.py)
 
 # endpoint -> (rule, methods, who may use it)
 ROUTES = {
@@ -207,6 +213,36 @@ def test_the_waiting_line_names_who_is_deciding(dealt, app):
     assert post(ann, f"/tables/{code}/moves", first_choice(app, code, "East")).status_code == 303
     page = text_of(ann.get(f"/tables/{code}"))
     assert "Waiting for South to pass" in page
+
+
+def test_K1_while_a_discard_may_be_called_the_waiting_line_names_nobody(app):
+    """With "pass for me when I cannot use it" on, only a person who could call is
+    waited for: naming them would tell the table what their rack can use (K1)."""
+    ann = sign_up(app, "ann@example.org", teacher=False, name="Ann")
+    code = open_one(ann)
+    ben = app.test_client()
+    assert post(ben, f"/tables/{code}/seats/south").status_code == 303
+    with app.app_context(), Session(app.extensions["store"]) as session:
+        table = store.table_by_code(session, code)
+        moves.start_hand(session, table, table.host_id, seed=CALL_SEED)
+    clients = {"East": ann, "South": ben}
+    for _ in range(200):
+        state = loaded(app, code)
+        owing = state.owing()
+        calling = [s for s, kind in owing.items() if kind == "call"]
+        if calling:
+            other = next(s for s in clients if s not in calling)
+            page = ben.get(f"/tables/{code}") if other == "South" else ann.get(f"/tables/{code}")
+            line = re.search(r"data-table-wait>([^<]*)<", page.get_data(as_text=True))
+            assert line is not None
+            assert line.group(1).startswith("Waiting to hear whether anyone calls the discard")
+            assert calling[0] not in line.group(1)
+            return
+        assert owing, "a person owes a move while the hand goes on"
+        seat = sorted(owing)[0]
+        view = state.view(seat)
+        assert post(clients[seat], f"/tables/{code}/moves", form_of(clicked(view), view["move"])).status_code == 303
+    raise AssertionError(f"seed {CALL_SEED} no longer gives a person a discard to call")
 
 
 def test_only_the_person_who_sat_there_reads_a_review(app):

@@ -25,6 +25,7 @@ last move starts its reviews, which take the write turn themselves
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
@@ -64,6 +65,17 @@ STREAM_TICK = 8.0  # seconds between an open stream's own looks at the table: we
 LOG_SHOWN = 12
 CALL_LABELS = {3: "Call for a pung", 4: "Call for a kong", 5: "Call for a quint", 6: "Call for a sextet"}
 WAITS_WORDS = {"pass": "to pass", "vote": "to vote", "offer": "to offer", "courtesy": "to pass", "call": "to decide", "turn": "to play"}
+
+
+def waiting_line(owing: dict[str, str], waiting: list[str], away: Collection[str]) -> str:
+    """Who the table waits for, said to the others. On a discard the seats are not
+    named: with "pass for me when I cannot use it" on, only a person who could call
+    is waited for, so a name would tell the table what that rack can use (K1)."""
+    kinds = {owing[s] for s in waiting}
+    if "call" in kinds:
+        return "Waiting to hear whether anyone calls the discard"
+    who = _and([s if s not in away else f"{s}, who is away" for s in waiting])
+    return f"Waiting for {who} {WAITS_WORDS.get(kinds.pop(), 'to decide') if len(kinds) == 1 else 'to decide'}"
 
 
 # -- reading the table ----------------------------------------------------------------------
@@ -138,9 +150,7 @@ def _context(session: Session, state: TableState, learner: Learner | None, **ext
     }
     if state.hand is not None:
         if waiting and state.going:
-            who = _and([s if s not in away else f"{s}, who is away" for s in waiting])
-            kinds = {owing[s] for s in waiting}
-            context["waiting_words"] = f"Waiting for {who} {WAITS_WORDS.get(kinds.pop(), 'to decide') if len(kinds) == 1 else 'to decide'}"
+            context["waiting_words"] = waiting_line(owing, waiting, away)
         found = rulings(state.hand)
         if found and found[-1][0] >= len(state.hand.actions) - 8:  # the latest ruling, while it is news
             context["ruling"] = ruling_words(found[-1][1])
