@@ -8,6 +8,12 @@ compare the tables decision by decision. The tables are class tables
 (`kind` "class": they wait for a student who is away) hosted by the
 teacher, each naming the round.
 
+A class has one round not yet started at most (the unique index
+`uq_class_round_open`, migration 0019): a second "Seat the class" while one
+waits to start (a double click, two tabs, a retried post) is `SeatedAlready`
+with the first round, whichever request the database heard first, and seats
+nobody. Once started, the class may be seated again for the next deal.
+
 Starting the round deals the hand at every table with the round's seed, in
 one transaction behind a compare and set on `started_at`: two requests (a
 double click, two tabs) start it once, and a failure leaves no table with a
@@ -45,6 +51,16 @@ class RoundStarted(TableError):
     """The round's hand was started already (perhaps by a request a moment sooner)."""
 
 
+class SeatedAlready(TableError):
+    """The class has a round seated and not started yet (perhaps by a request a moment
+    sooner: a double click, another tab, a retried post): `round` is that round, which
+    the second request is given instead of a second seating."""
+
+    def __init__(self, row: ClassRound) -> None:
+        super().__init__("The class is seated already: here are its tables. Start the hand when everyone is ready.")
+        self.round = row
+
+
 @dataclass(frozen=True)
 class RoundTable:
     """One table of a round: its seats in turn order and its hand (None before the start)."""
@@ -74,7 +90,8 @@ def seat_class(
     more tables, so more students meet the same decisions in the same seat), East
     first, the other seats computer players; every table of the round plays the
     class's table rules, `card` (its key) and one seed. TableError for a class the
-    teacher does not teach, a student not in the class, or nobody to seat."""
+    teacher does not teach, a student not in the class, or nobody to seat;
+    SeatedAlready (with that round) when the class has a round not started yet."""
     if classrooms.class_taught(session, teacher_id, class_id) is None:
         raise TableError("only the class's teacher seats the class")
     members = [row.id for row in classrooms.students(session, class_id) if row.id is not None]
@@ -92,12 +109,22 @@ def seat_class(
     size = len(places) if per_table is None else per_table
     if not 1 <= size <= len(places):
         raise TableError(f"A table seats 1 to {len(places)} students.")
+    waiting = open_round(session, class_id)
+    if waiting is not None:
+        raise SeatedAlready(waiting)
     row = ClassRound(
         classroom_id=class_id, seed=secrets.randbelow(SEED_RANGE) if seed is None else seed, card=card[:120],
         rules=stored(rules), bots=settings.strength,
     )
     session.add(row)
-    session.commit()
+    try:
+        session.commit()
+    except IntegrityError:  # uq_class_round_open: another request seated the class between the look and the write
+        session.rollback()
+        waiting = open_round(session, class_id)
+        if waiting is None:  # the other round was started in that same moment, or the class deleted
+            raise TableError("The class was seated by another request a moment ago: open it from the class page.") from None
+        raise SeatedAlready(waiting) from None
     session.refresh(row)
     for group in groups(chosen, size):
         table = open_table(session, teacher_id, card, "class", rules, settings, class_id=class_id, round_id=row.id)
@@ -117,6 +144,13 @@ def _set_away(session: Session, table_id: int, learner_id: int) -> None:
         .execution_options(synchronize_session=False)
     )
     session.commit()
+
+
+def open_round(session: Session, class_id: int) -> ClassRound | None:
+    """The class's round seated and not started yet, if any (one at most). Not owner-checked."""
+    return session.exec(
+        select(ClassRound).where(ClassRound.classroom_id == class_id, col(ClassRound.started_at).is_(None))
+    ).first()
 
 
 def rounds_of_class(session: Session, class_id: int) -> list[ClassRound]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Column, ForeignKey, Integer, UniqueConstraint
+from sqlalchemy import Column, ForeignKey, Index, Integer, UniqueConstraint, text
 from sqlmodel import Field, SQLModel
 
 from coach.common.clock import now
@@ -476,10 +476,18 @@ class ClassRound(SQLModel, table=True):
     """A class seated at tables by its teacher (issue 28, item 5): every table of
     the round plays the same deal (seed), card and table rules, so the dashboard
     compares them decision by decision. `started_at` is set once, by a compare
-    and set, when the teacher starts the hand at every table together."""
+    and set, when the teacher starts the hand at every table together. A class
+    has one round not yet started at most (`uq_class_round_open`, migration
+    0019): "Seat the class" sent twice seats it once."""
 
     __tablename__ = "class_round"
-    __table_args__ = NEVER_REUSED
+    __table_args__ = (
+        Index(
+            "uq_class_round_open", "classroom_id", unique=True,
+            sqlite_where=text("started_at IS NULL"), postgresql_where=text("started_at IS NULL"),
+        ),
+        NEVER_REUSED,
+    )
 
     id: int | None = Field(default=None, primary_key=True)
     classroom_id: int = Field(sa_column=_owner("classroom.id"))

@@ -229,3 +229,18 @@
     said.scrollIntoView({ block: "nearest", behavior: "smooth" });
   });
 })();
+
+/* A boosted form (hx-boost; "Seat the class", so that htmx disables its button while it posts:
+   hx-disabled-elt) answered with an error page ("This page has expired", say) shows it as a
+   plain post would (the server sends a boosted request the whole page, and the htmx-config
+   meta swaps 4xx and 5xx), but htmx would put the post's address in the address bar, where a
+   reload is a GET the route does not answer: the page's own address stays instead. */
+(function () {
+  "use strict";
+  document.addEventListener("htmx:beforeHistoryUpdate", function (event) {
+    var detail = event.detail;
+    if (!detail.boosted || !detail.xhr || detail.xhr.status < 400) return;
+    detail.history.type = "replace";
+    detail.history.path = window.location.pathname + window.location.search;
+  });
+})();

@@ -6,6 +6,7 @@ students' classes page names their table. Desktop and a 390 px phone."""
 from __future__ import annotations
 
 import re
+import time
 
 from playwright.sync_api import expect
 from sqlmodel import Session
@@ -135,4 +136,48 @@ def test_a_teacher_seats_a_class_of_two_starts_the_round_watches_a_table_and_rea
     assert no_sideways_scroll(t)
     t.locator("#class-tables").screenshot(path=str(screens / "class-tables-class-page-phone.png"), caret="initial")
     t.set_viewport_size(DESKTOP)
+    assert people.errors == []
+
+
+def test_seat_the_class_disables_its_button_while_posting_and_shows_an_expired_form_as_a_page(people):
+    """The form is posted by htmx (hx-boost) with its button disabled until the answer comes
+    (hx-disabled-elt), so a double click sends it once; an error answer (an expired token)
+    is shown as a plain post shows it, not swallowed, and the address stays the class page's."""
+    t = people("teacher").page
+    sign_up(t, "Tess Teacher", unique_email("tess"), teacher=True)
+    class_id = make_class(t, "Monday tables")
+    code = t.locator(".join-code span[aria-hidden=true]").inner_text()
+    s = people("Cat Student").page
+    sign_up(s, "Cat Student", unique_email("cat"), teacher=False)
+    s.goto(f"/join/{code}")
+    s.get_by_role("button", name=re.compile("Join")).click()
+    expect(s.get_by_text("You joined Monday tables.")).to_be_visible()
+
+    t.goto(f"/teach/classes/{class_id}")
+    form = t.locator("#class-tables form")
+    button = form.get_by_role("button", name="Seat the class at tables")
+    form.locator("input[name=csrf_token]").evaluate("(input) => { input.value = 'expired'; }")
+    button.click()
+    expect(t.get_by_text("This page has expired")).to_be_visible()
+    expect(t.get_by_role("link", name="Teach").first).to_be_visible()  # the whole error page, the site's header with it
+    expect(t).to_have_url(re.compile(rf"/teach/classes/{class_id}$"))  # a reload asks for the class page again
+    assert len(people.errors) == 1 and "400 (BAD REQUEST)" in people.errors[0]  # the console notes the 400 asked for
+    people.errors.clear()
+
+    posts: list[str] = []
+    t.on("request", lambda request: posts.append(request.url) if request.method == "POST" and request.url.endswith("/tables") else None)
+    t.goto(f"/teach/classes/{class_id}")
+    form = t.locator("#class-tables form")
+    button = form.get_by_role("button", name="Seat the class at tables")
+    t.route("**/teach/classes/*/tables", lambda route: (time.sleep(1.0), route.continue_()))  # a slow answer
+    button.click()
+    expect(button).to_be_disabled()
+    button.click(force=True, no_wait_after=True, timeout=2000)  # the second click of a double click: nothing to press
+    expect(t).to_have_url(re.compile(rf"/teach/classes/{class_id}/rounds/\d+$"))
+    expect(t.get_by_text("Seated Monday tables at 1 table")).to_be_visible()
+    assert len(posts) == 1  # the disabled button sent nothing
+    t.unroute("**/teach/classes/*/tables")
+    t.goto(f"/teach/classes/{class_id}")
+    expect(t.locator("#class-tables")).to_contain_text("1 table · 1 student · not started")
+    expect(t.locator("#class-tables .teach-list__sum")).to_have_count(1)  # one round
     assert people.errors == []

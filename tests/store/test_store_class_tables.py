@@ -138,6 +138,61 @@ def test_S4_two_requests_racing_to_start_one_round_start_it_once(engine):
         )
 
 
+def test_seating_the_class_twice_before_the_start_gives_the_first_round_and_seats_nobody_again(engine):
+    teacher, class_id, members = _class(engine, 5)
+    with Session(engine) as session:
+        first = rounds.seat_class(session, teacher, class_id, CARD.name, seed=11)
+        tables = len(session.exec(select(GameTable)).all())
+        with pytest.raises(rounds.SeatedAlready) as again:
+            rounds.seat_class(session, teacher, class_id, CARD.name, members[:1], seed=12)  # another tab, other choices
+        assert again.value.round.id == first.id and isinstance(again.value, store.TableError)
+        assert [r.id for r in session.exec(select(ClassRound)).all()] == [first.id]
+        assert len(session.exec(select(GameTable)).all()) == tables
+        rounds.start_round(session, teacher, first.id)
+        assert rounds.open_round(session, class_id) is None
+        second = rounds.seat_class(session, teacher, class_id, CARD.name, seed=13)  # the next deal, once the first started
+        assert second.id != first.id and rounds.open_round(session, class_id).id == second.id
+
+
+def test_two_sessions_racing_to_seat_the_class_make_one_round(engine):
+    """Both looked before either wrote: the unique index on the class's open round decides, and the loser gets the winner's round."""
+    teacher, class_id, _ = _class(engine, 6)
+    start, outcomes, lock = threading.Barrier(2), [], threading.Lock()
+    original, looked, mine = rounds.open_round, threading.Barrier(2), threading.local()
+
+    def look_together(session_, class_id_):  # each session's first look waits for the other's: both see no round yet
+        found = original(session_, class_id_)
+        if not getattr(mine, "looked", False):
+            mine.looked = True
+            looked.wait(30)
+        return found
+
+    def go() -> None:
+        with Session(engine) as session:
+            start.wait(30)
+            try:
+                row = rounds.seat_class(session, teacher, class_id, CARD.name)
+                result = ("seated", row.id)
+            except rounds.SeatedAlready as already:
+                result = ("already", already.round.id)
+            with lock:
+                outcomes.append(result)
+
+    threads = [threading.Thread(target=go, name=f"seat-{n}") for n in range(2)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rounds, "open_round", look_together)
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    assert sorted(kind for kind, _ in outcomes) == ["already", "seated"]
+    assert len({round_id for _, round_id in outcomes}) == 1
+    with Session(engine) as session:
+        (only,) = session.exec(select(ClassRound)).all()
+        assert len(rounds.round_tables(session, only.id)) == 2
+        assert {t.round_id for t in session.exec(select(GameTable)).all()} == {only.id}
+
+
 def test_a_round_whose_table_was_dealt_meanwhile_deals_no_table(engine, monkeypatch):
     """The table's own start (its host's) got there first: the round writes nothing and may be started again."""
     teacher, class_id, _ = _class(engine, 5)
@@ -177,3 +232,23 @@ def test_migration_0018_adds_the_rounds_and_goes_back_down(engine):
     command.upgrade(config, "head")
     with Session(engine) as session:
         assert len(rounds.round_tables(session, rounds.seat_class(session, teacher, class_id, CARD.name).id)) == 1
+
+
+def test_migration_0019_keeps_one_open_round_a_class_and_goes_back_down(engine):
+    teacher, class_id, _ = _class(engine, 1)
+    config = alembic_config(engine)
+    command.downgrade(config, "0018_class_rounds")
+    assert "uq_class_round_open" not in {i["name"] for i in inspect(engine).get_indexes("class_round")}
+    with Session(engine) as session:  # seated twice before the index: both rounds open
+        older = rounds.seat_class(session, teacher, class_id, CARD.name).id
+        row = ClassRound(classroom_id=class_id, seed=2, card=CARD.name)
+        session.add(row)
+        session.commit()
+        newer = row.id
+    command.upgrade(config, "head")
+    assert "uq_class_round_open" in {i["name"] for i in inspect(engine).get_indexes("class_round")}
+    with Session(engine) as session:
+        assert rounds.open_round(session, class_id).id == newer
+        assert session.get(ClassRound, older).started_at is not None  # out of the index; its tables keep no hand
+        with pytest.raises(rounds.SeatedAlready):
+            rounds.seat_class(session, teacher, class_id, CARD.name)

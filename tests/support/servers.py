@@ -88,3 +88,35 @@ def coach_server(env: dict[str, str], data_dir: Path) -> Iterator[tuple[str, Pat
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+def serve_on_file(folder: Path, port: int, env: dict[str, str]):
+    """`python -m coach serve --port port` (gunicorn, its default workers) on the SQLite file
+    in `folder`, with `env` on top of the tests' environment, in a process group of its own
+    (so `kill_group` reaches gunicorn and every worker at once); its log appended to
+    folder/server-<port>.log; returned once /healthz answers."""
+    import os
+    import subprocess
+    import sys
+
+    from coach.tools import load
+    from tests.support.paths import ROOT
+
+    log = open(folder / f"server-{port}.log", "ab")  # closed below, once the server has it
+    process = subprocess.Popen(
+        [sys.executable, "-m", "coach", "serve", "--port", str(port)], cwd=ROOT,
+        env={**os.environ, **env, "COACH_DATA_DIR": str(folder)}, stdout=log, stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    log.close()
+    load._wait_ready(port, 90, process, str(folder))
+    return process
+
+
+def kill_group(process) -> None:
+    """SIGKILL to the server's whole process group: gunicorn and its workers die mid-request, as in a crash."""
+    import os
+    import signal
+
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()

@@ -96,6 +96,35 @@ def test_only_ticked_students_are_seated_and_a_forged_student_is_refused(app):
     assert stranger.get("/classes").status_code == 200
 
 
+def test_seat_the_class_sent_twice_seats_it_once_and_the_second_post_gets_the_first_round(app):
+    """A double click, two tabs or a retried post: one round, both posts sent to it, no error page."""
+    tess, class_id, people = _class(app, 5)
+    ids = [learner for _, learner in people.values()]
+    page = text_of(tess.get(f"/teach/classes/{class_id}"))
+    form = re.search(rf'<form[^>]*action="/teach/classes/{class_id}/tables"[^>]*>', page).group(0)
+    assert 'hx-boost="true"' in form and "hx-disabled-elt=\"find button[type='submit']\"" in form  # the button is off while posting
+    first = _seat(tess, class_id, ids)
+    second = _seat(tess, class_id, ids[:2], bots="shark")  # another tab's choices: still the first round
+    assert second == first
+    shown = text_of(tess.get(f"/teach/classes/{class_id}/rounds/{first}"))
+    assert "The class is seated already" in shown and "Start the hand" in shown
+    with db(app) as session:
+        assert len(session.exec(select(ClassRound)).all()) == 1
+    assert len(_tables(app, first)) == 2
+    post(tess, f"/teach/classes/{class_id}/rounds/{first}/start")
+    assert _seat(tess, class_id, ids) != first  # once started, seating the class again is the next round
+
+
+def test_the_boosted_seating_form_gets_whole_pages_even_when_refused(app):
+    """Posted by htmx with hx-boost, the form stands for a plain post: an expired token is the
+    whole error page (htmx swaps its body in), where an htmx partial request gets the partial."""
+    tess, class_id, _ = _class(app, 1)
+    boosted = tess.post(f"/teach/classes/{class_id}/tables", data={"tables_card": "house"}, headers={"HX-Request": "true", "HX-Boosted": "true"})
+    assert boosted.status_code == 400 and "This page has expired" in text_of(boosted) and "<html" in text_of(boosted)
+    partial = tess.post(f"/teach/classes/{class_id}/tables", data={"tables_card": "house"}, headers={"HX-Request": "true"})
+    assert partial.status_code == 400 and "This page has expired" in text_of(partial) and "<html" not in text_of(partial)
+
+
 def test_S4_starting_the_round_deals_every_table_the_same_seed_once_and_wakes_their_pages(app):
     tess, class_id, people = _class(app, 6)
     round_id = _seat(tess, class_id, [learner for _, learner in people.values()])
@@ -170,16 +199,19 @@ def test_the_dashboard_compares_the_tables_seat_by_seat_and_grades_each_student_
     assert two.seed == one.seed
 
 
-def test_a_stranger_to_the_class_meets_404_on_every_class_table_page(app):
+def test_a_stranger_to_the_class_is_refused_as_on_every_teach_page(app):
+    """A student of the class (who does not teach) gets the teach pages' 403; another teacher the 404 a missing class gets."""
     tess, class_id, people = _class(app, 1)
     round_id = _seat(tess, class_id, [learner for _, learner in people.values()])
     (table,) = _tables(app, round_id)
     student, _ = people["s0@example.org"]
     other = sign_up(app, "other@example.org", name="Otto")
-    for who in (student, other):
+    for who, status in ((student, 403), (other, 404)):
         for url in (f"/teach/classes/{class_id}/rounds/{round_id}", f"/teach/classes/{class_id}/tables/{table.code}",
                     f"/teach/classes/{class_id}/tables/{table.code}/view", f"/teach/classes/{class_id}/tables/{table.code}/events"):
-            assert who.get(url).status_code == 404, url
+            answer = who.get(url)
+            assert answer.status_code == status, url
+            assert table.code not in text_of(answer) and "Student 0" not in text_of(answer)
     theirs = make_class(other, "Otto's class")
     assert other.get(f"/teach/classes/{theirs}/tables/{table.code}").status_code == 404  # not through their own class either
     assert other.get(f"/teach/classes/{theirs}/rounds/{round_id}").status_code == 404

@@ -15,11 +15,8 @@ file, every move that had been answered 200 is in the hand, and the table goes o
 from __future__ import annotations
 
 import json
-import os
 import random
-import signal
 import subprocess
-import sys
 import threading
 import time
 from pathlib import Path
@@ -30,10 +27,9 @@ from sqlmodel import Session, select
 from coach.store.db import make_engine
 from coach.store.models import TableHand
 from coach.tools import load, load_tables
-from tests.support.paths import ROOT
 from tests.support.postgres import postgres_server
 from tests.support.redis_server import redis_server
-from tests.support.servers import coach_server, free_port
+from tests.support.servers import coach_server, free_port, kill_group, serve_on_file
 
 pytestmark = pytest.mark.server  # server processes, PostgreSQL and Redis of their own
 
@@ -112,20 +108,11 @@ def test_every_move_reaches_every_other_person_on_either_server_within_a_second(
 
 
 def _start(folder: Path, port: int) -> subprocess.Popen:
-    log = open(folder / f"server-{port}.log", "ab")  # closed below, once the server has it
-    env = {**os.environ, **LIFTED, "COACH_DATA_DIR": str(folder), "COACH_SECRET_KEY": SECRET}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "coach", "serve", "--port", str(port)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
-        start_new_session=True,  # its own group: SIGKILL reaches gunicorn and every worker at once
-    )
-    log.close()
-    load._wait_ready(port, 90, process, str(folder))
-    return process
+    return serve_on_file(folder, port, {**LIFTED, "COACH_SECRET_KEY": SECRET})
 
 
 def _killed(process: subprocess.Popen) -> None:
-    os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
+    kill_group(process)
 
 
 def test_a_server_killed_mid_hand_loses_no_acknowledged_move_and_the_table_goes_on(tmp_path):

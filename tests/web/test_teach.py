@@ -767,8 +767,8 @@ ROUTES = [
     Route("teach.watch_table_events", "GET", "/teach/classes/{class_id}/tables/{table_code}/events", {}),
 ]
 
-# The class tables' routes (coach/web/teach/tables.py): every rack shows there, so a signed-in
-# person who is not the class's teacher, a student of the class too, gets a 404, not a 403.
+# The class tables' routes (coach/web/teach/tables.py) refuse as every other teach route: the 403
+# "Only teachers" to a person who does not teach (a student of the class too), the 404 to another teacher.
 CLASS_TABLE_ROUTES = {"teach.seat_tables", "teach.round_page", "teach.start_round", "teach.watch_table", "teach.watch_table_view", "teach.watch_table_events"}
 
 
@@ -838,8 +838,6 @@ def expected_refusal(route: Route, who: str) -> int | None:
     """The status each wrong person gets; None where the request is theirs to make."""
     if who == "other teacher":
         return 404 if route.owned else None
-    if who == "student" and route.endpoint in CLASS_TABLE_ROUTES:
-        return 404
     if route.endpoint == "teach.home":
         return None if who == "student" else 302  # a start page for an account, else off to sign up
     if route.endpoint == "teach.start" and who == "student":
@@ -897,6 +895,21 @@ def test_a_refusal_says_why(world):
     assert response.status_code == 403 and "Only teachers can do this." in text_of(response)
     response = world.people["other teacher"].get(f"/teach/classes/{world.ids['class_id']}")
     assert response.status_code == 404 and "Page not found" in text_of(response)
+
+
+def test_a_student_of_the_class_meets_the_teach_403_on_its_tables_and_it_says_no_more_than_for_a_missing_class(world):
+    """Class tables follow every teach route: the 403 depends on who asks, never on the URL,
+    so a student learns nothing of their class's rounds or tables from it."""
+    student = world.people["student"]
+    missing = {**world.ids, "class_id": 999_999, "round_id": 999_999, "table_code": "ZZZZZZ"}
+    for route in ROUTES:
+        if route.endpoint not in CLASS_TABLE_ROUTES:
+            continue
+        real = request_as(world, student, route)
+        absent = request_as(World(world.app, world.owner, world.people, missing), student, route)
+        assert real.status_code == absent.status_code == 403, route
+        assert "Only teachers can do this." in text_of(real)
+        assert text_of(real).replace(world.ids["table_code"], "") == text_of(absent).replace("ZZZZZZ", "")
 
 
 def test_the_other_teachers_lists_hold_none_of_the_owners_things(world):

@@ -9,8 +9,11 @@ from flask import render_template, request
 
 
 def is_htmx() -> bool:
-    """The request came from htmx (its HX-Request header)."""
-    return request.headers.get("HX-Request") == "true"
+    """The request came from htmx (its HX-Request header) for a partial. A boosted
+    request (HX-Boosted: a form posted by htmx with hx-boost, as "Seat the class" is,
+    so its button can be disabled while it posts) stands for a plain post and is
+    answered the whole page, error pages included: htmx swaps its body in."""
+    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
 
 
 def render(page: str, partial: str, **context: Any) -> str:

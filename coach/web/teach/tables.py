@@ -8,10 +8,13 @@
     GET  /teach/classes/<id>/tables/<code>/view          the watch view as an htmx partial
     GET  /teach/classes/<id>/tables/<code>/events        its live stream (server-sent events, coach/web/infra/push.py)
 
-Only the class's teacher reaches any of these: anyone else signed in, a
-student of the class or another teacher, gets the 404 a missing class gets
-(the watch shows every rack, so it must not be told apart even by a 403);
-someone not signed in is sent to sign in, as on every teach page.
+Only the class's teacher reaches any of these, as every teach page: a
+signed-in person who does not teach (a student of the class too) gets the
+403 "Only teachers can do this" every teach route gives them, whatever the
+URL names, so it says nothing of the class or its tables; another teacher
+gets the 404 a missing class or table gets (the watch shows every rack, so
+it is never told apart from a missing one); someone not signed in is sent
+to sign in.
 
 The dashboard compares the round's tables seat by seat with the class-hand
 dashboard's own comparison (coach/play/compare.py, cached by deal and moves,
@@ -32,7 +35,6 @@ from functools import lru_cache
 from typing import Any
 
 from flask import abort, current_app, flash, redirect, render_template, request, url_for
-from flask_login import current_user
 from sqlmodel import Session
 
 from coach.notation.card import Card
@@ -48,13 +50,11 @@ from coach.store.teaching import classrooms, roles, teachers_cards
 from coach.web.infra import database
 from coach.web.infra.htmx import render
 from coach.web.infra.push import stream, table_topic
-from coach.web.infra.redirects import sign_in_first
 from coach.web.shared.cards import teachers as teacher_cards
-from coach.web.shared.learners import is_account
 from coach.web.shared.tables import moves
 from coach.web.shared.tables.reviews import start_review
 from coach.web.shared.tables.state import TableState, load_table
-from coach.web.teach.base import ONLY_TEACHERS, bp, found
+from coach.web.teach.base import bp, found, teacher_id
 from coach.web.teach.hands import CACHE_SIZE, runs
 from drills.sets import HOUSE
 
@@ -69,14 +69,10 @@ def sse_ready() -> bool:
 
 
 def watcher_id() -> int:
-    """The signed-in teacher's id. A signed-in person who does not teach gets the 404 a
-    class not theirs gets (a student of the class learns nothing of its tables); a
-    visitor or guest is sent to sign in, as on every teach page."""
-    if not is_account():
-        sign_in_first(ONLY_TEACHERS)
-    if not getattr(current_user, "teacher", False):
-        abort(404)
-    return int(current_user.id)
+    """The signed-in teacher's id, refused as on every teach route (base.teacher_id): a
+    person who does not teach gets its 403, given before any id in the URL is looked up,
+    so it tells nothing of the class; a visitor or guest is sent to sign in."""
+    return teacher_id()
 
 
 def _room(session: Session, class_id: int) -> Classroom:
@@ -135,7 +131,9 @@ def class_page_context(session: Session, room: Classroom, cards: list[tuple[str,
 @bp.post("/classes/<int:class_id>/tables")
 def seat_tables(class_id: int):
     """Seat the chosen students (every one ticked by default) in tables of four, or three
-    under TR4, on one deal; to the round's page, where the teacher starts it."""
+    under TR4, on one deal; to the round's page, where the teacher starts it. Sent again
+    while that round waits to start (a double click, two tabs, a retried post), the
+    class is not seated twice: the second request is sent to the first round."""
     with database.reading() as session:
         room = _room(session, class_id)
         teacher = watcher_id()
@@ -159,6 +157,9 @@ def seat_tables(class_id: int):
         try:
             with database.write_lock():
                 seated = rounds.seat_class(session, teacher, class_id, key, chosen, strength, per_table=per_table)
+        except rounds.SeatedAlready as already:  # sent twice (a double click, two tabs, a retry): the first round
+            flash(str(already), "success")  # not an error: the seating asked for is there
+            return redirect(url_for("teach.round_page", class_id=class_id, round_id=already.round.id), 303)
         except table_store.TableError as error:
             flash(str(error), "error")
             return redirect(url_for("teach.class_page", class_id=class_id) + "#class-tables", 303)
