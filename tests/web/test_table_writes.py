@@ -129,3 +129,29 @@ def test_a_tick_with_nothing_to_write_takes_no_write_turn(ctx, engine, monkeypat
         assert turns == []
         moves.tick(session, table, host)  # the host's own look stamps their presence
         assert turns == [1]
+
+
+def test_a_write_never_holds_a_second_pooled_connection_beside_the_reading_one(ctx, engine, monkeypatch):
+    """Under load a pool of 15 was emptied by threads each holding a reading connection
+    while waiting for a writing one (30 s pool timeouts): the reading session lets its
+    connection go before the writer takes one."""
+    host = person(engine, "Hana")
+    table_id = _open(ctx, engine, host)
+    held: list[int] = []
+    real = database.writing
+
+    @contextlib.contextmanager
+    def watched():
+        with real() as session:
+            session.connection()
+            held.append(engine.pool.checkedout())
+            yield session
+
+    monkeypatch.setattr(database, "writing", watched)
+    with database.reading(strict=True) as session:
+        table = session.get(GameTable, table_id)
+        assert table is not None
+        outcome = moves.start_hand(session, table, host, seed=SEED)
+        assert outcome.state.hand is not None
+        moves.tick(session, table, host)
+    assert held and set(held) == {1}

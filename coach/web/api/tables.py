@@ -232,12 +232,12 @@ def _as_it_stands(table: GameTable, learner_id: int | None) -> TableState:
                 _presence().note(fresh.id, learner_id)  # present already: written beside, not in this answer's way
                 return state
             table_id = fresh.id
+            session.close()  # its connection back to the pool before the writer takes one (moves._written)
             with database.writing() as writer:
                 back = store.heard_from(writer, table_id, learner_id)
             if back:  # back from away: the others' pages hear of it
                 moves.publish(fresh)
-            session.expire_all()
-            return _read(session, fresh)  # read again: what was read before the write is stale
+            return _read(session, fresh)  # read again, afresh
     with database.reading(strict=True) as session:  # see MOVES_READING
         fresh = session.get(GameTable, table.id)
         if fresh is None:

@@ -99,14 +99,16 @@ def publish(table: GameTable | TableState) -> None:
     push().publish(table_topic(table_id))
 
 
-def _written(session: Session, work: Callable[[Session], T], fresh: bool = True) -> T:
-    """`work` on a session of its own holding the write turn (`database.writing`), then
-    the caller's session reads what it wrote (`fresh`: its objects expired)."""
+def _written(session: Session, work: Callable[[Session], T]) -> T:
+    """`work` on a session of its own holding the write turn (`database.writing`).
+
+    The caller's session lets its connection go first (`close`: what it loaded stays
+    as loaded, detached; its next query reads afresh): a thread holding one pooled
+    connection while it waits for a second, with every thread of a busy worker doing
+    the same, emptied the pool and waited 30 s for it under load."""
+    session.close()
     with database.writing() as writer:
-        done = work(writer)
-    if fresh:
-        session.expire_all()
-    return done
+        return work(writer)
 
 
 def _save(session: Session, state: TableState, held: list[Action]) -> None:
@@ -114,8 +116,7 @@ def _save(session: Session, state: TableState, held: list[Action]) -> None:
     row, hand = state.row, state.hand
     assert row is not None and hand is not None
     actions, kept, result = [a.to_json() for a in hand.actions], [a.to_json() for a in held], result_of(hand, state.seats)
-    # The row says what was stored (save_moves sets it): the caller's session needs no read again.
-    _written(session, lambda writer: store.save_moves(writer, row, actions, kept, result), fresh=False)
+    _written(session, lambda writer: store.save_moves(writer, row, actions, kept, result))  # the row says what was stored
     state.held = held
 
 
