@@ -16,7 +16,13 @@ Each acknowledged move (a 200 answer) carries the table's new version. The
 delay of a move at another person of its table is from the moment its
 answer arrived to the first "moved" their stream brought with that version
 or a later one (a later move may overtake it); a push that arrives before
-the mover's own answer counts as 0. It prints the p50, p95 and largest of
+the mover's own answer counts as 0. A version is a checksum, unordered, so
+"later" is read from the table as every answer and fetch showed it: the
+hand's number and its count of moves (`moves`, which every save raises)
+for each version seen. A version that is the move's state with only a
+seat's presence changed is as late as the move; without that, such a
+version (or a move answered after another that overtook it) waited for the
+table's next move to be matched, and counted seconds it never took. It prints the p50, p95 and largest of
 those delays, the server's CPU per move (every request and stream wake of
 the run, from /proc), the moves made, refusals and errors, and the load
 average. Only 127.0.0.1 is contacted; everything stops at its deadline.
@@ -112,7 +118,15 @@ class Table:
     code: str = ""
     people: list[Person] = field(default_factory=list)
     moves: list[tuple[float, int, str]] = field(default_factory=list)  # (acknowledged, version after, mover's seat)
+    progress: dict[int, tuple[int, int]] = field(default_factory=dict)  # version: (hand number, its moves) as seen
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def saw(self, table: Any) -> None:
+        """What a table's JSON (a fetch, a move's answer) says of how far its version is."""
+        hand = table.get("hand") if isinstance(table, dict) else None
+        if isinstance(hand, dict) and isinstance(table.get("version"), int) and isinstance(hand.get("moves"), int):
+            with self.lock:
+                self.progress[table["version"]] = (int(table.get("hands", 0)), hand["moves"])
 
 
 @dataclass
@@ -187,6 +201,7 @@ def _play(person: Person, deadline: float, think: float, tally: Tally) -> None:
                 if status != 200:
                     tally.add(errors=1)
                     continue
+                person.table.saw(table)
                 hand = table["hand"]
                 if hand is None or hand["phase"] == "over":
                     if host and not table["going"]:
@@ -215,6 +230,7 @@ def _play(person: Person, deadline: float, think: float, tally: Tally) -> None:
                         break
                     number = now["move"]
                 if status == 200:
+                    person.table.saw(after)
                     with person.table.lock:
                         person.table.moves.append((acknowledged, after["version"], person.seat))
                 elif status != 409:
@@ -258,12 +274,22 @@ def delays(table: Table) -> tuple[list[float], int]:
     found: list[float] = []
     missed = 0
     moves = sorted(table.moves)
-    for i, (acknowledged, _, mover) in enumerate(moves):
+    progress = table.progress
+    for i, (acknowledged, made, mover) in enumerate(moves):
         later = {version for _, version, _ in moves[i:]}
+        reached = progress.get(made)
+
+        def shows(version: int) -> bool:
+            """The version is this move's state or one after it."""
+            if version in later:
+                return True
+            at = progress.get(version)
+            return reached is not None and at is not None and at >= reached
+
         for person in table.people:
             if person.seat == mover:
                 continue
-            seen = next((when for when, version in person.events if version in later and when >= acknowledged - LATE), None)
+            seen = next((when for when, version in person.events if when >= acknowledged - LATE and shows(version)), None)
             if seen is None or seen - acknowledged > LATE:
                 missed += 1
             else:
