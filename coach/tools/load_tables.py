@@ -269,6 +269,15 @@ def _seat_everyone(port: int, tables: int, seed: int, tally: Tally) -> list[Tabl
     return made
 
 
+def _shows(version: int, later: set[int], progress: dict[int, tuple[int, int]], reached: tuple[int, int] | None) -> bool:
+    """The version is a move's state or one after it: one of the versions the move and
+    those after it were answered with, or one seen as far into the hands as the move."""
+    if version in later:
+        return True
+    at = progress.get(version)
+    return reached is not None and at is not None and at >= reached
+
+
 def delays(table: Table) -> tuple[list[float], int]:
     """Each move's delay at each other person of its table (seconds), and how many never arrived."""
     found: list[float] = []
@@ -278,18 +287,14 @@ def delays(table: Table) -> tuple[list[float], int]:
     for i, (acknowledged, made, mover) in enumerate(moves):
         later = {version for _, version, _ in moves[i:]}
         reached = progress.get(made)
-
-        def shows(version: int) -> bool:
-            """The version is this move's state or one after it."""
-            if version in later:
-                return True
-            at = progress.get(version)
-            return reached is not None and at is not None and at >= reached
-
         for person in table.people:
             if person.seat == mover:
                 continue
-            seen = next((when for when, version in person.events if when >= acknowledged - LATE and shows(version)), None)
+            seen = next(
+                (when for when, version in person.events
+                 if when >= acknowledged - LATE and _shows(version, later, progress, reached)),
+                None,
+            )
             if seen is None or seen - acknowledged > LATE:
                 missed += 1
             else:
