@@ -17,12 +17,11 @@ delay of a move at another person of its table is from the moment its
 answer arrived to the first "moved" their stream brought with that version
 or a later one (a later move may overtake it); a push that arrives before
 the mover's own answer counts as 0. A version is a checksum, unordered, so
-"later" is read from the table as every answer and fetch showed it: the
-hand's number and its count of moves (`moves`, which every save raises)
-for each version seen. A version that is the move's state with only a
-seat's presence changed is as late as the move; without that, such a
-version (or a move answered after another that overtook it) waited for the
-table's next move to be matched, and counted seconds it never took. It prints the p50, p95 and largest of
+"later" also takes any version that a fetch of the table begun after the
+move's answer returned: the table stood at or past the move then. Without
+that, a version with only a seat's presence changed since, or a move
+answered after another that overtook it, was matched only by the table's
+next move, and counted seconds it never took. It prints the p50, p95 and largest of
 those delays, the server's CPU per move (every request and stream wake of
 the run, from /proc), the moves made, refusals and errors, and the load
 average. Only 127.0.0.1 is contacted; everything stops at its deadline.
@@ -118,15 +117,15 @@ class Table:
     code: str = ""
     people: list[Person] = field(default_factory=list)
     moves: list[tuple[float, int, str]] = field(default_factory=list)  # (acknowledged, version after, mover's seat)
-    progress: dict[int, tuple[int, int]] = field(default_factory=dict)  # version: (hand number, its moves) as seen
+    fetched: dict[int, float] = field(default_factory=dict)  # version: when the latest fetch that returned it began
     lock: threading.Lock = field(default_factory=threading.Lock)
 
-    def saw(self, table: Any) -> None:
-        """What a table's JSON (a fetch, a move's answer) says of how far its version is."""
-        hand = table.get("hand") if isinstance(table, dict) else None
-        if isinstance(hand, dict) and isinstance(table.get("version"), int) and isinstance(hand.get("moves"), int):
+    def saw(self, table: Any, began: float) -> None:
+        """A fetch begun at `began` returned `table`: its version stood at least as far as every move answered before."""
+        version = table.get("version") if isinstance(table, dict) else None
+        if isinstance(version, int):
             with self.lock:
-                self.progress[table["version"]] = (int(table.get("hands", 0)), hand["moves"])
+                self.fetched[version] = max(began, self.fetched.get(version, began))
 
 
 @dataclass
@@ -196,12 +195,13 @@ def _play(person: Person, deadline: float, think: float, tally: Tally) -> None:
             if time.monotonic() >= deadline:
                 return
             try:
+                began = time.monotonic()
                 status, table = api.send("GET", f"/api/tables/{code}")
                 tally.add(requests=1)
                 if status != 200:
                     tally.add(errors=1)
                     continue
-                person.table.saw(table)
+                person.table.saw(table, began)
                 hand = table["hand"]
                 if hand is None or hand["phase"] == "over":
                     if host and not table["going"]:
@@ -230,7 +230,6 @@ def _play(person: Person, deadline: float, think: float, tally: Tally) -> None:
                         break
                     number = now["move"]
                 if status == 200:
-                    person.table.saw(after)
                     with person.table.lock:
                         person.table.moves.append((acknowledged, after["version"], person.seat))
                 elif status != 409:
@@ -269,13 +268,10 @@ def _seat_everyone(port: int, tables: int, seed: int, tally: Tally) -> list[Tabl
     return made
 
 
-def _shows(version: int, later: set[int], progress: dict[int, tuple[int, int]], reached: tuple[int, int] | None) -> bool:
-    """The version is a move's state or one after it: one of the versions the move and
-    those after it were answered with, or one seen as far into the hands as the move."""
-    if version in later:
-        return True
-    at = progress.get(version)
-    return reached is not None and at is not None and at >= reached
+def _shows(version: int, later: set[int], fetched: dict[int, float], acknowledged: float) -> bool:
+    """The version is a move's state or one after it: one the move and those after it
+    were answered with, or one a fetch begun after the move's answer returned."""
+    return version in later or fetched.get(version, -math.inf) >= acknowledged
 
 
 def delays(table: Table) -> tuple[list[float], int]:
@@ -283,16 +279,15 @@ def delays(table: Table) -> tuple[list[float], int]:
     found: list[float] = []
     missed = 0
     moves = sorted(table.moves)
-    progress = table.progress
-    for i, (acknowledged, made, mover) in enumerate(moves):
+    fetched = table.fetched
+    for i, (acknowledged, _, mover) in enumerate(moves):
         later = {version for _, version, _ in moves[i:]}
-        reached = progress.get(made)
         for person in table.people:
             if person.seat == mover:
                 continue
             seen = next(
                 (when for when, version in person.events
-                 if when >= acknowledged - LATE and _shows(version, later, progress, reached)),
+                 if when >= acknowledged - LATE and _shows(version, later, fetched, acknowledged)),
                 None,
             )
             if seen is None or seen - acknowledged > LATE:

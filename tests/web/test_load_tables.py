@@ -42,27 +42,33 @@ def test_a_move_nobody_else_hears_of_is_missed():
     assert [round(d, 2) for d in found] == [0.1] and missed == 2  # West's came too late, North's never
 
 
-def test_a_version_as_far_as_the_move_or_further_delivers_it_though_its_number_differs():
+def test_a_version_fetched_after_the_move_delivers_it_though_its_number_differs():
     """Issue 28: a version is a checksum. A seat's presence changed right after East's
-    move (999: the same hand, the same moves, another seat away), and a move answered
-    after one that overtook it (South's 333, saved after West's 444 but answered
-    first): both were matched only by the table's next move, seconds later."""
+    move (999), and South's move (333) was answered after West's (444), which was
+    saved after it: both were matched only by the table's next move, seconds later.
+    A version that a fetch begun after the move's answer returned shows the move."""
     table = _table(
         [(10.0, 111, "east"), (11.0, 444, "west"), (11.1, 333, "south")],
         {"south": [(10.1, 999), (11.4, 444)], "west": [(10.2, 999), (11.5, 444)], "north": [(10.3, 999), (11.2, 444)],
          "east": [(11.3, 444)]},
     )
-    table.saw({"version": 111, "hands": 1, "hand": {"moves": 5}})
-    table.saw({"version": 999, "hands": 1, "hand": {"moves": 5}})  # East's move, a presence later
-    table.saw({"version": 333, "hands": 1, "hand": {"moves": 6}})
-    table.saw({"version": 444, "hands": 1, "hand": {"moves": 7}})
-    table.saw({"version": 5, "hands": 1, "hand": None})  # no hand: says nothing
+    table.saw({"version": 999}, began=10.05)  # a fetch begun after East's answer returned 999
+    table.saw({"version": 444}, began=11.15)  # and one after South's returned 444
+    table.saw({"version": 777}, began=9.0)  # before every move: says nothing of them
+    table.saw({"error": "gone"}, began=12.0)
     found, missed = load_tables.delays(table)
     assert missed == 0
-    east = [0.1, 0.2, 0.3]  # by 999, East's state with a presence changed
+    east = [0.1, 0.2, 0.3]  # by 999
     west = [0.3, 0.4, 0.2]  # at East, South, North by 444 itself
-    south = [0.2, 0.4, 0.1]  # at East, West, North by 444: saved after 333, answered before it
+    south = [0.2, 0.4, 0.1]  # at East, West, North by 444, fetched after South's answer
     assert sorted(round(d, 2) for d in found) == sorted(east + west + south)
+
+
+def test_a_version_fetched_before_the_move_never_delivers_it():
+    table = _table([(10.0, 111, "east")], {"south": [(10.1, 555)]})
+    table.saw({"version": 555}, began=9.9)  # the table before East's move
+    found, missed = load_tables.delays(table)
+    assert found == [] and missed == 3
 
 
 @pytest.mark.server
