@@ -16,12 +16,14 @@ Each acknowledged move (a 200 answer) carries the table's new version. The
 delay of a move at another person of its table is from the moment its
 answer arrived to the first "moved" their stream brought with that version
 or a later one (a later move may overtake it); a push that arrives before
-the mover's own answer counts as 0. A version is a checksum, unordered, so
-"later" also takes any version that a fetch of the table begun after the
-move's answer returned: the table stood at or past the move then. Without
-that, a version with only a seat's presence changed since, or a move
-answered after another that overtook it, was matched only by the table's
-next move, and counted seconds it never took. It prints the p50, p95 and largest of
+the mover's own answer counts as 0. A version is a checksum, unordered, and
+a page fetches the table as it stands on any "moved": so any "moved" that
+arrives after the move's answer delivers it, whatever its number (a seat's
+presence may have changed since, or a later move overtaken it), and one
+that arrives before counts as 0 when its version is the move's, a later
+move's, or one that a fetch begun after the answer returned. Matching the
+number alone made such a move wait for the table's next one, and counted
+seconds it never took. It prints the p50, p95 and largest of
 those delays, the server's CPU per move (every request and stream wake of
 the run, from /proc), the moves made, refusals and errors, and the load
 average. Only 127.0.0.1 is contacted; everything stops at its deadline.
@@ -287,7 +289,7 @@ def delays(table: Table) -> tuple[list[float], int]:
                 continue
             seen = next(
                 (when for when, version in person.events
-                 if when >= acknowledged - LATE and _shows(version, later, fetched, acknowledged)),
+                 if when >= acknowledged or (when >= acknowledged - LATE and _shows(version, later, fetched, acknowledged))),
                 None,
             )
             if seen is None or seen - acknowledged > LATE:

@@ -42,33 +42,29 @@ def test_a_move_nobody_else_hears_of_is_missed():
     assert [round(d, 2) for d in found] == [0.1] and missed == 2  # West's came too late, North's never
 
 
-def test_a_version_fetched_after_the_move_delivers_it_though_its_number_differs():
+def test_any_moved_after_the_answer_delivers_the_move_whatever_its_number():
     """Issue 28: a version is a checksum. A seat's presence changed right after East's
-    move (999), and South's move (333) was answered after West's (444), which was
-    saved after it: both were matched only by the table's next move, seconds later.
-    A version that a fetch begun after the move's answer returned shows the move."""
+    move (999): its "moved" was matched only by the table's next move, seconds later.
+    A page fetches the table as it stands on any "moved": one after the answer delivers."""
+    table = _table([(10.0, 111, "east"), (14.0, 222, "south")], {"south": [(10.1, 999)], "west": [(10.2, 999), (14.1, 222)]})
+    found, missed = load_tables.delays(table)
+    assert sorted(round(d, 2) for d in found) == [0.1, 0.1, 0.2]  # South and West of East's move; West of South's
+    assert missed == 3  # North heard of neither, East never of South's
+
+
+def test_a_moved_before_the_answer_delivers_only_the_move_or_a_later_state():
+    """Before the answer, only a version known to be the move's or later counts (as 0):
+    a later move's, or one that a fetch begun after the answer returned."""
     table = _table(
-        [(10.0, 111, "east"), (11.0, 444, "west"), (11.1, 333, "south")],
-        {"south": [(10.1, 999), (11.4, 444)], "west": [(10.2, 999), (11.5, 444)], "north": [(10.3, 999), (11.2, 444)],
-         "east": [(11.3, 444)]},
+        [(10.0, 111, "east"), (10.5, 222, "west")],
+        {"south": [(9.9, 555)], "north": [(9.95, 777)], "west": [(9.97, 777)]},
     )
-    table.saw({"version": 999}, began=10.05)  # a fetch begun after East's answer returned 999
-    table.saw({"version": 444}, began=11.15)  # and one after South's returned 444
-    table.saw({"version": 777}, began=9.0)  # before every move: says nothing of them
+    table.saw({"version": 777}, began=10.01)  # a fetch begun after East's answer returned 777
+    table.saw({"version": 555}, began=9.8)  # the table before East's move
     table.saw({"error": "gone"}, began=12.0)
     found, missed = load_tables.delays(table)
-    assert missed == 0
-    east = [0.1, 0.2, 0.3]  # by 999
-    west = [0.3, 0.4, 0.2]  # at East, South, North by 444 itself
-    south = [0.2, 0.4, 0.1]  # at East, West, North by 444, fetched after South's answer
-    assert sorted(round(d, 2) for d in found) == sorted(east + west + south)
-
-
-def test_a_version_fetched_before_the_move_never_delivers_it():
-    table = _table([(10.0, 111, "east")], {"south": [(10.1, 555)]})
-    table.saw({"version": 555}, began=9.9)  # the table before East's move
-    found, missed = load_tables.delays(table)
-    assert found == [] and missed == 3
+    assert sorted(found) == [0.0, 0.0]  # East's at North and West by 777; South's 555 was the table before
+    assert missed == 4  # East's at South; West's at South, North (777 is before it) and East
 
 
 @pytest.mark.server
