@@ -291,26 +291,3 @@ def test_a_fetch_that_marks_someone_else_away_still_answers_the_table(app):
     chunks = (c.decode() if isinstance(c, bytes) else c for c in stream.response)
     assert next(chunks).startswith("retry:") and next(chunks).startswith("event: moved")
     stream.close()
-
-
-def test_an_open_stream_is_heard_from_well_inside_the_grace(app, monkeypatch):
-    """Issue 28: a stream that looked again only every push.RECHECK (15 s) wrote its
-    person's sign of life every 15 s and more, and under load past moves.GRACE (20 s):
-    people with a stream open were marked away and the coach played their turns. The
-    stream looks every LOOK_EVERY, and a sign of life is due every HEARD_EVERY."""
-    from coach.web.api import tables as tables_api
-    from coach.web.infra import push
-    from coach.web.shared.tables import moves
-
-    asked: dict[str, object] = {}
-
-    def stream(topic, version_now, **options):
-        asked.update(options)
-        return "", 204
-
-    monkeypatch.setattr(push, "stream", stream)
-    _, bob, code = _seated(app)
-    assert bob.get(f"/api/tables/{code}/events").status_code == 204
-    assert asked["recheck"] == tables_api.LOOK_EVERY
-    worst = tables_api.HEARD_EVERY.total_seconds() + tables_api.LOOK_EVERY  # the longest gap between two signs of life
-    assert worst <= moves.GRACE.total_seconds() - 5  # with 5 s of the write's queue to spare

@@ -61,12 +61,6 @@ log = logging.getLogger(__name__)
 API_KINDS = ("friends", "waits")  # a class table is opened from the class's page (its teacher's)
 SAVE_TRIES = 3  # a move that lost a compare and set to another seat's answer is tried again, on the new table
 HEARD_EVERY = timedelta(seconds=10)  # a seated person's presence is written at most this often (moves.GRACE is 20 s)
-# Seconds an open stream waits at most between its own looks (each a sign of life when due). At
-# push.RECHECK (15 s) a quiet table's person was heard from only every 15 s and more, and with the
-# presence write's queue under load (40 tables) that passed moves.GRACE: people with a stream open
-# were marked away, the coach played their turn, and back again (issue 28). At 5 s a sign of life is
-# written every 10 to 15 s, well inside the grace.
-LOOK_EVERY = 5.0
 NOT_YOURS = "there is no such table, or it is not open to you"
 # MOVES_READING: moves, starts and ticks run in a strict reading session (the database refuses a
 # write in it); every write is coach/web/shared/tables/moves.py's, in a writing() session of its
@@ -485,7 +479,7 @@ def events(code: str):
                     _presence().note(table_id, learner_id, whole=due == TICK)
                 return state.version
 
-    return push.stream(push.table_topic(table_id), version_now, recheck=LOOK_EVERY)
+    return push.stream(push.table_topic(table_id), version_now)
 
 
 @bp.get("/<code>/hands/<int:number>/review")
