@@ -16,7 +16,14 @@ Each acknowledged move (a 200 answer) carries the table's new version. The
 delay of a move at another person of its table is from the moment its
 answer arrived to the first "moved" their stream brought with that version
 or a later one (a later move may overtake it); a push that arrives before
-the mover's own answer counts as 0. It prints the p50, p95 and largest of
+the mover's own answer counts as 0. A version is a checksum, unordered, and
+a page fetches the table as it stands on any "moved": so any "moved" that
+arrives after the move's answer delivers it, whatever its number (a seat's
+presence may have changed since, or a later move overtaken it), and one
+that arrives before counts as 0 when its version is the move's, a later
+move's, or one that a fetch begun after the answer returned. Matching the
+number alone made such a move wait for the table's next one, and counted
+seconds it never took. It prints the p50, p95 and largest of
 those delays, the server's CPU per move (every request and stream wake of
 the run, from /proc), the moves made, refusals and errors, and the load
 average. Only 127.0.0.1 is contacted; everything stops at its deadline.
@@ -112,7 +119,15 @@ class Table:
     code: str = ""
     people: list[Person] = field(default_factory=list)
     moves: list[tuple[float, int, str]] = field(default_factory=list)  # (acknowledged, version after, mover's seat)
+    fetched: dict[int, float] = field(default_factory=dict)  # version: when the latest fetch that returned it began
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def saw(self, table: Any, began: float) -> None:
+        """A fetch begun at `began` returned `table`: its version stood at least as far as every move answered before."""
+        version = table.get("version") if isinstance(table, dict) else None
+        if isinstance(version, int):
+            with self.lock:
+                self.fetched[version] = max(began, self.fetched.get(version, began))
 
 
 @dataclass
@@ -182,11 +197,13 @@ def _play(person: Person, deadline: float, think: float, tally: Tally) -> None:
             if time.monotonic() >= deadline:
                 return
             try:
+                began = time.monotonic()
                 status, table = api.send("GET", f"/api/tables/{code}")
                 tally.add(requests=1)
                 if status != 200:
                     tally.add(errors=1)
                     continue
+                person.table.saw(table, began)
                 hand = table["hand"]
                 if hand is None or hand["phase"] == "over":
                     if host and not table["going"]:
@@ -253,17 +270,28 @@ def _seat_everyone(port: int, tables: int, seed: int, tally: Tally) -> list[Tabl
     return made
 
 
+def _shows(version: int, later: set[int], fetched: dict[int, float], acknowledged: float) -> bool:
+    """The version is a move's state or one after it: one the move and those after it
+    were answered with, or one a fetch begun after the move's answer returned."""
+    return version in later or fetched.get(version, -math.inf) >= acknowledged
+
+
 def delays(table: Table) -> tuple[list[float], int]:
     """Each move's delay at each other person of its table (seconds), and how many never arrived."""
     found: list[float] = []
     missed = 0
     moves = sorted(table.moves)
+    fetched = table.fetched
     for i, (acknowledged, _, mover) in enumerate(moves):
         later = {version for _, version, _ in moves[i:]}
         for person in table.people:
             if person.seat == mover:
                 continue
-            seen = next((when for when, version in person.events if version in later and when >= acknowledged - LATE), None)
+            seen = next(
+                (when for when, version in person.events
+                 if when >= acknowledged or (when >= acknowledged - LATE and _shows(version, later, fetched, acknowledged))),
+                None,
+            )
             if seen is None or seen - acknowledged > LATE:
                 missed += 1
             else:

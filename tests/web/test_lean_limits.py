@@ -248,6 +248,40 @@ def test_a_store_that_fails_falls_back_to_memory_as_flask_limiter_does(make_app,
     assert fallback.storage.get_moving_window("LIMITER/coach/address:127.0.0.1/drilling/3/1/minute", 3, 60)[1] == 3
 
 
+def test_a_locked_limits_file_never_fails_the_request(make_app, monkeypatch):
+    """Issue 28: the limits' file held by another worker past the busy timeout answered
+    a 500 ("database is locked"). The request is answered and counted all the same."""
+    monkeypatch.setattr(limit_store, "BUSY_TIMEOUT", 0.05)
+    app = make_app(COACH_LIMIT_DRILL_ADDRESS="3/minute")
+    client = app.test_client(use_cookies=False)
+    assert client.post("/api/drills/name-the-tile/questions", json={}).status_code == 201  # the file made, a connection open
+    storage = coach_limits.limiter.storage
+    assert isinstance(storage, SQLiteStorage)
+    other = sqlite3.connect(storage.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")  # another worker holds the write lock
+    try:
+        statuses = [client.post("/api/drills/name-the-tile/questions", json={}).status_code for _ in range(4)]
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+    assert statuses == [201, 201, 201, 429]  # counted in this worker's memory meanwhile: the limit still holds
+    assert not coach_limits.limiter._storage_dead  # the file is not given up for one busy moment
+
+
+def test_a_store_marked_dead_by_another_thread_meanwhile_still_answers(make_app, monkeypatch):
+    """Two requests meet a failing store at once: the first marks it dead; the second,
+    failing too, used to raise (Flask-Limiter's own check does) instead of using the fallback."""
+    app = make_app(COACH_LIMIT_DRILL_ADDRESS="3/minute")
+
+    def failed_after_another_thread_gave_up(*args, **kwargs):
+        coach_limits.limiter._storage_dead = True  # what the other thread did meanwhile
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(SQLiteStorage, "acquire_entries", failed_after_another_thread_gave_up)
+    client = app.test_client(use_cookies=False)
+    assert client.post("/api/drills/name-the-tile/questions", json={}).status_code == 201
+
+
 def test_limits_switched_off_count_nothing(make_app):
     app = make_app(RATELIMIT_ENABLED=False, COACH_LIMIT_DRILL_ADDRESS="1/minute")
     client = app.test_client(use_cookies=False)

@@ -266,3 +266,44 @@ def test_an_error_among_hits_taken_together_takes_none(store, clock, monkeypatch
         wrapped.acquire_entries([("k", 5, 60, 1)])
     monkeypatch.setattr(limit_store, "_tally_sql", real)
     assert store.get_moving_window("k", 5, 60)[1] == 1 and store.get_moving_window("j", 5, 60)[1] == 0
+
+
+@pytest.fixture
+def held_file(store, monkeypatch):
+    """The limits file's write lock held by another connection (another worker stuck
+    mid-transaction on a saturated machine), and a short busy timeout: no test waits 1 s."""
+    monkeypatch.setattr(limit_store, "BUSY_TIMEOUT", 0.05)
+    other = sqlite3.connect(store.path, isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    yield other
+    if other.in_transaction:
+        other.execute("ROLLBACK")
+    other.close()
+
+
+def test_a_locked_file_counts_the_hit_in_memory_logs_once_and_is_tried_again(store, clock, held_file, caplog):
+    """Issue 28: under load the file stayed locked past the busy timeout and the hit raised
+    "database is locked" into the request (a 500). Now the hit is counted in this process's
+    memory, the same limit holds, one warning says so, and the file is tried again."""
+    with caplog.at_level("WARNING", logger=limit_store.__name__):
+        assert [store.acquire_entry("k", limit=2, expiry=60) for _ in range(3)] == [True, True, False]
+        assert store.acquire_entries([("k2", 2, 60, 1), ("k2", 2, 60, 1), ("k2", 2, 60, 1)]) == 2
+        assert store.incr("counted", 60) == 1
+        assert store.incr("counted", 60) == 2
+    locked = [r for r in caplog.records if "counting in this worker's memory" in r.getMessage()]
+    assert len(locked) == 1  # once per process, not once per hit
+    assert _rows(store) == 0  # nothing reached the locked file
+    held_file.execute("ROLLBACK")
+    assert store.acquire_entry("k", limit=2, expiry=60) is True  # the file again, as soon as it is free
+    assert _rows(store) == 1
+
+
+def test_an_error_other_than_a_locked_file_still_reaches_the_limiter(store, clock, monkeypatch):
+    """Only a busy file falls back here; anything else (a broken file) is the limiter's to handle."""
+
+    def broken(*args, **kwargs):
+        raise sqlite3.DatabaseError("file is not a database")
+
+    monkeypatch.setattr(SQLiteStorage, "_acquire_entry", broken)
+    with pytest.raises(sqlite3.DatabaseError):
+        store.acquire_entry("k", limit=2, expiry=60)

@@ -42,6 +42,31 @@ def test_a_move_nobody_else_hears_of_is_missed():
     assert [round(d, 2) for d in found] == [0.1] and missed == 2  # West's came too late, North's never
 
 
+def test_any_moved_after_the_answer_delivers_the_move_whatever_its_number():
+    """Issue 28: a version is a checksum. A seat's presence changed right after East's
+    move (999): its "moved" was matched only by the table's next move, seconds later.
+    A page fetches the table as it stands on any "moved": one after the answer delivers."""
+    table = _table([(10.0, 111, "east"), (14.0, 222, "south")], {"south": [(10.1, 999)], "west": [(10.2, 999), (14.1, 222)]})
+    found, missed = load_tables.delays(table)
+    assert sorted(round(d, 2) for d in found) == [0.1, 0.1, 0.2]  # South and West of East's move; West of South's
+    assert missed == 3  # North heard of neither, East never of South's
+
+
+def test_a_moved_before_the_answer_delivers_only_the_move_or_a_later_state():
+    """Before the answer, only a version known to be the move's or later counts (as 0):
+    a later move's, or one that a fetch begun after the answer returned."""
+    table = _table(
+        [(10.0, 111, "east"), (10.5, 222, "west")],
+        {"south": [(9.9, 555)], "north": [(9.95, 777)], "west": [(9.97, 777)]},
+    )
+    table.saw({"version": 777}, began=10.01)  # a fetch begun after East's answer returned 777
+    table.saw({"version": 555}, began=9.8)  # the table before East's move
+    table.saw({"error": "gone"}, began=12.0)
+    found, missed = load_tables.delays(table)
+    assert sorted(found) == [0.0, 0.0]  # East's at North and West by 777; South's 555 was the table before
+    assert missed == 4  # East's at South; West's at South, North (777 is before it) and East
+
+
 @pytest.mark.server
 def test_a_short_run_plays_and_measures(tmp_path):
     out = tmp_path / "figures.json"

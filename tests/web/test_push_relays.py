@@ -264,3 +264,28 @@ def test_a_push_setting_that_cannot_work_is_refused_with_its_name():
 def test_the_app_watches_on_its_sqlite_file_by_default(app):
     assert isinstance(app.extensions["push"].relay, push_relays.WatchRelay)
     assert app.extensions["push"].slots == settings.STREAM_SLOTS.default
+
+
+def test_the_watchers_reads_never_wait_for_the_apps_pool(database):
+    """Issue 28: under load every pooled connection was held by a request replaying a
+    hand, and the watcher waited for one: no stream of its worker woke for seconds.
+    It reads on a connection of its own."""
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    engine = make_engine(database)
+    table_id = _table(engine)
+    from sqlmodel import create_engine
+
+    busy = create_engine(database, pool_size=1, max_overflow=0, pool_timeout=0.2, connect_args={"check_same_thread": False})
+    held = busy.connect()  # every connection of the app's pool is taken
+    try:
+        with pytest.raises(PoolTimeout):
+            busy.connect()
+        read = push_module.table_versions(busy)
+        started = time.monotonic()
+        found = read([f"table:{table_id}"])
+        assert time.monotonic() - started < 0.2 and found[f"table:{table_id}"] is not None
+    finally:
+        held.close()
+        busy.dispose()
+        engine.dispose()

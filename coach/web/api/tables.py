@@ -62,10 +62,10 @@ API_KINDS = ("friends", "waits")  # a class table is opened from the class's pag
 SAVE_TRIES = 3  # a move that lost a compare and set to another seat's answer is tried again, on the new table
 HEARD_EVERY = timedelta(seconds=10)  # a seated person's presence is written at most this often (moves.GRACE is 20 s)
 NOT_YOURS = "there is no such table, or it is not open to you"
-# MOVES_READING: a move, a start and a tick may end the hand, and a hand that ends starts its reviews,
-# which take the write lock themselves (coach/web/shared/tables/reviews.py): they run in a
-# reading() session, as the practice hands' moves do, their writes waiting on SQLite's own
-# lock (a compare and set decides any race). Holding writing() around them would deadlock.
+# MOVES_READING: moves, starts and ticks run in a strict reading session (the database refuses a
+# write in it); every write is coach/web/shared/tables/moves.py's, in a writing() session of its
+# own around the store's call only, so writes queue for the turn and never in SQLite's busy
+# handler (issue 28), and the replay and the computer players run outside the turn.
 
 
 
@@ -218,7 +218,7 @@ def _read(session: Session, table: GameTable) -> TableState:
 
 def _as_it_stands(table: GameTable, learner_id: int | None) -> TableState:
     """The table loaded; presence and the timer noticed first when they are due."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         fresh = session.get(GameTable, table.id)
         if fresh is None:
             raise _Refused(NOT_YOURS, 404)
@@ -231,10 +231,14 @@ def _as_it_stands(table: GameTable, learner_id: int | None) -> TableState:
             if all(s.present for s in state.seats if s.learner_id == learner_id):
                 _presence().note(fresh.id, learner_id)  # present already: written beside, not in this answer's way
                 return state
-            if store.heard_from(session, fresh.id, learner_id):  # back from away: the others' pages hear of it
+            table_id = fresh.id
+            session.close()  # its connection back to the pool before the writer takes one (moves._written)
+            with database.writing() as writer:
+                back = store.heard_from(writer, table_id, learner_id)
+            if back:  # back from away: the others' pages hear of it
                 moves.publish(fresh)
-            return _read(session, fresh)  # read again: the commit expired what was read
-    with database.reading() as session:  # not writing(): see MOVES_READING
+            return _read(session, fresh)  # read again, afresh
+    with database.reading(strict=True) as session:  # see MOVES_READING
         fresh = session.get(GameTable, table.id)
         if fresh is None:
             raise _Refused(NOT_YOURS, 404)
@@ -276,7 +280,7 @@ class _Presence:
         try:
             with self.app.app_context():
                 if whole:
-                    with database.reading() as session:  # not writing(): see MOVES_READING
+                    with database.reading(strict=True) as session:  # see MOVES_READING
                         table = session.get(GameTable, table_id)
                         if table is not None:
                             seated = learner_id if learner_id is not None and store.seat_of(session, table_id, learner_id) else None
@@ -359,7 +363,7 @@ def open_table():
 
 @bp.get("/<code>")
 def show(code: str):
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         learner_id = _learner_id(session)
         table = _table(session, code, learner_id)
     return jsonify(table_json(_as_it_stands(table, learner_id), learner_id))
@@ -369,11 +373,15 @@ def show(code: str):
 @limits.drilling
 def take_seat(code: str):
     seat = _seat_body()
-    with database.writing() as session:
+    with database.reading(strict=True) as session:
         learner_id = _learner_id(session)
+        _table(session, code, learner_id)
+    if learner_id is None:
+        with database.writing() as writer:
+            learner_id = _learner_id(writer, create=True)  # a guest, as a practice hand makes one
+            writer.commit()
+    with database.reading(strict=True) as session:  # see MOVES_READING
         table = _table(session, code, learner_id)
-        if learner_id is None:
-            learner_id = _learner_id(session, create=True)  # a guest, as a practice hand makes one
         assert learner_id is not None
         if not store.may_sit(session, table, learner_id):
             raise _Refused(NOT_YOURS, 404)
@@ -390,7 +398,7 @@ def take_seat(code: str):
 @limits.drilling
 def start(code: str):
     read_body(set())
-    with database.reading() as session:  # not writing(): see MOVES_READING
+    with database.reading(strict=True) as session:  # see MOVES_READING
         learner_id = _learner_id(session)
         table = _table(session, code, learner_id)
         if learner_id is None or table.host_id != learner_id:
@@ -407,14 +415,14 @@ def start(code: str):
 @bp.post("/<code>/actions")
 @limits.drilling
 def act(code: str):
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         learner_id = _learner_id(session)
         table = _table(session, code, learner_id)
         seat = store.seat_of(session, table.id, learner_id) if learner_id is not None and table.id is not None else None
     if seat is None:
         raise _Refused("only the person in a seat plays for it: take a seat first", 403)
     action, number = _posted_action(seat.seat)
-    with database.reading() as session:  # not writing(): see MOVES_READING
+    with database.reading(strict=True) as session:  # see MOVES_READING
         for attempt in range(1, SAVE_TRIES + 1):
             fresh = session.get(GameTable, table.id)
             if fresh is None:
@@ -447,7 +455,7 @@ def act(code: str):
 def events(code: str):
     """The table's stream (push.stream): "moved" with the table's version when it opens and
     whenever it changes. Each wake notes the person's presence when due (moves.tick)."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         learner_id = _learner_id(session)
         table = _table(session, code, learner_id)
     app: Flask = current_app._get_current_object()  # type: ignore[attr-defined]  # the stream runs after the request
@@ -456,7 +464,7 @@ def events(code: str):
 
     def version_now() -> int | None:
         with app.app_context():
-            with database.reading() as session:
+            with database.reading(strict=True) as session:
                 fresh = session.get(GameTable, table_id)
                 if fresh is None:
                     return None
@@ -479,7 +487,7 @@ def events(code: str):
 def review_of(code: str, number: int):
     """Your review of your own seat in hand `number`, once it is over: the seat you held
     when it ended. Anyone else: 404 (nothing says whose seat was whose)."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         learner_id = _learner_id(session)
         table = _table(session, code, learner_id)
         hand = session.exec(

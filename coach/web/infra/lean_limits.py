@@ -102,11 +102,14 @@ class Lean:
         except RateLimitExceeded:
             raise
         except Exception:  # what Flask-Limiter's _check_request_limit does with a storage error
-            if limiter._in_memory_fallback_enabled and not limiter._storage_dead:
-                limiter.logger.warning("Rate limit storage unreachable - falling back to in-memory storage")
-                limiter._storage_dead = True
+            if limiter._in_memory_fallback_enabled:
+                if not limiter._storage_dead:
+                    limiter.logger.warning("Rate limit storage unreachable - falling back to in-memory storage")
+                    limiter._storage_dead = True
+                # Marked dead by this request, or by another thread while this one waited on the
+                # storage (Flask-Limiter's own check raises then): its check again, on the fallback.
                 limiter.context.seen_limits.clear()
-                return False  # its check again, now on the fallback
+                return False
             if limiter._swallow_errors:
                 limiter.logger.exception("Failed to rate limit. Swallowing error")
                 return True

@@ -33,9 +33,15 @@ window's counters besides.
   A fixed-window counter is one `INSERT ... ON CONFLICT DO UPDATE`.
 - WAL and `synchronous=NORMAL`: readers never wait for a writer and a
   commit costs no disk flush (a crash of the machine may forget the last
-  few hits; a limit is not a ledger). A 5 s busy timeout: the write lock is
-  held for microseconds at a time, so waiting longer means something is
-  wrong, and the limiter falls back to memory (its `in_memory_fallback`).
+  few hits; a limit is not a ledger). A 1 s busy timeout: the write lock is
+  held for microseconds at a time, but on a saturated machine its holder
+  waits for the GIL between statements (every thread of the worker competes
+  for it), and 160 live tables' requests once kept the file locked past 5 s.
+- A hit or count that meets the file still locked is not an error: that one
+  is counted in this process's memory instead (`_fallback`, as the limiter's
+  own `in_memory_fallback` counts, per worker), logged once per process, and
+  the next hit tries the file again. The request is answered either way, never
+  a 500 (issue 28); a limit stays a limit, only per worker for that moment.
 - Expired rows go a few at a time with each hit (`SWEEP` rows at most, by
   their expiry's index): the file stays as small as the live windows, and
   no hit pays for a long sweep. A row is expired once past its window, so
@@ -48,6 +54,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import logging
 import os
 import sqlite3
 import threading
@@ -56,7 +63,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from limits.errors import StorageError
-from limits.storage import MovingWindowSupport, Storage
+from limits.storage import MemoryStorage, MovingWindowSupport, Storage
 
 from coach.common.file_lock import locked
 
@@ -64,7 +71,7 @@ SCHEME = "coach-sqlite"
 DEFAULT = f"{SCHEME}://"  # the setting's default: the instance folder's file (coach.web.infra.limits)
 FILE_NAME = "ratelimits.sqlite3"
 SWEEP = 16  # expired rows removed at most per hit: bounded work, and more than a hit adds
-BUSY_TIMEOUT = 5.0  # seconds
+BUSY_TIMEOUT = 1.0  # seconds; then the hit is counted in memory (`_fallback`)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS hit (key TEXT NOT NULL, at REAL NOT NULL, expires REAL NOT NULL, amount INTEGER NOT NULL);
@@ -94,6 +101,12 @@ COMMIT;
 
 
 _left_behind: list[sqlite3.Connection] = []
+log = logging.getLogger(__name__)
+
+
+def _busy(error: sqlite3.Error) -> bool:
+    """SQLite's "database is locked" (or busy): another writer held the file past the busy timeout."""
+    return isinstance(error, sqlite3.OperationalError) and any(word in str(error) for word in ("locked", "busy"))
 
 Entry = tuple[str, int, int, int]  # a moving-window hit: key, limit, expiry in seconds, amount
 
@@ -141,6 +154,10 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             raise ValueError(f"{SCHEME}:// needs an absolute file path, such as {SCHEME}:///var/lib/coach/{FILE_NAME}")
         self.path = Path(path)
         self._local = threading.local()
+        self._fallback_lock = threading.Lock()
+        self._fallback_store: MemoryStorage | None = None
+        self._fallback_pid = 0
+        self._told = 0  # the process that has logged its first locked file (once per process)
         self._set_up()
 
     @property
@@ -178,16 +195,29 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             self._local.held = held = (pid, connection)
         return held[1]
 
+    def _fallback(self, what: str, error: sqlite3.Error) -> MemoryStorage:
+        """This process's memory store, for a hit the locked file could not take (see the
+        module's docstring); the first time in a process, a warning says so."""
+        pid = os.getpid()
+        with self._fallback_lock:
+            if self._fallback_store is None or self._fallback_pid != pid:  # made after the fork, in the worker
+                self._fallback_store, self._fallback_pid = MemoryStorage(), pid
+            if self._told != pid:
+                self._told = pid
+                log.warning("rate limits: %s met %s (%s); counting in this worker's memory while it lasts", what, self.path.name, error)
+            return self._fallback_store
+
     @contextlib.contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
         connection = self._connection()
         connection.execute("BEGIN IMMEDIATE")  # the write lock first: a check and its write are one
         try:
             yield connection
+            connection.execute("COMMIT")
         except BaseException:
-            connection.execute("ROLLBACK")
+            if connection.in_transaction:  # a failed COMMIT too: never leave the thread's connection mid-transaction
+                connection.execute("ROLLBACK")
             raise
-        connection.execute("COMMIT")
 
     @staticmethod
     def _sweep(connection: sqlite3.Connection, table: str, now: float) -> None:
@@ -201,6 +231,14 @@ class SQLiteStorage(Storage, MovingWindowSupport):
     def acquire_entry(self, key: str, limit: int, expiry: int, amount: int = 1) -> bool:
         if amount > limit:
             return False
+        try:
+            return self._acquire_entry(key, limit, expiry, amount)
+        except sqlite3.Error as error:
+            if not _busy(error):
+                raise
+            return self._fallback("a hit", error).acquire_entry(key, limit, expiry, amount)
+
+    def _acquire_entry(self, key: str, limit: int, expiry: int, amount: int) -> bool:
         now = time.time()
         with self._writing() as connection:
             # A few expired rows of any key, and every row of this key older than the
@@ -228,8 +266,21 @@ class SQLiteStorage(Storage, MovingWindowSupport):
         tried, as Flask-Limiter stops at a limit's first breach."""
         if not entries:
             return 0
+        with _storage_errors(self):
+            try:
+                return self._acquire_entries(entries)
+            except sqlite3.Error as error:
+                if not _busy(error):
+                    raise
+                memory = self._fallback("a request's hits", error)
+                for taken, (key, limit, expiry, amount) in enumerate(entries):
+                    if not memory.acquire_entry(key, limit, expiry, amount):
+                        return taken
+                return len(entries)
+
+    def _acquire_entries(self, entries: Sequence[Entry]) -> int:
         now = time.time()
-        with _storage_errors(self), self._writing() as connection:
+        with self._writing() as connection:
             # As acquire_entry for each, in three statements however many: the rows that
             # have left each key's window go (and a few expired ones), the keys' tallies
             # are read, and the entries that fit are added. The write lock is held from
@@ -261,6 +312,14 @@ class SQLiteStorage(Storage, MovingWindowSupport):
     # -- fixed-window counters -----------------------------------------------------
 
     def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        try:
+            return self._incr(key, expiry, amount)
+        except sqlite3.Error as error:
+            if not _busy(error):
+                raise
+            return self._fallback("a count", error).incr(key, expiry, amount)
+
+    def _incr(self, key: str, expiry: int, amount: int) -> int:
         now = time.time()
         with self._writing() as connection:
             self._sweep(connection, "counter", now)

@@ -33,7 +33,9 @@ from collections.abc import Callable, Iterator
 from typing import Protocol
 
 from flask import Flask, current_app
+from sqlalchemy import create_engine
 from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
 from sqlmodel import Session
 
 from coach.common import settings
@@ -202,11 +204,26 @@ def table_topic(table_id: int) -> str:
 
 
 def table_versions(engine: Engine) -> Callable[[list[str]], dict[str, object]]:
-    """The watcher's reader (push_relays.WatchRelay): each waited table topic's versions, one query."""
+    """The watcher's reader (push_relays.WatchRelay): each waited table topic's versions, one query.
+
+    On its own connection, not one of the app's pool: under load (40 live tables) every
+    pooled connection was held by a request replaying a hand, and the watcher, waiting
+    for one, woke no stream of its worker for seconds (issue 28). Made in the process
+    that reads (gunicorn forks after the app is built), one connection, kept."""
+    own: dict[int, Engine] = {}
+
+    def connection_engine() -> Engine:
+        pid = os.getpid()
+        if pid not in own:
+            own.clear()
+            own[pid] = engine if engine.dialect.name != "sqlite" else create_engine(
+                engine.url, poolclass=StaticPool, connect_args={"check_same_thread": False, "timeout": 30},
+            )
+        return own[pid]
 
     def read(topics: list[str]) -> dict[str, object]:
         ids = {int(t[len(TABLE):]): t for t in topics if t.startswith(TABLE) and t[len(TABLE):].isdigit()}
-        with Session(engine) as session:
+        with Session(connection_engine()) as session:
             found = tables.table_versions(session, list(ids))
         return {topic: found.get(table_id) for table_id, topic in ids.items()}
 

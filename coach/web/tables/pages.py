@@ -17,10 +17,10 @@ compare and set and publishes on the table's push topic after the commit. The
 page never says more than the seat sees (coach/play/seat_view.py); the stream
 carries only a version number, and each page fetches its own view.
 
-Requests that change the table hold a `database.reading()` session, as the
-practice table's moves do: the store's writes commit at once, and a hand's
-last move starts its reviews, which take the write turn themselves
-(`database.writing`, not re-entrant).
+Requests read in a strict `database.reading(strict=True)` session (the
+database refuses a write in it): every write of a table is moves.py's, each
+in a `database.writing()` session of its own taken only around the store's
+call, and a guest made by a request is made in one too.
 """
 
 from __future__ import annotations
@@ -223,7 +223,7 @@ def _home(session: Session, problem: str | None = None, status: int = 200):
 
 @bp.get("")
 def home():
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         return _home(session)
 
 
@@ -248,7 +248,7 @@ def _settings_from_form() -> tuple[str, TableSettings]:
 @bp.post("")
 @limits.drilling
 def open_table():
-    with database.reading() as session:
+    with database.writing() as session:
         try:
             kind, settings = _settings_from_form()
         except ValueError as error:
@@ -266,7 +266,7 @@ def open_table():
 @limits.join
 def join():
     code = store.normal_code(request.form.get("code", ""))
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         table = store.table_by_code(session, code) if code else None
         if table is None:
             return _home(session, "There is no table with that code. Check it with whoever opened the table.", 404)
@@ -279,7 +279,7 @@ def join():
 @bp.get("/<code>")
 @limits.join
 def table_page(code: str):
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         table = _table(session, code)
         if store.normal_code(code) != code:  # typed in lower case or with a dash: the table's own address
             return redirect(url_for("tables.table_page", code=table.code), 303)
@@ -291,7 +291,7 @@ def table_page(code: str):
 @bp.get("/<code>/view")
 def view(code: str):
     """The table as an htmx partial; 204 when the page already shows this version (`since`)."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         learner = _learner(session)
         state = _noticed(session, _table(session, code), learner)
         since = request.args.get("since", "")
@@ -306,7 +306,7 @@ def events(code: str):
     """The table's stream (coach/web/infra/push.py): "moved" with the table's version on
     open and whenever it changes. Each wake of an open stream is a sign of life of its
     person (presence) and a look at the turn timer; it wakes by the timer's deadline."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         table = store.table_by_code(session, code)
         if table is None:
             abort(404)
@@ -318,7 +318,7 @@ def events(code: str):
     wake = [STREAM_TICK]
 
     def version_now() -> int | None:
-        with app.app_context(), database.reading() as session:
+        with app.app_context(), database.reading(strict=True) as session:
             row = session.get(GameTable, table_id)
             if row is None:
                 return None
@@ -345,11 +345,19 @@ def _redirect_or_page(session: Session, code: str, state: TableState, learner: L
 @limits.drilling
 def take_seat(code: str, seat: str):
     name = seat_named(seat)
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         state = _loaded(session, code)
         if name is None or name not in {s.seat for s in state.seats}:
             abort(404, description="That seat is not at this table: East, South, West or North (North is empty at three).")
-        learner = _learner(session, create=True)
+        learner = _learner(session)
+    if learner is None:  # a guest, made in a write session of its own
+        with database.writing() as writer:
+            made = _learner(writer, create=True)
+            assert made is not None
+            writer.commit()
+    with database.reading(strict=True) as session:
+        state = _loaded(session, code)
+        learner = _learner(session)
         assert learner is not None and learner.id is not None
         try:
             state = moves.sit(session, state.table, learner.id, name)
@@ -362,7 +370,7 @@ def take_seat(code: str, seat: str):
 @bp.post("/<code>/seats/<seat>/out")
 def move_out(code: str, seat: str):
     name = seat_named(seat)
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         state = _loaded(session, code)
         learner = _learner(session)
         if learner is None or state.table.host_id != learner.id:
@@ -378,7 +386,7 @@ def move_out(code: str, seat: str):
 
 @bp.post("/<code>/start")
 def start(code: str):
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         state = _loaded(session, code)
         learner = _learner(session)
         if learner is None or learner.id is None or state.table.host_id != learner.id:
@@ -415,7 +423,7 @@ def action_from_form(seat: str) -> Action:
 @bp.post("/<code>/moves")
 @limits.drilling
 def move(code: str):
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         state = _loaded(session, code)
         learner = _learner(session)
         seat = state.seat_of(learner.id if learner is not None else None)
@@ -448,7 +456,7 @@ def move(code: str):
 def review_page(code: str, number: int):
     """My review of my own seat in hand `number`, once the hand is over: only the
     person who sat there when it ended reads it (404 for anyone else, as for none)."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         table = store.table_by_code(session, code)
         learner = _learner(session)
         if table is None or table.id is None or learner is None or number < 1 or number > 100_000:

@@ -26,6 +26,15 @@ each person whose time ran out (`people.advance(expired=...)`); both under the
 same compare and set as a move, so two ticks noticing at once change the table
 once. docs/tables.md says why this is enough.
 
+Every write goes through `database.writing()` in a session of its own, taken
+only around the store's call (`_written`): the hand is loaded, replayed and
+played on in the caller's session, which only reads (`database.reading(strict=True)`
+in the web parts), and the compare and set decides a race. Writing there
+instead waited in SQLite's busy handler behind every writer queued for the
+turn, seconds under load (issue 28); holding the turn around the whole move
+would queue every move's replay behind every other's. A hand that ends
+starts its reviews after the turn is let go.
+
 Authorization is the caller's: `play_move` acts for the `seat` it is given
 (the caller found it with `TableState.seat_of`), `start_hand` and `move_out`
 check the host themselves (`NotHost`).
@@ -34,9 +43,10 @@ check the host themselves (`NotHost`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TypeVar
 
 from sqlmodel import Session
 
@@ -47,10 +57,12 @@ from coach.play.hand import Action, HandError
 from coach.play.people import CallRuling
 from coach.store import tables as store
 from coach.store.models import GameTable
+from coach.web.infra import database
 from coach.web.infra.push import push, table_topic
 from coach.web.shared.tables.reviews import start_reviews
 from coach.web.shared.tables.state import TableState, load_table, result_of
 
+T = TypeVar("T")
 GRACE = timedelta(seconds=20)  # a person unheard from this long (no open stream, no request) is away
 ALREADY_PLAYED = "That move was already played, or the table moved on before it arrived: here is the table now."
 
@@ -87,13 +99,24 @@ def publish(table: GameTable | TableState) -> None:
     push().publish(table_topic(table_id))
 
 
+def _written(session: Session, work: Callable[[Session], T]) -> T:
+    """`work` on a session of its own holding the write turn (`database.writing`).
+
+    The caller's session lets its connection go first (`close`: what it loaded stays
+    as loaded, detached; its next query reads afresh): a thread holding one pooled
+    connection while it waits for a second, with every thread of a busy worker doing
+    the same, emptied the pool and waited 30 s for it under load."""
+    session.close()
+    with database.writing() as writer:
+        return work(writer)
+
+
 def _save(session: Session, state: TableState, held: list[Action]) -> None:
     """The hand as it now stands, by the store's compare and set (TableHandMoved)."""
-    assert state.row is not None and state.hand is not None
-    store.save_moves(
-        session, state.row, [a.to_json() for a in state.hand.actions], [a.to_json() for a in held],
-        result_of(state.hand, state.seats),
-    )
+    row, hand = state.row, state.hand
+    assert row is not None and hand is not None
+    actions, kept, result = [a.to_json() for a in hand.actions], [a.to_json() for a in held], result_of(hand, state.seats)
+    _written(session, lambda writer: store.save_moves(writer, row, actions, kept, result))  # the row says what was stored
     state.held = held
 
 
@@ -132,8 +155,9 @@ def start_hand(session: Session, table: GameTable, learner_id: int, seed: int | 
     TableHandMoved when another start made this hand first."""
     if table.host_id != learner_id:
         raise NotHost("only the table's host starts a hand")
-    assert table.id is not None
-    store.start_hand(session, table.id, seed)
+    table_id = table.id
+    assert table_id is not None
+    _written(session, lambda writer: store.start_hand(writer, table_id, seed))
     outcome = _advance(session, load_table(session, table))
     publish(table)
     return outcome
@@ -155,8 +179,9 @@ def _advance(session: Session, state: TableState, expired: Collection[str] = ())
 def sit(session: Session, table: GameTable, learner_id: int, seat: str) -> TableState:
     """This person takes `seat` (store.take_seat: SeatTaken, AlreadySeated, TableError),
     and every page of the table hears of it."""
-    assert table.id is not None
-    store.take_seat(session, table.id, learner_id, seat)
+    table_id = table.id
+    assert table_id is not None
+    _written(session, lambda writer: store.take_seat(writer, table_id, learner_id, seat))
     publish(table)
     return load_table(session, table)
 
@@ -166,8 +191,9 @@ def move_out(session: Session, table: GameTable, host_id: int, seat: str) -> Tab
     at once if the seat owed a decision. NotHost for anyone else; TableError for an empty seat."""
     if table.host_id != host_id:
         raise NotHost("only the table's host moves people out")
-    assert table.id is not None
-    if not store.move_out(session, host_id, table.id, seat):
+    table_id = table.id
+    assert table_id is not None
+    if not _written(session, lambda writer: store.move_out(writer, host_id, table_id, seat)):
         raise store.TableError(f"nobody is sitting in {seat}")
     state = load_table(session, table)
     try:
@@ -185,13 +211,22 @@ def tick(session: Session, table: GameTable, learner_id: int | None = None, now:
     moves for those whose turn timer ran out or who are away from a friends' table.
     Publishes when anything changed. Safe to call from any request or stream at any
     time: two at once change the table once (compare and set)."""
-    assert table.id is not None
+    table_id = table.id
+    assert table_id is not None
     now = clock.as_utc(now or clock.now())
     changed = False
-    if learner_id is not None and store.heard_from(session, table.id, learner_id, now):
-        changed = True
-    if store.mark_away(session, table.id, now - GRACE):
-        changed = True
+    unheard = now - GRACE
+    seats = store.seats_of(session, table_id)
+    going = any(s.learner_id is not None and s.present and (s.seen_at is None or clock.as_utc(s.seen_at) < unheard) for s in seats)
+    mine = learner_id is not None and any(s.learner_id == learner_id for s in seats)
+    if mine or going:  # read first: a tick with nothing to write takes no write turn
+
+        def presence(writer: Session) -> bool:
+            back = mine and learner_id is not None and store.heard_from(writer, table_id, learner_id, now)
+            gone = going and store.mark_away(writer, table_id, unheard) > 0
+            return bool(back or gone)
+
+        changed = _written(session, presence)
     state = load_table(session, table)
     deadline = state.deadline()
     expired = set(state.owing()) if deadline is not None and now >= clock.as_utc(deadline) else set()
