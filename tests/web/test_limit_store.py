@@ -124,6 +124,45 @@ def test_concurrent_hits_from_threads_are_counted_exactly(store):
     assert store.get_moving_window("shared", limit=150, expiry=60)[1] == 150
 
 
+def test_the_threads_of_a_process_share_one_connection_taking_turns(store):
+    """One connection a process (issue 26): SQLite keeps a connection's page cache
+    only while no other connection writes, so a connection per thread read every
+    hit's pages again. Threads take turns on its lock, and count exactly (above)."""
+    def connection(_: int) -> int:
+        store.acquire_entry("turns", limit=1000, expiry=60)
+        return id(store._connection())
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        seen = set(pool.map(connection, range(64)))
+    assert seen == {id(store._connection())}
+    assert store.get_moving_window("turns", limit=1000, expiry=60)[1] == 64
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork is POSIX only")
+def test_a_forked_worker_makes_its_own_connection_and_counts_with_the_parent(store):
+    """gunicorn forks its workers: a connection (and its lock) made before the fork
+    is never used by the child, which opens its own on the same file."""
+    import os
+
+    store.acquire_entry("forked", limit=10, expiry=60)
+    before = store._connection()
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report, and leave at once
+        try:
+            took = store.acquire_entry("forked", limit=10, expiry=60)
+            os.write(writer, b"%d %d" % (store._connection() is not before, took))
+        finally:
+            os._exit(0)
+    os.close(writer)
+    answer = os.read(reader, 64).decode()
+    os.close(reader)
+    os.waitpid(pid, 0)
+    assert answer == "1 1"  # a new connection, and its hit taken
+    assert store._connection() is before
+    assert store.get_moving_window("forked", limit=10, expiry=60)[1] == 2
+
+
 HITS = """
 import sys, time
 from coach.web.infra.limit_store import SQLiteStorage
