@@ -11,6 +11,7 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from types import SimpleNamespace
 
@@ -122,6 +123,45 @@ def test_concurrent_hits_from_threads_are_counted_exactly(store):
         taken = list(pool.map(take, range(400)))
     assert taken.count(True) == 150
     assert store.get_moving_window("shared", limit=150, expiry=60)[1] == 150
+
+
+def test_the_threads_of_a_process_share_one_connection_taking_turns(store):
+    """One connection a process (issue 26): SQLite keeps a connection's page cache
+    only while no other connection writes, so a connection per thread read every
+    hit's pages again. Threads take turns on its lock, and count exactly (above)."""
+    def connection(_: int) -> int:
+        store.acquire_entry("turns", limit=1000, expiry=60)
+        return id(store._connection())
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        seen = set(pool.map(connection, range(64)))
+    assert seen == {id(store._connection())}
+    assert store.get_moving_window("turns", limit=1000, expiry=60)[1] == 64
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork is POSIX only")
+def test_a_forked_worker_makes_its_own_connection_and_counts_with_the_parent(store):
+    """gunicorn forks its workers: a connection (and its lock) made before the fork
+    is never used by the child, which opens its own on the same file."""
+    import os
+
+    store.acquire_entry("forked", limit=10, expiry=60)
+    before = store._connection()
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report, and leave at once
+        try:
+            took = store.acquire_entry("forked", limit=10, expiry=60)
+            os.write(writer, b"%d %d" % (store._connection() is not before, took))
+        finally:
+            os._exit(0)
+    os.close(writer)
+    answer = os.read(reader, 64).decode()
+    os.close(reader)
+    os.waitpid(pid, 0)
+    assert answer == "1 1"  # a new connection, and its hit taken
+    assert store._connection() is before
+    assert store.get_moving_window("forked", limit=10, expiry=60)[1] == 2
 
 
 HITS = """
@@ -296,6 +336,32 @@ def test_a_locked_file_counts_the_hit_in_memory_logs_once_and_is_tried_again(sto
     held_file.execute("ROLLBACK")
     assert store.acquire_entry("k", limit=2, expiry=60) is True  # the file again, as soon as it is free
     assert _rows(store) == 1
+
+
+def test_a_thread_behind_a_stuck_turn_counts_in_memory_too(store, clock, monkeypatch):
+    """The process's threads take turns on one connection: a thread waiting behind one
+    that holds the turn (itself waiting for a locked file) gives up after the same busy
+    timeout and counts its hit in memory, rather than queueing a second after second."""
+    monkeypatch.setattr(limit_store, "BUSY_TIMEOUT", 0.05)
+    _, turn = store._own()
+    holding, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with turn:
+            holding.set()
+            release.wait(5)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    holding.wait(5)
+    try:
+        assert store.acquire_entry("k", limit=1, expiry=60) is True
+        assert store.acquire_entry("k", limit=1, expiry=60) is False  # the limit still holds, in memory
+        assert _rows(store) == 0
+    finally:
+        release.set()
+        holder.join()
+    assert store.acquire_entry("j", limit=1, expiry=60) is True and _rows(store) == 1  # the file again
 
 
 def test_an_error_other_than_a_locked_file_still_reaches_the_limiter(store, clock, monkeypatch):

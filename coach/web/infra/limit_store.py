@@ -46,8 +46,17 @@ window's counters besides.
   their expiry's index): the file stays as small as the live windows, and
   no hit pays for a long sweep. A row is expired once past its window, so
   a sweep never changes what a window holds.
-- A connection per thread and process: sqlite3 connections are not to be
-  shared across threads, nor kept across gunicorn's fork.
+- One connection a process, used by one thread at a time (a lock around
+  each transaction and read), made again after gunicorn's fork. SQLite
+  empties a connection's page cache whenever another connection wrote the
+  file since its last transaction: with a connection per thread (eight a
+  worker), nearly every hit began by reading its pages again (about 30
+  page reads a drill request; issue 26). With one a process, a hit reads
+  again only after the other workers' hits, and the threads of a worker
+  wait for each other on the lock, woken at once, instead of in SQLite's
+  busy handler, which sleeps 1, 2, 5 ... ms between tries.
+  A thread waits for its turn no longer than the busy timeout, then counts
+  its hit in memory as a locked file's is.
 """
 
 from __future__ import annotations
@@ -153,7 +162,7 @@ class SQLiteStorage(Storage, MovingWindowSupport):
         if not path.startswith("/"):
             raise ValueError(f"{SCHEME}:// needs an absolute file path, such as {SCHEME}:///var/lib/coach/{FILE_NAME}")
         self.path = Path(path)
-        self._local = threading.local()
+        self._held: tuple[int, sqlite3.Connection, threading.RLock] | None = None  # this process's, and its lock
         self._fallback_lock = threading.Lock()
         self._fallback_store: MemoryStorage | None = None
         self._fallback_pid = 0
@@ -181,19 +190,33 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             finally:
                 connection.close()
 
-    def _connection(self) -> sqlite3.Connection:
+    def _own(self) -> tuple[sqlite3.Connection, threading.RLock]:
+        """This process's connection and the lock its threads take turns on."""
         pid = os.getpid()
-        held: tuple[int, sqlite3.Connection] | None = getattr(self._local, "held", None)
-        if held is None or held[0] != pid:  # a thread's first use, or the first after a fork
+        held = self._held
+        if held is None or held[0] != pid:  # the first use, or the first after a fork
             if held is not None:
                 # A connection of the parent, carried across a fork: kept, never
                 # closed here, since closing its file would drop this process's
                 # own locks on the file (POSIX locks are per process, not per handle).
                 _left_behind.append(held[1])
-            connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+            # Shared by the process's threads, one at a time (its lock, new in each
+            # process): see the module's docstring. Two threads making one at once
+            # each use their own for that call, and SQLite keeps them apart as
+            # any two connections; the last made is kept.
+            connection = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None, check_same_thread=False)
             connection.execute("PRAGMA synchronous=NORMAL")
-            self._local.held = held = (pid, connection)
-        return held[1]
+            self._held = held = (pid, connection, threading.RLock())
+        return held[1], held[2]
+
+    def _connection(self) -> sqlite3.Connection:
+        return self._own()[0]
+
+    @contextlib.contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        connection, turn = self._own()
+        with turn:
+            yield connection
 
     def _fallback(self, what: str, error: sqlite3.Error) -> MemoryStorage:
         """This process's memory store, for a hit the locked file could not take (see the
@@ -209,15 +232,23 @@ class SQLiteStorage(Storage, MovingWindowSupport):
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
-        connection = self._connection()
-        connection.execute("BEGIN IMMEDIATE")  # the write lock first: a check and its write are one
+        connection, turn = self._own()
+        # The process's turn waits no longer than SQLite's busy timeout would: a
+        # thread behind one that is itself waiting for the locked file gives up as
+        # that one does, and its hit is counted in memory (`_fallback`).
+        if not turn.acquire(timeout=BUSY_TIMEOUT):
+            raise sqlite3.OperationalError("database is locked (this process's turn on the limits file)")
         try:
-            yield connection
-            connection.execute("COMMIT")
-        except BaseException:
-            if connection.in_transaction:  # a failed COMMIT too: never leave the thread's connection mid-transaction
-                connection.execute("ROLLBACK")
-            raise
+            connection.execute("BEGIN IMMEDIATE")  # the write lock first: a check and its write are one
+            try:
+                yield connection
+                connection.execute("COMMIT")
+            except BaseException:
+                if connection.in_transaction:  # a failed COMMIT too: never leave the connection mid-transaction
+                    connection.execute("ROLLBACK")
+                raise
+        finally:
+            turn.release()
 
     @staticmethod
     def _sweep(connection: sqlite3.Connection, table: str, now: float) -> None:
@@ -304,9 +335,10 @@ class SQLiteStorage(Storage, MovingWindowSupport):
 
     def get_moving_window(self, key: str, limit: int, expiry: int) -> tuple[float, int]:
         now = time.time()
-        oldest, taken = self._connection().execute(
-            "SELECT min(at), coalesce(sum(amount), 0) FROM hit WHERE key = ? AND at >= ?", (key, now - expiry)
-        ).fetchone()
+        with self._reading() as connection:
+            oldest, taken = connection.execute(
+                "SELECT min(at), coalesce(sum(amount), 0) FROM hit WHERE key = ? AND at >= ?", (key, now - expiry)
+            ).fetchone()
         return (oldest if oldest is not None else now), int(taken)
 
     # -- fixed-window counters -----------------------------------------------------
@@ -336,23 +368,26 @@ class SQLiteStorage(Storage, MovingWindowSupport):
             return int(count)
 
     def get(self, key: str) -> int:
-        row = self._connection().execute(
-            "SELECT count FROM counter WHERE key = ? AND expires > ?", (key, time.time())
-        ).fetchone()
+        with self._reading() as connection:
+            row = connection.execute(
+                "SELECT count FROM counter WHERE key = ? AND expires > ?", (key, time.time())
+            ).fetchone()
         return int(row[0]) if row else 0
 
     def get_expiry(self, key: str) -> float:
         now = time.time()
-        row = self._connection().execute(
-            "SELECT expires FROM counter WHERE key = ? AND expires > ?", (key, now)
-        ).fetchone()
+        with self._reading() as connection:
+            row = connection.execute(
+                "SELECT expires FROM counter WHERE key = ? AND expires > ?", (key, now)
+            ).fetchone()
         return float(row[0]) if row else now
 
     # -- the rest of the interface ----------------------------------------------------
 
     def check(self) -> bool:
         try:
-            self._connection().execute("SELECT 1").fetchone()
+            with self._reading() as connection:
+                connection.execute("SELECT 1").fetchone()
         except sqlite3.Error:
             return False
         return True
