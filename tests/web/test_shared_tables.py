@@ -25,17 +25,6 @@ from tests.support.people import person
 SEED = 11
 
 
-@pytest.fixture
-def ctx(app):
-    with app.app_context():
-        yield app
-
-
-@pytest.fixture
-def engine(ctx):
-    return ctx.extensions["store"]
-
-
 def _table(engine, host: int, settings: TableSettings | None = None, seat: str | None = "East") -> int:
     with Session(engine) as session:
         row = store.open_table(session, host, "x", settings=settings, seat=seat)

@@ -29,17 +29,6 @@ from tests.support.people import person
 SEED = 11
 
 
-@pytest.fixture
-def ctx(app):
-    with app.app_context():
-        yield app
-
-
-@pytest.fixture
-def engine(ctx):
-    return ctx.extensions["store"]
-
-
 def _open(ctx, engine, host: int) -> int:
     with Session(engine) as session:
         row = store.open_table(session, host, ctx.extensions["coach"].card.name, seat="East")
