@@ -339,16 +339,26 @@ def held_of(row: TableHand) -> list[dict[str, Any]]:
     return list(json.loads(row.held or "[]"))
 
 
+def owed_of(row: TableHand) -> dict[str, list[Any]]:
+    """Each person's decision owed at the hand's last save and when it began
+    ({seat: [kind, state number, ISO time]}); empty when none was recorded."""
+    value = json.loads(row.owed or "null")
+    return value if isinstance(value, dict) else {}
+
+
 def save_moves(
     session: Session, row: TableHand, actions: list[dict[str, Any]], held: list[dict[str, Any]], result: dict[str, Any] | None,
+    owed: dict[str, list[Any]] | None = None, now: datetime | None = None,
 ) -> None:
     """Keep the hand as it now stands, in one transaction, only on the version this
     request loaded (compare and set): TableHandMoved when another save came first,
-    and then nothing is written."""
-    now = clock.now()
+    and then nothing is written. `owed`: the decisions people owe now and when
+    each began (`owed_of`), kept for the turn timer; None keeps none."""
+    now = clock.as_utc(now or clock.now())
     values: dict[str, Any] = {
         "actions": json.dumps(actions, separators=(",", ":")), "held": json.dumps(held, separators=(",", ":")),
         "version": row.version + 1, "moved_at": now,
+        "owed": json.dumps(owed, separators=(",", ":"), sort_keys=True) if owed is not None else None,
     }
     if result is not None and row.finished_at is None:
         values["result"] = json.dumps(result)
