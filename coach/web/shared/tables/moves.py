@@ -28,7 +28,7 @@ same compare and set as a move, so two ticks noticing at once change the table
 once. docs/tables.md says why this is enough.
 
 Every write goes through `database.writing()` in a session of its own, taken
-only around the store's call (`_written`): the hand is loaded, replayed and
+only around the store's call (`written`): the hand is loaded, replayed and
 played on in the caller's session, which only reads (`database.reading(strict=True)`
 in the web parts), and the compare and set decides a race. Writing there
 instead waited in SQLite's busy handler behind every writer queued for the
@@ -100,8 +100,9 @@ def publish(table: GameTable | TableState) -> None:
     push().publish(table_topic(table_id))
 
 
-def _written(session: Session, work: Callable[[Session], T]) -> T:
-    """`work` on a session of its own holding the write turn (`database.writing`).
+def written(session: Session, work: Callable[[Session], T]) -> T:
+    """`work` on a session of its own holding the write turn (`database.writing`), for
+    a caller whose `session` only reads (the tables' and the class tables' pages).
 
     The caller's session lets its connection go first (`close`: what it loaded stays
     as loaded, detached; its next query reads afresh): a thread holding one pooled
@@ -146,7 +147,7 @@ def _save(
     now = clock.now()
     actions, kept, result = [a.to_json() for a in hand.actions], [a.to_json() for a in held], result_of(hand, state.seats)
     owed = _owed_after(state, before, held, now, begun)
-    _written(session, lambda writer: store.save_moves(writer, row, actions, kept, result, owed, now))  # the row says what was stored
+    written(session, lambda writer: store.save_moves(writer, row, actions, kept, result, owed, now))  # the row says what was stored
     state.held = held
 
 
@@ -188,7 +189,7 @@ def start_hand(session: Session, table: GameTable, learner_id: int, seed: int | 
         raise NotHost("only the table's host starts a hand")
     table_id = table.id
     assert table_id is not None
-    _written(session, lambda writer: store.start_hand(writer, table_id, seed))
+    written(session, lambda writer: store.start_hand(writer, table_id, seed))
     outcome = _advance(session, load_table(session, table))
     publish(table)
     return outcome
@@ -217,7 +218,7 @@ def sit(session: Session, table: GameTable, learner_id: int, seat: str) -> Table
     assert table_id is not None
     timed = store.table_settings(table).turn_timer is not None
     mine = store.seat_of(session, table_id, learner_id) if timed else None
-    _written(session, lambda writer: store.take_seat(writer, table_id, learner_id, seat))
+    written(session, lambda writer: store.take_seat(writer, table_id, learner_id, seat))
     state = load_table(session, table)
     if timed and (mine is None or mine.seat != seat) and seat in state.owing():
         try:  # a seat taken from a computer player mid-decision: this person's time starts now
@@ -236,7 +237,7 @@ def move_out(session: Session, table: GameTable, host_id: int, seat: str) -> Tab
         raise NotHost("only the table's host moves people out")
     table_id = table.id
     assert table_id is not None
-    if not _written(session, lambda writer: store.move_out(writer, host_id, table_id, seat)):
+    if not written(session, lambda writer: store.move_out(writer, host_id, table_id, seat)):
         raise store.TableError(f"nobody is sitting in {seat}")
     state = load_table(session, table)
     try:
@@ -269,7 +270,7 @@ def tick(session: Session, table: GameTable, learner_id: int | None = None, now:
             gone = going and store.mark_away(writer, table_id, unheard) > 0
             return bool(back or gone)
 
-        changed = _written(session, presence)
+        changed = written(session, presence)
     state = load_table(session, table)
     expired = state.expired(now)
     version = state.row.version if state.row is not None else None
