@@ -95,10 +95,7 @@ def open_table(
             raise TableError("only the class's teacher opens a table for it")
     settings = settings or TableSettings.for_kind(kind)
     for _ in range(CODE_TRIES):
-        row = GameTable(
-            code=_new_code(), host_id=host_id, card=card[:120], rules=stored(rules), bots=settings.strength,
-            settings=json.dumps(settings.to_json(), sort_keys=True), kind=kind, class_id=class_id, round_id=round_id,
-        )
+        row = _table_row(_new_code(), host_id, card, kind, rules, settings, class_id, round_id)
         session.add(row)
         try:
             session.flush()
@@ -114,6 +111,46 @@ def open_table(
             take_seat(session, row.id, host_id, seat)
         return row
     raise TableError("Could not make a join code; please try again.")
+
+
+def _table_row(
+    code: str, host_id: int, card: str, kind: str, rules: TableRules, settings: TableSettings, class_id: int | None,
+    round_id: int | None,
+) -> GameTable:
+    return GameTable(
+        code=code, host_id=host_id, card=card[:120], rules=stored(rules), bots=settings.strength,
+        settings=json.dumps(settings.to_json(), sort_keys=True), kind=kind, class_id=class_id, round_id=round_id,
+    )
+
+
+def add_class_table(
+    session: Session, host_id: int, card: str, rules: TableRules, settings: TableSettings, class_id: int, round_id: int,
+    seated: dict[str, int],
+) -> GameTable:
+    """A class table of a round in the caller's transaction, flushed, not committed
+    (coach/store/class_tables.py writes a round and all its tables at once): the
+    students in `seated` (seat -> learner) away until they open it, computer players
+    in the other seats. The caller has checked the class is the host's and the
+    students its members. Its join code is one no table has now; one taken by a table
+    opened at this very moment fails the caller's flush or commit (IntegrityError)."""
+    for _ in range(CODE_TRIES):
+        code = _new_code()
+        if session.exec(select(GameTable.id).where(GameTable.code == code)).first() is None:
+            break
+    else:
+        raise TableError("Could not make a join code; please try again.")
+    row = _table_row(code, host_id, card, "class", rules, settings, class_id, round_id)
+    session.add(row)
+    session.flush()
+    assert row.id is not None
+    now = clock.now()
+    for name in seats_in_play(rules.players):
+        learner_id = seated.get(name)
+        # Seated by the teacher, not yet at the table: away until they open it (take_seat marks them present).
+        session.add(TableSeat(table_id=row.id, seat=name, learner_id=learner_id, present=False,
+                              seen_at=now if learner_id is not None else None))
+    session.flush()
+    return row
 
 
 def table_by_code(session: Session, code: str) -> GameTable | None:
