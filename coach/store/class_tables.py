@@ -12,7 +12,11 @@ A class has one round not yet started at most (the unique index
 `uq_class_round_open`, migration 0019): a second "Seat the class" while one
 waits to start (a double click, two tabs, a retried post) is `SeatedAlready`
 with the first round, whichever request the database heard first, and seats
-nobody. Once started, the class may be seated again for the next deal.
+nobody. The round and all its tables are written in one transaction, so no
+request ever sees a round with only some of its tables: on PostgreSQL, which
+lets both requests write at once, the second waits on that index until the
+first commits, then collides and is given the whole round. Once started,
+the class may be seated again for the next deal.
 
 Starting the round deals the hand at every table with the round's seed, in
 one transaction behind a compare and set on `started_at`: two requests (a
@@ -41,7 +45,7 @@ from coach.rules.table_rules import TableRules
 from coach.store.hands import SEED_RANGE
 from coach.store.models import Classroom, ClassRound, GameTable, TableHand, TableSeat
 from coach.store.table_rules import read, stored
-from coach.store.tables import TableError, current_hand, open_table, seats_of, table_by_code, take_seat
+from coach.store.tables import TableError, add_class_table, current_hand, seats_of, table_by_code
 from coach.store.teaching import classrooms
 
 MOST_STUDENTS = 200  # a round seats at most this many: 50 tables of four, a large hall
@@ -118,32 +122,23 @@ def seat_class(
     )
     session.add(row)
     try:
+        # The round and all its tables are one transaction: nobody sees the round before
+        # its last table. On PostgreSQL a second seating of the class waits here, on the
+        # unique index, until this one commits (then collides) or rolls back.
+        session.flush()
+        assert row.id is not None
+        for group in groups(chosen, size):
+            add_class_table(session, teacher_id, card, rules, settings, class_id, row.id, dict(zip(places, group, strict=False)))
         session.commit()
     except IntegrityError:  # uq_class_round_open: another request seated the class between the look and the write
         session.rollback()
         waiting = open_round(session, class_id)
-        if waiting is None:  # the other round was started in that same moment, or the class deleted
-            raise TableError("The class was seated by another request a moment ago: open it from the class page.") from None
+        if waiting is None:  # the other round was started in that same moment, the class deleted, or a join code clashed
+            raise TableError("The class could not be seated just now (another request changed it at the same moment): "
+                             "open it from the class page, or try again.") from None
         raise SeatedAlready(waiting) from None
     session.refresh(row)
-    for group in groups(chosen, size):
-        table = open_table(session, teacher_id, card, "class", rules, settings, class_id=class_id, round_id=row.id)
-        assert table.id is not None
-        for seat, learner_id in zip(places, group, strict=False):
-            take_seat(session, table.id, learner_id, seat)
-            _set_away(session, table.id, learner_id)
     return row
-
-
-def _set_away(session: Session, table_id: int, learner_id: int) -> None:
-    # Seated by the teacher, not yet at the table: away until they open it (take_seat marks them present).
-    session.exec(
-        update(TableSeat)
-        .where(col(TableSeat.table_id) == table_id, col(TableSeat.learner_id) == learner_id)
-        .values(present=False)
-        .execution_options(synchronize_session=False)
-    )
-    session.commit()
 
 
 def open_round(session: Session, class_id: int) -> ClassRound | None:

@@ -541,7 +541,10 @@ class TableHand(SQLModel, table=True):
     result: str = Field(default="null")  # JSON: winner, how, line, pays (once over)
     started_at: datetime = Field(default_factory=now, sa_type=UTCDateTime)
     finished_at: datetime | None = Field(default=None, sa_type=UTCDateTime)
-    moved_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # the last save: a turn timer runs from it
+    moved_at: datetime | None = Field(default=None, sa_type=UTCDateTime)  # the last save
+    # JSON {seat: [kind, state number, ISO time]}: each person's decision owed at the last
+    # save and when it was put to them, which their turn timer runs from (None: not recorded)
+    owed: str | None = Field(default=None)
 
 
 class TableHandReview(SQLModel, table=True):

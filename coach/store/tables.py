@@ -95,10 +95,7 @@ def open_table(
             raise TableError("only the class's teacher opens a table for it")
     settings = settings or TableSettings.for_kind(kind)
     for _ in range(CODE_TRIES):
-        row = GameTable(
-            code=_new_code(), host_id=host_id, card=card[:120], rules=stored(rules), bots=settings.strength,
-            settings=json.dumps(settings.to_json(), sort_keys=True), kind=kind, class_id=class_id, round_id=round_id,
-        )
+        row = _table_row(_new_code(), host_id, card, kind, rules, settings, class_id, round_id)
         session.add(row)
         try:
             session.flush()
@@ -114,6 +111,46 @@ def open_table(
             take_seat(session, row.id, host_id, seat)
         return row
     raise TableError("Could not make a join code; please try again.")
+
+
+def _table_row(
+    code: str, host_id: int, card: str, kind: str, rules: TableRules, settings: TableSettings, class_id: int | None,
+    round_id: int | None,
+) -> GameTable:
+    return GameTable(
+        code=code, host_id=host_id, card=card[:120], rules=stored(rules), bots=settings.strength,
+        settings=json.dumps(settings.to_json(), sort_keys=True), kind=kind, class_id=class_id, round_id=round_id,
+    )
+
+
+def add_class_table(
+    session: Session, host_id: int, card: str, rules: TableRules, settings: TableSettings, class_id: int, round_id: int,
+    seated: dict[str, int],
+) -> GameTable:
+    """A class table of a round in the caller's transaction, flushed, not committed
+    (coach/store/class_tables.py writes a round and all its tables at once): the
+    students in `seated` (seat -> learner) away until they open it, computer players
+    in the other seats. The caller has checked the class is the host's and the
+    students its members. Its join code is one no table has now; one taken by a table
+    opened at this very moment fails the caller's flush or commit (IntegrityError)."""
+    for _ in range(CODE_TRIES):
+        code = _new_code()
+        if session.exec(select(GameTable.id).where(GameTable.code == code)).first() is None:
+            break
+    else:
+        raise TableError("Could not make a join code; please try again.")
+    row = _table_row(code, host_id, card, "class", rules, settings, class_id, round_id)
+    session.add(row)
+    session.flush()
+    assert row.id is not None
+    now = clock.now()
+    for name in seats_in_play(rules.players):
+        learner_id = seated.get(name)
+        # Seated by the teacher, not yet at the table: away until they open it (take_seat marks them present).
+        session.add(TableSeat(table_id=row.id, seat=name, learner_id=learner_id, present=False,
+                              seen_at=now if learner_id is not None else None))
+    session.flush()
+    return row
 
 
 def table_by_code(session: Session, code: str) -> GameTable | None:
@@ -339,16 +376,26 @@ def held_of(row: TableHand) -> list[dict[str, Any]]:
     return list(json.loads(row.held or "[]"))
 
 
+def owed_of(row: TableHand) -> dict[str, list[Any]]:
+    """Each person's decision owed at the hand's last save and when it began
+    ({seat: [kind, state number, ISO time]}); empty when none was recorded."""
+    value = json.loads(row.owed or "null")
+    return value if isinstance(value, dict) else {}
+
+
 def save_moves(
     session: Session, row: TableHand, actions: list[dict[str, Any]], held: list[dict[str, Any]], result: dict[str, Any] | None,
+    owed: dict[str, list[Any]] | None = None, now: datetime | None = None,
 ) -> None:
     """Keep the hand as it now stands, in one transaction, only on the version this
     request loaded (compare and set): TableHandMoved when another save came first,
-    and then nothing is written."""
-    now = clock.now()
+    and then nothing is written. `owed`: the decisions people owe now and when
+    each began (`owed_of`), kept for the turn timer; None keeps none."""
+    now = clock.as_utc(now or clock.now())
     values: dict[str, Any] = {
         "actions": json.dumps(actions, separators=(",", ":")), "held": json.dumps(held, separators=(",", ":")),
         "version": row.version + 1, "moved_at": now,
+        "owed": json.dumps(owed, separators=(",", ":"), sort_keys=True) if owed is not None else None,
     }
     if result is not None and row.finished_at is None:
         values["result"] = json.dumps(result)

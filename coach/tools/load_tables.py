@@ -6,7 +6,9 @@ start, CPU reading and interruption handling it shares. It starts
 loopback port, opens `--tables` tables, and seats four simulated people at
 each, every one a client with its own cookies (a guest) and its own
 server-sent event stream (GET /api/tables/<code>/events), as a browser
-keeps one. The host deals; each person, on each "moved", fetches the table
+keeps one, opened as soon as their table is seated and dealt (not once
+every table is: a person unheard from for the grace, 20 s, is away, and
+at a friends' table the coach plays for them). The host deals; each person, on each "moved", fetches the table
 and, when they owe a decision, thinks (uniformly 0.5 to 1.5 times
 `--think` seconds) and plays one of their choices at random; the host
 deals the next hand when one ends. A stream ends after push.HOLD seconds
@@ -25,8 +27,10 @@ move's, or one that a fetch begun after the answer returned. Matching the
 number alone made such a move wait for the table's next one, and counted
 seconds it never took. It prints the p50, p95 and largest of
 those delays, the server's CPU per move (every request and stream wake of
-the run, from /proc), the moves made, refusals and errors, and the load
-average. Only 127.0.0.1 is contacted; everything stops at its deadline.
+the run, from /proc), the moves made, refusals and errors, how long the
+seating took and how many people a fetch ever found away (the coach plays
+for them at these friends' tables, and their own moves then meet 409s),
+and the load average. Only 127.0.0.1 is contacted; everything stops at its deadline.
 """
 
 from __future__ import annotations
@@ -42,6 +46,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -120,14 +125,21 @@ class Table:
     people: list[Person] = field(default_factory=list)
     moves: list[tuple[float, int, str]] = field(default_factory=list)  # (acknowledged, version after, mover's seat)
     fetched: dict[int, float] = field(default_factory=dict)  # version: when the latest fetch that returned it began
+    away: set[str] = field(default_factory=set)  # the seats of people a fetch found away (the coach may play for them)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def saw(self, table: Any, began: float) -> None:
-        """A fetch begun at `began` returned `table`: its version stood at least as far as every move answered before."""
+        """A fetch begun at `began` returned `table`: its version stood at least as far as every
+        move answered before; and any person's seat it shows away is noted."""
         version = table.get("version") if isinstance(table, dict) else None
         if isinstance(version, int):
             with self.lock:
                 self.fetched[version] = max(began, self.fetched.get(version, began))
+        seats = table.get("seats") if isinstance(table, dict) else None
+        gone = {s.get("seat") for s in seats or [] if isinstance(s, dict) and s.get("person") and s.get("present") is False}
+        if gone:
+            with self.lock:
+                self.away |= {str(seat) for seat in gone}
 
 
 @dataclass
@@ -144,11 +156,26 @@ class Tally:
                 setattr(self, name, getattr(self, name) + n)
 
 
-def _listen(person: Person, deadline: float, tally: Tally) -> None:
-    """The person's stream, opened again whenever it ends, until the deadline."""
-    while time.monotonic() < deadline:
+@dataclass
+class Window:
+    """How long the streams stay open: until `end` (time.monotonic()), which is known
+    only once every table is seated; the first tables' streams open before that."""
+
+    end: float | None = None
+    UNTIL_KNOWN = 60.0  # seconds a stream's read may wait while the end is not known yet
+
+    def open(self) -> bool:
+        return self.end is None or time.monotonic() < self.end
+
+    def left(self) -> float:
+        return self.UNTIL_KNOWN if self.end is None else max(0.0, self.end - time.monotonic())
+
+
+def _listen(person: Person, window: Window, tally: Tally) -> None:
+    """The person's stream, opened again whenever it ends, until the window closes."""
+    while window.open():
         retry = 1.0
-        conn = http.client.HTTPConnection(HOST, person.port, timeout=max(5.0, deadline - time.monotonic() + 5))
+        conn = http.client.HTTPConnection(HOST, person.port, timeout=max(5.0, window.left() + 5))
         try:
             conn.request("GET", f"/api/tables/{person.table.code}/events", headers=person.jar.header())
             response = conn.getresponse()
@@ -163,7 +190,7 @@ def _listen(person: Person, deadline: float, tally: Tally) -> None:
                 time.sleep(retry)
                 continue
             name = ""
-            while time.monotonic() < deadline:
+            while window.open():
                 line = response.readline()
                 if not line:
                     break  # the stream ended (push.HOLD): reopen after `retry`
@@ -178,11 +205,11 @@ def _listen(person: Person, deadline: float, tally: Tally) -> None:
                 elif not text:
                     name = ""
         except (OSError, http.client.HTTPException, ValueError):
-            if time.monotonic() < deadline:
+            if window.open():
                 tally.add(errors=1)
         finally:
             conn.close()
-        time.sleep(min(retry, max(0.0, deadline - time.monotonic())))
+        time.sleep(min(retry, window.left()))
 
 
 def _play(person: Person, deadline: float, think: float, tally: Tally) -> None:
@@ -244,7 +271,9 @@ def _play(person: Person, deadline: float, think: float, tally: Tally) -> None:
         api.close()
 
 
-def _seat_everyone(port: int, tables: int, seed: int, tally: Tally) -> list[Table]:
+def _seat_everyone(port: int, tables: int, seed: int, tally: Tally, seated: Callable[[Table], None] = lambda table: None) -> list[Table]:
+    """Open `tables` tables, four people at each, and deal; `seated(table)` as soon
+    as each is dealt (its people's streams open then, before the next table is made)."""
     made = []
     for n in range(tables):
         table = Table()
@@ -267,6 +296,7 @@ def _seat_everyone(port: int, tables: int, seed: int, tally: Tally) -> list[Tabl
             raise load.ServerDidNotStart(f"dealing answered {status}: {body}")
         tally.add(requests=len(SEATS) + 1, hands=1)
         made.append(table)
+        seated(table)
     return made
 
 
@@ -336,14 +366,21 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             server, log = _start_server(port, args.workers, slots)
         load._wait_ready(port, args.start_timeout, server, log, sys.stderr)
         out.write(f"Load average before: {load.load_average()}\n")
-        tables = _seat_everyone(port, args.tables, args.seed, tally)
+        window = Window()
+        listeners: list[threading.Thread] = []
+
+        def listen(table: Table) -> None:  # each person's stream, open from the moment their table is dealt
+            for p in table.people:
+                thread = threading.Thread(target=_listen, args=(p, window, tally), daemon=True)
+                thread.start()
+                listeners.append(thread)
+
+        seating = time.monotonic()
+        tables = _seat_everyone(port, args.tables, args.seed, tally, listen)
+        seating = time.monotonic() - seating
         deadline = time.monotonic() + args.seconds
-        listeners = [
-            threading.Thread(target=_listen, args=(p, deadline + SETTLE, tally), daemon=True) for t in tables for p in t.people
-        ]
-        for thread in listeners:
-            thread.start()
-        time.sleep(0.5)  # every stream open before the first move
+        window.end = deadline + SETTLE
+        time.sleep(0.5)  # the last table's streams open before the first move
         cpu_before = load._cpu_seconds(server.pid)
         started = time.monotonic()
         players = [threading.Thread(target=_play, args=(p, deadline, args.think, tally), daemon=True) for t in tables for p in t.people]
@@ -364,6 +401,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
         moves = sum(len(t.moves) for t in tables)
         cpu = None if cpu_before is None or cpu_after is None else cpu_after - cpu_before
         refused = sum(p.refused_streams for t in tables for p in t.people)
+        away = sum(len(t.away) for t in tables)
         figures = {
             "tables": args.tables, "people": people, "seconds": round(played, 1), "think": args.think, "workers": args.workers,
             "moves": moves, "moves_per_second": round(moves / played, 2) if played else 0.0, "hands": tally.hands,
@@ -373,6 +411,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             "server_cpu_ms_per_move": None if cpu is None or not moves else round(cpu / moves * 1000, 2),
             "server_cpu_share": None if cpu is None or not played else round(cpu / played, 3),
             "requests": tally.requests, "stale": tally.stale, "errors": tally.errors, "streams_refused": refused,
+            "seconds_seating": round(seating, 1), "people_seen_away": away,
             "load_average_after": load.load_average(),
         }
         out.write(
@@ -385,6 +424,7 @@ def _run(args: argparse.Namespace, out: TextIO) -> int:
             f"server CPU over the run: {figures['server_cpu_share']} cores\n"
             f"  requests {tally.requests}, stale moves (409; sent again when still offered) {tally.stale}, errors {tally.errors}, "
             f"streams refused (204) {refused}\n"
+            f"  seating and dealing every table took {seating:.1f} s; people a fetch found away: {away} of {people}\n"
             f"Load average after: {figures['load_average_after']}\n"
         )
         if args.json:

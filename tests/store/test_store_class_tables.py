@@ -6,6 +6,7 @@ once however many requests race to start it."""
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 from alembic import command
@@ -191,6 +192,63 @@ def test_two_sessions_racing_to_seat_the_class_make_one_round(engine):
         (only,) = session.exec(select(ClassRound)).all()
         assert len(rounds.round_tables(session, only.id)) == 2
         assert {t.round_id for t in session.exec(select(GameTable)).all()} == {only.id}
+
+
+@pytest.fixture(scope="module")
+def postgres_engine():
+    """The store on a PostgreSQL server of this module's own (tests/support/postgres.py)."""
+    from coach.store.db import make_engine, migrate
+    from tests.support.postgres import postgres_server
+
+    with postgres_server() as url:
+        made = make_engine(url)
+        migrate(made)
+        yield made
+        made.dispose()
+
+
+@pytest.mark.server
+def test_S1_on_postgresql_the_request_that_loses_the_race_to_seat_a_class_sees_the_whole_round(postgres_engine):
+    """PostgreSQL takes both requests at once (no write lock across them). The winner
+    is slowed after writing its round, before its tables: the loser, starting then,
+    must never be handed the round with fewer tables than it will have (a start
+    pressed on that page would deal only those): it waits on the unique index until
+    the winner's one transaction commits, and then sees all its tables."""
+    engine = postgres_engine
+    teacher, class_id, _ = _class(engine, 6)
+    written, outcomes, lock = threading.Event(), [], threading.Lock()
+    real_groups = rounds.groups
+
+    def slow_groups(learner_ids, players):  # called once the round is written, before the tables are
+        if threading.current_thread().name == "winner":
+            written.set()
+            time.sleep(1.0)
+        return real_groups(learner_ids, players)
+
+    def go() -> None:
+        if threading.current_thread().name == "loser":
+            assert written.wait(30)
+        with Session(engine) as session:
+            try:
+                row = rounds.seat_class(session, teacher, class_id, CARD.name)
+                result = ("seated", row.id, None)
+            except rounds.SeatedAlready as already:
+                with Session(engine) as look:  # what the loser's next page (the round's) shows at once
+                    result = ("already", already.round.id, len(rounds.round_tables(look, already.round.id)))
+            with lock:
+                outcomes.append(result)
+
+    threads = [threading.Thread(target=go, name=name) for name in ("winner", "loser")]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rounds, "groups", slow_groups)
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+    assert sorted(outcomes) == sorted([("seated", outcomes[0][1], None), ("already", outcomes[0][1], 2)])
+    with Session(engine) as session:
+        (only,) = session.exec(select(ClassRound).where(ClassRound.classroom_id == class_id)).all()
+        assert len(rounds.round_tables(session, only.id)) == 2
 
 
 def test_a_round_whose_table_was_dealt_meanwhile_deals_no_table(engine, monkeypatch):

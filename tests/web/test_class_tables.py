@@ -146,6 +146,54 @@ def test_S4_starting_the_round_deals_every_table_the_same_seed_once_and_wakes_th
         assert len(session.exec(select(TableHand)).all()) == 2
 
 
+def test_the_teachers_seating_and_start_write_in_writing_sessions_from_reads_the_database_refuses_to_write(app, monkeypatch):
+    """As the tables' own pages: the teacher's pages read in strict sessions (a write
+    there fails at once, never waiting in SQLite's busy handler) and the store's seating,
+    start and the ticks after it write in `database.writing()` sessions of their own."""
+    import contextlib
+    import sys
+
+    from coach.store import class_tables as rounds
+    from coach.web.infra import database
+
+    tess, class_id, people = _class(app, 5)
+    real_writing, real_seat, real_start = database.writing, rounds.seat_class, rounds.start_round
+    sessions: list[tuple[str, bool, bool]] = []  # (what, in a writing() session, the session refuses writes)
+
+    @contextlib.contextmanager
+    def writing():
+        with real_writing() as session:
+            session.info["writing"] = True
+            yield session
+
+    def record(what, real):
+        def wrapped(session, *args, **kwargs):
+            sessions.append((what, bool(session.info.get("writing")), bool(session.info.get(database.STRICT))))
+            return real(session, *args, **kwargs)
+        return wrapped
+
+    monkeypatch.setattr(database, "writing", writing)
+    monkeypatch.setattr(rounds, "seat_class", record("seat", real_seat))
+    monkeypatch.setattr(rounds, "start_round", record("start", real_start))
+    reads: list[bool] = []
+    real_reading = database.reading
+
+    @contextlib.contextmanager
+    def reading(strict: bool = False):
+        if sys._getframe(2).f_globals.get("__name__") == "coach.web.teach.tables":  # the teacher's pages' own
+            reads.append(strict)
+        with real_reading(strict) as session:
+            yield session
+
+    monkeypatch.setattr(database, "reading", reading)
+    round_id = _seat(tess, class_id, [learner for _, learner in people.values()])
+    assert post(tess, f"/teach/classes/{class_id}/rounds/{round_id}/start").status_code == 303
+    assert sessions == [("seat", True, False), ("start", True, False)]
+    assert len(reads) == 2 and all(reads)  # the seating's and the start's: both strict
+    with db(app) as session:
+        assert len(session.exec(select(TableHand)).all()) == 2  # dealt, and the ticks after it wrote
+
+
 def test_the_watch_shows_every_rack_by_name_and_the_view_answers_204_until_the_table_moves(app):
     tess, class_id, people = _class(app, 2)
     round_id = _seat(tess, class_id, [learner for _, learner in people.values()])

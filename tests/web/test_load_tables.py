@@ -67,6 +67,52 @@ def test_a_moved_before_the_answer_delivers_only_the_move_or_a_later_state():
     assert missed == 4  # East's at South; West's at South, North (777 is before it) and East
 
 
+def test_each_tables_streams_open_as_soon_as_it_is_dealt_not_once_every_table_is(monkeypatch):
+    """Issue 28: 40 tables took more than the 20 s grace to seat, and the first tables'
+    people, unheard from meanwhile, were marked away (the coach played for them: 409s).
+    Each table is handed on (to open its people's streams) before the next is opened."""
+    calls: list[str] = []
+
+    class FakeApi:
+        made = 0
+
+        def __init__(self, port, jar) -> None:
+            pass
+
+        def send(self, method, path, body=None):
+            calls.append(f"{method} {path}")
+            if path == "/api/tables":
+                FakeApi.made += 1
+                return 201, {"code": f"T{FakeApi.made}"}
+            return 200, {}
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(load_tables, "Api", FakeApi)
+    made = load_tables._seat_everyone(0, 2, 1, load_tables.Tally(), lambda table: calls.append(f"streams {table.code}"))
+    assert [t.code for t in made] == ["T1", "T2"]
+    assert calls.index("streams T1") == calls.index("POST /api/tables/T1/start") + 1  # dealt, then its streams
+    assert calls.index("streams T1") < calls.index("POST /api/tables", calls.index("POST /api/tables") + 1)  # before table 2
+    assert calls[-1] == "streams T2"
+
+
+def test_a_person_a_fetch_finds_away_is_counted_once_and_a_computer_players_seat_never():
+    table = _table([], {})
+    seats = [{"seat": "South", "person": True, "present": False}, {"seat": "West", "person": False, "present": False},
+             {"seat": "North", "person": True, "present": True}]
+    table.saw({"version": 1, "seats": seats}, began=1.0)
+    table.saw({"version": 2, "seats": seats}, began=2.0)
+    assert table.away == {"South"}
+
+
+def test_a_stream_window_stays_open_until_its_end_is_known_and_passed():
+    window = load_tables.Window()
+    assert window.open() and window.left() == load_tables.Window.UNTIL_KNOWN
+    window.end = 0.0  # long past
+    assert not window.open() and window.left() == 0.0
+
+
 @pytest.mark.server
 def test_a_short_run_plays_and_measures(tmp_path):
     out = tmp_path / "figures.json"

@@ -181,6 +181,125 @@ def test_a_turn_timer_runs_out_and_the_coach_moves_once_for_the_late(engine, ctx
     assert state.owing() == {"East": "pass"}  # and East is waited for again
 
 
+def _timed_pair(engine, ctx, seconds: int = 30, kind: str = "friends"):
+    """A table with a turn timer, the host in East and a friend in South, dealt:
+    both owe the first Charleston pass (C1), put to them by the deal."""
+    host, friend = person(engine, "Tia"), person(engine, "Fay")
+    with Session(engine) as session:
+        made = store.open_table(
+            session, host, _card_name(ctx), kind=kind, settings=TableSettings.for_kind(kind, turn_timer=seconds), seat="East",
+        )
+        table_id = made.id
+    session, row = _fresh(engine, table_id)
+    moves.sit(session, row, friend, "South")
+    outcome = moves.start_hand(session, row, host, seed=SEED)
+    assert outcome.state.owing() == {"East": "pass", "South": "pass"}
+    return session, row, host, friend, outcome.state
+
+
+def _at(monkeypatch, moment):
+    monkeypatch.setattr(clock, "now", lambda: moment)
+
+
+def _moves_of(state, seat: str) -> int:
+    return sum(1 for a in state.hand.actions if a.seat == seat)
+
+
+def test_C1_a_turn_timer_runs_from_the_deal_not_from_a_friends_pass_saved_since(engine, ctx, monkeypatch):
+    """South passes 20 s into East's 30: East's time still runs out 30 s after the
+    deal that put the pass to them, and the coach passes for East then, once (at a
+    table that waits: nobody plays for a person merely away)."""
+    session, row, host, friend, state = _timed_pair(engine, ctx, kind="waits")
+    dealt = clock.now()
+    _at(monkeypatch, dealt + timedelta(seconds=20))
+    south = Action.from_json(state.view("South")["choices"][0])
+    after = moves.play_move(session, row, "South", south, state.number("South")).state
+    assert after.owing() == {"East": "pass"}  # the step waits for East (C1)
+    assert after.deadline("East") <= dealt + timedelta(seconds=30.5)  # from the deal, not from South's pass
+    _at(monkeypatch, dealt + timedelta(seconds=31))
+    state = moves.tick(session, row, friend)  # South's page: East is late
+    assert _moves_of(state, "East") == 1  # the coach passed for East, once
+    assert state.owing() == {"East": "pass", "South": "pass"}  # the next pass, put to both now
+    assert state.deadline("East") == state.deadline("South") == dealt + timedelta(seconds=61)
+
+
+def test_C1_a_turn_timer_is_not_restarted_by_presence_or_by_the_coach_playing_for_a_friend_away(engine, ctx, monkeypatch):
+    """At a friends' table the coach passes for South, away (a save at the table);
+    East is heard from meanwhile: neither gives East more time."""
+    session, row, host, friend, state = _timed_pair(engine, ctx, seconds=60)
+    dealt = clock.now()
+    east_ends = state.deadline("East")
+    _at(monkeypatch, dealt + moves.GRACE + timedelta(seconds=1))
+    state = moves.tick(session, row, host)  # East is heard from; South is not, and goes away
+    assert state.away == {"South"} and _moves_of(state, "South") == 1  # the coach passed for South: a save
+    assert state.owing() == {"East": "pass"} and state.deadline("East") == east_ends
+    _at(monkeypatch, east_ends + timedelta(seconds=1))
+    state = moves.tick(session, row, host)
+    assert _moves_of(state, "East") == 1  # East's time ran out 60 s after the deal
+
+
+def _play_to_the_vote(session, row, state, monkeypatch):
+    """East and South pass, a second apart, until both owe the stop vote (C2):
+    answered together, each answer held until both have given theirs."""
+    moment = clock.now()
+    while set(state.owing().values()) != {"vote"}:
+        moment += timedelta(seconds=1)
+        _at(monkeypatch, moment)
+        seat = next(iter(state.owing()))
+        state = moves.play_move(session, row, seat, Action.from_json(state.view(seat)["choices"][0]), state.number(seat)).state
+        assert state.going
+    assert set(state.owing()) == {"East", "South"}
+    return state, moment
+
+
+def test_C2_a_person_who_has_voted_leaves_the_others_time_running(engine, ctx, monkeypatch):
+    """A held answer (the stop vote, C2) is a save too: East keeps the time the vote
+    was put to them, though South voted since."""
+    session, row, host, friend, state = _timed_pair(engine, ctx, kind="waits")
+    state, moment = _play_to_the_vote(session, row, state, monkeypatch)
+    assert state.owed_since() == {"East": moment, "South": moment}  # put to both by the last pass
+    _at(monkeypatch, moment + timedelta(seconds=25))
+    state = moves.play_move(session, row, "South", Action.from_json(state.view("South")["choices"][0]), state.number("South")).state
+    assert [a.seat for a in state.held] == ["South"] and state.owing() == {"East": "vote"}  # held until East votes
+    assert state.owed_since() == {"East": moment}  # South's vote gave East no more time
+    assert state.expired(moment + timedelta(seconds=31)) == {"East"}
+
+
+def test_S4_a_person_who_takes_a_seat_mid_decision_gets_the_whole_turn_timer(engine, ctx, monkeypatch):
+    """West, a computer player's seat, is taken while the vote is open (the computer
+    players vote last): the newcomer's 30 s start when they sit, the others' do not."""
+    session, row, host, friend, state = _timed_pair(engine, ctx, kind="waits")
+    state, moment = _play_to_the_vote(session, row, state, monkeypatch)
+    _at(monkeypatch, moment + timedelta(seconds=25))
+    late = person(engine, "Lee")
+    state = moves.sit(session, row, late, "West")
+    assert state.owing() == {"East": "vote", "South": "vote", "West": "vote"}
+    assert state.deadlines() == {
+        "East": moment + timedelta(seconds=30), "South": moment + timedelta(seconds=30), "West": moment + timedelta(seconds=55),
+    }
+    _at(monkeypatch, moment + timedelta(seconds=31))
+    state = moves.tick(session, row, late)  # East and South ran out: the coach votes for them, held for West
+    assert sorted(a.seat for a in state.held) == ["East", "South"] and state.owing() == {"West": "vote"}
+    assert state.deadline("West") == moment + timedelta(seconds=55)
+
+
+def test_S4_a_turn_timer_running_out_is_saved_by_compare_and_set_and_a_move_first_stands(engine, ctx, monkeypatch):
+    session, row, host, friend, state = _timed_pair(engine, ctx)
+    dealt = clock.now()
+    _at(monkeypatch, dealt + timedelta(seconds=31))
+    stale = moves.load_table(session, row)
+    assert stale.expired(clock.now()) == {"East", "South"}
+    with Session(engine) as other:  # East passes just before the tick saves
+        table = other.get(GameTable, row.id)
+        east = Action.from_json(stale.view("East")["choices"][0])
+        moves.play_move(other, table, "East", east, stale.number("East"))
+    with pytest.raises(store.TableHandMoved):
+        moves._advance(session, stale, stale.expired(clock.now()))
+    session.rollback()
+    state = moves.load_table(session, row)
+    assert [a for a in state.hand.actions if a.seat == "East"] == [east]  # East's own pass, not the coach's
+
+
 def test_each_person_gets_a_review_of_their_own_seat_when_the_hand_ends(engine, table):
     table_id, host = table
     session, row = _fresh(engine, table_id)

@@ -67,7 +67,7 @@ def _play(table: load_tables.Table, seconds: float, think: float) -> load_tables
     """Everyone's stream open, then everyone plays for `seconds`; the streams stay a moment longer."""
     tally = load_tables.Tally()
     deadline = time.monotonic() + seconds
-    listeners = [threading.Thread(target=load_tables._listen, args=(p, deadline + 2, tally), daemon=True) for p in table.people]
+    listeners = [threading.Thread(target=load_tables._listen, args=(p, load_tables.Window(deadline + 2), tally), daemon=True) for p in table.people]
     for thread in listeners:
         thread.start()
     time.sleep(0.5)

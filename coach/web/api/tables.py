@@ -232,7 +232,7 @@ def _as_it_stands(table: GameTable, learner_id: int | None) -> TableState:
                 _presence().note(fresh.id, learner_id)  # present already: written beside, not in this answer's way
                 return state
             table_id = fresh.id
-            session.close()  # its connection back to the pool before the writer takes one (moves._written)
+            session.close()  # its connection back to the pool before the writer takes one (moves.written)
             with database.writing() as writer:
                 back = store.heard_from(writer, table_id, learner_id)
             if back:  # back from away: the others' pages hear of it

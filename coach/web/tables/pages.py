@@ -154,9 +154,8 @@ def _context(session: Session, state: TableState, learner: Learner | None, **ext
         found = rulings(state.hand)
         if found and found[-1][0] >= len(state.hand.actions) - 8:  # the latest ruling, while it is news
             context["ruling"] = ruling_words(found[-1][1])
-        deadline = state.deadline()
-        if deadline is not None and seat in owing:
-            context["deadline"] = deadline
+        if seat is not None and seat in owing:
+            context["deadline"] = state.deadline(seat)
     if view is not None:
         context["page"] = _choices_page(view)
         context["step_words"] = STEP_WORDS.get(view["step"], "")

@@ -134,7 +134,7 @@ def seat_tables(class_id: int):
     under TR4, on one deal; to the round's page, where the teacher starts it. Sent again
     while that round waits to start (a double click, two tabs, a retried post), the
     class is not seated twice: the second request is sent to the first round."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         room = _room(session, class_id)
         teacher = watcher_id()
         strength = request.form.get("tables_bots", "club")[:12]
@@ -155,17 +155,20 @@ def seat_tables(class_id: int):
             flash("That card is not one of yours: choose one from the list.", "error")
             return redirect(url_for("teach.class_page", class_id=class_id) + "#class-tables", 303)
         try:
-            with database.write_lock():
-                seated = rounds.seat_class(session, teacher, class_id, key, chosen, strength, per_table=per_table)
+            seated_id = moves.written(
+                session, lambda writer: rounds.seat_class(writer, teacher, class_id, key, chosen, strength, per_table=per_table).id,
+            )
         except rounds.SeatedAlready as already:  # sent twice (a double click, two tabs, a retry): the first round
             flash(str(already), "success")  # not an error: the seating asked for is there
             return redirect(url_for("teach.round_page", class_id=class_id, round_id=already.round.id), 303)
         except table_store.TableError as error:
             flash(str(error), "error")
             return redirect(url_for("teach.class_page", class_id=class_id) + "#class-tables", 303)
-        count = len(rounds.round_tables(session, seated.id or 0))
+        seated = session.get(ClassRound, seated_id)
+        assert seated is not None and seated_id is not None
+        count = len(rounds.round_tables(session, seated_id))
         flash(f"Seated {room.name} at {count} {'table' if count == 1 else 'tables'}: deal {seated.seed}. Start the hand when everyone is ready.", "success")
-    return redirect(url_for("teach.round_page", class_id=class_id, round_id=seated.id), 303)
+    return redirect(url_for("teach.round_page", class_id=class_id, round_id=seated_id), 303)
 
 
 # -- the round: its tables, the start, the dashboard ----------------------------------------------
@@ -251,7 +254,7 @@ def _compare(card: Card, seed: int, moves: tuple[tuple[str, str], ...], rules: T
 
 @bp.get("/classes/<int:class_id>/rounds/<int:round_id>")
 def round_page(class_id: int, round_id: int):
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         row, room = _round(session, class_id, round_id)
         tables = rounds.round_tables(session, round_id)
         names = _names(session, {s.learner_id for t in tables for s in t.seats if s.learner_id is not None})
@@ -278,21 +281,20 @@ def round_page(class_id: int, round_id: int):
 def start_round(class_id: int, round_id: int):
     """Deal the round's hand at every table, once: a second start (a double click,
     another tab) says it was started already."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         _round(session, class_id, round_id)
+        teacher = watcher_id()
         try:
-            with database.write_lock():
-                hands = rounds.start_round(session, watcher_id(), round_id)
+            dealt = moves.written(session, lambda writer: [hand.table_id for hand in rounds.start_round(writer, teacher, round_id)])
         except table_store.TableError as error:
             flash(str(error), "error")
             return redirect(url_for("teach.round_page", class_id=class_id, round_id=round_id), 303)
-        for hand in hands:  # after the commit: the computer players play up to a student's decision, and the pages hear of it
-            table = session.get(GameTable, hand.table_id)
+        for table_id in dealt:  # after the commit: the computer players play up to a student's decision, and the pages hear of it
+            table = session.get(GameTable, table_id)
             assert table is not None
-            with database.write_lock():
-                moves.tick(session, table)
+            moves.tick(session, table)  # reads here, writes in a writing() session of its own (moves.written)
             moves.publish(table)
-    flash(f"The hand is dealt at {len(hands)} {'table' if len(hands) == 1 else 'tables'}: the same tiles at each.", "success")
+    flash(f"The hand is dealt at {len(dealt)} {'table' if len(dealt) == 1 else 'tables'}: the same tiles at each.", "success")
     return redirect(url_for("teach.round_page", class_id=class_id, round_id=round_id), 303)
 
 
@@ -331,7 +333,7 @@ def _version(session: Session, table: GameTable) -> int:
 @bp.get("/classes/<int:class_id>/tables/<code>")
 def watch_table(class_id: int, code: str):
     """The table as the teacher watches it: every rack, read-only, following the table live."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         room = _room(session, class_id)
         table = _table(session, class_id, code)
         context = _watch_context(session, class_id, table)
@@ -344,7 +346,7 @@ def watch_table(class_id: int, code: str):
 @bp.get("/classes/<int:class_id>/tables/<code>/view")
 def watch_table_view(class_id: int, code: str):
     """The watch view alone, fetched when the stream says the table moved (or every few seconds without one)."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         _room(session, class_id)
         table = _table(session, class_id, code)
         if request.args.get("v") == str(_version(session, table)):
@@ -355,14 +357,14 @@ def watch_table_view(class_id: int, code: str):
 @bp.get("/classes/<int:class_id>/tables/<code>/events")
 def watch_table_events(class_id: int, code: str):
     """The table's live stream for its teacher: "moved" with the table's version when it moves."""
-    with database.reading() as session:
+    with database.reading(strict=True) as session:
         _room(session, class_id)
         table_id = _table(session, class_id, code).id
     assert table_id is not None
     app = current_app._get_current_object()  # type: ignore[attr-defined]
 
     def version_now() -> int | None:
-        with app.app_context(), database.reading() as session:
+        with app.app_context(), database.reading(strict=True) as session:
             table = session.get(GameTable, table_id)
             return None if table is None else _version(session, table)
 

@@ -22,12 +22,13 @@ Presence: every request of a seated person and each wake of their open stream
 is `tick`ed with their id, which stamps their seat `seen_at` (coming back when
 they were away). Any tick also marks away each person not heard from for
 `GRACE` seconds, and, at a table with a turn timer, plays the coach's move for
-each person whose time ran out (`people.advance(expired=...)`); both under the
+each person whose time ran out (`people.advance(expired=...)`): time counted from
+when their decision was put to them, which each save keeps (`_owed_after`); both under the
 same compare and set as a move, so two ticks noticing at once change the table
 once. docs/tables.md says why this is enough.
 
 Every write goes through `database.writing()` in a session of its own, taken
-only around the store's call (`_written`): the hand is loaded, replayed and
+only around the store's call (`written`): the hand is loaded, replayed and
 played on in the caller's session, which only reads (`database.reading(strict=True)`
 in the web parts), and the compare and set decides a race. Writing there
 instead waited in SQLite's busy handler behind every writer queued for the
@@ -46,7 +47,7 @@ import dataclasses
 from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from sqlmodel import Session
 
@@ -99,8 +100,9 @@ def publish(table: GameTable | TableState) -> None:
     push().publish(table_topic(table_id))
 
 
-def _written(session: Session, work: Callable[[Session], T]) -> T:
-    """`work` on a session of its own holding the write turn (`database.writing`).
+def written(session: Session, work: Callable[[Session], T]) -> T:
+    """`work` on a session of its own holding the write turn (`database.writing`), for
+    a caller whose `session` only reads (the tables' and the class tables' pages).
 
     The caller's session lets its connection go first (`close`: what it loaded stays
     as loaded, detached; its next query reads afresh): a thread holding one pooled
@@ -111,12 +113,41 @@ def _written(session: Session, work: Callable[[Session], T]) -> T:
         return work(writer)
 
 
-def _save(session: Session, state: TableState, held: list[Action]) -> None:
-    """The hand as it now stands, by the store's compare and set (TableHandMoved)."""
+def _before(state: TableState) -> dict[str, list[Any]]:
+    """At a table with a turn timer, the decisions owed before a change and when each
+    began, so that the save after it keeps the time of those still open."""
+    return state.owed_record() if state.settings.turn_timer is not None else {}
+
+
+def _owed_after(
+    state: TableState, before: dict[str, list[Any]], held: list[Action], now: datetime, begun: Collection[str] = (),
+) -> dict[str, list[Any]] | None:
+    """What the save keeps for the turn timer: each decision owed after the change,
+    with the time it began. One owed before as well (the same kind and state number:
+    another's answer was held, a computer player moved, a presence changed) keeps its
+    time; a new one, or one in `begun` (a person who has just sat down), begins now.
+    None at a table without a timer: nothing is kept."""
+    if state.settings.turn_timer is None:
+        return None
+    after: dict[str, list[Any]] = {}
+    for seat, (kind, number) in state.decisions(held).items():
+        kept = before.get(seat)
+        still = kept is not None and seat not in begun and kept[:2] == [kind, number]
+        after[seat] = list(kept) if still and kept is not None else [kind, number, now.isoformat()]
+    return after
+
+
+def _save(
+    session: Session, state: TableState, held: list[Action], before: dict[str, list[Any]], begun: Collection[str] = (),
+) -> None:
+    """The hand as it now stands, by the store's compare and set (TableHandMoved), with
+    when each decision owed now began (`before`: as it stood before the change)."""
     row, hand = state.row, state.hand
     assert row is not None and hand is not None
+    now = clock.now()
     actions, kept, result = [a.to_json() for a in hand.actions], [a.to_json() for a in held], result_of(hand, state.seats)
-    _written(session, lambda writer: store.save_moves(writer, row, actions, kept, result))  # the row says what was stored
+    owed = _owed_after(state, before, held, now, begun)
+    written(session, lambda writer: store.save_moves(writer, row, actions, kept, result, owed, now))  # the row says what was stored
     state.held = held
 
 
@@ -140,10 +171,11 @@ def play_move(session: Session, table: GameTable, seat: str, action: Action, num
     now = state.number(seat)
     if number != now:
         raise StaleMove(number, now)
+    before = _before(state)
     move = dataclasses.replace(action, seat=seat)
     held = people.take(state.hand, move, state.people, state.settings, state.held)
     progress = people.advance(state.hand, state.people, state.away, state.settings, held)
-    _save(session, state, progress.held)
+    _save(session, state, progress.held, before)
     publish(state)
     _finished(state)
     return Outcome(state, progress.rulings)
@@ -157,21 +189,24 @@ def start_hand(session: Session, table: GameTable, learner_id: int, seed: int | 
         raise NotHost("only the table's host starts a hand")
     table_id = table.id
     assert table_id is not None
-    _written(session, lambda writer: store.start_hand(writer, table_id, seed))
+    written(session, lambda writer: store.start_hand(writer, table_id, seed))
     outcome = _advance(session, load_table(session, table))
     publish(table)
     return outcome
 
 
-def _advance(session: Session, state: TableState, expired: Collection[str] = ()) -> Outcome:
+def _advance(session: Session, state: TableState, expired: Collection[str] = (), begun: Collection[str] = ()) -> Outcome:
     """Play on from the hand as it stands (after a deal, a seat changing hands, a
-    person going away, a timer running out) and save it if anything moved."""
+    person going away, a timer running out) and save it if anything moved, or if a
+    person in `begun` (just sat down) owes a decision whose time starts now."""
     if state.hand is None or state.hand.phase == "over":
         return Outcome(state)
+    owed_before = _before(state)
     before = (len(state.hand.actions), [a.to_json() for a in state.held])
     progress = people.advance(state.hand, state.people, state.away, state.settings, state.held, expired)
-    if (len(state.hand.actions), [a.to_json() for a in progress.held]) != before:
-        _save(session, state, progress.held)
+    moved = (len(state.hand.actions), [a.to_json() for a in progress.held]) != before
+    if moved or set(begun) & set(state.decisions(progress.held)):
+        _save(session, state, progress.held, owed_before, begun)
         _finished(state)
     return Outcome(state, progress.rulings)
 
@@ -181,9 +216,18 @@ def sit(session: Session, table: GameTable, learner_id: int, seat: str) -> Table
     and every page of the table hears of it."""
     table_id = table.id
     assert table_id is not None
-    _written(session, lambda writer: store.take_seat(writer, table_id, learner_id, seat))
+    timed = store.table_settings(table).turn_timer is not None
+    mine = store.seat_of(session, table_id, learner_id) if timed else None
+    written(session, lambda writer: store.take_seat(writer, table_id, learner_id, seat))
+    state = load_table(session, table)
+    if timed and (mine is None or mine.seat != seat) and seat in state.owing():
+        try:  # a seat taken from a computer player mid-decision: this person's time starts now
+            _advance(session, state, begun={seat})
+        except store.TableHandMoved:  # a move came first: this person's time runs from that save
+            session.rollback()
+            state = load_table(session, table)
     publish(table)
-    return load_table(session, table)
+    return state
 
 
 def move_out(session: Session, table: GameTable, host_id: int, seat: str) -> TableState:
@@ -193,7 +237,7 @@ def move_out(session: Session, table: GameTable, host_id: int, seat: str) -> Tab
         raise NotHost("only the table's host moves people out")
     table_id = table.id
     assert table_id is not None
-    if not _written(session, lambda writer: store.move_out(writer, host_id, table_id, seat)):
+    if not written(session, lambda writer: store.move_out(writer, host_id, table_id, seat)):
         raise store.TableError(f"nobody is sitting in {seat}")
     state = load_table(session, table)
     try:
@@ -226,10 +270,9 @@ def tick(session: Session, table: GameTable, learner_id: int | None = None, now:
             gone = going and store.mark_away(writer, table_id, unheard) > 0
             return bool(back or gone)
 
-        changed = _written(session, presence)
+        changed = written(session, presence)
     state = load_table(session, table)
-    deadline = state.deadline()
-    expired = set(state.owing()) if deadline is not None and now >= clock.as_utc(deadline) else set()
+    expired = state.expired(now)
     version = state.row.version if state.row is not None else None
     try:
         _advance(session, state, expired)

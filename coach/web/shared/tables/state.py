@@ -16,6 +16,7 @@ from typing import Any
 from flask import current_app
 from sqlmodel import Session
 
+from coach.common import clock
 from coach.notation import tiles
 from coach.notation.card import Card
 from coach.play.hand import EXPOSE, MAH_JONGG, Action, Hand, replay
@@ -26,6 +27,7 @@ from coach.store import tables as store
 from coach.store.models import GameTable, TableHand, TableSeat
 from coach.web.shared.cards import teachers as teacher_cards
 
+Decision = tuple[str, int]  # a decision a person owes: its kind and the seat's state number
 SEAT_NAMES = {"east": "East", "south": "South", "west": "West", "north": "North"}  # as a URL names them
 
 
@@ -94,14 +96,58 @@ class TableState:
             return None
         return seat_view(self.hand, seat, self.people, self.settings, self.held)
 
-    def deadline(self) -> datetime | None:
-        """When the people owing a decision run out of time: the last save (or the
-        deal) plus the table's turn timer; None without a timer or a decision owed."""
+    def decisions(self, held: list[Action] | None = None) -> dict[str, Decision]:
+        """Each decision the people owe now (with `held`, once those answers are held),
+        named by its kind and the seat's state number: the same pair is the same
+        decision, still open (another's answer held, a presence change, any save
+        that left it open); a new pair is a new decision put to the seat."""
+        if self.hand is None or self.hand.phase == "over":
+            return {}
+        held = self.held if held is None else held
+        return {
+            seat: (kind, state_number(self.hand, seat, held))
+            for seat, kind in owed(self.hand, self.people, self.settings, held).items()
+        }
+
+    def owed_record(self) -> dict[str, list[Any]]:
+        """Each decision the people owe now and when it was put to them, as the hand
+        keeps it ({seat: [kind, state number, ISO time]}, `TableHand.owed`): as the
+        save that put it recorded, else the hand's last save or its deal (a decision
+        owed since the deal, or a hand saved before the record was kept)."""
+        if self.row is None:
+            return {}
+        recorded = store.owed_of(self.row)
+        fallback = clock.as_utc(self.row.moved_at or self.row.started_at).isoformat()
+        found: dict[str, list[Any]] = {}
+        for seat, (kind, number) in self.decisions().items():
+            entry = recorded.get(seat)
+            same = isinstance(entry, list) and len(entry) == 3 and entry[:2] == [kind, number]
+            found[seat] = [kind, number, str(entry[2]) if same and entry is not None else fallback]
+        return found
+
+    def owed_since(self) -> dict[str, datetime]:
+        """When each decision owed now was put to its person (`owed_record`)."""
+        return {seat: _moment(entry[2]) for seat, entry in self.owed_record().items()}
+
+    def deadlines(self) -> dict[str, datetime]:
+        """When each person owing a decision runs out of time: the moment it was put
+        to them plus the table's turn timer; empty without a timer or a decision owed."""
         timer = self.settings.turn_timer
-        if timer is None or self.row is None or not self.owing():
-            return None
-        start = self.row.moved_at or self.row.started_at
-        return start + timedelta(seconds=timer)
+        if timer is None:
+            return {}
+        return {seat: began + timedelta(seconds=timer) for seat, began in self.owed_since().items()}
+
+    def deadline(self, seat: str | None = None) -> datetime | None:
+        """When `seat` runs out of time (None: the first of the people owing to run
+        out), or None when it owes nothing or the table has no timer."""
+        found = self.deadlines()
+        if seat is not None:
+            return found.get(seat)
+        return min(found.values(), default=None)
+
+    def expired(self, now: datetime) -> set[str]:
+        """The people whose time for the decision they owe has run out by `now`."""
+        return {seat for seat, ends in self.deadlines().items() if clock.as_utc(now) >= ends}
 
     @property
     def version(self) -> int:
@@ -111,6 +157,10 @@ class TableState:
         seats = ";".join(f"{s.seat}:{s.learner_id}:{int(s.present)}" for s in self.seats)
         hand = f"{self.row.number}:{self.row.version}" if self.row is not None else "-"
         return zlib.crc32(f"{hand}|{seats}".encode())
+
+
+def _moment(raw: object) -> datetime:
+    return clock.as_utc(datetime.fromisoformat(str(raw)))
 
 
 def load_table(session: Session, table: GameTable) -> TableState:
