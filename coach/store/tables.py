@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import secrets
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -276,16 +277,24 @@ def come_back(session: Session, table_id: int, learner_id: int) -> bool:
 def heard_from(session: Session, table_id: int, learner_id: int, now: datetime | None = None) -> bool:
     """The person's page or stream was heard from now (`seen_at`): they are present.
     True when they were away and so came back (the table's version moves)."""
+    return table_id in heard_from_all(session, [(table_id, learner_id)], now)
+
+
+def heard_from_all(session: Session, heard: Iterable[tuple[int, int]], now: datetime | None = None) -> set[int]:
+    """`heard_from` for each (table, person) in one transaction: the tables someone came back to."""
     now = clock.as_utc(now or clock.now())
-    mine = (col(TableSeat.table_id) == table_id, col(TableSeat.learner_id) == learner_id)
-    back = session.exec(
-        update(TableSeat).where(*mine, col(TableSeat.present).is_(False)).values(present=True, seen_at=now)
-        .execution_options(synchronize_session=False)
-    ).rowcount
-    if not back:
-        session.exec(update(TableSeat).where(*mine).values(seen_at=now).execution_options(synchronize_session=False))
+    back: set[int] = set()
+    for table_id, learner_id in heard:
+        mine = (col(TableSeat.table_id) == table_id, col(TableSeat.learner_id) == learner_id)
+        if session.exec(
+            update(TableSeat).where(*mine, col(TableSeat.present).is_(False)).values(present=True, seen_at=now)
+            .execution_options(synchronize_session=False)
+        ).rowcount:
+            back.add(table_id)
+        else:
+            session.exec(update(TableSeat).where(*mine).values(seen_at=now).execution_options(synchronize_session=False))
     session.commit()
-    return bool(back)
+    return back
 
 
 def mark_away(session: Session, table_id: int, before: datetime) -> int:

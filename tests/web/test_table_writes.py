@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import threading
 from datetime import timedelta
 
@@ -144,3 +145,59 @@ def test_a_write_never_holds_a_second_pooled_connection_beside_the_reading_one(c
         assert outcome.state.hand is not None
         moves.tick(session, table, host)
     assert held and set(held) == {1}
+
+
+def test_signs_of_life_noted_together_are_written_in_one_turn_before_any_tick(ctx, engine, monkeypatch):
+    """Under load one thread a worker wrote each person's sign of life and each tick in
+    turn, and people whose stream was open were found away: what was noted since the
+    thread's last round is written at once, every sign of life in one write turn first,
+    then one tick a table (which then finds nobody unheard from)."""
+    from coach.web.api import tables as tables_api
+
+    hosts = [person(engine, name) for name in ("Hana", "Ida", "Jo")]
+    tables = [_open(ctx, engine, host) for host in hosts]
+    long_ago = clock.as_utc(clock.now()) - moves.GRACE - timedelta(seconds=5)
+    with Session(engine) as session:  # nobody heard from for longer than the grace
+        session.exec(update(TableSeat).values(seen_at=long_ago))
+        session.commit()
+    turns: list[int] = []
+    ticked: list[int] = []
+    real_writing, real_tick = database.writing, moves.tick
+
+    @contextlib.contextmanager
+    def counted():
+        turns.append(1)
+        with real_writing() as session:
+            yield session
+
+    def tick(session, table, learner_id=None, now=None):
+        ticked.append(table.id)
+        return real_tick(session, table, learner_id, now)
+
+    monkeypatch.setattr(database, "writing", counted)
+    monkeypatch.setattr(moves, "tick", tick)
+
+    class Later:  # the thread's pool, run by hand: what is noted meanwhile waits for one round
+        def __init__(self) -> None:
+            self.submitted: list = []
+
+        def submit(self, job):
+            self.submitted.append(job)
+
+    presence = tables_api._Presence(ctx)
+    monkeypatch.setattr(ctx, "testing", False)
+    later = Later()
+    presence.pool, presence.pid = later, os.getpid()
+    for table_id, host in zip(tables, hosts, strict=True):
+        presence.note(table_id, host, whole=True)
+        presence.note(table_id, host)
+    assert len(later.submitted) == 1  # one round for all of them
+    later.submitted[0]()
+    assert turns == [1]  # the six notes' signs of life: one write turn
+    assert sorted(ticked) == sorted(tables)  # one tick a table
+    with Session(engine) as session:
+        for table_id, host in zip(tables, hosts, strict=True):
+            seat = store.seat_of(session, table_id, host)
+            assert seat is not None and seat.present and clock.as_utc(seat.seen_at) > long_ago
+    presence.note(tables[0], hosts[0])
+    assert len(later.submitted) == 2  # the round ended: the next note starts another

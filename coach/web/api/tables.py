@@ -251,12 +251,18 @@ class _Presence:
     """A present person's sign of life (`store.heard_from`), and for a stream whatever tick is due, written by one thread of the
     process beside the answers and the streams: every stream wake and fetch of a seated
     person writes it every HEARD_EVERY, and waiting on SQLite's write lock for it would
-    hold up the "moved" the stream is about to send. Inline under test."""
+    hold up the "moved" the stream is about to send. Inline under test.
+
+    The thread takes everything noted since its last round at once: every sign of life in
+    one transaction first, then one tick per table. Written one by one, 160 people's
+    signs of life and ticks queued behind each other under load until some were written
+    after the grace, and a person whose stream was open was found away (issue 28)."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.lock = threading.Lock()
         self.pending: set[tuple[int, int | None, bool]] = set()
+        self.draining = False
         self.pool: ThreadPoolExecutor | None = None
         self.pid = 0
 
@@ -264,38 +270,45 @@ class _Presence:
         """`learner_id`'s sign of life at the table; `whole`: moves.tick, the others' presence and the timer too."""
         key = (table_id, learner_id, whole)
         if self.app.testing:
-            self._write(key)
+            self._write({key})
             return
         with self.lock:
-            if key in self.pending:
-                return
             self.pending.add(key)
             if self.pool is None or self.pid != os.getpid():  # made in the worker, after the fork
-                self.pool, self.pid = ThreadPoolExecutor(1, thread_name_prefix="presence"), os.getpid()
+                self.pool, self.pid, self.draining = ThreadPoolExecutor(1, thread_name_prefix="presence"), os.getpid(), False
+            if self.draining:
+                return  # the thread's next round takes it
+            self.draining = True
             pool = self.pool
-        pool.submit(self._write, key)
+        pool.submit(self._drain)
 
-    def _write(self, key: tuple[int, int | None, bool]) -> None:
-        table_id, learner_id, whole = key
+    def _drain(self) -> None:
+        while True:
+            with self.lock:
+                keys, self.pending = self.pending, set()
+                if not keys:
+                    self.draining = False
+                    return
+            self._write(keys)
+
+    def _write(self, keys: set[tuple[int, int | None, bool]]) -> None:
+        heard = sorted({(table_id, learner_id) for table_id, learner_id, _ in keys if learner_id is not None})
+        ticked = sorted({table_id for table_id, _, whole in keys if whole})
         try:
             with self.app.app_context():
-                if whole:
+                if heard:
+                    with database.writing() as session:
+                        for table_id in sorted(store.heard_from_all(session, heard)):
+                            table = session.get(GameTable, table_id)
+                            if table is not None:
+                                moves.publish(table)  # back from away: the others' pages hear of it
+                for table_id in ticked:
                     with database.reading(strict=True) as session:  # see MOVES_READING
                         table = session.get(GameTable, table_id)
                         if table is not None:
-                            seated = learner_id if learner_id is not None and store.seat_of(session, table_id, learner_id) else None
-                            moves.tick(session, table, seated)  # publishes what it changed
-                elif learner_id is not None:
-                    with database.writing() as session:
-                        back = store.heard_from(session, table_id, learner_id)
-                        table = session.get(GameTable, table_id) if back else None
-                        if table is not None:
-                            moves.publish(table)
+                            moves.tick(session, table)  # the others' presence and the timer; publishes what it changed
         except Exception:  # lost: the next wake or fetch, within HEARD_EVERY, writes it again
             log.warning("a table's presence or timer could not be written", exc_info=True)
-        finally:
-            with self.lock:
-                self.pending.discard(key)
 
 
 def _presence() -> _Presence:
