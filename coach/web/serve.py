@@ -123,13 +123,13 @@ def threads_per_worker(drill_threads: int, stream_slots: int) -> int:
 
 def ready_to_fork() -> None:
     """What every worker would otherwise do on its own, done once before gunicorn forks
-    them (issue 26): the ORM's mappers configured (on a worker's first new guest, about
-    a tenth of a second of its first drill's phase in `coach load`), and every object
-    made so far, the app, the card's tables and the drills' warm results, moved out of
-    the garbage collector's reach (`gc.freeze`). Those objects live as long as the
-    process; without it each full collection walked them all again (about 4% of a
-    nearest-hand request's CPU in the workers, `perf`), and touching them to do so
-    copied their memory pages into every worker."""
+    them (issue 26): the ORM's mappers configured (about 12 ms, on each worker's first
+    new guest otherwise), and every object made so far, the app, the card's tables and
+    the drills' warm results, moved out of the garbage collector's reach (`gc.freeze`).
+    Those objects live as long as the process; without it every full collection in a
+    worker walked them all again (about 170,000 objects, 85 ms a walk: 3-4% of the
+    workers' CPU on nearest-hand requests by `perf`, about 1% with them frozen), and
+    touching them to do so copied their memory pages into every worker."""
     configure_mappers()
     gc.collect()
     gc.freeze()
