@@ -66,14 +66,19 @@ def warm(card: Card) -> None:
     """Ask one question of every drill and level on `card`, so that what a
     drill works out once per card (payment's search for hands that read two
     ways, about a second on the house card; the card's explanation indexes)
-    is done before a learner waits for it. `serve` calls it before gunicorn
-    forks its workers, which then share the result."""
+    is done before a learner waits for it; a drill with a `warm(card)` of its
+    own is asked for it too (hot-or-safe: every player's exposures it can
+    deal). `serve` calls it before gunicorn forks its workers, which then
+    share the result."""
     for module in _TEACHING_ORDER:
         for level in module.LEVELS:
             try:
                 module.hint(module.generate(0, level.number, card))
             except Exception:
                 continue
+        ahead = getattr(module, "warm", None)  # what a drill's deals would otherwise work out one by one
+        if ahead is not None:
+            ahead(card)
 
 
 def prepare(question: base.Question) -> None:

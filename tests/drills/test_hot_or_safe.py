@@ -217,3 +217,23 @@ def test_page_renders_the_choices(client, registered):
     html = checks.drill_page(client, drill, 1, 3)
     q = drill.generate(3, 1, CARD)
     checks.check_page_shows(html, q.choices + q.facts)
+
+
+# -- warmed before the fork (issue 26) ------------------------------------------------
+
+
+def test_D1_the_warm_up_covers_every_player_a_deal_can_seat():
+    """`warm` works out every set of groups `_opponents` can deal, so no deal meets one
+    for the first time in a worker; the sets kept are exactly what the deals would keep."""
+    import random
+
+    dealable = drill._dealable(CARD)
+    assert 0 < len(dealable) <= drill._PLAYERS.size
+    rng = random.Random(26)
+    for _ in range(3000):
+        for _, exposures in drill._opponents(rng, CARD, rng.choice(drill.SEATS)):
+            assert drill._groups(exposures) in dealable
+    drill.warm(CARD)
+    for groups in sorted(dealable)[:50]:
+        kept = drill._PLAYERS.peek((id(CARD), groups), owner=CARD)
+        assert kept == drill._player_bits(CARD, groups)

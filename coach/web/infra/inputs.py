@@ -31,6 +31,7 @@ from typing import Any, cast
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, g, make_response, request
+from werkzeug.datastructures import ImmutableMultiDict
 from werkzeug.exceptions import HTTPException, NotFound
 from werkzeug.routing import IntegerConverter, ValidationError
 
@@ -284,6 +285,10 @@ def _refuse(message: str):
     return page_error(400, "That was not accepted", message)
 
 
+FORM_TYPES = frozenset(("application/x-www-form-urlencoded", "multipart/form-data"))  # what Werkzeug reads a form from
+_NO_FIELDS: ImmutableMultiDict[str, Any] = ImmutableMultiDict()
+
+
 def check_request():
     """Refuse a request with a control character or an out-of-range input, before its view runs."""
     for value in (request.view_args or {}).values():
@@ -298,7 +303,10 @@ def check_request():
                 g.json_body = parse_json(raw)
             except InputError as error:
                 return _refuse(str(error))
-    problem = form_problem(request.form, request.files, request.args)
+    if request.mimetype in FORM_TYPES:
+        problem = form_problem(request.form, request.files, request.args)
+    else:  # no form to read: Werkzeug parses only these two types, and gives any other an empty form
+        problem = form_problem(_NO_FIELDS, _NO_FIELDS, request.args)
     if problem:
         return _refuse(problem)
     return None
