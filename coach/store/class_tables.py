@@ -16,7 +16,9 @@ nobody. The round and all its tables are written in one transaction, so no
 request ever sees a round with only some of its tables: on PostgreSQL, which
 lets both requests write at once, the second waits on that index until the
 first commits, then collides and is given the whole round. Once started,
-the class may be seated again for the next deal.
+the class may be seated again for the next deal. A round not started yet
+may be taken back (`cancel_round`), under the same compare and set as the
+start: a round is started or taken back, never both.
 
 Starting the round deals the hand at every table with the round's seed, in
 one transaction behind a compare and set on `started_at`: two requests (a
@@ -34,7 +36,7 @@ import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import update
+from sqlalchemy import delete, update
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
@@ -217,6 +219,25 @@ def start_round(session: Session, teacher_id: int, round_id: int) -> list[TableH
         session.refresh(hand)
     session.refresh(row)
     return hands
+
+
+def cancel_round(session: Session, teacher_id: int, round_id: int) -> None:
+    """Take back a seating not started yet (the wrong students, the wrong card): the
+    round goes, and its tables and seats with it (their keys cascade), in one delete
+    behind the same compare and set as the start, so a round is started or cancelled,
+    never both. RoundStarted when it was started first; TableError when the round is
+    not this teacher's."""
+    if round_taught(session, teacher_id, round_id) is None:
+        raise TableError("only the class's teacher takes back the class's seating")
+    gone = session.exec(
+        delete(ClassRound)
+        .where(col(ClassRound.id) == round_id, col(ClassRound.started_at).is_(None))
+        .execution_options(synchronize_session=False)
+    )
+    if gone.rowcount != 1:
+        session.rollback()
+        raise RoundStarted("This round's hand was started already: its tables play on.")
+    session.commit()
 
 
 def seat_in_latest_round(session: Session, class_id: int, learner_id: int) -> tuple[GameTable, TableSeat] | None:

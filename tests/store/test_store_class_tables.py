@@ -11,13 +11,13 @@ import time
 import pytest
 from alembic import command
 from sqlalchemy import inspect
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from coach.rules.table_rules import TableRules
 from coach.store import class_tables as rounds
 from coach.store import tables as store
 from coach.store.db import alembic_config
-from coach.store.models import ClassRound, GameTable, Learner, TableHand
+from coach.store.models import ClassRound, GameTable, Learner, TableHand, TableSeat
 from coach.store.teaching import classrooms
 from tests.support.cards import CARD
 from tests.support.people import person
@@ -137,6 +137,30 @@ def test_S4_two_requests_racing_to_start_one_round_start_it_once(engine):
         assert sorted(h.table_id for h in session.exec(select(TableHand)).all()) == sorted(
             t.id for t in session.exec(select(GameTable)).all()
         )
+
+
+def test_S4_a_round_is_started_or_taken_back_never_both(engine):
+    """Taking a seating back is the start's own compare and set on `started_at`: once
+    started it stays (its tables play on); once taken back there is nothing to start;
+    only the class's teacher takes it back."""
+    teacher, class_id, _ = _class(engine, 5)
+    other = person(engine, "Otto", teacher=True)
+    with Session(engine) as session:
+        started = rounds.seat_class(session, teacher, class_id, CARD.name).id
+        rounds.start_round(session, teacher, started)
+        with pytest.raises(rounds.RoundStarted):
+            rounds.cancel_round(session, teacher, started)
+        assert len(rounds.round_tables(session, started)) == 2
+        waiting = rounds.seat_class(session, teacher, class_id, CARD.name).id
+        with pytest.raises(store.TableError):
+            rounds.cancel_round(session, other, waiting)
+        rounds.cancel_round(session, teacher, waiting)
+        assert session.get(ClassRound, waiting) is None and rounds.round_tables(session, waiting) == []
+        assert session.exec(select(TableSeat).where(col(TableSeat.table_id).not_in(
+            [t.table.id for t in rounds.round_tables(session, started)]))).all() == []  # the seats went with their tables
+        with pytest.raises(store.TableError):
+            rounds.start_round(session, teacher, waiting)
+        assert rounds.open_round(session, class_id) is None  # the class may be seated again
 
 
 def test_seating_the_class_twice_before_the_start_gives_the_first_round_and_seats_nobody_again(engine):

@@ -15,7 +15,7 @@ from coach.play.bots import play
 from coach.play.hand import Hand
 from coach.play.review import review
 from coach.store import tables as table_store
-from coach.store.models import ClassRound, GameTable, TableHand
+from coach.store.models import ClassRound, GameTable, TableHand, TableSeat
 from coach.web.infra.push import push, table_topic
 from coach.web.shared.tables.state import result_of
 from tests.support.teaching import GOOD_CARD, card_id_named, db, join, make_class, post, sign_up, text_of, upload_card
@@ -123,6 +123,45 @@ def test_the_boosted_seating_form_gets_whole_pages_even_when_refused(app):
     assert boosted.status_code == 400 and "This page has expired" in text_of(boosted) and "<html" in text_of(boosted)
     partial = tess.post(f"/teach/classes/{class_id}/tables", data={"tables_card": "house"}, headers={"HX-Request": "true"})
     assert partial.status_code == 400 and "This page has expired" in text_of(partial) and "<html" not in text_of(partial)
+
+
+def test_a_seating_not_started_is_taken_back_with_its_tables_and_the_class_seated_again(app):
+    """The wrong students or the wrong card: before the hand is dealt the teacher takes the
+    seating back, its tables and seats go, the students' pages hear of it, and the class
+    can be seated afresh (a seating waiting to start would refuse a second one)."""
+    tess, class_id, people = _class(app, 5)
+    ids = [learner for _, learner in people.values()]
+    round_id = _seat(tess, class_id, ids)
+    tables = _tables(app, round_id)
+    shown = text_of(tess.get(f"/teach/classes/{class_id}/rounds/{round_id}"))
+    assert "Take back this seating" in shown
+    student = next(iter(people.values()))[0]
+    assert student.get(f"/api/tables/{tables[0].code}").status_code == 200  # the student's table, waiting
+    with app.app_context():
+        tickets = [push().ticket(table_topic(t.id)) for t in tables]
+    response = post(tess, f"/teach/classes/{class_id}/rounds/{round_id}/cancel")
+    assert response.status_code == 303 and response.headers["Location"].startswith(f"/teach/classes/{class_id}")
+    assert "The seating is taken back: 2 tables closed" in text_of(tess.get(response.headers["Location"]))
+    with db(app) as session:
+        assert session.get(ClassRound, round_id) is None
+        assert session.exec(select(GameTable)).all() == [] and session.exec(select(TableSeat)).all() == []
+    with app.app_context():
+        assert all(push().ticket(table_topic(t.id)) > n for t, n in zip(tables, tickets, strict=True))
+    assert student.get(f"/api/tables/{tables[0].code}").status_code == 404  # the table is gone for its students too
+    again = _seat(tess, class_id, ids[:4])
+    assert again != round_id and len(_tables(app, again)) == 1
+
+
+def test_a_started_round_cannot_be_taken_back(app):
+    tess, class_id, people = _class(app, 4)
+    round_id = _seat(tess, class_id, [learner for _, learner in people.values()])
+    post(tess, f"/teach/classes/{class_id}/rounds/{round_id}/start")
+    assert "Take back this seating" not in text_of(tess.get(f"/teach/classes/{class_id}/rounds/{round_id}"))
+    response = post(tess, f"/teach/classes/{class_id}/rounds/{round_id}/cancel")
+    assert response.status_code == 303
+    assert "started already: its tables play on" in text_of(tess.get(response.headers["Location"]))
+    with db(app) as session:
+        assert session.get(ClassRound, round_id) is not None and len(session.exec(select(TableHand)).all()) == 1
 
 
 def test_S4_starting_the_round_deals_every_table_the_same_seed_once_and_wakes_their_pages(app):

@@ -298,6 +298,24 @@ def start_round(class_id: int, round_id: int):
     return redirect(url_for("teach.round_page", class_id=class_id, round_id=round_id), 303)
 
 
+@bp.post("/classes/<int:class_id>/rounds/<int:round_id>/cancel")
+def cancel_round(class_id: int, round_id: int):
+    """Take back a seating not started yet; its students' tables go with it."""
+    with database.reading(strict=True) as session:
+        _round(session, class_id, round_id)
+        teacher = watcher_id()
+        tables = [found.table for found in rounds.round_tables(session, round_id)]
+        try:
+            moves.written(session, lambda writer: rounds.cancel_round(writer, teacher, round_id))
+        except table_store.TableError as error:
+            flash(str(error), "error")
+            return redirect(url_for("teach.round_page", class_id=class_id, round_id=round_id), 303)
+        for table in tables:  # a student's open page hears that its table is gone
+            moves.publish(table)
+    flash(f"The seating is taken back: {len(tables)} {'table' if len(tables) == 1 else 'tables'} closed. Seat the class again when you are ready.", "success")
+    return redirect(url_for("teach.class_page", class_id=class_id) + "#class-tables", 303)
+
+
 # -- watching a table ------------------------------------------------------------------------
 
 
