@@ -181,3 +181,33 @@ def test_seat_the_class_disables_its_button_while_posting_and_shows_an_expired_f
     expect(t.locator("#class-tables")).to_contain_text("1 table · 1 student · not started")
     expect(t.locator("#class-tables .teach-list__sum")).to_have_count(1)  # one round
     assert people.errors == []
+
+
+def test_a_teacher_takes_back_a_seating_by_keyboard_on_a_phone(people, screens):
+    """The wrong students seated: on the round's page "Take back this seating" (reached by
+    Tab, pressed with Enter) closes the tables before anyone plays, and the class page
+    says so, ready to seat the class again."""
+    t = people("teacher").page
+    t.set_viewport_size(PHONE_390)
+    sign_up(t, "Tess Teacher", unique_email("tess"), teacher=True)
+    class_id = make_class(t, "Monday tables")
+    code = t.locator(".join-code span[aria-hidden=true]").inner_text()
+    s = people("Cy Student").page
+    sign_up(s, "Cy Student", unique_email("cy"), teacher=False)
+    s.goto(f"/join/{code}")
+    s.get_by_role("button", name=re.compile("Join")).click()
+    t.goto(f"/teach/classes/{class_id}")
+    t.locator("#class-tables form").get_by_role("button", name="Seat the class at tables").click()
+    expect(t).to_have_url(re.compile(rf"/teach/classes/{class_id}/rounds/\d+$"))
+    take_back = t.get_by_role("button", name="Take back this seating")
+    expect(take_back).to_be_visible()
+    no_sideways_scroll(t)
+    shoot(t, screens, "class-round-take-back-phone")
+    t.get_by_role("button", name="Start the hand").focus()
+    t.keyboard.press("Tab")  # the next control after the start is the take-back
+    expect(take_back).to_be_focused()
+    t.keyboard.press("Enter")
+    expect(t).to_have_url(re.compile(rf"/teach/classes/{class_id}(#class-tables)?$"))
+    expect(t.locator(".flash, [role=status]").first).to_contain_text("The seating is taken back: 1 table closed")
+    expect(t.locator("#class-tables form").get_by_role("button", name="Seat the class at tables")).to_be_visible()
+    shoot(t, screens, "class-page-after-take-back-phone")

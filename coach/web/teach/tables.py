@@ -153,7 +153,7 @@ def seat_tables(class_id: int):
             key = teachers_cards.card_key(row) if row is not None else None
         if key is None:
             flash("That card is not one of yours: choose one from the list.", "error")
-            return redirect(url_for("teach.class_page", class_id=class_id) + "#class-tables", 303)
+            return redirect(url_for("teach.class_page", class_id=class_id), 303)  # the top, where the message shows
         try:
             seated_id = moves.written(
                 session, lambda writer: rounds.seat_class(writer, teacher, class_id, key, chosen, strength, per_table=per_table).id,
@@ -163,7 +163,7 @@ def seat_tables(class_id: int):
             return redirect(url_for("teach.round_page", class_id=class_id, round_id=already.round.id), 303)
         except table_store.TableError as error:
             flash(str(error), "error")
-            return redirect(url_for("teach.class_page", class_id=class_id) + "#class-tables", 303)
+            return redirect(url_for("teach.class_page", class_id=class_id), 303)  # the top, where the message shows
         seated = session.get(ClassRound, seated_id)
         assert seated is not None and seated_id is not None
         count = len(rounds.round_tables(session, seated_id))
@@ -313,7 +313,7 @@ def cancel_round(class_id: int, round_id: int):
         for table in tables:  # a student's open page hears that its table is gone
             moves.publish(table)
     flash(f"The seating is taken back: {len(tables)} {'table' if len(tables) == 1 else 'tables'} closed. Seat the class again when you are ready.", "success")
-    return redirect(url_for("teach.class_page", class_id=class_id) + "#class-tables", 303)
+    return redirect(url_for("teach.class_page", class_id=class_id), 303)  # the top, where the message shows
 
 
 # -- watching a table ------------------------------------------------------------------------
