@@ -185,8 +185,8 @@ def test_seat_the_class_disables_its_button_while_posting_and_shows_an_expired_f
 
 def test_a_teacher_takes_back_a_seating_by_keyboard_on_a_phone(people, screens):
     """The wrong students seated: on the round's page "Take back this seating" (reached by
-    Tab, pressed with Enter) closes the tables before anyone plays, and the class page
-    says so, ready to seat the class again."""
+    Tab, pressed with Enter) closes the tables before anyone plays, the class page says
+    so, ready to seat the class again, and a student waiting at the table is told."""
     t = people("teacher").page
     t.set_viewport_size(PHONE_390)
     sign_up(t, "Tess Teacher", unique_email("tess"), teacher=True)
@@ -201,6 +201,8 @@ def test_a_teacher_takes_back_a_seating_by_keyboard_on_a_phone(people, screens):
     expect(t).to_have_url(re.compile(rf"/teach/classes/{class_id}/rounds/\d+$"))
     take_back = t.get_by_role("button", name="Take back this seating")
     expect(take_back).to_be_visible()
+    s.goto(f"/tables/{t.locator('.round-table .code-chip').first.inner_text()}")  # the student waits at the table
+    expect(s.locator("#table-status")).to_be_visible()
     no_sideways_scroll(t)
     shoot(t, screens, "class-round-take-back-phone")
     t.get_by_role("button", name="Start the hand").focus()
@@ -210,4 +212,7 @@ def test_a_teacher_takes_back_a_seating_by_keyboard_on_a_phone(people, screens):
     expect(t).to_have_url(re.compile(rf"/teach/classes/{class_id}(#class-tables)?$"))
     expect(t.locator(".flash, [role=status]").first).to_contain_text("The seating is taken back: 1 table closed")
     expect(t.locator("#class-tables form").get_by_role("button", name="Seat the class at tables")).to_be_visible()
+    expect(s.locator("#table-status")).to_contain_text("This table is closed", timeout=10_000)  # told without a reload
+    expect(s.get_by_role("link", name="Classes").last).to_be_visible()
+    shoot(s, screens, "table-closed-student-desktop")
     shoot(t, screens, "class-page-after-take-back-phone")

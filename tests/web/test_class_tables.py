@@ -148,6 +148,8 @@ def test_a_seating_not_started_is_taken_back_with_its_tables_and_the_class_seate
     with app.app_context():
         assert all(push().ticket(table_topic(t.id)) > n for t, n in zip(tables, tickets, strict=True))
     assert student.get(f"/api/tables/{tables[0].code}").status_code == 404  # the table is gone for its students too
+    page = student.get(f"/tables/{tables[0].code}/view", headers={"HX-Request": "true"})  # an open page's next fetch
+    assert page.status_code == 200 and "This table is closed" in text_of(page) and 'id="table"' in text_of(page)
     again = _seat(tess, class_id, ids[:4])
     assert again != round_id and len(_tables(app, again)) == 1
 

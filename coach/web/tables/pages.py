@@ -292,7 +292,10 @@ def view(code: str):
     """The table as an htmx partial; 204 when the page already shows this version (`since`)."""
     with database.reading(strict=True) as session:
         learner = _learner(session)
-        state = _noticed(session, _table(session, code), learner)
+        table = store.table_by_code(session, code)
+        if table is None and is_htmx():  # closed while the page was open (a class seating taken back): the page says so
+            return render_template("tables/partials/closed.html"), 200, {"Cache-Control": "no-store"}
+        state = _noticed(session, table or _table(session, code), learner)
         since = request.args.get("since", "")
         if since.isdigit() and len(since) < 12 and int(since) == state.version:
             return "", 204
