@@ -44,6 +44,20 @@ def east_passes(base, code: str) -> str:
         engine.dispose()
 
 
+def class_of_one(people, student: str):
+    """A teacher's class "Monday tables" with one student who has joined it: both pages and the class's id."""
+    t = people("teacher").page
+    sign_up(t, "Tess Teacher", unique_email("tess"), teacher=True)
+    class_id = make_class(t, "Monday tables")
+    code = t.locator(".join-code span[aria-hidden=true]").inner_text()
+    s = people(student).page
+    sign_up(s, student, unique_email(student.split()[0].lower()), teacher=False)
+    s.goto(f"/join/{code}")
+    s.get_by_role("button", name=re.compile("Join")).click()
+    expect(s.get_by_text("You joined Monday tables.")).to_be_visible()
+    return t, s, class_id
+
+
 def test_a_teacher_seats_a_class_of_two_starts_the_round_watches_a_table_and_reads_the_dashboard(people, screens, tmp_path_factory):
     t = people("teacher").page
     sign_up(t, "Tess Teacher", unique_email("tess"), teacher=True)
@@ -143,15 +157,7 @@ def test_seat_the_class_disables_its_button_while_posting_and_shows_an_expired_f
     """The form is posted by htmx (hx-boost) with its button disabled until the answer comes
     (hx-disabled-elt), so a double click sends it once; an error answer (an expired token)
     is shown as a plain post shows it, not swallowed, and the address stays the class page's."""
-    t = people("teacher").page
-    sign_up(t, "Tess Teacher", unique_email("tess"), teacher=True)
-    class_id = make_class(t, "Monday tables")
-    code = t.locator(".join-code span[aria-hidden=true]").inner_text()
-    s = people("Cat Student").page
-    sign_up(s, "Cat Student", unique_email("cat"), teacher=False)
-    s.goto(f"/join/{code}")
-    s.get_by_role("button", name=re.compile("Join")).click()
-    expect(s.get_by_text("You joined Monday tables.")).to_be_visible()
+    t, s, class_id = class_of_one(people, "Cat Student")
 
     t.goto(f"/teach/classes/{class_id}")
     form = t.locator("#class-tables form")
@@ -187,15 +193,8 @@ def test_a_teacher_takes_back_a_seating_by_keyboard_on_a_phone(people, screens):
     """The wrong students seated: on the round's page "Take back this seating" (reached by
     Tab, pressed with Enter) closes the tables before anyone plays, the class page says
     so, ready to seat the class again, and a student waiting at the table is told."""
-    t = people("teacher").page
+    t, s, class_id = class_of_one(people, "Cy Student")
     t.set_viewport_size(PHONE_390)
-    sign_up(t, "Tess Teacher", unique_email("tess"), teacher=True)
-    class_id = make_class(t, "Monday tables")
-    code = t.locator(".join-code span[aria-hidden=true]").inner_text()
-    s = people("Cy Student").page
-    sign_up(s, "Cy Student", unique_email("cy"), teacher=False)
-    s.goto(f"/join/{code}")
-    s.get_by_role("button", name=re.compile("Join")).click()
     t.goto(f"/teach/classes/{class_id}")
     t.locator("#class-tables form").get_by_role("button", name="Seat the class at tables").click()
     expect(t).to_have_url(re.compile(rf"/teach/classes/{class_id}/rounds/\d+$"))
