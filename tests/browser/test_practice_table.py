@@ -302,6 +302,10 @@ def test_the_winning_hand_is_laid_out_as_its_line_reads(page: Page, dealt, error
     assert reading is not None
     dealt(7, [a.to_json() for a in hand.actions])
     expect(page.locator("#play-status")).to_have_text("You won!")
+    # The review is computed once the hand is over, its progress polled every second and
+    # swapped in: wait for the last swap, or a swap in flight (old and new side by side
+    # for a moment) is what a strict locator below meets on a busy machine.
+    expect(page.locator(".review-progress")).to_have_count(0, timeout=60_000)
     laid = page.locator(".play-laid")
     expect(laid).to_have_attribute("aria-label", f"Your winning hand, as {result.payment.line.id} reads")
     groups = laid.locator(".play-laid__group")

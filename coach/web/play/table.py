@@ -286,7 +286,9 @@ def review_summary(hand_id: int):
     """The table's end: the review in one line once done, else its progress (htmx polls it)."""
     with database.reading() as session:
         row = own_hand(session, hand_id)
-        finished = row.finished_at is not None
+        # The table shows the end from the replayed hand: so does this, or a hand over but not
+        # yet stamped would send the poll to the table, swapped in where the summary goes.
+        finished = row.finished_at is not None or load(row).phase == "over"
     if not is_htmx() or not finished:
         return redirect(url_for("practice.table", hand_id=hand_id), 303)
     return render_template("partials/review_summary.html", row=row, review_state=start_review(hand_id))
