@@ -179,6 +179,17 @@ def test_seating_the_class_twice_before_the_start_gives_the_first_round_and_seat
         assert second.id != first.id and rounds.open_round(session, class_id).id == second.id
 
 
+def race(go, names: list[str], patched: str, stand_in) -> None:
+    """`go` on a thread of each name at once, with `rounds.<patched>` replaced by `stand_in` meanwhile."""
+    threads = [threading.Thread(target=go, name=name) for name in names]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(rounds, patched, stand_in)
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+
+
 def test_two_sessions_racing_to_seat_the_class_make_one_round(engine):
     """Both looked before either wrote: the unique index on the class's open round decides, and the loser gets the winner's round."""
     teacher, class_id, _ = _class(engine, 6)
@@ -203,13 +214,7 @@ def test_two_sessions_racing_to_seat_the_class_make_one_round(engine):
             with lock:
                 outcomes.append(result)
 
-    threads = [threading.Thread(target=go, name=f"seat-{n}") for n in range(2)]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(rounds, "open_round", look_together)
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(60)
+    race(go, [f"seat-{n}" for n in range(2)], "open_round", look_together)
     assert sorted(kind for kind, _ in outcomes) == ["already", "seated"]
     assert len({round_id for _, round_id in outcomes}) == 1
     with Session(engine) as session:
@@ -262,13 +267,7 @@ def test_S1_on_postgresql_the_request_that_loses_the_race_to_seat_a_class_sees_t
             with lock:
                 outcomes.append(result)
 
-    threads = [threading.Thread(target=go, name=name) for name in ("winner", "loser")]
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(rounds, "groups", slow_groups)
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join(60)
+    race(go, ["winner", "loser"], "groups", slow_groups)
     assert sorted(outcomes) == sorted([("seated", outcomes[0][1], None), ("already", outcomes[0][1], 2)])
     with Session(engine) as session:
         (only,) = session.exec(select(ClassRound).where(ClassRound.classroom_id == class_id)).all()

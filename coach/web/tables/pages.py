@@ -189,10 +189,13 @@ def _page(session: Session, state: TableState, learner: Learner | None, status: 
     return render_template(template, **context), status
 
 
+NO_TABLE = "There is no table with that code. Check the code with whoever opened it."
+
+
 def _table(session: Session, code: str) -> GameTable:
     table = store.table_by_code(session, code)
     if table is None:
-        abort(404, description="There is no table with that code. Check the code with whoever opened it.")
+        abort(404, description=NO_TABLE)
     return table
 
 
@@ -293,9 +296,11 @@ def view(code: str):
     with database.reading(strict=True) as session:
         learner = _learner(session)
         table = store.table_by_code(session, code)
-        if table is None and is_htmx():  # closed while the page was open (a class seating taken back): the page says so
-            return render_template("tables/partials/closed.html"), 200, {"Cache-Control": "no-store"}
-        state = _noticed(session, table or _table(session, code), learner)
+        if table is None:
+            if is_htmx():  # closed while the page was open (a class seating taken back): the page says so
+                return render_template("tables/partials/closed.html"), 200, {"Cache-Control": "no-store"}
+            abort(404, description=NO_TABLE)
+        state = _noticed(session, table, learner)
         since = request.args.get("since", "")
         if since.isdigit() and len(since) < 12 and int(since) == state.version:
             return "", 204

@@ -68,26 +68,19 @@ def sse_ready() -> bool:
     return os.path.exists(os.path.join(current_app.static_folder or "", SSE_SCRIPT))
 
 
-def watcher_id() -> int:
-    """The signed-in teacher's id, refused as on every teach route (base.teacher_id): a
-    person who does not teach gets its 403, given before any id in the URL is looked up,
-    so it tells nothing of the class; a visitor or guest is sent to sign in."""
-    return teacher_id()
-
-
 def _room(session: Session, class_id: int) -> Classroom:
-    return found(classrooms.class_taught(session, watcher_id(), class_id))
+    return found(classrooms.class_taught(session, teacher_id(), class_id))
 
 
 def _round(session: Session, class_id: int, round_id: int) -> tuple[ClassRound, Classroom]:
-    row, room = found(rounds.round_taught(session, watcher_id(), round_id))
+    row, room = found(rounds.round_taught(session, teacher_id(), round_id))
     if room.id != class_id:
         abort(404)
     return row, room
 
 
 def _table(session: Session, class_id: int, code: str) -> GameTable:
-    return found(rounds.table_taught(session, watcher_id(), class_id, code))
+    return found(rounds.table_taught(session, teacher_id(), class_id, code))
 
 
 def card_for(session: Session, teacher_id: int, key: str) -> Card | None:
@@ -136,7 +129,7 @@ def seat_tables(class_id: int):
     class is not seated twice: the second request is sent to the first round."""
     with database.reading(strict=True) as session:
         room = _room(session, class_id)
-        teacher = watcher_id()
+        teacher = teacher_id()
         strength = request.form.get("tables_bots", "club")[:12]
         if strength not in STRENGTHS:
             strength = "club"
@@ -258,7 +251,7 @@ def round_page(class_id: int, round_id: int):
         row, room = _round(session, class_id, round_id)
         tables = rounds.round_tables(session, round_id)
         names = _names(session, {s.learner_id for t in tables for s in t.seats if s.learner_id is not None})
-        card = card_for(session, watcher_id(), row.card)
+        card = card_for(session, teacher_id(), row.card)
         lines = seat_lines(card, tables, names)
         compared = seat_comparisons(card, row, tables) if card is not None and row.started_at is not None else []
         return render_template(
@@ -283,7 +276,7 @@ def start_round(class_id: int, round_id: int):
     another tab) says it was started already."""
     with database.reading(strict=True) as session:
         _round(session, class_id, round_id)
-        teacher = watcher_id()
+        teacher = teacher_id()
         try:
             dealt = moves.written(session, lambda writer: [hand.table_id for hand in rounds.start_round(writer, teacher, round_id)])
         except table_store.TableError as error:
@@ -303,8 +296,8 @@ def cancel_round(class_id: int, round_id: int):
     """Take back a seating not started yet; its students' tables go with it."""
     with database.reading(strict=True) as session:
         _round(session, class_id, round_id)
-        teacher = watcher_id()
-        tables = [found.table for found in rounds.round_tables(session, round_id)]
+        teacher = teacher_id()
+        tables = [placed.table for placed in rounds.round_tables(session, round_id)]
         try:
             moves.written(session, lambda writer: rounds.cancel_round(writer, teacher, round_id))
         except table_store.TableError as error:
@@ -329,7 +322,7 @@ def _watch_context(session: Session, class_id: int, table: GameTable) -> dict[st
         "table": table, "class_id": class_id, "who": who, "away": away, "view": None, "problem": "",
         "version": _version(session, table), "sse": sse_ready(),
     }
-    if card_for(session, watcher_id(), table.card) is None:
+    if card_for(session, teacher_id(), table.card) is None:
         context["problem"] = f"This table plays on “{table.card}”, which is no longer one of your cards."
         return context
     try:
