@@ -167,3 +167,13 @@ def test_a_long_answer_is_quoted_only_in_part(client: FlaskClient) -> None:
     error = response.get_json()["error"]
     assert error.startswith('there is no line "ZQZQ') and len(response.get_data()) < 1_000
     assert max(len(run) for run in re.findall(r"(?:ZQ)+", error)) <= 60
+
+
+def test_a_long_tile_code_in_an_action_is_quoted_only_in_part(client: FlaskClient) -> None:
+    hand = client.post("/api/hands", json={"seed": 1}).get_json()
+    sent = "ZQ" * 30_000  # a 60 KB tile code
+    action = {**hand["legal"][0], "tiles": [sent, "1D"]}
+    response = client.post(f"/api/hands/{hand['id']}/actions", json={"action": action, "move": hand["move"]})
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error.startswith('"ZQZQ') and "is not a tile" in error and len(response.get_data()) < 1_000
