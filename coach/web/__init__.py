@@ -55,6 +55,8 @@ def _secret_key(instance: Path) -> str:
             if theirs:
                 return theirs
             os.replace(made, path)  # an empty file left behind: this key replaces it
+        except OSError:  # a folder without hard links (some mounted ones): moved into place, as before
+            os.replace(made, path)
     finally:
         made.unlink(missing_ok=True)
     return key
