@@ -12,6 +12,7 @@ import itertools
 from dataclasses import dataclass, field
 from functools import cache, cached_property, lru_cache
 from pathlib import Path
+from typing import Any
 
 from coach.common.errors import CoachError
 from coach.common.kept import Kept
@@ -69,12 +70,19 @@ SUIT_WORDS = {
      "character": "C", "characters": "C"}
 
 
+NOT_LOADED = object()  # CardError.data when the refusal did not load the text this time
+
+
 class CardError(CoachError, ValueError):
     """A card that breaks the format; every problem names where it is."""
 
     def __init__(self, problems: list[str], total: int | None = None):
         self.problems = capped(problems)  # at most 50 listed, then "and N more problems"
         self.total = len(problems) if total is None else total  # `total`: a refusal recalled, already capped
+        # The text's YAML as the parse that refused it loaded it (None: it did not load), so
+        # whoever shows the card as typed (the editor) need not load it again (issue 26);
+        # NOT_LOADED for a refusal recalled, or made without loading the text.
+        self.data: Any = NOT_LOADED
         more = f" (and {self.total - 1} more problems)" if self.total > 1 else ""
         super().__init__(self.problems[0] + more)
 
@@ -766,7 +774,18 @@ def _parse_card(text: str, source: str) -> Card:
     try:
         data = load_yaml(text, max_bytes=MAX_CARD_BYTES, what="card file")
     except YamlError as error:
-        raise CardError([f"{source}: {problem}" for problem in error.problems]) from None
+        refused = CardError([f"{source}: {problem}" for problem in error.problems])
+        refused.data = None
+        raise refused from None
+    try:
+        return _card_of(data, source)
+    except CardError as error:
+        error.data = data
+        raise
+
+
+def _card_of(data: Any, source: str) -> Card:
+    """The card a loaded card file holds; CardError listing every problem."""
     if not isinstance(data, dict):
         raise CardError([f"{source}: a card is a mapping with name and sections"])
     problems: list[str] = []

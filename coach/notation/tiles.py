@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from coach.common.errors import CoachError
+from coach.notation.yamlfile import elide, show
 
 SUITS: tuple[str, ...] = ("D", "B", "C")
 SUIT_NAMES = {"D": "Dot", "B": "Bam", "C": "Crak"}
@@ -216,10 +217,10 @@ def table_code_of(text: str) -> str:
 def code_of(text: str) -> str:
     """The canonical code of one tile written any accepted way."""
     if not isinstance(text, str):
-        raise TileError(f"{text!r} is not a tile: write tiles as text codes such as 5D, N, RD")
+        raise TileError(f"{show(text)} is not a tile: write tiles as text codes such as 5D, N, RD")
     key = _normal(text)
     if key not in ALIASES:
-        raise TileError(f'"{text}" is not a tile. Use codes like 5D, 7B, 3C, N, RD, WD, F, J.')
+        raise TileError(f'"{elide(text)}" is not a tile. Use codes like 5D, 7B, 3C, N, RD, WD, F, J.')  # a long text in part (issue 26)
     return ALIASES[key]
 
 
@@ -247,7 +248,7 @@ def parse(text: str, what: str = "rack") -> list[str]:
         code = ALIASES.get(word.lower())
         if code is None:
             raise TileError(
-                f'{what}: "{word}" is not a tile (tile {len(codes) + 1}, '
+                f'{what}: "{elide(word)}" is not a tile (tile {len(codes) + 1}, '
                 f"character {start + 1}). Use codes like 5D, 7B, 3C, N, RD, WD, F, J."
             )
         codes.append(code)

@@ -126,6 +126,8 @@ class Action:
 
         def whole(name: str, default: int, most: int = 100) -> int:
             value = data.get(name, default)
+            if isinstance(value, float) and value.is_integer():  # JSON Schema's "integer" counts 2.0 as 2 (issue 26)
+                value = int(value)
             if not isinstance(value, int) or isinstance(value, bool) or not -1 < value < most:
                 raise HandError(f'"{name}" is a small whole number', "H1")
             return value

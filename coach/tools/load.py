@@ -167,12 +167,17 @@ def _stop(server: subprocess.Popen) -> None:
         server.wait()
 
 
+# What ends load as Ctrl-C does: SIGTERM, and SIGHUP (its terminal closed, an ssh session lost).
+ENDING = (signal.SIGTERM, signal.SIGHUP)
+HELD = {signal.SIGINT, *ENDING}  # held back while the server starts (`_signals_held`)
+
+
 @contextlib.contextmanager
 def _stopped_by_sigterm() -> Iterator[None]:
-    """While load runs, SIGTERM ends it as Ctrl-C does (KeyboardInterrupt), so the
-    `finally` that stops its server runs: Python's default for SIGTERM ends the
-    process at once and would leave the server running. Only the main thread
-    can set a handler; elsewhere nothing changes."""
+    """While load runs, SIGTERM and SIGHUP end it as Ctrl-C does (KeyboardInterrupt),
+    so the `finally` that stops its server runs: Python's default for them ends the
+    process at once and would leave the server, in a session of its own, running.
+    Only the main thread can set a handler; elsewhere nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -180,26 +185,33 @@ def _stopped_by_sigterm() -> Iterator[None]:
     def interrupt(signum: int, frame: object) -> None:
         raise KeyboardInterrupt(f"signal {signum}")
 
-    before = signal.signal(signal.SIGTERM, interrupt)
+    before = {sent: signal.signal(sent, interrupt) for sent in ENDING}
     try:
         yield
     finally:
-        signal.signal(signal.SIGTERM, before)
+        for sent, handler in before.items():
+            signal.signal(sent, handler)
 
 
 @contextlib.contextmanager
 def _signals_held() -> Iterator[None]:
-    """SIGINT and SIGTERM held back while the block runs, then delivered: the
+    """SIGINT, SIGTERM and SIGHUP held back while the block runs, then delivered: the
     server just started is then in a variable the `finally` can stop."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    held = {signal.SIGINT, signal.SIGTERM}
-    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    signal.pthread_sigmask(signal.SIG_BLOCK, HELD)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
+
+
+def _unheld() -> None:
+    """In the server's process before it runs: a child inherits the signals its parent
+    holds back, and a server holding SIGTERM never heard `_stop` (every stop waited its
+    10 s for SIGKILL, and one left behind could not be stopped by a plain kill)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD)
 
 
 def _answer_for(drill: str, question: dict, rng: random.Random) -> object:
@@ -391,7 +403,7 @@ def _start_server(port: int) -> tuple[subprocess.Popen, str]:
     with open(log, "wb") as written:
         server = subprocess.Popen(
             [sys.executable, "-m", "coach", "serve", "--host", HOST, "--port", str(port)],
-            env=env, stdout=written, stderr=subprocess.STDOUT, start_new_session=True,
+            env=env, stdout=written, stderr=subprocess.STDOUT, start_new_session=True, preexec_fn=_unheld,
         )
     return server, log
 

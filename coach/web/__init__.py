@@ -32,19 +32,41 @@ csrf = CSRFProtect()
 
 
 def _secret_key(instance: Path) -> str:
-    """The instance's own key, made on first run and kept out of the repo."""
+    """The instance's own key, made on first run and kept out of the repo.
+
+    Servers started together on a fresh folder each find no key (issue 26):
+    a new one is written whole to a file of its own, then linked into place
+    only if there is still none, so every server ends with the first key
+    made, never each with its own."""
     path = instance / "secret_key"
-    try:
-        key = path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        key = ""
+    key = _read_key(path)
     if key:
         return key
     key = secrets.token_hex(32)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(key + "\n")
+    made = instance / f".secret_key.{os.getpid()}.{secrets.token_hex(4)}"
+    fd = os.open(made, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(key + "\n")
+        try:
+            os.link(made, path)  # fails if another server's key is there already
+        except FileExistsError:
+            theirs = _read_key(path)
+            if theirs:
+                return theirs
+            os.replace(made, path)  # an empty file left behind: this key replaces it
+        except OSError:  # a folder without hard links (some mounted ones): moved into place, as before
+            os.replace(made, path)
+    finally:
+        made.unlink(missing_ok=True)
     return key
+
+
+def _read_key(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8").strip()
+    except FileNotFoundError:
+        return ""
 
 
 def _card(path: str | None) -> Card:

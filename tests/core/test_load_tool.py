@@ -13,6 +13,7 @@ from __future__ import annotations
 import http.client
 import io
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -31,7 +32,8 @@ import argparse, io, subprocess, sys
 from coach.tools import load
 
 def fake_start(port):  # a server that never answers: load waits for it until it is stopped
-    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True)
+    server = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(600)"], start_new_session=True,
+                              preexec_fn=load._unheld)
     print(server.pid, flush=True)
     return server, ""
 
@@ -59,13 +61,16 @@ def _alive(pid: int) -> bool:
     return True
 
 
+@pytest.mark.parametrize("sent", [signal.SIGTERM, signal.SIGHUP], ids=["SIGTERM", "SIGHUP"])
 @pytest.mark.parametrize("script", [LOAD_WITH_A_FAKE_SERVER, FLOOD_WITH_A_FAKE_SERVER], ids=["load", "load --flood"])
-def test_sigterm_stops_load_and_the_server_it_started(script):
+def test_sigterm_stops_load_and_the_server_it_started(script, sent):
+    # SIGHUP too: a terminal closed (or an ssh session lost) under load hangs it up, and
+    # the server, in a session of its own, was left running.
     runner = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
     server_pid = int(runner.stdout.readline())  # the server is started, load waits for it
     try:
         assert _alive(server_pid)
-        runner.send_signal(signal.SIGTERM)
+        runner.send_signal(sent)
         assert runner.wait(timeout=60) == 130  # ended as by Ctrl-C
         assert not _alive(server_pid)  # stopped (and reaped) by load, not left running
     finally:
@@ -76,6 +81,29 @@ def test_sigterm_stops_load_and_the_server_it_started(script):
             runner.kill()
             runner.wait()
 
+
+
+def test_the_server_load_starts_is_stopped_at_its_first_sigterm(tmp_path, monkeypatch):
+    # load holds SIGINT and SIGTERM back while it starts its server (so that a Ctrl-C lands
+    # once the server can be stopped), and the server inherited them held: gunicorn never
+    # saw the SIGTERM, and every stop waited the 10 s before SIGKILL.
+    stand_in = tmp_path / "python"
+    stand_in.write_text("#!/bin/sh\nexec sleep 600\n")
+    stand_in.chmod(0o755)
+    monkeypatch.setattr(load.sys, "executable", str(stand_in))
+    with load._signals_held():
+        server, log = load._start_server(load._free_port())
+    try:
+        with open(f"/proc/{server.pid}/status") as status:
+            held = int(status.read().split("SigBlk:")[1].split()[0], 16)
+        assert not held & (1 << (signal.SIGTERM - 1) | 1 << (signal.SIGINT - 1) | 1 << (signal.SIGHUP - 1)), hex(held)
+        server.terminate()
+        assert server.wait(5) == -signal.SIGTERM
+    finally:
+        if server.poll() is None:
+            server.kill()
+            server.wait()
+        shutil.rmtree(os.path.dirname(log), ignore_errors=True)
 
 class _OneAnswerAConnection(BaseHTTPRequestHandler):
     """Answers as if keeping the connection alive, then closes it: as a server does

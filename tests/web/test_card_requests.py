@@ -71,6 +71,27 @@ def test_each_card_request_parses_its_text_once(lou: FlaskClient, url: str, data
     assert work == {"asked": 1, "parsed": 1, "recalled": 0}
 
 
+
+@pytest.mark.parametrize(
+    ("url", "data", "htmx"),
+    [(PREVIEW, {}, True), (PREVIEW, {"rack": RACK_TEXT}, False), (RACK, {"rack": RACK_TEXT}, False), (SAVE, {}, False)],
+    ids=["preview", "preview-rack", "rack-page", "save"],
+)
+def test_a_refused_card_is_drawn_without_a_second_parse_of_its_yaml(
+    lou: FlaskClient, monkeypatch: pytest.MonkeyPatch, url: str, data: dict[str, str], htmx: bool
+) -> None:
+    # The editor draws a refused card from its YAML (its broken lines marked): it loaded
+    # the text a second time for that, as much work again as the parse that refused it.
+    from coach.notation.yamlfile import parser
+
+    loads = []
+    parse = parser.parse
+    monkeypatch.setattr(parser, "parse", lambda text: loads.append(1) or parse(text))
+    response, work = send(lou, url, {"card_text": BROKEN_CARD, **data}, htmx)
+    assert response.status_code in (200, 422) and 'class="printed-line is-broken"' in response.get_data(as_text=True)
+    assert work == {"asked": 1, "parsed": 1, "recalled": 0}
+    assert len(loads) == 1
+
 def test_saving_under_a_name_taken_parses_once(lou: FlaskClient) -> None:
     assert send(lou, SAVE, {"card_text": GOOD_CARD})[0].status_code == 303
     card_cost.forget_cards()
@@ -167,3 +188,13 @@ def test_a_long_answer_is_quoted_only_in_part(client: FlaskClient) -> None:
     error = response.get_json()["error"]
     assert error.startswith('there is no line "ZQZQ') and len(response.get_data()) < 1_000
     assert max(len(run) for run in re.findall(r"(?:ZQ)+", error)) <= 60
+
+
+def test_a_long_tile_code_in_an_action_is_quoted_only_in_part(client: FlaskClient) -> None:
+    hand = client.post("/api/hands", json={"seed": 1}).get_json()
+    sent = "ZQ" * 30_000  # a 60 KB tile code
+    action = {**hand["legal"][0], "tiles": [sent, "1D"]}
+    response = client.post(f"/api/hands/{hand['id']}/actions", json={"action": action, "move": hand["move"]})
+    assert response.status_code == 400
+    error = response.get_json()["error"]
+    assert error.startswith('"ZQZQ') and "is not a tile" in error and len(response.get_data()) < 1_000

@@ -94,6 +94,24 @@ def test_a_level_the_description_refuses_is_refused_and_one_it_takes_is_taken(cl
     assert hand.status_code == 201, hand.get_json()
 
 
+
+def test_an_actions_whole_numbers_the_description_takes_are_taken(client):
+    # The description says "integer" for an action's blind, count, size, group and place,
+    # and JSON Schema counts 0.0 as one; the API refused it ("a small whole number").
+    hand = client.post("/api/hands", json={"seed": 1}).get_json()
+    request, action = validator("ActionRequest"), hand["legal"][0]
+    for value in (0.5, True, "0", 100, 100.0):  # what the description refuses, the API refuses
+        for key in ("blind", "count", "size", "group", "place"):
+            body = {"action": {**action, key: value}, "move": hand["move"]}
+            if key != "place" or value not in (100, 100.0):  # a place goes up to 999
+                assert not request.is_valid(body), (key, value)
+                assert client.post(f"/api/hands/{hand['id']}/actions", json=body).status_code == 400, (key, value)
+    body = {"action": {**action, "blind": 0.0, "count": 0.0, "size": 0.0, "group": 0.0, "place": 0.0}, "move": float(hand["move"])}
+    assert request.is_valid(body)
+    played = client.post(f"/api/hands/{hand['id']}/actions", json=body)
+    assert played.status_code == 200, played.get_json()
+    assert played.get_json()["move"] == hand["move"] + 1
+
 @pytest.fixture
 def api_schema(app):
     return schemathesis.openapi.from_wsgi("/api/openapi.json", app)

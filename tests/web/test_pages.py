@@ -235,6 +235,30 @@ def test_secret_key_is_made_on_first_run_and_kept_in_the_instance(tmp_path, monk
     assert response.status_code == 200
 
 
+
+def test_two_servers_starting_together_keep_one_secret_key(tmp_path, monkeypatch):
+    # Issue 26, point 5: two servers started together on a fresh folder. Both found no
+    # key; each made its own and wrote it, the last one's kept on disk, the first one
+    # signing with a key no other server (nor itself after a restart) accepts.
+    # Here the other server writes its key between this one's look and its write.
+    import coach.web
+
+    monkeypatch.setenv("COACH_DATA_DIR", str(tmp_path / "data"))
+    monkeypatch.delenv("COACH_SECRET_KEY", raising=False)
+    monkeypatch.delenv("COACH_CARD", raising=False)
+    key_file = tmp_path / "data" / "secret_key"
+    made = coach.web.secrets.token_hex
+
+    def the_other_server_first(size: int) -> str:
+        if not key_file.exists():
+            key_file.write_text("b" * 64 + "\n")
+        return made(size)
+
+    monkeypatch.setattr(coach.web.secrets, "token_hex", the_other_server_first)
+    app = create_app()
+    assert app.config["SECRET_KEY"] == key_file.read_text().strip() == "b" * 64
+    assert sorted(p.name for p in key_file.parent.iterdir() if "secret" in p.name) == ["secret_key"]
+
 def test_secret_key_from_the_environment_wins(tmp_path, monkeypatch):
     monkeypatch.setenv("COACH_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.setenv("COACH_SECRET_KEY", "from-the-environment")

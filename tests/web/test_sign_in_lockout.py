@@ -188,6 +188,22 @@ def test_an_address_coming_back_sooner_than_told_is_handled_as_failing(fresh_app
         assert sign_in(app, "10.6.0.2", PASSWORD).status_code == 503  # another address: told to wait, no more
 
 
+
+def test_an_owner_told_busy_who_tries_again_soon_is_not_held_by_the_emails_ceiling(fresh_app, lanes):
+    """A flood over the email's ceiling, and hashing busy: the owner, from a clean address,
+    is told "try again in a few seconds" and does, two seconds later. That try came back
+    sooner than told and was turned away busy (fair), but it was counted as a failed
+    password for the owner's email from that address, so the ceiling held the owner's
+    address too: 429 for the rest of the window, with the right password, never wrong."""
+    app = fresh_app(COACH_LIMIT_SIGNIN_EMAIL="3/minute")
+    assert [sign_in(app, f"10.7.0.{n}").status_code for n in range(1, 5)] == [422] * 4  # the ceiling passed
+    lanes.clean.queue = 0  # no room to wait: a clean address is told "busy" at once
+    with lanes.both_taken():
+        assert sign_in(app, "10.7.0.50", PASSWORD).status_code == 503  # told to wait
+        assert sign_in(app, "10.7.0.50", PASSWORD).status_code == 503  # back too soon: a suspect, still busy
+    owner = sign_in(app, "10.7.0.50", PASSWORD)  # hashing free again
+    assert owner.status_code == 303, owner.get_data(as_text=True)[:300]
+
 # -- IPv6: an address is its /64 --------------------------------------------------------------
 
 

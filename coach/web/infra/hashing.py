@@ -18,8 +18,9 @@ from taking the learners' drills with it (issue 26, point 3):
   scrypt, only scheduled behind everyone else.
 - **A small queue that sheds the flooding addresses first.** A suspect
   never waits: when its lane's slot is taken it is answered 503 "try again
-  in a few seconds" at once (and that counts as a failure: it soon meets
-  its limits' 429). A clean one told "busy" that comes back sooner than
+  in a few seconds" at once (and that counts as a failure of its address,
+  never of the email, as it checked no password: it soon meets its
+  address's 429). A clean one told "busy" that comes back sooner than
   its Retry-After counts as suspect. A clean one waits for its slot up to `WAIT` seconds,
   with at most `QUEUE` waiting (each waiting one holds a request thread, and
   a worker has 8: the rest stay free for drills). Past that, 503 too.

@@ -213,6 +213,14 @@ def _failed(response: Response) -> bool:
     return response.status_code != 303
 
 
+def _failed_password(response: Response) -> bool:
+    # What counts against an email (from one address, and its ceiling): a password
+    # checked and refused. A "busy" answer checked none: counted for the address
+    # (`_failed`), it must not make an owner who came back a little soon an address
+    # "that has failed for this email", held by the ceiling a flood has passed.
+    return response.status_code not in (303, 503)
+
+
 def _missed(response: Response) -> bool:
     # No class behind the code: 404 for a look-up, 422 for the join form.
     return response.status_code in (404, 422)
@@ -292,17 +300,11 @@ def failing_address() -> bool:
 
 def count_turned_away(resolved: settings.Settings, raw_email: object, remote: str | None) -> None:
     """A failing address turned away "busy" before Flask (coach.web.account.early_refusal),
-    counted as Flask's path counts it (`_failed`): a failure per email and address and
-    per address, and against the email's ceiling when the address has failed for that
-    email before (Flask-Limiter deducts only the limits it applied)."""
-    email, where = email_key(raw_email), address_key(remote)
-    here = f"{email}|{where}"
-    counted = [(settings.LIMIT_SIGNIN_EMAIL_ADDRESS, here, SCOPE_EMAIL_ADDRESS), (settings.LIMIT_SIGNIN_ADDRESS, where, SCOPE_ADDRESS)]
-    if _failures(settings.LIMIT_SIGNIN_EMAIL_ADDRESS, here, SCOPE_EMAIL_ADDRESS, resolved) > 0:
-        counted.append((settings.LIMIT_SIGNIN_EMAIL, email, SCOPE_EMAIL))
-    for setting, key, scope in counted:
-        for item in parse_many(resolved[setting]):
-            limiter.limiter.hit(item, KEY_PREFIX, key, scope)
+    counted as Flask's path counts it: a failure per address (`_failed`), none against
+    the email (`_failed_password`: no password was checked)."""
+    where = address_key(remote)
+    for item in parse_many(resolved[settings.LIMIT_SIGNIN_ADDRESS]):
+        limiter.limiter.hit(item, KEY_PREFIX, where, SCOPE_ADDRESS)
 
 
 def _told_to_wait() -> None:
@@ -331,7 +333,7 @@ def _counting_clean_failures(view: F) -> F:
             if not g.get("failing_address", False):
                 _told_to_wait()
             raise
-        if g.pop("sign_in_clean", False) and _failed(response):
+        if g.pop("sign_in_clean", False) and _failed_password(response):
             try:
                 for item in parse_many(current_app.extensions["settings"][settings.LIMIT_SIGNIN_EMAIL]):
                     limiter.limiter.hit(item, KEY_PREFIX, _email(), SCOPE_EMAIL)
@@ -344,11 +346,11 @@ def _counting_clean_failures(view: F) -> F:
 
 _sign_in = [
     limiter.shared_limit(_setting(settings.LIMIT_SIGNIN_EMAIL_ADDRESS), scope=SCOPE_EMAIL_ADDRESS,
-                         key_func=_email_address, methods=["POST"], deduct_when=_failed, error_message=SIGN_IN_HERE_TRIES),
+                         key_func=_email_address, methods=["POST"], deduct_when=_failed_password, error_message=SIGN_IN_HERE_TRIES),
     limiter.shared_limit(_setting(settings.LIMIT_SIGNIN_ADDRESS), scope=SCOPE_ADDRESS, methods=["POST"],
                          deduct_when=_failed, error_message=SIGN_IN_ADDRESS_TRIES),
     limiter.shared_limit(_setting(settings.LIMIT_SIGNIN_EMAIL), scope=SCOPE_EMAIL, key_func=_email, methods=["POST"],
-                         deduct_when=_failed, exempt_when=_clean_for_email, error_message=SIGN_IN_EMAIL_TRIES),
+                         deduct_when=_failed_password, exempt_when=_clean_for_email, error_message=SIGN_IN_EMAIL_TRIES),
 ]
 
 

@@ -39,6 +39,7 @@ from coach.notation.card import (
     MAX_NOTE,
     MAX_PATTERN,
     MAX_SECTIONS,
+    NOT_LOADED,
     SUIT_LETTERS,
     Card,
     CardError,
@@ -311,13 +312,15 @@ def _label(value: Any, limit: int = 100) -> str:
     return elide(str(value).strip(), limit) if isinstance(value, (str, int)) and not isinstance(value, bool) else ""
 
 
-def _draft(text: str, problem_lines: set[int], room: Room) -> tuple[str, Any, list[PrintedSection]]:
+def _draft(text: str, problem_lines: set[int], room: Room, data: Any = NOT_LOADED) -> tuple[str, Any, list[PrintedSection]]:
     """The card's name, year and sections from its raw YAML (within the
-    card's caps), each hand marked broken when a problem names a line inside it."""
-    try:
-        data = load_yaml(text, what="card file")
-    except YamlError:
-        return "", None, []
+    card's caps), each hand marked broken when a problem names a line inside it.
+    `data`: the YAML as the refusing parse loaded it (CardError.data), else it is loaded here."""
+    if data is NOT_LOADED:
+        try:
+            data = load_yaml(text, what="card file")
+        except YamlError:
+            return "", None, []
     if not isinstance(data, dict):
         return "", None, []
     name, year = _label(data.get("name")), _label(data.get("year"))
@@ -370,7 +373,7 @@ def preview(text: str, parsed: Parsed | None = None) -> Preview:
         error = card
         problems = pinned(text, error.problems)
         room = Room()
-        name, year, sections = _draft(text, {p.line for p in problems}, room)
+        name, year, sections = _draft(text, {p.line for p in problems}, room, error.data)
         return Preview(text, None, sections, problems, error.total, name, year, room.cut)
     room = Room()
     sections = [PrintedSection(s.name, [_printed_line(line, room) for line in s.lines]) for s in card.sections]
