@@ -418,6 +418,8 @@ _EXPOSED_AFTER_RACK = '", "exposed": ["'
 _JSON_SPACE = " \t\n\r"
 _PLAIN_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ ")
 _LISTED_READ: dict[str, Exposure | None] = {}  # an exposure's text in a line, read once
+_LISTS_READ: dict[str, tuple[Exposure, ...] | None] = {}  # and a line's list of them
+_UNREAD = object()
 # Each plain code's tile by its two bytes (a one-letter code's second is 0); -1 for none.
 _TILE_OF_BYTES = np.full(1 << 16, -1, dtype=np.int16)
 for _code, _tile in tiles.INDEX.items():
@@ -449,13 +451,15 @@ def _line_shape(raw: str) -> tuple[str, tuple[Exposure, ...]] | None:
     cut = body.find(_EXPOSED_AFTER_RACK)
     if cut < 0:
         return None
-    shown = []
-    for text in body[cut + 16 : -3].split('", "'):
-        exposure = _listed_exposure(text)
-        if exposure is None:
-            return None
-        shown.append(exposure)
-    return body[10:cut], tuple(shown)
+    listed = body[cut + 16 : -3]
+    shown = _LISTS_READ.get(listed, _UNREAD)
+    if shown is _UNREAD:  # a list's text read once, one tuple for all its lines: ranked a set at a time (issue 26)
+        exposures = [_listed_exposure(text) for text in listed.split('", "')]
+        shown = None if None in exposures else tuple(cast("list[Exposure]", exposures))
+        if len(_LISTS_READ) >= _EXPOSURES_KEPT:
+            _LISTS_READ.clear()
+        _LISTS_READ[listed] = shown
+    return None if shown is None else (body[10:cut], cast("tuple[Exposure, ...]", shown))
 
 
 def _plain_racks(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
