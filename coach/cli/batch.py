@@ -18,6 +18,7 @@ import gc
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
+from itertools import count
 from typing import TYPE_CHECKING, TextIO, cast
 
 import numpy as np
@@ -496,14 +497,19 @@ def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
 
 
 def _within_the_set(counts: np.ndarray, exposures: list[tuple[Exposure, ...]]) -> np.ndarray:
-    """Which racks hold, with their exposures, no more copies than the set has (T1)."""
+    """Which racks hold, with their exposures, no more copies than the set has (T1).
+    The tiles a set of exposures shows are counted once for all the racks
+    that hold that very tuple (`_line_shape` gives the lines of one list
+    one tuple; issue 26), then taken for each rack by indexing."""
+    first: dict[int, int] = {}  # a tuple's id() -> its first rack (every tuple is alive here)
+    row_of = np.fromiter(map(first.setdefault, map(id, exposures), count()), dtype=np.intp, count=len(exposures))
     at: list[int] = []
     held: list[int] = []
-    for row, own in enumerate(exposures):
-        for e in own:
+    for row in first.values():
+        for e in exposures[row]:
             at += (row * tiles.KINDS + e.tile, row * tiles.KINDS + tiles.JOKER)
             held += (e.size - e.jokers, e.jokers)
-    shown = np.bincount(at, held, minlength=counts.size).reshape(counts.shape)
+    shown = np.bincount(at, held, minlength=counts.size).reshape(counts.shape)[row_of]
     return np.asarray(~((counts + shown) > _COPIES_ARRAY).any(axis=1))
 
 
