@@ -89,6 +89,7 @@ class _Ranked:
         self.top = top
         self.explain = fields is None or not RANKED_FIELDS.issuperset(fields)
         self.dynamic = tuple(k for k in fields or () if k in _DYNAMIC)
+        self.dead_shown = "dead" in self.dynamic  # else a piece is the same alive or dead: one, not two
         self.head = '{"card":' + orjson.dumps(tables.card_name).decode() + ',"hands":['
         self.fits: FitCache = {}  # the readings each set of exposures fits, for the whole run
         self.static = tables.line_fields
@@ -139,8 +140,10 @@ class _Ranked:
     @cached_property
     def pieces(self) -> list[bytes] | None:
         """Each line's JSON object for every distance and deadness, as bytes at
-        `_piece(line, distance, dead)`, when those are the only values a rack
-        changes (no explanation, no live outs); None otherwise."""
+        (line * 16 + distance) * 2 + dead (distance 15 for out of reach), or
+        at line * 16 + distance when deadness is not shown (issue 26: half
+        the pieces to make), when those are the only values a rack changes
+        (no explanation, no live outs); None otherwise."""
         if self.explain or "live_outs" in self.dynamic:
             return None
         shown = []  # the rack's own values a piece shows, for each (distance, dead) in piece order
@@ -149,15 +152,9 @@ class _Ranked:
             for dead in (0, 1):
                 named = {"distance": _DISTANCE[d], "dead": _BOOL[dead]}
                 shown.append(tuple(named[k] for k in self.dynamic))
-        out = []
-        for template in self.templates:
-            if "dead" in self.dynamic:
-                out += [(template % values).encode() for values in shown]
-            else:  # the same piece alive or dead: made once (a start-up cost, issue 26)
-                for values in shown[::2]:
-                    piece = (template % values).encode()
-                    out += (piece, piece)
-        return out
+        if not self.dead_shown:
+            shown = shown[::2]
+        return [(template % values).encode() for template in self.templates for values in shown]
 
     @cached_property
     def _line_codes(self) -> np.ndarray:
@@ -171,8 +168,9 @@ class _Ranked:
         n, lines = ranking.distance.shape
         code = np.minimum(ranking.distance, _PIECE_DISTANCES - 1).astype(np.intp)
         code += self._line_codes
-        code <<= 1
-        code |= ranking.dead
+        if self.dead_shown:
+            code <<= 1
+            code |= ranking.dead
         order = ranking.order if self.top is None else ranking.order[:, : self.top]
         return code.ravel().take(order + np.arange(0, n * lines, lines, dtype=np.intp)[:, None])
 
@@ -191,13 +189,8 @@ class _Ranked:
         one Python lookup a line of a rack (half the time of the join)."""
         head, tail = self.head.encode(), b"]}\n"
         out: list[bytes] = []
-        before = None
         for piece in self.pieces or ():
-            if piece is before:  # a piece alive or dead alike: its four again
-                out += out[-4:]
-            else:
-                out += [head + piece + b",", piece + b",", piece + tail, head + piece + tail]
-            before = piece
+            out += (head + piece + b",", piece + b",", piece + tail, head + piece + tail)
         return np.fromiter(out, dtype=object, count=len(out))  # no element looked into, as np.array would
 
     def joined_all(self, picks: np.ndarray) -> bytes:
