@@ -565,7 +565,8 @@ def answer_lines(tables: RankTables, lines: Iterable[str], fields: Sequence[str]
         quick_exposures: list[tuple[Exposure, ...]] = []
         if shown_rows:
             exposed_counts, words = _plain_racks(shown_texts)
-            words += [sum(e.size for e in own) for own in shown_exposures]
+            tiles_shown: dict[int, int] = {}  # a tuple's id() -> its tiles, summed once (a list's lines share one tuple)
+            words += [tiles_shown.get(id(own)) or tiles_shown.setdefault(id(own), sum(e.size for e in own)) for own in shown_exposures]
             fine = ((words == 13) | (words == 14)) & (words >= 0)
             quick_exposed, quick_exposures = shown_rows, shown_exposures
             if not fine.all():
