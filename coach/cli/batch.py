@@ -18,6 +18,7 @@ import gc
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
+from itertools import count
 from typing import TYPE_CHECKING, TextIO, cast
 
 import numpy as np
@@ -88,6 +89,7 @@ class _Ranked:
         self.top = top
         self.explain = fields is None or not RANKED_FIELDS.issuperset(fields)
         self.dynamic = tuple(k for k in fields or () if k in _DYNAMIC)
+        self.dead_shown = "dead" in self.dynamic  # else a piece is the same alive or dead: one, not two
         self.head = '{"card":' + orjson.dumps(tables.card_name).decode() + ',"hands":['
         self.fits: FitCache = {}  # the readings each set of exposures fits, for the whole run
         self.static = tables.line_fields
@@ -138,8 +140,10 @@ class _Ranked:
     @cached_property
     def pieces(self) -> list[bytes] | None:
         """Each line's JSON object for every distance and deadness, as bytes at
-        `_piece(line, distance, dead)`, when those are the only values a rack
-        changes (no explanation, no live outs); None otherwise."""
+        (line * 16 + distance) * 2 + dead (distance 15 for out of reach), or
+        at line * 16 + distance when deadness is not shown (issue 26: half
+        the pieces to make), when those are the only values a rack changes
+        (no explanation, no live outs); None otherwise."""
         if self.explain or "live_outs" in self.dynamic:
             return None
         shown = []  # the rack's own values a piece shows, for each (distance, dead) in piece order
@@ -148,15 +152,9 @@ class _Ranked:
             for dead in (0, 1):
                 named = {"distance": _DISTANCE[d], "dead": _BOOL[dead]}
                 shown.append(tuple(named[k] for k in self.dynamic))
-        out = []
-        for template in self.templates:
-            if "dead" in self.dynamic:
-                out += [(template % values).encode() for values in shown]
-            else:  # the same piece alive or dead: made once (a start-up cost, issue 26)
-                for values in shown[::2]:
-                    piece = (template % values).encode()
-                    out += (piece, piece)
-        return out
+        if not self.dead_shown:
+            shown = shown[::2]
+        return [(template % values).encode() for template in self.templates for values in shown]
 
     @cached_property
     def _line_codes(self) -> np.ndarray:
@@ -170,8 +168,9 @@ class _Ranked:
         n, lines = ranking.distance.shape
         code = np.minimum(ranking.distance, _PIECE_DISTANCES - 1).astype(np.intp)
         code += self._line_codes
-        code <<= 1
-        code |= ranking.dead
+        if self.dead_shown:
+            code <<= 1
+            code |= ranking.dead
         order = ranking.order if self.top is None else ranking.order[:, : self.top]
         return code.ravel().take(order + np.arange(0, n * lines, lines, dtype=np.intp)[:, None])
 
@@ -190,13 +189,8 @@ class _Ranked:
         one Python lookup a line of a rack (half the time of the join)."""
         head, tail = self.head.encode(), b"]}\n"
         out: list[bytes] = []
-        before = None
         for piece in self.pieces or ():
-            if piece is before:  # a piece alive or dead alike: its four again
-                out += out[-4:]
-            else:
-                out += [head + piece + b",", piece + b",", piece + tail, head + piece + tail]
-            before = piece
+            out += (head + piece + b",", piece + b",", piece + tail, head + piece + tail)
         return np.fromiter(out, dtype=object, count=len(out))  # no element looked into, as np.array would
 
     def joined_all(self, picks: np.ndarray) -> bytes:
@@ -418,6 +412,8 @@ _EXPOSED_AFTER_RACK = '", "exposed": ["'
 _JSON_SPACE = " \t\n\r"
 _PLAIN_CHARS = frozenset("0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ ")
 _LISTED_READ: dict[str, Exposure | None] = {}  # an exposure's text in a line, read once
+_LISTS_READ: dict[str, tuple[Exposure, ...] | None] = {}  # and a line's list of them
+_UNREAD = object()
 # Each plain code's tile by its two bytes (a one-letter code's second is 0); -1 for none.
 _TILE_OF_BYTES = np.full(1 << 16, -1, dtype=np.int16)
 for _code, _tile in tiles.INDEX.items():
@@ -449,13 +445,15 @@ def _line_shape(raw: str) -> tuple[str, tuple[Exposure, ...]] | None:
     cut = body.find(_EXPOSED_AFTER_RACK)
     if cut < 0:
         return None
-    shown = []
-    for text in body[cut + 16 : -3].split('", "'):
-        exposure = _listed_exposure(text)
-        if exposure is None:
-            return None
-        shown.append(exposure)
-    return body[10:cut], tuple(shown)
+    listed = body[cut + 16 : -3]
+    shown = _LISTS_READ.get(listed, _UNREAD)
+    if shown is _UNREAD:  # a list's text read once, one tuple for all its lines: ranked a set at a time (issue 26)
+        exposures = [_listed_exposure(text) for text in listed.split('", "')]
+        shown = None if None in exposures else tuple(cast("list[Exposure]", exposures))
+        if len(_LISTS_READ) >= _EXPOSURES_KEPT:
+            _LISTS_READ.clear()
+        _LISTS_READ[listed] = shown
+    return None if shown is None else (body[10:cut], cast("tuple[Exposure, ...]", shown))
 
 
 def _plain_racks(texts: list[str]) -> tuple[np.ndarray, np.ndarray]:
@@ -492,14 +490,19 @@ def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
 
 
 def _within_the_set(counts: np.ndarray, exposures: list[tuple[Exposure, ...]]) -> np.ndarray:
-    """Which racks hold, with their exposures, no more copies than the set has (T1)."""
+    """Which racks hold, with their exposures, no more copies than the set has (T1).
+    The tiles a set of exposures shows are counted once for all the racks
+    that hold that very tuple (`_line_shape` gives the lines of one list
+    one tuple; issue 26), then taken for each rack by indexing."""
+    first: dict[int, int] = {}  # a tuple's id() -> its first rack (every tuple is alive here)
+    row_of = np.fromiter(map(first.setdefault, map(id, exposures), count()), dtype=np.intp, count=len(exposures))
     at: list[int] = []
     held: list[int] = []
-    for row, own in enumerate(exposures):
-        for e in own:
+    for row in first.values():
+        for e in exposures[row]:
             at += (row * tiles.KINDS + e.tile, row * tiles.KINDS + tiles.JOKER)
             held += (e.size - e.jokers, e.jokers)
-    shown = np.bincount(at, held, minlength=counts.size).reshape(counts.shape)
+    shown = np.bincount(at, held, minlength=counts.size).reshape(counts.shape)[row_of]
     return np.asarray(~((counts + shown) > _COPIES_ARRAY).any(axis=1))
 
 
@@ -562,7 +565,8 @@ def answer_lines(tables: RankTables, lines: Iterable[str], fields: Sequence[str]
         quick_exposures: list[tuple[Exposure, ...]] = []
         if shown_rows:
             exposed_counts, words = _plain_racks(shown_texts)
-            words += [sum(e.size for e in own) for own in shown_exposures]
+            tiles_shown: dict[int, int] = {}  # a tuple's id() -> its tiles, summed once (a list's lines share one tuple)
+            words += [tiles_shown.get(id(own)) or tiles_shown.setdefault(id(own), sum(e.size for e in own)) for own in shown_exposures]
             fine = ((words == 13) | (words == 14)) & (words >= 0)
             quick_exposed, quick_exposures = shown_rows, shown_exposures
             if not fine.all():

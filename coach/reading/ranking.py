@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import count
 
 import numpy as np
 
@@ -407,15 +408,21 @@ def batch_rank_exposed(
     fits = {} if fits is None else fits
     # The pool of unseen tiles, as analysis.unseen: the set less the rack,
     # the exposures' naturals and jokers, and the seen tiles.
+    # A set of exposures held by many racks in the very same tuple (the lean
+    # batch's reader gives the lines of one list one tuple) is counted and
+    # fitted once, at its first rack, and taken for the others (issue 26).
+    first: dict[int, int] = {}  # a tuple's id() -> its first rack (every tuple is alive here)
+    row_of = np.fromiter(map(first.setdefault, map(id, exposures), count()), dtype=np.intp, count=n)
     shown_at: list[int] = []  # rack * KINDS + tile
     shown_count: list[int] = []
-    found: list[Fit] = []
-    for i, own in enumerate(exposures):
-        for e in own:
+    fit_at: dict[int, Fit] = {}
+    for i in first.values():
+        for e in exposures[i]:
             shown_at += (i * tiles.KINDS + e.tile, i * tiles.KINDS + tiles.JOKER)
             shown_count += (e.size - e.jokers, e.jokers)
-        found.append(_fit_of(tables, own, fits))
-    shown = np.bincount(shown_at, shown_count, minlength=n * tiles.KINDS).astype(np.int16).reshape(n, tiles.KINDS)
+        fit_at[i] = _fit_of(tables, exposures[i], fits)
+    found = list(map(fit_at.__getitem__, row_of.tolist()))
+    shown = np.bincount(shown_at, shown_count, minlength=n * tiles.KINDS).astype(np.int16).reshape(n, tiles.KINDS)[row_of]
     exposed_tiles = shown.sum(axis=1, dtype=np.int16)
     pool = np.array(tiles.COPIES, dtype=np.int16) - racks - shown
     if seen is not None:
