@@ -18,7 +18,6 @@ import gc
 import json
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from functools import cached_property
-from itertools import count
 from typing import TYPE_CHECKING, TextIO, cast
 
 import numpy as np
@@ -27,7 +26,7 @@ import orjson
 from coach.cli.requests import BATCH_ERRORS, UsageError, checked_request, error_reply, request_holding
 from coach.notation import tiles
 from coach.reading.holding import OUT_OF_REACH, Exposure, Holding
-from coach.reading.ranking import BatchRanking, FitCache, RankTables, batch_rank_exposed
+from coach.reading.ranking import BatchRanking, FitCache, RankTables, batch_rank_exposed, shown_by_rack
 
 if TYPE_CHECKING:  # a lean batch (ranked fields only) loads neither the card module nor the analysis (issue 26)
     from coach.notation.card import Card
@@ -490,19 +489,8 @@ def _counted(flat: list[int], lengths: list[int]) -> np.ndarray:
 
 
 def _within_the_set(counts: np.ndarray, exposures: list[tuple[Exposure, ...]]) -> np.ndarray:
-    """Which racks hold, with their exposures, no more copies than the set has (T1).
-    The tiles a set of exposures shows are counted once for all the racks
-    that hold that very tuple (`_line_shape` gives the lines of one list
-    one tuple; issue 26), then taken for each rack by indexing."""
-    first: dict[int, int] = {}  # a tuple's id() -> its first rack (every tuple is alive here)
-    row_of = np.fromiter(map(first.setdefault, map(id, exposures), count()), dtype=np.intp, count=len(exposures))
-    at: list[int] = []
-    held: list[int] = []
-    for row in first.values():
-        for e in exposures[row]:
-            at += (row * tiles.KINDS + e.tile, row * tiles.KINDS + tiles.JOKER)
-            held += (e.size - e.jokers, e.jokers)
-    shown = np.bincount(at, held, minlength=counts.size).reshape(counts.shape)[row_of]
+    """Which racks hold, with their exposures, no more copies than the set has (T1)."""
+    shown = shown_by_rack(exposures)[0]
     return np.asarray(~((counts + shown) > _COPIES_ARRAY).any(axis=1))
 
 

@@ -391,6 +391,25 @@ def _fit_of(tables: RankTables, exposures: Sequence[Exposure], fits: FitCache) -
     return fit
 
 
+def shown_by_rack(exposures: Sequence[Sequence[Exposure]]) -> tuple[np.ndarray, list[int], np.ndarray]:
+    """The tiles each rack's exposures show, (n, 36) counts (their naturals
+    and jokers); the first rack of each distinct set; and each rack's first.
+    A set of exposures held by many racks in the very same tuple (the lean
+    batch's reader gives the lines of one list one tuple) is counted once,
+    at its first rack, and taken for the others (issue 26)."""
+    n = len(exposures)
+    first: dict[int, int] = {}  # a tuple's id() -> its first rack (every tuple is alive here)
+    row_of = np.fromiter(map(first.setdefault, map(id, exposures), count()), dtype=np.intp, count=n)
+    shown_at: list[int] = []  # rack * KINDS + tile
+    shown_count: list[int] = []
+    for i in first.values():
+        for e in exposures[i]:
+            shown_at += (i * tiles.KINDS + e.tile, i * tiles.KINDS + tiles.JOKER)
+            shown_count += (e.size - e.jokers, e.jokers)
+    shown = np.bincount(shown_at, shown_count, minlength=n * tiles.KINDS).astype(np.int16).reshape(n, tiles.KINDS)
+    return shown[row_of], list(first.values()), row_of
+
+
 def batch_rank_exposed(
     tables: RankTables,
     racks: np.ndarray,
@@ -408,21 +427,9 @@ def batch_rank_exposed(
     fits = {} if fits is None else fits
     # The pool of unseen tiles, as analysis.unseen: the set less the rack,
     # the exposures' naturals and jokers, and the seen tiles.
-    # A set of exposures held by many racks in the very same tuple (the lean
-    # batch's reader gives the lines of one list one tuple) is counted and
-    # fitted once, at its first rack, and taken for the others (issue 26).
-    first: dict[int, int] = {}  # a tuple's id() -> its first rack (every tuple is alive here)
-    row_of = np.fromiter(map(first.setdefault, map(id, exposures), count()), dtype=np.intp, count=n)
-    shown_at: list[int] = []  # rack * KINDS + tile
-    shown_count: list[int] = []
-    fit_at: dict[int, Fit] = {}
-    for i in first.values():
-        for e in exposures[i]:
-            shown_at += (i * tiles.KINDS + e.tile, i * tiles.KINDS + tiles.JOKER)
-            shown_count += (e.size - e.jokers, e.jokers)
-        fit_at[i] = _fit_of(tables, exposures[i], fits)
+    shown, firsts, row_of = shown_by_rack(exposures)
+    fit_at = {i: _fit_of(tables, exposures[i], fits) for i in firsts}
     found = list(map(fit_at.__getitem__, row_of.tolist()))
-    shown = np.bincount(shown_at, shown_count, minlength=n * tiles.KINDS).astype(np.int16).reshape(n, tiles.KINDS)[row_of]
     exposed_tiles = shown.sum(axis=1, dtype=np.int16)
     pool = np.array(tiles.COPIES, dtype=np.int16) - racks - shown
     if seen is not None:
